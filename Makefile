@@ -1,0 +1,38 @@
+# The Makefile makes its own .venv: on a fresh clone, `make demo` and `make test` need nothing else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint typecheck pytest demo bench stress clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "cwx needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check cwx tests scripts bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest -m "not slow"
+
+demo: $(STAMP)
+	@$(BIN)/python -m compileall -q cwx
+	@PATH="$(CURDIR)/$(BIN):$$PATH" sh scripts/demo.sh
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench.py
+
+stress: $(STAMP)
+	$(BIN)/pytest -m slow
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

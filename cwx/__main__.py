@@ -1,0 +1,3 @@
+from cwx.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The command line: one Typer module per command group, joined in app.py."""

@@ -1,0 +1,65 @@
+"""`cwx char`: create a character and show its sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cwx.cli.output import JsonFlag, emit
+
+app = typer.Typer(help="Create characters and show their sheets.", no_args_is_help=True)
+
+File = Annotated[str, typer.Argument(help="The character's TOML file.", show_default=False)]
+
+
+@app.command("new")
+def new(
+    file: File,
+    system: Annotated[str, typer.Option(help="clockworx or colorwheel.", show_default=False)],
+    trait: Annotated[list[str], typer.Option(
+        help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
+             "Color Wheel: COLOUR=NAME, one for each of the six colours.",
+        show_default=False)],
+    name: Annotated[str | None, typer.Option(help="The character's name [default: the file's name].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Create a character file.
+
+    Example: cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
+    """
+    from cwx import files, sheets, templates
+    from cwx.cli import views
+
+    pairs = [_pair(text) for text in trait]
+    sheet = sheets.new_character(system, name or files.stem(file), pairs)
+    with files.Change("char new", [file], journal_beside=file) as change:
+        change.create(file, templates.character_text(sheet, files.schema_beside(file, "character")),
+                      force=force)
+        result = views.sheet_json(sheet)
+        change.record({"who": sheet.name, "file": change.name_of(file), "result": result})
+    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet))
+
+
+@app.command("show")
+def show(file: File, json: JsonFlag = False) -> None:
+    """Show a character's sheet.
+
+    Example: cwx char show kris.toml
+    """
+    from cwx import files
+    from cwx.cli import views
+
+    with files.reading([file]) as change:
+        sheet = change.character(file)
+    emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
+
+
+def _pair(text: str) -> tuple[str, str]:
+    from cwx.errors import BadValue
+
+    left, equals, right = text.partition("=")
+    if not equals or not left.strip() or not right.strip():
+        raise BadValue(f"--trait {text!r} should look like NAME=SCORE or COLOUR=NAME")
+    return left.strip(), right.strip()

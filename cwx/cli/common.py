@@ -1,0 +1,93 @@
+"""Steps several commands share: randomness, loading a character of one system, journaling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    import random
+
+    from cwx.files import Change
+    from cwx.sheets import ClockCharacter, WheelCharacter
+
+Seed = Annotated[int | None, typer.Option(
+    help="Make the randomness reproducible [default: the operating system's].")]
+CharFile = Annotated[str, typer.Option("--char", help="The character's file.",
+                                       show_default=False)]
+BagFile = Annotated[str, typer.Option("--bag", help="The bag's file.", show_default=False)]
+
+
+def rng(seed: int | None) -> random.Random:
+    """A seeded generator, or the operating system's randomness: rapid calls never repeat."""
+    import random
+
+    return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
+def clock_character(change: Change, path: str) -> ClockCharacter:
+    from cwx.errors import BadFile
+    from cwx.sheets import ClockCharacter
+
+    sheet = change.character(path)
+    if not isinstance(sheet, ClockCharacter):
+        raise BadFile("is a Color Wheel character; ClockWorx commands need a clockworx one",
+                      path=path, key="system")
+    return sheet
+
+
+def wheel_character(change: Change, path: str) -> WheelCharacter:
+    from cwx.errors import BadFile
+    from cwx.sheets import WheelCharacter
+
+    sheet = change.character(path)
+    if not isinstance(sheet, WheelCharacter):
+        raise BadFile("is a ClockWorx character; Color Wheel commands need a colorwheel one",
+                      path=path, key="system")
+    return sheet
+
+
+@contextmanager
+def about(path: str) -> Iterator[None]:
+    """Errors raised inside name `path`: a rule refused a move on that character."""
+    from cwx.errors import CwxError
+
+    try:
+        yield
+    except CwxError as error:
+        if error.path is None:
+            raise error.located(path) from None
+        raise
+
+
+def record(change: Change, who: str, path: str, result: dict[str, Any],
+           **more: Any) -> None:
+    """Journal this change: who acted, from which file, and the command's result."""
+    change.record({"who": who, "file": change.name_of(path), **more, "result": result})
+
+
+def complete_traits(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion: the trait names in the --char file given so far."""
+    import tomllib
+
+    path = ctx.params.get("char")
+    if not path:
+        return []
+    try:
+        with open(path, "rb") as file:
+            traits = tomllib.load(file).get("traits", {})
+    except (OSError, ValueError):
+        return []
+    names = [n for value in traits.values() if isinstance(value, list) for n in value]
+    names += [k for k, v in traits.items() if not isinstance(v, list)]
+    return [n for n in names if isinstance(n, str) and n.casefold().startswith(
+        incomplete.casefold())]
+
+
+def complete_colours(incomplete: str) -> list[str]:
+    from cwx.colorwheel import COLOURS
+
+    return [c for c in COLOURS if c.startswith(incomplete.casefold())]

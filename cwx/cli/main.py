@@ -1,0 +1,69 @@
+"""The `cwx` entry point: run the app, and turn every failure into one line and exit 2."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+USAGE_EXIT = 2
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    sys.exit(run(argv))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run cwx with `argv`; the exit status (0, 1 for --exit-code failures, 2 for errors)."""
+    import typer
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+
+    from cwx.cli.app import app
+    from cwx.errors import CwxError
+
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args=argv, prog_name="cwx", standalone_mode=False)
+    except CwxError as error:
+        return fail(str(error))
+    except NoArgsIsHelpError as error:
+        assert error.ctx is not None
+        print(error.ctx.get_help())  # a bare `cwx` or `cwx char` asks for the manual
+        return 0
+    except ClickException as error:
+        return fail(_usage_line(error))
+    except (typer.Abort, KeyboardInterrupt):
+        print("cwx: interrupted; nothing was changed", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except Exception as error:  # a bug in cwx: still one line, never a traceback
+        if os.environ.get("CWX_DEBUG"):
+            raise
+        return fail(f"internal error ({type(error).__name__}: {error}); please report it "
+                    "(set CWX_DEBUG=1 for the details)", status=3)
+    return status if isinstance(status, int) else 0
+
+
+def fail(message: str, status: int = USAGE_EXIT) -> int:
+    text = " ".join(message.split())  # one line, always
+    print(f"cwx: error: {text}", file=sys.stderr)
+    return status
+
+
+def _usage_line(error: object) -> str:
+    from typer._click.exceptions import ClickException, UsageError
+
+    assert isinstance(error, ClickException)
+    message = error.format_message()
+    if isinstance(error, UsageError) and error.ctx is not None:
+        path = error.ctx.command_path
+        return f"{message.rstrip('.')}; see '{path} --help'"
+    return message
+
+
+def _quiet_stdout() -> None:
+    # The reader went away (`cwx log | head`): say nothing more, and let exit not complain.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

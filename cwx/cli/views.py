@@ -1,0 +1,140 @@
+"""How results look: the JSON objects scripts read and the text people read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cwx import clockworx, colorwheel
+from cwx.cli.output import colour_on, paint, plural
+from cwx.clockworx import Advancement, ClockOutcome
+from cwx.colorwheel import Bag, Draw, Luck
+from cwx.sheets import BagSheet, Character, ClockCharacter
+
+# ---------------------------------------------------------------- sheets
+
+
+def sheet_json(sheet: Character) -> dict[str, Any]:
+    if isinstance(sheet, ClockCharacter):
+        return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
+                "xp": sheet.xp}
+    return {"name": sheet.name, "system": sheet.system,
+            "traits": {colour: list(names) for colour, names in sheet.traits.items()},
+            "luck": luck_json(sheet.luck)}
+
+
+def sheet_text(sheet: Character) -> str:
+    on = colour_on()
+    if isinstance(sheet, ClockCharacter):
+        width = max(len(name) for name in sheet.traits)
+        rows = [f"{paint(sheet.name, 'bold', on)} · ClockWorx"]
+        for name, score in sheet.traits.items():
+            pips = "●" * score + paint("○" * (clockworx.MAX_SCORE - score), "dim", on)
+            rows.append(f"  {name:<{width}}  {pips}  {score}")
+        rows.append(f"  {'experience':<{width}}  {sheet.xp}")
+        rows.append(f"  next: {next_steps(sheet)}")
+        return "\n".join(rows)
+    rows = [f"{paint(sheet.name, 'bold', on)} · Color Wheel"]
+    for colour, names in sheet.traits.items():
+        rows.append(f"  {paint('●', colour, on)} {colour:<7} {', '.join(names)}")
+    rows.append(f"  luck      {luck_text(sheet.luck, on)}")
+    return "\n".join(rows)
+
+
+def next_steps(sheet: ClockCharacter) -> str:
+    """What experience buys next, so a player sees how far they are from it."""
+    costs = [f"new trait {clockworx.NEW_TRAIT_COST}"]
+    costs += [f"{name} → {score + 1} for {clockworx.raise_cost(score)}"
+              for name, score in sheet.traits.items() if score < clockworx.MAX_SCORE]
+    return " · ".join(costs)
+
+
+# ---------------------------------------------------------------- ClockWorx
+
+
+def outcome_json(outcome: ClockOutcome) -> dict[str, Any]:
+    return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,
+            "trait": outcome.trait, "score": outcome.score, "success": outcome.success,
+            "critical": outcome.critical, "xp": outcome.xp}
+
+
+def outcome_verdict(outcome: ClockOutcome, on: bool) -> str:
+    if outcome.critical:
+        word = paint("Critical success!", "good", on)
+    elif outcome.success:
+        word = paint("Success.", "good", on)
+    else:
+        word = paint("Failure.", "bad", on)
+    trait = (f"{outcome.trait} {outcome.score}" if outcome.trait and outcome.score is not None
+             else f"score {outcome.score}" if outcome.score is not None else "untrained")
+    steps = plural(outcome.distance, "step")
+    gained = f" +{outcome.xp} xp" if outcome.xp else ""
+    return f"{word} Guess {outcome.guess}, target {outcome.target}: {steps} ({trait}).{gained}"
+
+
+def advancement_json(step: Advancement) -> dict[str, Any]:
+    return {"trait": step.trait, "score": step.score, "cost": step.cost,
+            "xp_total": step.xp_total}
+
+
+def advancement_text(step: Advancement) -> str:
+    verb = f"New trait {step.trait} at 1" if step.new else f"{step.trait} raised to {step.score}"
+    return f"{verb} for {step.cost} xp; {step.xp_total} xp left."
+
+
+# ---------------------------------------------------------------- Color Wheel
+
+
+def luck_json(luck: Luck) -> dict[str, int]:
+    return {"white": luck.white, "black": luck.black}
+
+
+def bag_json(bag: Bag) -> dict[str, int]:
+    return {die: bag.count(die) for die in colorwheel.DICE}
+
+
+def dice(die: str, number: int, on: bool) -> str:
+    """`number` dice of one colour as a row of pips, coloured when colour is on."""
+    if number > 12:
+        return f"{paint('●', die, on)}×{number}"
+    pip = "○" if die == "white" and not on else "●"
+    return paint(pip * number, die, on) if number else "–"
+
+
+def luck_text(luck: Luck, on: bool) -> str:
+    return (f"white {dice('white', luck.white, on)} {luck.white}   "
+            f"black {dice('black', luck.black, on)} {luck.black}")
+
+
+def bag_text(sheet: BagSheet) -> str:
+    on = colour_on()
+    rows = ["bag"]
+    rows += [f"  {die:<7} {dice(die, sheet.bag.count(die), on)} {sheet.bag.count(die)}"
+             for die in colorwheel.DICE]
+    rows.append(f"  {plural(sheet.bag.total, 'die')} in all")
+    rows.append("reserve")
+    rows += [f"  {die:<7} {dice(die, getattr(sheet.reserve, die), on)} "
+             f"{getattr(sheet.reserve, die)}" for die in ("white", "black")]
+    return "\n".join(rows)
+
+
+def draw_json(result: Draw) -> dict[str, Any]:
+    return {"color": result.colour, "draws": list(result.draws), "success": result.success,
+            "cancelled": result.cancelled, "white_spent": result.white_spent,
+            "luck": luck_json(result.after.held), "bag": bag_json(result.after.bag)}
+
+
+def draw_text(result: Draw, who: str) -> str:
+    on = colour_on()
+    drawn = " then ".join(paint(die, die, on) for die in result.draws)
+    verdict = paint("Success.", "good", on) if result.success else paint("Failure.", "bad", on)
+    notes = []
+    kept = [die for die in result.draws[:-1]]
+    if kept:
+        notes.append(f"kept {', '.join(kept)}")
+    if result.cancelled:
+        notes.append("a held black cancelled the white")
+    if result.white_spent:
+        notes.append("spent a white to succeed")
+    note = f" ({'; '.join(notes)})" if notes else ""
+    return (f"{who} draws for {paint(result.colour, result.colour, on)}: {drawn}. "
+            f"{verdict}{note}\n  luck  {luck_text(result.after.held, on)}")

@@ -1,0 +1,42 @@
+"""`cwx xp`: spend experience on a new trait or a higher score (ClockWorx)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cwx.cli.common import CharFile, complete_traits
+from cwx.cli.output import JsonFlag, emit
+
+app = typer.Typer(help="ClockWorx: spend experience.", no_args_is_help=True)
+
+
+@app.command("spend")
+def spend(
+    char: CharFile,
+    new: Annotated[str | None, typer.Option(
+        "--new", help="Buy a new trait at 1 (costs 12).")] = None,
+    raise_: Annotated[str | None, typer.Option(
+        "--raise", help="Raise a trait by one (n to n+1 costs 12×(n+1)).",
+        autocompletion=complete_traits)] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Spend experience: a new trait, or one more point in a trait.
+
+    Example: cwx xp spend --char kris.toml --raise Repair
+    """
+    from cwx import clockworx
+    from cwx.cli import views
+    from cwx.cli.common import about, clock_character, record
+    from cwx.files import Change
+
+    with Change("xp spend", [char], journal_beside=char) as change:
+        sheet = clock_character(change, char)
+        with about(char):
+            step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)
+        change.set(char, ("traits", step.trait), step.score)
+        change.set(char, ("xp",), step.xp_total)
+        result = views.advancement_json(step)
+        record(change, sheet.name, char, result)
+    emit(json, result, lambda: views.advancement_text(step))

@@ -1,0 +1,325 @@
+"""Color Wheel rules (SPEC W1–W9), as pure state transitions.
+
+A draw is a chain of steps. Each step takes the table (bag, reserve, the dice
+the character holds), the die that came out and the player's answer to the
+one question that die may raise, and returns the new table and whether the
+action succeeded, failed, or the player draws again. Where the die comes from
+(a seeded or system random source, or the dice a table drew by hand) and who
+answers (flags, a prompt) is decided by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol
+
+from cwx.errors import BadValue, RuleForbids
+
+PRIMARY = ("red", "yellow", "blue")
+SECONDARY: Mapping[str, tuple[str, str]] = {
+    "orange": ("red", "yellow"),
+    "green": ("yellow", "blue"),
+    "purple": ("red", "blue"),
+}
+COLOURS = (*PRIMARY, *SECONDARY)
+DICE = (*PRIMARY, "white", "black")  # the colours a die in the bag can have
+TRADE_COST = {**dict.fromkeys(PRIMARY, 3), **dict.fromkeys(SECONDARY, 5)}
+DEFAULT_RESERVE = 10
+
+Question = Literal["keep-white", "keep-black"]
+Outcome = Literal["success", "failure", "again"]
+
+
+class Rng(Protocol):
+    def randrange(self, stop: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Luck:
+    """White and black dice: held by a character, or spare in the reserve."""
+
+    white: int = 0
+    black: int = 0
+
+
+@dataclass(frozen=True)
+class Bag:
+    """The dice in the bag (W3)."""
+
+    red: int = 1
+    yellow: int = 1
+    blue: int = 1
+    white: int = 1
+    black: int = 1
+
+    def count(self, die: str) -> int:
+        return int(getattr(self, die))
+
+    @property
+    def total(self) -> int:
+        return self.red + self.yellow + self.blue + self.white + self.black
+
+    def adding(self, die: str, number: int) -> Bag:
+        return replace(self, **{die: self.count(die) + number})
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything one character's action can move: bag, reserve, held dice."""
+
+    bag: Bag
+    reserve: Luck
+    held: Luck
+
+
+@dataclass(frozen=True)
+class Step:
+    """One die drawn and what came of it."""
+
+    table: Table
+    die: str
+    outcome: Outcome
+    cancelled: bool = False
+    kept: bool = False
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A whole action: every die drawn in order, and the table afterwards."""
+
+    colour: str
+    draws: tuple[str, ...]
+    success: bool
+    cancelled: bool
+    white_spent: bool
+    before: Table
+    after: Table
+
+
+@dataclass(frozen=True)
+class Trade:
+    """Whites traded for a new trait (W8)."""
+
+    colour: str
+    trait: str
+    cost: int
+    table: Table
+    traits: Mapping[str, tuple[str, ...]]
+
+
+def colour_named(name: str) -> str:
+    """An action colour, matched ignoring case (W1)."""
+    folded = name.strip().casefold()
+    if folded not in COLOURS:
+        raise BadValue(f"{name!r} is not a colour of the wheel; use one of {', '.join(COLOURS)}")
+    return folded
+
+
+def die_named(name: str) -> str:
+    """The colour of a die in the bag, matched ignoring case."""
+    folded = name.strip().casefold()
+    if folded not in DICE:
+        raise BadValue(f"{name!r} is not a die in the bag; use one of {', '.join(DICE)}")
+    return folded
+
+
+def wins(colour: str, die: str) -> bool:
+    """A coloured die succeeds for its own colour or a secondary it makes up (W4)."""
+    return die == colour or die in SECONDARY.get(colour, ())
+
+
+def question_for(table: Table, die: str) -> Question | None:
+    """The choice this die puts to the player, if any (W4)."""
+    if die == "white" and table.held.black == 0:
+        return "keep-white"
+    if die == "black":
+        return "keep-black"
+    return None
+
+
+def step(table: Table, colour: str, die: str, keep: bool = False) -> Step:
+    """Draw `die` for an action of `colour`; `keep` answers its question (W4)."""
+    if table.bag.count(die) < 1:
+        raise BadValue(f"there is no {die} die in the bag to draw")
+    if die in PRIMARY:
+        return Step(table, die, "success" if wins(colour, die) else "failure")
+    bag, reserve, held = table.bag, table.reserve, table.held
+    if die == "white" and held.black > 0:
+        # A held black cancels the white's success; the black goes to the reserve.
+        cancelled = Table(bag, replace(reserve, black=reserve.black + 1),
+                          replace(held, black=held.black - 1))
+        return Step(cancelled, die, "failure", cancelled=True)
+    if not keep:
+        return Step(table, die, "success" if die == "white" else "failure")
+    # Kept: the die moves to the character, the GM replaces it from the reserve if they can.
+    spare = reserve.white if die == "white" else reserve.black
+    refill = 1 if spare > 0 else 0
+    kept = Table(
+        bag.adding(die, refill - 1),
+        _with(reserve, die, -refill),
+        _with(held, die, +1),
+    )
+    return Step(kept, die, "again", kept=True)
+
+
+def draw(
+    table: Table,
+    colour: str,
+    next_die: Callable[[Bag], str],
+    choose: Callable[[Question, Table], bool],
+    *,
+    spend_white: bool = False,
+) -> Draw:
+    """Play one action to its end: draw until an outcome, then maybe spend a white (W4, W5)."""
+    colour = colour_named(colour)
+    start, dice = table, []
+    while True:
+        if table.bag.total == 0:
+            raise RuleForbids("the bag is empty; put dice in it before drawing")
+        die = next_die(table.bag)
+        question = question_for(table, die)
+        answer = choose(question, table) if question else False
+        result = step(table, colour, die, answer)
+        dice.append(die)
+        table = result.table
+        if result.outcome != "again":
+            break
+    success, spent = result.outcome == "success", False
+    if not success and spend_white and table.held.white > 0:
+        table, success, spent = spend(table), True, True
+    return Draw(colour, tuple(dice), success, result.cancelled, spent, start, table)
+
+
+def random_die(rng: Rng) -> Callable[[Bag], str]:
+    """A die source that draws uniformly among the dice in the bag."""
+
+    def next_die(bag: Bag) -> str:
+        pick = rng.randrange(bag.total)
+        for die in DICE:
+            pick -= bag.count(die)
+            if pick < 0:
+                return die
+        raise AssertionError("unreachable: pick is below the bag's total")
+
+    return next_die
+
+
+class Recorded:
+    """A die source that replays the dice a table drew by hand, in order."""
+
+    def __init__(self, dice: Iterable[str]) -> None:
+        self.dice = [die_named(die) for die in dice]
+        self.used = 0
+
+    def __call__(self, bag: Bag) -> str:
+        if self.used >= len(self.dice):
+            raise BadValue(
+                f"the recorded dice ran out after {self.used}: the action still needs a draw "
+                "(record every die drawn, in order, with --drawn)"
+            )
+        die = self.dice[self.used]
+        if bag.count(die) < 1:
+            raise BadValue(f"recorded die {self.used + 1} is {die}, but the bag holds no {die} die")
+        self.used += 1
+        return die
+
+    def check_all_used(self) -> None:
+        if self.used < len(self.dice):
+            raise BadValue(
+                f"{len(self.dice)} dice were recorded but the action ended after {self.used}; "
+                "answer the keep choices (--keep-white, --keep-black) as the player did"
+            )
+
+
+def spend(table: Table) -> Table:
+    """Spend a held white to turn a failure into a success (W5)."""
+    if table.held.white < 1:
+        raise RuleForbids("the character holds no white die to spend")
+    return Table(table.bag, _with(table.reserve, "white", +1), _with(table.held, "white", -1))
+
+
+def curse(table: Table) -> Table:
+    """The GM turns a success into a failure with one of the character's blacks (W6)."""
+    if table.held.black < 1:
+        raise RuleForbids("the character holds no black die for the GM to use")
+    return Table(table.bag, _with(table.reserve, "black", +1), _with(table.held, "black", -1))
+
+
+def settle(table: Table) -> Table:
+    """End of game (W7): blacks cancel whites one for one, then all blacks go."""
+    held = table.held
+    whites_left = 0 if held.black > held.white else held.white - held.black
+    removed = Luck(held.white - whites_left, held.black)
+    reserve = Luck(table.reserve.white + removed.white, table.reserve.black + removed.black)
+    return Table(table.bag, reserve, Luck(whites_left, 0))
+
+
+def find_trait(traits: Mapping[str, Sequence[str]], name: str) -> tuple[str, str] | None:
+    """(colour, the trait's own spelling) for a trait matched ignoring case."""
+    folded = name.strip().casefold()
+    for colour, names in traits.items():
+        for own in names:
+            if own.casefold() == folded:
+                return colour, own
+    return None
+
+
+def check_traits(traits: Mapping[str, Sequence[str]], *, creating: bool) -> None:
+    """Every colour has a trait (exactly one at creation, W2); names are unique ignoring case."""
+    for colour in traits:
+        colour_named(colour)
+    missing = [colour for colour in COLOURS if not traits.get(colour)]
+    if missing:
+        raise BadValue(f"every colour needs a trait; missing: {', '.join(missing)}")
+    seen: dict[str, str] = {}
+    for colour, names in traits.items():
+        if creating and len(names) != 1:
+            raise BadValue(f"a new character has exactly one trait on each colour; {colour} has "
+                           f"{len(names)}", key=f"traits.{colour}")
+        for name in names:
+            if not name.strip():
+                raise BadValue("trait names must not be empty", key=f"traits.{colour}")
+            if name.casefold() in seen:
+                raise BadValue(
+                    f"trait {name!r} repeats {seen[name.casefold()]!r} "
+                    "(names are compared ignoring case)",
+                    key=f"traits.{colour}",
+                )
+            seen[name.casefold()] = name
+
+
+def trade(
+    table: Table, traits: Mapping[str, tuple[str, ...]], colour: str, trait: str
+) -> Trade:
+    """Trade 3 whites (primary) or 5 (secondary) for a new trait, holding no black (W8)."""
+    colour = colour_named(colour)
+    name = trait.strip()
+    if not name:
+        raise BadValue("a new trait needs a name")
+    if (found := find_trait(traits, name)) is not None:
+        raise RuleForbids(f"the character already has {found[1]!r} on {found[0]}")
+    held = table.held
+    if held.black > 0:
+        raise RuleForbids(
+            f"the character holds {held.black} black; no trading while holding black "
+            "(end the game first: cwx game end)"
+        )
+    cost = TRADE_COST[colour]
+    if held.white < cost:
+        raise RuleForbids(f"a new {colour} trait costs {cost} whites; the character holds {held.white}")
+    after = Table(table.bag, _with(table.reserve, "white", cost), _with(held, "white", -cost))
+    grown = {**traits, colour: (*traits.get(colour, ()), name)}
+    return Trade(colour, name, cost, after, grown)
+
+
+def dice_count(table: Table) -> Luck:
+    """Whites and blacks on this table, wherever they lie (W9 keeps this fixed)."""
+    return Luck(
+        table.bag.white + table.reserve.white + table.held.white,
+        table.bag.black + table.reserve.black + table.held.black,
+    )
+
+
+def _with(luck: Luck, die: str, number: int) -> Luck:
+    return replace(luck, **{die: getattr(luck, die) + number})

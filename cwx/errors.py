@@ -1,0 +1,62 @@
+"""The one error tree: every failure a player can act on is a CwxError."""
+
+from __future__ import annotations
+
+
+class CwxError(Exception):
+    """A problem a person can fix; the CLI prints it as one line and exits 2.
+
+    `where` is the file (and line, or key) the problem is in, when there is one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        key: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.key = key
+
+    @property
+    def where(self) -> str:
+        place = self.path or ""
+        if self.path and self.line:
+            place += f":{self.line}"
+        if self.key:
+            place += f" [{self.key}]" if place else f"[{self.key}]"
+        return place
+
+    def __str__(self) -> str:
+        # A key means something only beside the file it is in.
+        where = self.where if self.path else ""
+        return f"{where}: {self.message}" if where else self.message
+
+    def located(self, path: str, line: int | None = None) -> CwxError:
+        """This error, placed in a file (keeping a line already known)."""
+        return type(self)(self.message, path=path, line=self.line or line, key=self.key)
+
+
+class BadValue(CwxError):
+    """A value given on the command line is out of range or unknown."""
+
+
+class BadFile(CwxError):
+    """A file is missing, unreadable, malformed or breaks a rule of its format."""
+
+
+class RuleForbids(CwxError):
+    """The game's rules forbid the move (not enough experience, no white to spend)."""
+
+
+class Conflict(CwxError):
+    """Someone else changed the file while cwx was working; nothing was written."""
+
+
+class WriteFailed(CwxError):
+    """The operating system refused a write; the original file is untouched."""

@@ -1,0 +1,417 @@
+"""Campaign files in and out: read, validate, edit in place, save safely, journal.
+
+Reading uses the standard library's `tomllib` (fast, strict). Editing uses
+tomlkit, imported only when a file is written, so that comments, blank lines,
+key order, unknown keys and line endings survive. Every new text is parsed
+again with `tomllib` and compared with the data we meant to write before it
+replaces anything: tomlkit has edits that yield valid TOML with another
+meaning (tomlkit #557), and those are refused, nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from cwx import durable, sheets
+from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
+from cwx.sheets import BagSheet, Character, Kind
+
+MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
+JOURNAL = "journal.jsonl"
+JOURNAL_VERSION = 1
+Key = tuple[str, ...]
+
+
+@dataclass
+class Loaded:
+    """A file as read under the lock: its bytes, its data, and the edits to make."""
+
+    path: str  # as the user named it
+    real: str  # where the bytes live (a symlink's target)
+    raw: bytes | None  # None: the file does not exist yet
+    data: dict[str, Any]
+    mode: int | None
+    edits: list[tuple[Key, Any]] = field(default_factory=list)
+    text: str | None = None  # a whole new file, for creation
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_bytes(path: str) -> bytes:
+    """A file's bytes, refusing what is not a readable, reasonably sized file."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise BadFile("no such file", path=path) from None
+    except IsADirectoryError:
+        raise BadFile("is a folder, not a file", path=path) from None
+    except PermissionError:
+        raise BadFile("cwx may not read this file (permission denied)", path=path) from None
+    except OSError as error:
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    with os.fdopen(fd, "rb") as file:
+        size = os.fstat(fd).st_size
+        if size > MAX_BYTES:
+            raise BadFile(f"is {size} bytes; cwx reads files up to {MAX_BYTES} bytes", path=path)
+        try:
+            raw = file.read(MAX_BYTES + 1)
+        except IsADirectoryError:
+            raise BadFile("is a folder, not a file", path=path) from None
+    if len(raw) > MAX_BYTES:
+        raise BadFile(f"is over {MAX_BYTES} bytes; cwx reads files up to that size", path=path)
+    return raw
+
+
+def parse(raw: bytes, path: str) -> dict[str, Any]:
+    """TOML bytes to plain data, every failure a BadFile with the line."""
+    import tomllib
+
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise BadFile("starts with a byte-order mark; save it as UTF-8 without BOM",
+                      path=path, line=1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadFile(f"is not UTF-8 text (byte {error.start}); save it as UTF-8",
+                      path=path, line=raw.count(b"\n", 0, error.start) + 1) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message, line = _toml_complaint(str(error))
+        raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
+    except ValueError as error:  # integers past Python's digit limit
+        raise BadFile(f"is not valid TOML: {_first_sentence(error)}", path=path) from None
+    except RecursionError:
+        raise BadFile("is not valid TOML: nested too deeply", path=path) from None
+
+
+def _toml_complaint(message: str) -> tuple[str, int | None]:
+    found = re.search(r"\s*\(at line (\d+), column (\d+)\)", message)
+    if not found:
+        return message.replace(" (at end of document)", " at the end of the file"), None
+    text = message[: found.start()] + message[found.end():]
+    return f"{text[:1].lower()}{text[1:]} (column {found.group(2)})", int(found.group(1))
+
+
+def _first_sentence(error: Exception) -> str:
+    return str(error).split(";")[0].split(":")[0]
+
+
+def line_of(raw: bytes, key: str | None) -> int | None:
+    """The line where a dotted key (or its table) is written, if it can be found."""
+    if not key:
+        return None
+    wanted = [part.strip("'\"") for part in key.split(".")]
+    table: list[str] = []
+    best = None
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        stripped = line.strip()
+        if header := re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", stripped):
+            table = [p.strip().strip("'\"") for p in header.group(1).split(".")]
+            if table == wanted[: len(table)] and best is None:
+                best = number
+            continue
+        if assign := re.match(r"^([A-Za-z0-9_\-\"'. ]+?)\s*=", stripped):
+            path = table + [p.strip().strip("'\"") for p in assign.group(1).split(".")]
+            if path == wanted:
+                return number
+            if path == wanted[: len(path)] and len(path) > len(table):
+                best = number
+    return best
+
+
+def load_data(path: str) -> dict[str, Any]:
+    return parse(read_bytes(path), path)
+
+
+def character_from(data: Mapping[str, Any], raw: bytes, path: str) -> Character:
+    try:
+        return sheets.character(data, stem(path))
+    except CwxError as error:
+        raise error.located(path, line_of(raw, error.key)) from None
+
+
+def bag_from(data: Mapping[str, Any], raw: bytes, path: str) -> BagSheet:
+    try:
+        return sheets.bag(data)
+    except CwxError as error:
+        raise error.located(path, line_of(raw, error.key)) from None
+
+
+def check_file(path: str) -> Kind:
+    """Validate a character or bag file; its kind, or a BadFile naming what is wrong."""
+    raw = read_bytes(path)
+    data = parse(raw, path)
+    kind = sheets.kind_of(data)
+    if kind == "character":
+        character_from(data, raw, path)
+    elif kind == "bag":
+        bag_from(data, raw, path)
+    else:
+        raise BadFile("is neither a character (no system key) nor a bag (no [bag] table)",
+                      path=path)
+    return kind
+
+
+def stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def schema_beside(path: str, kind: Kind) -> str | None:
+    """The `#:schema` target for a new file, when `cwx init` put schemas in its folder."""
+    name = f"{kind}.schema.json"
+    folder = os.path.dirname(os.path.abspath(path))
+    return f"./{name}" if os.path.isfile(os.path.join(folder, name)) else None
+
+
+# ---------------------------------------------------------------- changing
+
+
+class Change:
+    """Everything one command reads and writes, under its folders' locks.
+
+    Open it with every file the command will touch; read sheets from it; say
+    the edits and the journal event; leaving the block writes it all, or,
+    if anything was raised, nothing at all.
+    """
+
+    def __init__(self, command: str, paths: Sequence[str], journal_beside: str | None) -> None:
+        self.command = command
+        self.files = {path: _place(path) for path in paths}
+        self.journal = (os.path.join(os.path.dirname(os.path.abspath(journal_beside)), JOURNAL)
+                        if journal_beside else None)
+        self.loaded: dict[str, Loaded] = {}
+        self.event: dict[str, Any] | None = None
+        self.locks = durable.FolderLocks()
+
+    def folders(self) -> set[str]:
+        found = {os.path.dirname(real) for real in self.files.values()}
+        if self.journal:
+            found.add(os.path.dirname(self.journal))
+        return found
+
+    # --- reading under the lock
+
+    def _load(self, path: str) -> Loaded:
+        if path not in self.loaded:
+            raw = read_bytes(path)
+            mode = os.stat(path).st_mode & 0o7777
+            self.loaded[path] = Loaded(path, self.files[path], raw, parse(raw, path), mode)
+        return self.loaded[path]
+
+    def character(self, path: str) -> Character:
+        file = self._load(path)
+        assert file.raw is not None
+        return character_from(file.data, file.raw, path)
+
+    def bag(self, path: str) -> BagSheet:
+        file = self._load(path)
+        assert file.raw is not None
+        return bag_from(file.data, file.raw, path)
+
+    # --- saying what changes
+
+    def set(self, path: str, key: Key, value: Any) -> None:
+        self._load(path).edits.append((key, value))
+
+    def create(self, path: str, text: str, *, force: bool) -> None:
+        """A whole new file; an existing one is refused unless `force`."""
+        real = self.files[path]
+        exists = os.path.lexists(path)
+        if exists and not force:
+            raise BadFile("already exists; pass --force to replace it", path=path)
+        if exists and os.path.isdir(real):
+            raise BadFile("is a folder, not a file", path=path)
+        raw = read_bytes(real) if exists else None
+        mode = os.stat(real).st_mode & 0o7777 if exists else None
+        self.loaded[path] = Loaded(path, real, raw, {}, mode, text=text)
+
+    def record(self, event: Mapping[str, Any]) -> None:
+        """What the journal says of this change (the command's result)."""
+        self.event = dict(event)
+
+    # --- the block
+
+    def __enter__(self) -> Change:
+        try:
+            durable.settle_folders(self.locks, self.folders())
+        except BaseException:
+            self.locks.release()
+            raise
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        try:
+            if kind is None:
+                self._commit()
+        finally:
+            self.locks.release()
+
+    def _commit(self) -> None:
+        replacements, changes = [], []
+        for file in self.loaded.values():
+            if file.text is None and not file.edits:
+                continue
+            new_text, meant = _new_text(file)
+            _guard(file, new_text, meant)
+            _unchanged_since_read(file)
+            _writable(file)
+            replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode))
+            changes.extend(self._changes(file))
+        if not replacements and self.event is None:
+            return
+        durable.commit(replacements, self._journal_line(changes))
+
+    def _changes(self, file: Loaded) -> list[dict[str, Any]]:
+        name = self._relative(file.path)
+        if file.text is not None:
+            return [{"file": name, "created": True, "text": file.text}]
+        return [{"file": name, "key": ".".join(key), "from": _get(file.data, key), "to": value}
+                for key, value in file.edits]
+
+    def _journal_line(self, changes: list[dict[str, Any]]) -> durable.JournalLine | None:
+        if self.journal is None:
+            return None
+        event = {
+            "v": JOURNAL_VERSION,
+            "id": secrets.token_hex(8),
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "command": self.command,
+            **(self.event or {}),
+            "changes": changes,
+        }
+        line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
+        return durable.JournalLine(self.journal, line.encode())
+
+    def _relative(self, path: str) -> str:
+        """A path as the journal names it: relative to the journal's folder when inside it."""
+        if self.journal is None:
+            return path
+        relative = os.path.relpath(os.path.abspath(path), os.path.dirname(self.journal))
+        return path if relative.startswith("..") else relative
+
+    def name_of(self, path: str) -> str:
+        return self._relative(path)
+
+
+@contextmanager
+def reading(paths: Sequence[str]) -> Iterator[Change]:
+    """Read files under their folders' locks (finishing any interrupted change first)."""
+    with Change("read", paths, None) as change:
+        yield change
+
+
+def _place(path: str) -> str:
+    """The real path a file's bytes live at; a symlink is written through, not replaced."""
+    if not path:
+        raise BadFile("a file path is needed")
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        raise BadFile(f"the folder {os.path.dirname(path) or '.'} does not exist", path=path)
+    return real
+
+
+def _get(data: Mapping[str, Any], key: Key) -> Any:
+    for part in key:
+        if not isinstance(data, Mapping) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _with_edits(data: Mapping[str, Any], edits: Sequence[tuple[Key, Any]]) -> dict[str, Any]:
+    """Plain data with the edits applied: what the new file must parse to."""
+    meant: dict[str, Any] = _copy(data)
+    for key, value in edits:
+        table = meant
+        for part in key[:-1]:
+            table = table.setdefault(part, {})
+        table[key[-1]] = value
+    return meant
+
+
+def _copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy(v) for v in data]
+    return data
+
+
+def _new_text(file: Loaded) -> tuple[str, dict[str, Any]]:
+    import tomllib
+
+    if file.text is not None:
+        return file.text, tomllib.loads(file.text)
+    import tomlkit
+
+    assert file.raw is not None
+    old = file.raw.decode("utf-8")
+    document = tomlkit.parse(old)
+    for key, value in file.edits:
+        _edit(document, key, value)
+    text = tomlkit.dumps(document)
+    if "\r\n" in old and "\n" not in old.replace("\r\n", ""):
+        text = re.sub(r"(?<!\r)\n", "\r\n", text)  # tomlkit writes new lines as \n
+    return text, _with_edits(file.data, file.edits)
+
+
+def _edit(document: Any, key: Key, value: Any) -> None:
+    import tomlkit
+
+    table = document
+    for part in key[:-1]:
+        if part not in table:
+            table[part] = tomlkit.table()
+        table = table[part]
+    last = key[-1]
+    old = table.get(last)
+    if isinstance(value, list) and isinstance(old, list) and value[: len(old)] == list(old):
+        for item in value[len(old):]:
+            old.append(item)  # grow the array in place, keeping its comments and layout
+    else:
+        table[last] = value
+
+
+def _guard(file: Loaded, new_text: str, meant: Mapping[str, Any]) -> None:
+    import tomllib
+
+    try:
+        written = tomllib.loads(new_text)
+    except tomllib.TOMLDecodeError:
+        written = None
+    if written != meant:
+        raise BadFile(
+            "cwx's edit would change more of this file than it meant to (a known tomlkit "
+            "fault with dotted keys); nothing was written. Move the edited table above the "
+            "dotted keys, or make the change by hand",
+            path=file.path,
+        )
+
+
+def _unchanged_since_read(file: Loaded) -> None:
+    """Someone else's edit made while we worked is never overwritten."""
+    try:
+        now = read_bytes(file.real) if os.path.lexists(file.real) else None
+    except BadFile:
+        now = b"(unreadable)"
+    if now != file.raw:
+        what = "was created" if file.raw is None else "was changed"
+        raise Conflict(f"{what} by another program while cwx worked; nothing was written. "
+                       "Run the command again", path=file.path)
+
+
+def _writable(file: Loaded) -> None:
+    if file.mode is not None and not file.mode & 0o222:
+        raise WriteFailed("is read-only; make it writable (chmod u+w) to let cwx change it",
+                          path=file.path)

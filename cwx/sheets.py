@@ -1,0 +1,190 @@
+"""What a character or bag file must say, checked on plain data (SPEC §3).
+
+Pure: takes what `tomllib` parsed and returns a frozen sheet, or raises
+BadFile naming the key at fault. The files layer adds the path and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from cwx import clockworx, colorwheel
+from cwx.colorwheel import Bag, Luck
+from cwx.errors import BadFile, BadValue
+
+SYSTEMS = ("clockworx", "colorwheel")
+LARGEST = 2**63 - 1  # TOML integers are 64-bit
+Kind = Literal["character", "bag"]
+
+
+@dataclass(frozen=True)
+class ClockCharacter:
+    name: str
+    traits: Mapping[str, int]
+    xp: int
+    system: str = "clockworx"
+
+
+@dataclass(frozen=True)
+class WheelCharacter:
+    name: str
+    traits: Mapping[str, tuple[str, ...]]  # by colour, in wheel order
+    luck: Luck
+    colour_keys: Mapping[str, str]  # colour -> the key as the file spells it
+    system: str = "colorwheel"
+
+
+Character = ClockCharacter | WheelCharacter
+
+
+@dataclass(frozen=True)
+class BagSheet:
+    bag: Bag
+    reserve: Luck
+
+
+def kind_of(data: Mapping[str, Any]) -> Kind | None:
+    """A file with a `system` key is a character; one with a [bag] table is a bag."""
+    if "system" in data:
+        return "character"
+    if "bag" in data:
+        return "bag"
+    return None
+
+
+def character(data: Mapping[str, Any], default_name: str) -> Character:
+    system = data.get("system")
+    if system is None:
+        raise BadFile("a character needs a system key: system = \"clockworx\" or \"colorwheel\"")
+    if system not in SYSTEMS:
+        raise BadFile(f"unknown system {system!r}; use \"clockworx\" or \"colorwheel\"",
+                      key="system")
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name.strip():
+        raise BadFile("name must be a non-empty string", key="name")
+    traits = _table(data, "traits")
+    if system == "clockworx":
+        return _clock_character(data, name, traits)
+    return _wheel_character(data, name, traits)
+
+
+def _clock_character(data: Mapping[str, Any], name: str,
+                     traits: Mapping[str, Any]) -> ClockCharacter:
+    xp = _count(data, "xp", "xp")
+    for trait, score in traits.items():
+        if not _is_int(score):
+            raise BadFile(f"the score of {trait!r} must be a whole number 1–6, not "
+                          f"{_shown(score)}", key=f"traits.{trait}")
+    _as_bad_file(lambda: clockworx.check_traits(traits, creating=False))
+    return ClockCharacter(name, dict(traits), xp)
+
+
+def _wheel_character(data: Mapping[str, Any], name: str,
+                     traits: Mapping[str, Any]) -> WheelCharacter:
+    by_colour: dict[str, tuple[str, ...]] = {}
+    keys: dict[str, str] = {}
+    for key, names in traits.items():
+        colour = key.casefold()
+        if colour not in colorwheel.COLOURS:
+            raise BadFile(f"{key!r} is not a colour of the wheel; use "
+                          f"{', '.join(colorwheel.COLOURS)}", key=f"traits.{key}")
+        if colour in keys:
+            raise BadFile(f"colour {colour} appears twice ({keys[colour]!r} and {key!r})",
+                          key=f"traits.{key}")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise BadFile(f"should be a list of trait names, like {colour} = [\"Strong\"]",
+                          key=f"traits.{key}")
+        by_colour[colour], keys[colour] = tuple(names), key
+    _as_bad_file(lambda: colorwheel.check_traits(by_colour, creating=False))
+    ordered = {colour: by_colour[colour] for colour in colorwheel.COLOURS}
+    luck = _optional_table(data, "luck")
+    held = Luck(_count(luck, "white", "luck.white"), _count(luck, "black", "luck.black"))
+    _known(luck, ("white", "black"), "luck")
+    return WheelCharacter(name, ordered, held, keys)
+
+
+def bag(data: Mapping[str, Any]) -> BagSheet:
+    if "system" in data:
+        raise BadFile("this is a character file (it has a system key), not a bag", key="system")
+    dice = _table(data, "bag")
+    _known(dice, colorwheel.DICE, "bag")
+    reserve = _optional_table(data, "reserve")
+    _known(reserve, ("white", "black"), "reserve")
+    counts = {die: _count(dice, die, f"bag.{die}") for die in colorwheel.DICE}
+    spare = Luck(_count(reserve, "white", "reserve.white"),
+                 _count(reserve, "black", "reserve.black"))
+    return BagSheet(Bag(**counts), spare)
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    if value is None:
+        raise BadFile(f"the [{key}] table is missing", key=key)
+    if not isinstance(value, dict):
+        raise BadFile(f"{key} must be a table, like [{key}] on a line of its own", key=key)
+    return value
+
+
+def _optional_table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    return _table(data, key) if key in data else {}
+
+
+def _count(data: Mapping[str, Any], key: str, where: str) -> int:
+    """A number of dice or points: a whole number from 0, absent meaning 0."""
+    value = data.get(key, 0)
+    if not _is_int(value) or value < 0:
+        raise BadFile(f"must be a whole number 0 or more, not {_shown(value)}", key=where)
+    if value > LARGEST:
+        raise BadFile(f"is larger than a TOML integer can be ({LARGEST})", key=where)
+    return int(value)
+
+
+def _known(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise BadFile(f"unknown key {key!r} in [{where}]; it may hold {', '.join(allowed)}",
+                          key=f"{where}.{key}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _as_bad_file(check: Any) -> None:
+    """Run a rules check, reporting its complaint as a problem in the file."""
+    try:
+        check()
+    except BadValue as error:
+        raise BadFile(error.message, key=error.key or "traits") from None
+
+
+def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Character:
+    """A character as created on the command line (C1, W2), checked as creation requires."""
+    system = system.strip().casefold()
+    if system not in SYSTEMS:
+        raise BadValue(f"unknown system {system!r}; use clockworx or colorwheel")
+    if not name.strip():
+        raise BadValue("the character needs a name (--name)")
+    if system == "clockworx":
+        traits: dict[str, int] = {}
+        for trait, score in pairs:
+            if not score.strip().isdigit():
+                raise BadValue(f"--trait {trait}={score}: the score must be a whole number 1–6")
+            traits[trait.strip()] = int(score)
+        if len(traits) < len(pairs):
+            raise BadValue("a trait is named twice")
+        clockworx.check_traits(traits, creating=True)
+        return ClockCharacter(name, traits, 0)
+    by_colour: dict[str, list[str]] = {}
+    for colour, trait in pairs:
+        by_colour.setdefault(colorwheel.colour_named(colour), []).append(trait.strip())
+    colorwheel.check_traits(by_colour, creating=True)
+    ordered = {colour: tuple(by_colour[colour]) for colour in colorwheel.COLOURS}
+    return WheelCharacter(name, ordered, Luck(), {c: c for c in colorwheel.COLOURS})
