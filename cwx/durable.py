@@ -208,9 +208,10 @@ def _pending(folder: str) -> list[Redo]:
     with contextlib.suppress(OSError):
         for name in sorted(os.listdir(folder)):
             if name.startswith(REDO_PREFIX) and name.endswith(".json"):
-                with contextlib.suppress(OSError, ValueError, KeyError, TypeError, IndexError):
-                    with open(os.path.join(folder, name), "rb") as file:
-                        found.append(Redo.decode(file.read(), name))
+                path = os.path.join(folder, name)
+                with contextlib.suppress(OSError, ValueError, KeyError, TypeError, IndexError), \
+                        open(path, "rb") as file:
+                    found.append(Redo.decode(file.read(), name))
     return found
 
 
