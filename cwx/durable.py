@@ -255,7 +255,7 @@ def _sweep(folder: str) -> None:
 
 def _append(entry: JournalLine) -> None:
     """Append one line; if a killed writer left a torn last line, start on a fresh one."""
-    fd = os.open(entry.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    fd = os.open(entry.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
     try:
         size = os.fstat(fd).st_size
         data = entry.line

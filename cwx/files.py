@@ -14,6 +14,7 @@ import json
 import os
 import re
 import secrets
+import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -47,28 +48,34 @@ class Loaded:
 
 
 def read_bytes(path: str) -> bytes:
-    """A file's bytes, refusing what is not a readable, reasonably sized file."""
+    """A file's bytes, refusing what is not a readable, reasonably sized regular file."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        # O_NONBLOCK: a FIFO where a file should be must not hang the command.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise BadFile("no such file", path=path) from None
-    except IsADirectoryError:
-        raise BadFile("is a folder, not a file", path=path) from None
     except PermissionError:
         raise BadFile("cwx may not read this file (permission denied)", path=path) from None
     except OSError as error:
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
-    with os.fdopen(fd, "rb") as file:
-        size = os.fstat(fd).st_size
-        if size > MAX_BYTES:
-            raise BadFile(f"is {size} bytes; cwx reads files up to {MAX_BYTES} bytes", path=path)
-        try:
-            raw = file.read(MAX_BYTES + 1)
-        except IsADirectoryError:
-            raise BadFile("is a folder, not a file", path=path) from None
-    if len(raw) > MAX_BYTES:
-        raise BadFile(f"is over {MAX_BYTES} bytes; cwx reads files up to that size", path=path)
-    return raw
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BadFile("is a folder, not a file", path=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadFile("is not a regular file", path=path)
+        if info.st_size > MAX_BYTES:
+            raise BadFile(f"is {info.st_size} bytes; cwx reads files up to {MAX_BYTES}",
+                          path=path)
+        chunks, size = [], 0
+        while chunk := os.read(fd, MAX_BYTES + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BYTES:
+                raise BadFile(f"grew past {MAX_BYTES} bytes while cwx read it", path=path)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def parse(raw: bytes, path: str) -> dict[str, Any]:

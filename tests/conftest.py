@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from tests.helpers import EXAMPLES
+
+# Deterministic in CI, so a failure is a failure of the code and reproduces.
+settings.register_profile(
+    "cwx", deadline=None, derandomize=True, print_blob=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+settings.load_profile("cwx")
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    """A fresh copy of the shipped example campaign folder."""
+    folder = tmp_path / "campaign"
+    shutil.copytree(EXAMPLES, folder)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
