@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from cwx.errors import BadValue, RuleForbids
+
+if TYPE_CHECKING:
+    from random import Random
 
 CLOCK = 12  # positions on the clock face, 1..12
 MAX_SCORE = 6
 BUDGET = 12  # points to share between traits at creation
 MIN_TRAITS = 3
 NEW_TRAIT_COST = 12
-
-
-class Rng(Protocol):
-    def randint(self, a: int, b: int) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ def resolve(target: int, guess: int, score: int | None, trait: str | None = None
     return ClockOutcome(target, guess, steps, trait, score, success, critical, xp)
 
 
-def pick(rng: Rng) -> int:
+def pick(rng: Random) -> int:
     """A target drawn uniformly from the clock face (C7)."""
     return rng.randint(1, CLOCK)
 

@@ -1,22 +1,43 @@
-"""The `cwx` app: every command group joined into one Typer app."""
+"""The `cwx` app. Command groups load on demand: a command imports only its own module,
+so start-up stays close to Python's own (SPEC: fast to start; issue 5 budgets it)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from cwx.cli import char, clock, xp
+# Each entry: the name on the command line -> the module under cwx.cli that builds it.
+COMMANDS = {
+    "char": "char",
+    "clock": "clock",
+    "xp": "xp",
+}
+
+
+class Campaign(TyperGroup):
+    """The root group, building a command group only when it is asked for."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        command = typer.main.get_command(importlib.import_module(f"cwx.cli.{module}").app)
+        command.name = cmd_name
+        return command
+
 
 app = typer.Typer(
     name="cwx",
-    help="A command-line companion for the ClockWorx and Color Wheel diceless mechanics.",
+    cls=Campaign,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(char.app, name="char")
-app.add_typer(clock.app, name="clock")
-app.add_typer(xp.app, name="xp")
 
 
 def _version(value: bool) -> None:

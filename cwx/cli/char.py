@@ -6,9 +6,10 @@ from typing import Annotated
 
 import typer
 
+from cwx.cli.common import group
 from cwx.cli.output import JsonFlag, emit
 
-app = typer.Typer(help="Create characters and show their sheets.", no_args_is_help=True)
+app = group("char", "Create characters and show their sheets.")
 
 File = Annotated[str, typer.Argument(help="The character's TOML file.", show_default=False)]
 

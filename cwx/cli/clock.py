@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx.cli import views
-from cwx.cli.common import Seed, complete_traits, rng
+from cwx.cli.common import Seed, complete_traits, group, rng
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.clockworx import ClockOutcome
 
-app = typer.Typer(help="ClockWorx: pick the GM's number, resolve a guess.",
-                  no_args_is_help=True)
+if TYPE_CHECKING:
+    from cwx.clockworx import ClockOutcome
+
+app = group("clock", "ClockWorx: pick the GM's number, resolve a guess.")
 
 
 @app.command("pick")
@@ -56,6 +56,7 @@ def resolve(
     if char is None:
         show(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
+    from cwx.cli import views
     from cwx.cli.common import about, clock_character, record
     from cwx.files import Change
 
@@ -74,7 +75,7 @@ def resolve(
 def show(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = None, *,
          exit_code: bool, who: str | None = None) -> None:
     """Print a resolved action: the clock face for people, the keys for scripts."""
-    from cwx.cli import face
+    from cwx.cli import face, views
 
     extra = extra or {}
 

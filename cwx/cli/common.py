@@ -21,6 +21,13 @@ CharFile = Annotated[str, typer.Option("--char", help="The character's file.",
 BagFile = Annotated[str, typer.Option("--bag", help="The bag's file.", show_default=False)]
 
 
+def group(name: str, help: str) -> typer.Typer:
+    """A command group: always a group on the command line, even with one command."""
+    app = typer.Typer(name=name, help=help, no_args_is_help=True, add_completion=False)
+    app.callback()(lambda: None)
+    return app
+
+
 def rng(seed: int | None) -> random.Random:
     """A seeded generator, or the operating system's randomness: rapid calls never repeat."""
     import random

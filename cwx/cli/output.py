@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -22,6 +21,8 @@ _ANSI = {
 def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> None:
     """Print the result: `data` as JSON, or `text()` for people."""
     if as_json:
+        import json
+
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(text().rstrip("\n") + "\n")

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cwx import clockworx, colorwheel
 from cwx.cli.output import colour_on, paint, plural
-from cwx.clockworx import Advancement, ClockOutcome
-from cwx.colorwheel import Bag, Draw, Luck
-from cwx.sheets import BagSheet, Character, ClockCharacter
+
+if TYPE_CHECKING:
+    from cwx.clockworx import Advancement, ClockOutcome
+    from cwx.colorwheel import Bag, Draw, Luck
+    from cwx.sheets import BagSheet, Character, ClockCharacter
+
+# The rules modules are imported inside the functions that need them: a stateless
+# ClockWorx command must not pay for building the Color Wheel's classes at start-up.
 
 # ---------------------------------------------------------------- sheets
 
 
 def sheet_json(sheet: Character) -> dict[str, Any]:
+    from cwx.sheets import ClockCharacter
+
     if isinstance(sheet, ClockCharacter):
         return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
                 "xp": sheet.xp}
@@ -23,6 +29,9 @@ def sheet_json(sheet: Character) -> dict[str, Any]:
 
 
 def sheet_text(sheet: Character) -> str:
+    from cwx import clockworx
+    from cwx.sheets import ClockCharacter
+
     on = colour_on()
     if isinstance(sheet, ClockCharacter):
         width = max(len(name) for name in sheet.traits)
@@ -42,6 +51,8 @@ def sheet_text(sheet: Character) -> str:
 
 def next_steps(sheet: ClockCharacter) -> str:
     """What experience buys next, so a player sees how far they are from it."""
+    from cwx import clockworx
+
     costs = [f"new trait {clockworx.NEW_TRAIT_COST}"]
     costs += [f"{name} → {score + 1} for {clockworx.raise_cost(score)}"
               for name, score in sheet.traits.items() if score < clockworx.MAX_SCORE]
@@ -89,6 +100,8 @@ def luck_json(luck: Luck) -> dict[str, int]:
 
 
 def bag_json(bag: Bag) -> dict[str, int]:
+    from cwx import colorwheel
+
     return {die: bag.count(die) for die in colorwheel.DICE}
 
 
@@ -106,6 +119,8 @@ def luck_text(luck: Luck, on: bool) -> str:
 
 
 def bag_text(sheet: BagSheet) -> str:
+    from cwx import colorwheel
+
     on = colour_on()
     rows = ["bag"]
     rows += [f"  {die:<7} {dice(die, sheet.bag.count(die), on)} {sheet.bag.count(die)}"

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from cwx.cli.common import CharFile, complete_traits
+from cwx.cli.common import CharFile, complete_traits, group
 from cwx.cli.output import JsonFlag, emit
 
-app = typer.Typer(help="ClockWorx: spend experience.", no_args_is_help=True)
+app = group("xp", "ClockWorx: spend experience.")
 
 
 @app.command("spend")
