@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from cwx.errors import BadValue, RuleForbids
+
+if TYPE_CHECKING:
+    from random import Random
 
 PRIMARY = ("red", "yellow", "blue")
 SECONDARY: Mapping[str, tuple[str, str]] = {
@@ -29,10 +32,6 @@ DEFAULT_RESERVE = 10
 
 Question = Literal["keep-white", "keep-black"]
 Outcome = Literal["success", "failure", "again"]
-
-
-class Rng(Protocol):
-    def randrange(self, stop: int) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,7 @@ def draw(
     return Draw(colour, tuple(dice), success, result.cancelled, spent, start, table)
 
 
-def random_die(rng: Rng) -> Callable[[Bag], str]:
+def random_die(rng: Random) -> Callable[[Bag], str]:
     """A die source that draws uniformly among the dice in the bag."""
 
     def next_die(bag: Bag) -> str:
@@ -263,6 +262,15 @@ def find_trait(traits: Mapping[str, Sequence[str]], name: str) -> tuple[str, str
             if own.casefold() == folded:
                 return colour, own
     return None
+
+
+def trait_colour(traits: Mapping[str, Sequence[str]], name: str) -> str:
+    """The colour of a trait the character has; one it lacks is an error."""
+    found = find_trait(traits, name)
+    if found is None:
+        names = ", ".join(n for names in traits.values() for n in names)
+        raise BadValue(f"no trait {name!r} (traits: {names})")
+    return found[0]
 
 
 def check_traits(traits: Mapping[str, Sequence[str]], *, creating: bool) -> None:

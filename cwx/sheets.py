@@ -188,3 +188,21 @@ def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Chara
     colorwheel.check_traits(by_colour, creating=True)
     ordered = {colour: tuple(by_colour[colour]) for colour in colorwheel.COLOURS}
     return WheelCharacter(name, ordered, Luck(), {c: c for c in colorwheel.COLOURS})
+
+
+Edit = tuple[tuple[str, ...], int]
+
+
+def table_edits(before: colorwheel.Table,
+                after: colorwheel.Table) -> tuple[list[Edit], list[Edit]]:
+    """The keys a move changes: (in the character's file, in the bag's file).
+
+    Only counts that moved are written, so an untouched key is never added or rewritten.
+    """
+    held: list[Edit] = [(("luck", die), getattr(after.held, die)) for die in ("white", "black")
+            if getattr(after.held, die) != getattr(before.held, die)]
+    bag: list[Edit] = [(("bag", die), after.bag.count(die)) for die in colorwheel.DICE
+           if after.bag.count(die) != before.bag.count(die)]
+    bag += [(("reserve", die), getattr(after.reserve, die)) for die in ("white", "black")
+            if getattr(after.reserve, die) != getattr(before.reserve, die)]
+    return held, bag

@@ -14,6 +14,10 @@ COMMANDS = {
     "char": "char",
     "clock": "clock",
     "xp": "xp",
+    "bag": "bag",
+    "luck": "luck",
+    "game": "game",
+    "wheel": "wheel",
 }
 
 

@@ -11,8 +11,9 @@ import typer
 if TYPE_CHECKING:
     import random
 
+    from cwx.colorwheel import Table
     from cwx.files import Change
-    from cwx.sheets import ClockCharacter, WheelCharacter
+    from cwx.sheets import BagSheet, ClockCharacter, WheelCharacter
 
 Seed = Annotated[int | None, typer.Option(
     help="Make the randomness reproducible [default: the operating system's].")]
@@ -68,6 +69,26 @@ def about(path: str) -> Iterator[None]:
         if error.path is None:
             raise error.located(path) from None
         raise
+
+
+def wheel_table(change: Change, char: str, bag: str) -> tuple[WheelCharacter, BagSheet, Table]:
+    """A Color Wheel character and a bag, read under their locks, as one table."""
+    from cwx.colorwheel import Table
+
+    sheet = wheel_character(change, char)
+    bag_sheet = change.bag(bag)
+    return sheet, bag_sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck)
+
+
+def save_table(change: Change, char: str, bag: str, before: Table, after: Table) -> None:
+    """Write the dice that moved, to the character's file and the bag's."""
+    from cwx.sheets import table_edits
+
+    held, dice = table_edits(before, after)
+    for key, value in held:
+        change.set(char, key, value)
+    for key, value in dice:
+        change.set(bag, key, value)
 
 
 def record(change: Change, who: str, path: str, result: dict[str, Any],

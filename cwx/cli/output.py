@@ -42,5 +42,8 @@ def paint(text: str, style: str, on: bool) -> str:
     return f"\x1b[{_ANSI[style]}m{text}\x1b[0m" if on and style in _ANSI else text
 
 
+_PLURALS = {"die": "dice"}
+
+
 def plural(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+    return f"{number} {word}" if number == 1 else f"{number} {_PLURALS.get(word, word + 's')}"

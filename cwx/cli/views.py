@@ -113,7 +113,8 @@ def dice(die: str, number: int, on: bool) -> str:
     return paint(pip * number, die, on) if number else "–"
 
 
-def luck_text(luck: Luck, on: bool) -> str:
+def luck_text(luck: Luck, on: bool | None = None) -> str:
+    on = colour_on() if on is None else on
     return (f"white {dice('white', luck.white, on)} {luck.white}   "
             f"black {dice('black', luck.black, on)} {luck.black}")
 

@@ -1,0 +1,153 @@
+"""`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from cwx.cli.common import BagFile, CharFile, Seed, complete_colours, complete_traits, group
+from cwx.cli.output import JsonFlag, emit
+
+if TYPE_CHECKING:
+    from cwx.colorwheel import Question, Table
+
+app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
+
+File = Annotated[str, typer.Argument(help="The bag's TOML file.", show_default=False)]
+
+
+@app.command("new")
+def new(
+    file: File,
+    white_reserve: Annotated[int, typer.Option(
+        min=0, help="Spare white dice beside the bag.")] = 10,
+    black_reserve: Annotated[int, typer.Option(
+        min=0, help="Spare black dice beside the bag.")] = 10,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Make a new bag: one die each of red, yellow, blue, white and black, and a reserve.
+
+    Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
+    """
+    from cwx import files, templates
+    from cwx.cli import views
+    from cwx.colorwheel import Bag, Luck
+    from cwx.sheets import BagSheet
+
+    sheet = BagSheet(Bag(), Luck(white_reserve, black_reserve))
+    result = {"bag": views.bag_json(sheet.bag), "reserve": views.luck_json(sheet.reserve)}
+    with files.Change("bag new", [file], journal_beside=file) as change:
+        change.create(file, templates.bag_text(sheet, files.schema_beside(file, "bag")),
+                      force=force)
+        change.record({"file": change.name_of(file), "result": result})
+    emit(json, result, lambda: f"Created {file}\n\n" + views.bag_text(sheet))
+
+
+@app.command("show")
+def show(file: File, json: JsonFlag = False) -> None:
+    """Show the dice in the bag and the reserve beside it.
+
+    Example: cwx bag show bag.toml
+    """
+    from cwx import files
+    from cwx.cli import views
+
+    with files.reading([file]) as change:
+        sheet = change.bag(file)
+    result = {"bag": views.bag_json(sheet.bag), "reserve": views.luck_json(sheet.reserve)}
+    emit(json, result, lambda: views.bag_text(sheet))
+
+
+@app.command("draw")
+def draw(
+    char: CharFile,
+    bag: BagFile,
+    color: Annotated[str | None, typer.Option(
+        "--color", help="The action's colour.", autocompletion=complete_colours)] = None,
+    trait: Annotated[str | None, typer.Option(
+        help="The trait used; the action takes its colour.",
+        autocompletion=complete_traits)] = None,
+    drawn: Annotated[list[str] | None, typer.Option(
+        "--drawn", help="A die the table drew by hand (repeat, in order) instead of a "
+                        "random draw.", autocompletion=complete_colours)] = None,
+    seed: Seed = None,
+    keep_white: Annotated[bool, typer.Option(
+        "--keep-white", help="Keep a drawn white and draw again.")] = False,
+    keep_black: Annotated[bool, typer.Option(
+        "--keep-black", help="Keep a drawn black and draw again.")] = False,
+    spend_white: Annotated[bool, typer.Option(
+        "--spend-white", help="If the action fails, spend a held white to succeed.")] = False,
+    exit_code: Annotated[bool, typer.Option(
+        "--exit-code", help="Exit 1 when the action fails.")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Draw from the bag for an action. Without --keep-white/--keep-black, a terminal asks;
+    a script's answer is no.
+
+    Example: cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --keep-white
+    """
+    from cwx import colorwheel
+    from cwx.cli import views
+    from cwx.cli.common import about, record, rng, save_table, wheel_table
+    from cwx.errors import BadValue
+    from cwx.files import Change
+
+    if (color is None) == (trait is None):
+        raise BadValue("say the action's colour with --color or the trait used with --trait")
+    recorded = colorwheel.Recorded(drawn) if drawn else None
+    if recorded and seed is not None:
+        raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
+    with Change("bag draw", [char, bag], journal_beside=char) as change:
+        sheet, _, table = wheel_table(change, char, bag)
+        with about(char):
+            colour = colorwheel.colour_named(color) if color else \
+                colorwheel.trait_colour(sheet.traits, trait or "")
+        result = colorwheel.draw(table, colour, recorded or colorwheel.random_die(rng(seed)),
+                                 _answers(keep_white, keep_black), spend_white=spend_white)
+        if recorded:
+            recorded.check_all_used()
+        save_table(change, char, bag, result.before, result.after)
+        shown = views.draw_json(result)
+        record(change, sheet.name, char, shown, bag=change.name_of(bag))
+    emit(json, shown, lambda: views.draw_text(result, sheet.name))
+    if exit_code and not result.success:
+        raise typer.Exit(1)
+
+
+def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:
+    """The player's answers: the flags, else a prompt on a terminal, else no."""
+    import sys
+
+    def choose(question: Question, table: Table) -> bool:
+        if (keep_white and question == "keep-white") or (keep_black and question == "keep-black"):
+            return True
+        if not sys.stdin.isatty():
+            return False
+        return _ask(question, table)
+
+    return choose
+
+
+def _ask(question: Question, table: Table) -> bool:
+    import sys
+
+    die = "white" if question == "keep-white" else "black"
+    outcome = "the automatic success" if die == "white" else "the automatic failure"
+    spare = (table.reserve.white if die == "white" else table.reserve.black) > 0
+    refill = "the GM puts another in the bag" if spare else "the reserve has none to replace it"
+    while True:
+        sys.stderr.write(f"Drew {die}. Keep it and draw again ({refill})? "
+                         f"No takes {outcome}. [y/N] ")
+        sys.stderr.flush()
+        answer = sys.stdin.readline()
+        if not answer:  # end of input: the safe answer
+            sys.stderr.write("\n")
+            return False
+        word = answer.strip().casefold()
+        if word in ("", "n", "no"):
+            return False
+        if word in ("y", "yes"):
+            return True
