@@ -1,0 +1,44 @@
+#!/bin/sh
+# make demo: a short scripted session on a copy of the example campaign.
+# Everything the players see is printed; the examples/ folder itself is never touched.
+set -eu
+campaign=$(mktemp -d "${TMPDIR:-/tmp}/cwx-demo.XXXXXX")
+trap 'rm -rf "$campaign"' EXIT INT TERM
+cp -R examples/. "$campaign"
+cd "$campaign"
+
+scene() { printf '\n=== %s ===\n' "$*"; }
+say() { printf '\n# %s\n' "$*"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+scene "ClockWorx: Kris and the leaky steam valve"
+run cwx char show kris.toml
+say "The GM picks a number in secret (a die, if they like) and Kris guesses 3."
+run cwx clock pick --seed 4
+run cwx clock resolve --target 4 --guess 3 --trait Repair --char kris.toml
+say "Next scene: Kris braces the hull with Tough 5 and guesses the number on the nose."
+run cwx clock resolve --target 9 --guess 9 --trait tough --char kris.toml
+say "No trait for swimming: untrained, he must guess exactly."
+run cwx clock resolve --target 12 --guess 1 --char kris.toml
+say "18 experience: a new trait costs 12."
+run cwx xp spend --char kris.toml --new Climb
+run cwx char show kris.toml
+
+scene "Color Wheel: Sue and Rick share one bag"
+run cwx bag show bag.toml
+say "Sue climbs a fence (Blue, Athletic). She draws white, keeps it for later, draws again."
+run cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --drawn white --drawn blue --keep-white
+say "She draws black and keeps it too (bad luck saved for later), then red: a failure."
+run cwx bag draw --char sue.toml --bag bag.toml --color blue --drawn black --drawn red --keep-black
+say "Holding a black, the next white she draws is cancelled: the black goes back to the reserve."
+run cwx bag draw --char sue.toml --bag bag.toml --color green --drawn white
+say "Rick talks his way past the guard (Purple, Friendly: red or blue will do)."
+run cwx bag draw --char rick.toml --bag bag.toml --trait friendly --drawn black --drawn red --keep-black
+say "Rick sneaks after him (Red, Quick): he keeps another black, a blue fails, he spends his white."
+run cwx bag draw --char rick.toml --bag bag.toml --trait quick --drawn black --drawn blue --keep-black --spend-white
+say "Rick's next success is spoiled: the GM spends one of his blacks."
+run cwx luck curse --char rick.toml --bag bag.toml
+scene "End of the game"
+run cwx game end --char sue.toml --bag bag.toml
+run cwx game end --char rick.toml --bag bag.toml
+run cwx bag show bag.toml
