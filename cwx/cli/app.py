@@ -18,6 +18,7 @@ COMMANDS = {
     "luck": "luck",
     "game": "game",
     "wheel": "wheel",
+    "odds": "odds",
 }
 
 
