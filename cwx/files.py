@@ -42,6 +42,8 @@ class Loaded:
     mode: int | None
     edits: list[tuple[Key, Any]] = field(default_factory=list)
     text: str | None = None  # a whole new file, for creation
+    toml: bool = True  # a TOML file's new text is checked against the data meant
+    secret: bool = False  # the journal says the file was written, never what it says
 
 
 # ---------------------------------------------------------------- reading
@@ -94,6 +96,7 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message, line = _toml_complaint(str(error))
+        line = line or text.count("\n") + 1
         raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
     except ValueError as error:  # integers past Python's digit limit
         raise BadFile(f"is not valid TOML: {_first_sentence(error)}", path=path) from None
@@ -230,17 +233,23 @@ class Change:
     def set(self, path: str, key: Key, value: Any) -> None:
         self._load(path).edits.append((key, value))
 
-    def create(self, path: str, text: str, *, force: bool) -> None:
+    def raw(self, path: str) -> bytes | None:
+        """A file's bytes as read under the lock, or None when there is no such file."""
+        if not os.path.lexists(path):
+            return None
+        return read_bytes(path)
+
+    def create(self, path: str, text: str, *, force: bool, toml: bool = True,
+               secret: bool = False) -> None:
         """A whole new file; an existing one is refused unless `force`."""
         real = self.files[path]
         exists = os.path.lexists(path)
         if exists and not force:
             raise BadFile("already exists; pass --force to replace it", path=path)
-        if exists and os.path.isdir(real):
-            raise BadFile("is a folder, not a file", path=path)
-        raw = read_bytes(real) if exists else None
+        raw = read_bytes(path) if exists else None
         mode = os.stat(real).st_mode & 0o7777 if exists else None
-        self.loaded[path] = Loaded(path, real, raw, {}, mode, text=text)
+        self.loaded[path] = Loaded(path, real, raw, {}, mode, text=text, toml=toml,
+                                   secret=secret)
 
     def record(self, event: Mapping[str, Any]) -> None:
         """What the journal says of this change (the command's result)."""
@@ -281,7 +290,8 @@ class Change:
     def _changes(self, file: Loaded) -> list[dict[str, Any]]:
         name = self._relative(file.path)
         if file.text is not None:
-            return [{"file": name, "created": True, "text": file.text}]
+            written = {"file": name, "created": file.raw is None}
+            return [written if file.secret else {**written, "text": file.text}]
         return [{"file": name, "key": ".".join(key), "from": _get(file.data, key), "to": value}
                 for key, value in file.edits]
 
@@ -359,7 +369,7 @@ def _new_text(file: Loaded) -> tuple[str, dict[str, Any]]:
     import tomllib
 
     if file.text is not None:
-        return file.text, tomllib.loads(file.text)
+        return file.text, tomllib.loads(file.text) if file.toml else {}
     import tomlkit
 
     assert file.raw is not None
@@ -393,6 +403,8 @@ def _edit(document: Any, key: Key, value: Any) -> None:
 def _guard(file: Loaded, new_text: str, meant: Mapping[str, Any]) -> None:
     import tomllib
 
+    if not file.toml:
+        return
     try:
         written = tomllib.loads(new_text)
     except tomllib.TOMLDecodeError:
@@ -422,3 +434,51 @@ def _writable(file: Loaded) -> None:
     if file.mode is not None and not file.mode & 0o222:
         raise WriteFailed("is read-only; make it writable (chmod u+w) to let cwx change it",
                           path=file.path)
+
+
+# ---------------------------------------------------------------- the journal, for reading
+
+
+def read_journal(folder: str) -> list[dict[str, Any]]:
+    """Every event in a folder's journal, oldest first; a damaged line is an error."""
+    path = os.path.join(folder, JOURNAL)
+    try:
+        with open(path, "rb") as file:
+            lines = file.read().splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    events = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            event = None
+        if not isinstance(event, dict):
+            raise BadFile("is not a journal event (one JSON object a line); mend or remove "
+                          "the line", path=path, line=number)
+        events.append(event)
+    return events
+
+
+def campaign_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The TOML files and journals under `paths`, skipping hidden files and folders."""
+    tomls: list[str] = []
+    journals: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            (journals if os.path.basename(path) == JOURNAL else tomls).append(path)
+            continue
+        for folder, dirs, names in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith("."):
+                    continue
+                if name.endswith(".toml"):
+                    tomls.append(os.path.join(folder, name))
+                elif name == JOURNAL:
+                    journals.append(os.path.join(folder, name))
+    return tomls, journals

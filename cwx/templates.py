@@ -74,3 +74,79 @@ def bag_text(sheet: BagSheet, schema: str | None = None) -> str:
         f"black = {reserve.black}",
     ]
     return directive + "\n".join(lines) + "\n"
+
+
+GITATTRIBUTES = """\
+# Two players' journals merge by keeping both sides' lines: no conflict to resolve.
+journal.jsonl merge=union
+"""
+
+GITIGNORE = """\
+# The GM's sealed number stays on the GM's machine until it is revealed.
+.cwx-sealed.json
+# Left only by a cwx command that was killed mid-write; the next command cleans up.
+.*.cwx-tmp
+.cwx-redo-*.json
+"""
+
+
+def table_readme(name: str) -> str:
+    return f"""\
+# {name}
+
+A campaign folder for [cwx](https://pypi.org/project/cwx/), the command-line
+companion for the ClockWorx and Color Wheel diceless mechanics. Keep it in git.
+
+## What is here
+
+| file | what it is |
+|---|---|
+| `bag.toml` | the Color Wheel bag and the spare dice beside it |
+| `*.toml` | one file per character: edit them by hand, cwx keeps your comments |
+| `journal.jsonl` | every change cwx made, one line each, oldest first (`cwx log`) |
+| `Makefile` | scripted scenes: `make check`, `make log`, and your own |
+| `*.schema.json` | what the files may say, for TOML-aware editors |
+
+## At the table
+
+    cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
+    cwx clock pick --seal                 # the GM's number, sealed for remote play
+    cwx clock resolve --sealed --guess 3 --trait Repair --char kris.toml
+
+    cwx char new sue.toml --system colorwheel --trait red=Strong --trait yellow=Clever \\
+        --trait blue=Athletic --trait orange=Brave --trait green=Healer --trait purple=Friendly
+    cwx odds wheel --color blue --bag bag.toml
+    cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --keep-white
+
+    cwx log                               # what happened so far
+    cwx check                             # every file valid? (also a pre-commit hook)
+"""
+
+
+MAKEFILE = """\
+# Scripted scenes for this campaign. `make check` before you commit.
+# Each scene is a recipe: cwx exits 1 on a failed action when asked (--exit-code),
+# so a scene can branch on the outcome like any shell command.
+CWX ?= cwx
+HERO ?= hero.toml
+BAG ?= bag.toml
+
+.PHONY: check log odds climb
+
+check:
+\t$(CWX) check .
+
+log:
+\t$(CWX) log --last 20
+
+odds:
+\t$(CWX) odds wheel --all --bag $(BAG)
+
+# A Color Wheel scene: the hero climbs (Blue); the story goes on either way.
+climb:
+\t@if $(CWX) bag draw --char $(HERO) --bag $(BAG) --color blue --exit-code; then \\
+\t\techo "Over the wall."; \\
+\telse \\
+\t\techo "The guards heard that."; \\
+\tfi
+"""

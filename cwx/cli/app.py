@@ -19,6 +19,10 @@ COMMANDS = {
     "game": "game",
     "wheel": "wheel",
     "odds": "odds",
+    "log": "log",
+    "check": "check",
+    "schema": "schema",
+    "init": "init",
 }
 
 

@@ -1,0 +1,78 @@
+"""`cwx init`: a new campaign folder, ready for git."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cwx.cli.output import JsonFlag, emit
+
+app = typer.Typer(name="init", add_completion=False)
+
+
+@app.command("init")
+def init(
+    folder: Annotated[str, typer.Argument(help="The campaign folder (made if missing).",
+                                          show_default=False)],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Use a folder that is not empty; files already there are kept.")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Start a campaign folder: a bag, a README for the table, a Makefile for scenes,
+    git settings that merge journals, and schemas for editors.
+
+    Example: cwx init my-campaign
+    """
+    import json as json_module
+    import os
+
+    from cwx import files, templates
+    from cwx.colorwheel import Bag, Luck
+    from cwx.errors import BadFile
+    from cwx.schemas import SCHEMAS
+    from cwx.sheets import BagSheet
+
+    existing = [n for n in os.listdir(folder) if n != ".git"] if os.path.isdir(folder) else []
+    if existing and not force:
+        raise BadFile("is not empty; pass --force to add a campaign to it (files already "
+                      "there are kept)", path=folder)
+    wanted = {
+        "bag.toml": templates.bag_text(BagSheet(Bag(), Luck(10, 10)), "./bag.schema.json"),
+        "README.md": templates.table_readme(os.path.basename(os.path.abspath(folder))),
+        "Makefile": templates.MAKEFILE,
+        ".gitattributes": templates.GITATTRIBUTES,
+        ".gitignore": templates.GITIGNORE,
+        **{f"{kind}.schema.json": json_module.dumps(build(), indent=2) + "\n"
+           for kind, build in SCHEMAS.items()},
+    }
+    writes = {name: text for name, text in wanted.items()
+              if not os.path.lexists(os.path.join(folder, name))}
+    made = not os.path.isdir(folder)
+    if made:
+        try:
+            os.makedirs(folder)
+        except OSError as error:
+            raise BadFile(f"cannot be made ({error.strerror})", path=folder) from None
+    paths = {name: os.path.join(folder, name) for name in writes}
+    try:
+        with files.Change("init", list(paths.values()),
+                          journal_beside=os.path.join(folder, "bag.toml")) as change:
+            for name, path in paths.items():
+                change.create(path, writes[name], force=False, toml=name.endswith(".toml"))
+            result = {"folder": folder, "created": sorted(writes),
+                      "kept": sorted(set(wanted) - set(writes))}
+            change.record({"result": result})
+    except BaseException:
+        if made:
+            os.rmdir(folder)
+        raise
+    emit(json, result, lambda: _text(folder, result))
+
+
+def _text(folder: str, result: dict[str, object]) -> str:
+    lines = [f"A new campaign in {folder}:"]
+    lines += [f"  created {name}" for name in result["created"]]  # type: ignore[attr-defined]
+    lines += [f"  kept    {name} (already there)" for name in result["kept"]]  # type: ignore[attr-defined]
+    lines.append(f"Next: cd {folder} && git init && cwx char new hero.toml --system …")
+    return "\n".join(lines)

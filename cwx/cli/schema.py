@@ -1,0 +1,29 @@
+"""`cwx schema`: the JSON Schema of a campaign file, for editors."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(name="schema", add_completion=False)
+
+
+@app.command("schema")
+def schema(
+    kind: Annotated[str, typer.Argument(help="character or bag.", show_default=False,
+                                        autocompletion=lambda: ["character", "bag"])],
+) -> None:
+    """Print the JSON Schema of a character or bag file (it is JSON already: no --json).
+
+    Example: cwx schema character > character.schema.json
+    """
+    import json
+
+    from cwx.errors import BadValue
+    from cwx.schemas import SCHEMAS
+
+    build = SCHEMAS.get(kind.strip().casefold())
+    if build is None:
+        raise BadValue(f"{kind!r} is not a kind of file; use character or bag")
+    print(json.dumps(build(), indent=2))
