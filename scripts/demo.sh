@@ -13,9 +13,12 @@ run() { printf '$ %s\n' "$*"; "$@"; }
 
 scene "ClockWorx: Kris and the leaky steam valve"
 run cwx char show kris.toml
-say "The GM picks a number in secret (a die, if they like) and Kris guesses 3."
-run cwx clock pick --seed 4
-run cwx clock resolve --target 4 --guess 3 --trait Repair --char kris.toml
+say "Before he risks it: the exact odds of a guess with Repair 3."
+run cwx odds clock --score 3
+say "The GM plays remotely: she seals her number (4) and shares only the commitment."
+run cwx clock pick --seal --target 4
+say "Kris guesses 3; resolving against the sealed number reveals it."
+run cwx clock resolve --sealed --guess 3 --trait Repair --char kris.toml
 say "Next scene: Kris braces the hull with Tough 5 and guesses the number on the nose."
 run cwx clock resolve --target 9 --guess 9 --trait tough --char kris.toml
 say "No trait for swimming: untrained, he must guess exactly."
@@ -26,6 +29,8 @@ run cwx char show kris.toml
 
 scene "Color Wheel: Sue and Rick share one bag"
 run cwx bag show bag.toml
+say "The odds of a Blue action from this bag, if Sue keeps any white she draws."
+run cwx odds wheel --color blue --bag bag.toml --keep-white
 say "Sue climbs a fence (Blue, Athletic). She draws white, keeps it for later, draws again."
 run cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --drawn white --drawn blue --keep-white
 say "She draws black and keeps it too (bad luck saved for later), then red: a failure."
@@ -42,3 +47,7 @@ scene "End of the game"
 run cwx game end --char sue.toml --bag bag.toml
 run cwx game end --char rick.toml --bag bag.toml
 run cwx bag show bag.toml
+
+scene "The campaign journal"
+run cwx log --last 6
+run cwx check
