@@ -58,7 +58,8 @@ def test_a_trait_the_character_lacks_is_an_error_not_an_untrained_roll(campaign:
     (["--target", "4", "--guess", "0"], "--guess must be"),
     (["--target", "4", "--guess", "3", "--score", "7"], "score must be a whole number from 1 to 6"),
     (["--target", "x", "--guess", "3"], "'x' is not a valid int"),
-    (["--guess", "3"], "Missing option '--target'"),
+    (["--guess", "3"], "give the GM's number with --target, or use --sealed"),
+    (["--target", "3"], "Missing option '--guess'"),
     (["--target", "4", "--guess", "3", "--score", "2", "--char", "k.toml"], "not both"),
 ])
 def test_resolve_errors_are_one_line_and_exit_2(args: list[str], complaint: str) -> None:

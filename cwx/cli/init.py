@@ -60,19 +60,19 @@ def init(
                           journal_beside=os.path.join(folder, "bag.toml")) as change:
             for name, path in paths.items():
                 change.create(path, writes[name], force=False, toml=name.endswith(".toml"))
-            result = {"folder": folder, "created": sorted(writes),
-                      "kept": sorted(set(wanted) - set(writes))}
+            created, kept = sorted(writes), sorted(set(wanted) - set(writes))
+            result = {"folder": folder, "created": created, "kept": kept}
             change.record({"result": result})
     except BaseException:
         if made:
             os.rmdir(folder)
         raise
-    emit(json, result, lambda: _text(folder, result))
+    emit(json, result, lambda: _text(folder, created, kept))
 
 
-def _text(folder: str, result: dict[str, object]) -> str:
+def _text(folder: str, created: list[str], kept: list[str]) -> str:
     lines = [f"A new campaign in {folder}:"]
-    lines += [f"  created {name}" for name in result["created"]]  # type: ignore[attr-defined]
-    lines += [f"  kept    {name} (already there)" for name in result["kept"]]  # type: ignore[attr-defined]
+    lines += [f"  created {name}" for name in created]
+    lines += [f"  kept    {name} (already there)" for name in kept]
     lines.append(f"Next: cd {folder} && git init && cwx char new hero.toml --system …")
     return "\n".join(lines)

@@ -110,9 +110,9 @@ def _clock_text(row: ClockOdds) -> str:
 def _clock_table(rows: list[ClockOdds]) -> str:
     lines = ["score      success          critical        expected xp"]
     for row in rows:
-        lines.append(f"{row.score or 'untrained':<10} {str(row.p_success):>5} {_percent(row.p_success):>7}"
-                     f"    {str(row.p_critical):>4} {_percent(row.p_critical):>6}"
-                     f"    {str(row.expected_xp):>5} ({float(row.expected_xp):.2f})")
+        lines.append(f"{row.score or 'untrained':<10} {row.p_success!s:>5} {_percent(row.p_success):>7}"
+                     f"    {row.p_critical!s:>4} {_percent(row.p_critical):>6}"
+                     f"    {row.expected_xp!s:>5} ({float(row.expected_xp):.2f})")
     return "\n".join(lines)
 
 
@@ -145,6 +145,6 @@ def _wheel_table(rows: list[WheelOdds]) -> str:
     lines = [f"Every colour ({_policy_text(rows[0])}):",
              "colour   success            white after  black after"]
     for row in rows:
-        lines.append(f"{row.colour:<8} {str(row.p_success):>9} {_percent(row.p_success):>7}"
+        lines.append(f"{row.colour:<8} {row.p_success!s:>9} {_percent(row.p_success):>7}"
                      f"    {float(row.expected_white):>9.3f}  {float(row.expected_black):>9.3f}")
     return "\n".join(lines)
