@@ -18,19 +18,21 @@ import contextlib
 import fcntl
 import json
 import os
-import secrets
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from cwx.errors import BadFile, WriteFailed
 
 TEMP_SUFFIX = ".cwx-tmp"
 REDO_PREFIX = ".cwx-redo-"
-# For the crash tests only: a path to create, after which the process waits
-# between the first and second replace of a change, to be killed there.
+# For the crash tests only. PAUSE_HOOK: a path to create, after which the process
+# waits between the first and second replace of a change, to be killed there.
+# STEP_HOOK: seconds to wait after each step of a commit, so that kills at random
+# moments land inside the commit rather than in Python's start-up.
 PAUSE_HOOK = "CWX_TEST_PAUSE_BETWEEN_REPLACES"
+STEP_HOOK = "CWX_TEST_STEP_SECONDS"
 
 
 @dataclass(frozen=True)
@@ -142,14 +144,17 @@ def commit(replacements: Sequence[Replacement], journal: JournalLine | None) -> 
     several = len(replacements) + (journal is not None) > 1
     temps: list[str] = []
     written: list[str] = []
+    step = _test_step()
     try:
         for item in replacements:
             temps.append(_write_temp(item))
+            step()
         redo = Redo(tuple(zip(temps, (item.target for item in replacements), strict=True)),
-                    journal, f"{REDO_PREFIX}{secrets.token_hex(6)}.json")
+                    journal, f"{REDO_PREFIX}{os.urandom(6).hex()}.json")
         if several:
             for folder in sorted(redo.folders()):
                 written.append(_write_record(folder, redo))
+                step()
     except OSError as error:
         for path in temps + written:
             with contextlib.suppress(OSError):
@@ -159,21 +164,24 @@ def commit(replacements: Sequence[Replacement], journal: JournalLine | None) -> 
     try:
         for number, (temp, target) in enumerate(redo.replace):
             os.replace(temp, target)
+            step()
             if number == 0 and len(redo.replace) > 1 and (hook := os.environ.get(PAUSE_HOOK)):
                 _pause_for_test(hook)
         for folder in {os.path.dirname(target) for _, target in redo.replace}:
             _sync_folder(folder)
         if journal is not None:
             _append(journal)
+            step()
         for path in written:
             os.unlink(path)
+            step()
     except OSError as error:
         raise _write_failed(error, "the next cwx command in this folder will finish it") from None
 
 
 def _write_temp(item: Replacement) -> str:
     folder, name = os.path.split(item.target)
-    temp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    temp = os.path.join(folder, f".{name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if item.mode is None
                  else item.mode)
     try:
@@ -273,6 +281,11 @@ def _sync_folder(folder: str) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _test_step() -> Callable[[], None]:
+    seconds = float(os.environ.get(STEP_HOOK) or 0)
+    return (lambda: time.sleep(seconds)) if seconds else (lambda: None)
 
 
 def _pause_for_test(flag: str) -> None:

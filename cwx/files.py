@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from cwx import durable, sheets
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
@@ -42,7 +41,7 @@ class Loaded:
     mode: int | None
     edits: list[tuple[Key, Any]] = field(default_factory=list)
     text: str | None = None  # a whole new file, for creation
-    toml: bool = True  # a TOML file's new text is checked against the data meant
+    toml: bool = True  # the new text must parse to `data` with the edits (the write guard)
     secret: bool = False  # the journal says the file was written, never what it says
 
 
@@ -98,10 +97,18 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
         message, line = _toml_complaint(str(error))
         line = line or text.count("\n") + 1
         raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
-    except ValueError as error:  # integers past Python's digit limit
-        raise BadFile(f"is not valid TOML: {_first_sentence(error)}", path=path) from None
+    except ValueError:  # an integer past Python's digit limit
+        return _refuse_shape(text, path, r"[0-9_]{4300,}", "has an integer too long to read "
+                             "(over 4300 digits)")
     except RecursionError:
-        raise BadFile("is not valid TOML: nested too deeply", path=path) from None
+        return _refuse_shape(text, path, r"[\[{]{64,}", "nests arrays or tables too deeply")
+
+
+def _refuse_shape(text: str, path: str, pattern: str, message: str) -> NoReturn:
+    """A file too pathological to parse: say so, on the line where the trouble starts."""
+    found = re.search(pattern, text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    raise BadFile(f"is not valid TOML: {message}", path=path, line=line)
 
 
 def _toml_complaint(message: str) -> tuple[str, int | None]:
@@ -110,10 +117,6 @@ def _toml_complaint(message: str) -> tuple[str, int | None]:
         return message.replace(" (at end of document)", " at the end of the file"), None
     text = message[: found.start()] + message[found.end():]
     return f"{text[:1].lower()}{text[1:]} (column {found.group(2)})", int(found.group(1))
-
-
-def _first_sentence(error: Exception) -> str:
-    return str(error).split(";")[0].split(":")[0]
 
 
 def line_of(raw: bytes, key: str | None) -> int | None:
@@ -239,17 +242,19 @@ class Change:
             return None
         return read_bytes(path)
 
-    def create(self, path: str, text: str, *, force: bool, toml: bool = True,
-               secret: bool = False) -> None:
-        """A whole new file; an existing one is refused unless `force`."""
+    def create(self, path: str, text: str, *, force: bool,
+               meant: Mapping[str, Any] | None = None, secret: bool = False) -> None:
+        """A whole new file; an existing one is refused unless `force`.
+
+        A TOML file says the data it `meant` to write, and is checked against it."""
         real = self.files[path]
         exists = os.path.lexists(path)
         if exists and not force:
             raise BadFile("already exists; pass --force to replace it", path=path)
         raw = read_bytes(path) if exists else None
         mode = os.stat(real).st_mode & 0o7777 if exists else None
-        self.loaded[path] = Loaded(path, real, raw, {}, mode, text=text, toml=toml,
-                                   secret=secret)
+        self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, text=text,
+                                   toml=meant is not None, secret=secret)
 
     def record(self, event: Mapping[str, Any]) -> None:
         """What the journal says of this change (the command's result)."""
@@ -277,8 +282,7 @@ class Change:
         for file in self.loaded.values():
             if file.text is None and not file.edits:
                 continue
-            new_text, meant = _new_text(file)
-            _guard(file, new_text, meant)
+            new_text = _new_text(file)
             _unchanged_since_read(file)
             _writable(file)
             replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode))
@@ -300,7 +304,7 @@ class Change:
             return None
         event = {
             "v": JOURNAL_VERSION,
-            "id": secrets.token_hex(8),
+            "id": os.urandom(8).hex(),
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "command": self.command,
             **(self.event or {}),
@@ -365,22 +369,81 @@ def _copy(data: Any) -> Any:
     return data
 
 
-def _new_text(file: Loaded) -> tuple[str, dict[str, Any]]:
-    import tomllib
-
+def _new_text(file: Loaded) -> str:
+    """The file's new text, checked to parse to exactly the data meant (the write guard)."""
     if file.text is not None:
-        return file.text, tomllib.loads(file.text) if file.toml else {}
-    import tomlkit
-
+        if file.toml and not _parses_to(file.text, file.data):
+            raise BadFile("cwx could not write this file faithfully (a name it cannot "
+                          "spell in TOML?); nothing was written", path=file.path)
+        return file.text
     assert file.raw is not None
     old = file.raw.decode("utf-8")
+    meant = _with_edits(file.data, file.edits)
+    # Most changes set a number that is already written down (xp, luck, dice): that is
+    # done on the text itself, and kept only if it parses to exactly what was meant.
+    # Anything else goes through tomlkit, whose import alone costs more than the rest.
+    quick = _set_numbers_in_place(old, file.edits)
+    if quick is not None and _parses_to(quick, meant):
+        return quick
+    import tomlkit
+
     document = tomlkit.parse(old)
     for key, value in file.edits:
         _edit(document, key, value)
     text = tomlkit.dumps(document)
     if "\r\n" in old and "\n" not in old.replace("\r\n", ""):
         text = re.sub(r"(?<!\r)\n", "\r\n", text)  # tomlkit writes new lines as \n
-    return text, _with_edits(file.data, file.edits)
+    if not _parses_to(text, meant):
+        raise BadFile(
+            "cwx's edit would change more of this file than it meant to (a known tomlkit "
+            "fault with dotted keys); nothing was written. Move the edited table above the "
+            "dotted keys, or make the change by hand",
+            path=file.path,
+        )
+    return text
+
+
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
+_ASSIGN = re.compile(r"^(\s*)([A-Za-z0-9_-]+)(\s*=\s*)([+-]?[0-9][0-9_]*|true|false)(\s*(?:#.*)?)$")
+
+
+def _set_numbers_in_place(text: str, edits: Sequence[tuple[Key, Any]]) -> str | None:
+    """The text with each edited whole number or boolean replaced where it is written,
+    or None when an edit is anything else (a new key, a list, a dotted key...)."""
+    if '"""' in text or "'''" in text:
+        return None  # a multi-line string could hold lines that look like keys
+    lines = text.splitlines(keepends=True)
+    places: dict[Key, int] = {}
+    table: Key = ()
+    for number, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        if body.lstrip().startswith("["):
+            header = _HEADER.match(body)
+            table = (header.group(1),) if header else ("\0",)  # a table we cannot follow
+            continue
+        if assign := _ASSIGN.match(body):
+            places[(*table, assign.group(2))] = number
+    for key, value in edits:
+        if not isinstance(value, int) or key not in places:
+            return None
+        number = places[key]
+        line = lines[number]
+        body = line.rstrip("\r\n")
+        assign = _ASSIGN.match(body)
+        assert assign is not None
+        written = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        lines[number] = (assign.group(1) + assign.group(2) + assign.group(3) + written
+                         + assign.group(5) + line[len(body):])
+    return "".join(lines)
+
+
+def _parses_to(text: str, meant: Mapping[str, Any]) -> bool:
+    import tomllib
+
+    try:
+        return tomllib.loads(text) == meant
+    except tomllib.TOMLDecodeError:
+        return False
 
 
 def _edit(document: Any, key: Key, value: Any) -> None:
@@ -398,24 +461,6 @@ def _edit(document: Any, key: Key, value: Any) -> None:
             old.append(item)  # grow the array in place, keeping its comments and layout
     else:
         table[last] = value
-
-
-def _guard(file: Loaded, new_text: str, meant: Mapping[str, Any]) -> None:
-    import tomllib
-
-    if not file.toml:
-        return
-    try:
-        written = tomllib.loads(new_text)
-    except tomllib.TOMLDecodeError:
-        written = None
-    if written != meant:
-        raise BadFile(
-            "cwx's edit would change more of this file than it meant to (a known tomlkit "
-            "fault with dotted keys); nothing was written. Move the edited table above the "
-            "dotted keys, or make the change by hand",
-            path=file.path,
-        )
 
 
 def _unchanged_since_read(file: Loaded) -> None:

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from cwx import clockworx, colorwheel
-from cwx.colorwheel import Bag, Luck
+from cwx import clockworx
 from cwx.errors import BadFile, BadValue
+
+if TYPE_CHECKING:
+    from cwx import colorwheel
+    from cwx.colorwheel import Bag, Luck
+
+# The Color Wheel's rules are imported where a Color Wheel file is read, so that a
+# ClockWorx command does not pay at start-up for the Color Wheel's classes.
 
 SYSTEMS = ("clockworx", "colorwheel")
 LARGEST = 2**63 - 1  # TOML integers are 64-bit
@@ -57,7 +63,8 @@ def kind_of(data: Mapping[str, Any]) -> Kind | None:
 def character(data: Mapping[str, Any], default_name: str) -> Character:
     system = data.get("system")
     if system is None:
-        raise BadFile("a character needs a system key: system = \"clockworx\" or \"colorwheel\"")
+        raise BadFile("a character needs a system key: system = \"clockworx\" or \"colorwheel\"",
+                      key="system")
     if system not in SYSTEMS:
         raise BadFile(f"unknown system {system!r}; use \"clockworx\" or \"colorwheel\"",
                       key="system")
@@ -75,7 +82,7 @@ def _clock_character(data: Mapping[str, Any], name: str,
     xp = _count(data, "xp", "xp")
     for trait, score in traits.items():
         if not _is_int(score):
-            raise BadFile(f"the score of {trait!r} must be a whole number 1–6, not "
+            raise BadFile(f"the score of {trait!r} must be a whole number from 1 to 6, not "
                           f"{_shown(score)}", key=f"traits.{trait}")
     _as_bad_file(lambda: clockworx.check_traits(traits, creating=False))
     return ClockCharacter(name, dict(traits), xp)
@@ -83,6 +90,9 @@ def _clock_character(data: Mapping[str, Any], name: str,
 
 def _wheel_character(data: Mapping[str, Any], name: str,
                      traits: Mapping[str, Any]) -> WheelCharacter:
+    from cwx import colorwheel
+    from cwx.colorwheel import Luck
+
     by_colour: dict[str, tuple[str, ...]] = {}
     keys: dict[str, str] = {}
     for key, names in traits.items():
@@ -106,6 +116,9 @@ def _wheel_character(data: Mapping[str, Any], name: str,
 
 
 def bag(data: Mapping[str, Any]) -> BagSheet:
+    from cwx import colorwheel
+    from cwx.colorwheel import Bag, Luck
+
     if "system" in data:
         raise BadFile("this is a character file (it has a system key), not a bag", key="system")
     dice = _table(data, "bag")
@@ -167,6 +180,9 @@ def _as_bad_file(check: Any) -> None:
 
 def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Character:
     """A character as created on the command line (C1, W2), checked as creation requires."""
+    from cwx import colorwheel
+    from cwx.colorwheel import Luck
+
     system = system.strip().casefold()
     if system not in SYSTEMS:
         raise BadValue(f"unknown system {system!r}; use clockworx or colorwheel")
@@ -199,6 +215,8 @@ def table_edits(before: colorwheel.Table,
 
     Only counts that moved are written, so an untouched key is never added or rewritten.
     """
+    from cwx import colorwheel
+
     held: list[Edit] = [(("luck", die), getattr(after.held, die)) for die in ("white", "black")
             if getattr(after.held, die) != getattr(before.held, die)]
     bag: list[Edit] = [(("bag", die), after.bag.count(die)) for die in colorwheel.DICE
@@ -206,3 +224,18 @@ def table_edits(before: colorwheel.Table,
     bag += [(("reserve", die), getattr(after.reserve, die)) for die in ("white", "black")
             if getattr(after.reserve, die) != getattr(before.reserve, die)]
     return held, bag
+
+
+def data_of(sheet: Character | BagSheet) -> dict[str, Any]:
+    """The plain data a new file for `sheet` must parse to (what its template means)."""
+    if isinstance(sheet, BagSheet):
+        from cwx import colorwheel
+
+        return {"bag": {die: sheet.bag.count(die) for die in colorwheel.DICE},
+                "reserve": {"white": sheet.reserve.white, "black": sheet.reserve.black}}
+    if isinstance(sheet, ClockCharacter):
+        return {"name": sheet.name, "system": sheet.system, "xp": sheet.xp,
+                "traits": dict(sheet.traits)}
+    return {"name": sheet.name, "system": sheet.system,
+            "traits": {colour: list(names) for colour, names in sheet.traits.items()},
+            "luck": {"white": sheet.luck.white, "black": sheet.luck.black}}

@@ -1,6 +1,5 @@
 """`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
 
-from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
@@ -35,13 +34,13 @@ def new(
     from cwx import files, templates
     from cwx.cli import views
     from cwx.colorwheel import Bag, Luck
-    from cwx.sheets import BagSheet
+    from cwx.sheets import BagSheet, data_of
 
     sheet = BagSheet(Bag(), Luck(white_reserve, black_reserve))
     result = {"bag": views.bag_json(sheet.bag), "reserve": views.luck_json(sheet.reserve)}
     with files.Change("bag new", [file], journal_beside=file) as change:
         change.create(file, templates.bag_text(sheet, files.schema_beside(file, "bag")),
-                      force=force)
+                      force=force, meant=data_of(sheet))
         change.record({"file": change.name_of(file), "result": result})
     emit(json, result, lambda: f"Created {file}\n\n" + views.bag_text(sheet))
 
@@ -117,11 +116,11 @@ def draw(
         raise typer.Exit(1)
 
 
-def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:
+def _answers(keep_white: bool, keep_black: bool) -> "Callable[[Question, Table], bool]":
     """The player's answers: the flags, else a prompt on a terminal, else no."""
     import sys
 
-    def choose(question: Question, table: Table) -> bool:
+    def choose(question: "Question", table: "Table") -> bool:
         if (keep_white and question == "keep-white") or (keep_black and question == "keep-black"):
             return True
         if not sys.stdin.isatty():
@@ -131,7 +130,7 @@ def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], 
     return choose
 
 
-def _ask(question: Question, table: Table) -> bool:
+def _ask(question: "Question", table: "Table") -> bool:
     import sys
 
     die = "white" if question == "keep-white" else "black"

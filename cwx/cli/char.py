@@ -1,6 +1,5 @@
 """`cwx char`: create a character and show its sheet."""
 
-from __future__ import annotations
 
 from typing import Annotated
 
@@ -36,8 +35,8 @@ def new(
     pairs = [_pair(text) for text in trait]
     sheet = sheets.new_character(system, name or files.stem(file), pairs)
     with files.Change("char new", [file], journal_beside=file) as change:
-        change.create(file, templates.character_text(sheet, files.schema_beside(file, "character")),
-                      force=force)
+        text = templates.character_text(sheet, files.schema_beside(file, "character"))
+        change.create(file, text, force=force, meant=sheets.data_of(sheet))
         result = views.sheet_json(sheet)
         change.record({"who": sheet.name, "file": change.name_of(file), "result": result})
     emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet))

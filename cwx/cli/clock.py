@@ -1,7 +1,5 @@
 """`cwx clock`: the GM's number and the player's guess (ClockWorx)."""
 
-from __future__ import annotations
-
 import os
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -59,7 +57,7 @@ def pick(
             raise RuleForbids("a sealed number is waiting to be revealed (cwx clock reveal); "
                               "pass --force to seal a new one instead", path=path)
         sealed = sealing.seal(target if target is not None else clockworx.pick(rng(None)))
-        change.create(path, sealing.encode(sealed), force=True, toml=False, secret=True)
+        change.create(path, sealing.encode(sealed), force=True, secret=True)
         result = {"commitment": sealed.commitment}
         change.record({"result": result})
     emit(json, result, lambda: f"Sealed. Share this commitment with the players:\n"
@@ -180,7 +178,7 @@ def resolve(
     show(json, outcome, extra, exit_code=exit_code, who=who)
 
 
-def show(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = None, *,
+def show(as_json: bool, outcome: "ClockOutcome", extra: dict[str, Any] | None = None, *,
          exit_code: bool, who: str | None = None) -> None:
     """Print a resolved action: the clock face for people, the keys for scripts."""
     from cwx.cli import face, views
@@ -202,7 +200,7 @@ def show(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = No
         raise typer.Exit(1)
 
 
-def _open_seal(change: Change, path: str, *, unrevealed: bool = False) -> Seal:
+def _open_seal(change: "Change", path: str, *, unrevealed: bool = False) -> "Seal":
     from cwx import seal as sealing
     from cwx.errors import BadFile, RuleForbids
 
@@ -217,7 +215,7 @@ def _open_seal(change: Change, path: str, *, unrevealed: bool = False) -> Seal:
     return sealed
 
 
-def _reveal(change: Change, path: str, sealed: Seal, *, journal: bool = True) -> dict[str, Any]:
+def _reveal(change: "Change", path: str, sealed: "Seal", *, journal: bool = True) -> dict[str, Any]:
     """Mark the seal revealed (once) and say what a player needs to check it."""
     from dataclasses import replace
 
@@ -227,13 +225,13 @@ def _reveal(change: Change, path: str, sealed: Seal, *, journal: bool = True) ->
               "commitment": sealed.commitment, "verified": True}
     if not sealed.revealed:
         change.create(path, sealing.encode(replace(sealed, revealed=True)), force=True,
-                      toml=False, secret=True)
+                      secret=True)
         if journal:
             change.record({"result": result})
     return result
 
 
-def _reveal_text(sealed: Seal) -> str:
+def _reveal_text(sealed: "Seal") -> str:
     return (f"The sealed number is {sealed.target}.\n"
             f"  nonce       {sealed.nonce}\n"
             f"  commitment  {sealed.commitment} (verified)\n"

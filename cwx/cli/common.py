@@ -1,6 +1,5 @@
 """Steps several commands share: randomness, loading a character of one system, journaling."""
 
-from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,20 +22,18 @@ BagFile = Annotated[str, typer.Option("--bag", help="The bag's file.", show_defa
 
 
 def group(name: str, help: str) -> typer.Typer:
-    """A command group: always a group on the command line, even with one command."""
-    app = typer.Typer(name=name, help=help, no_args_is_help=True, add_completion=False)
-    app.callback()(lambda: None)
-    return app
+    """A command group (app.py builds each of its commands only when it is called)."""
+    return typer.Typer(name=name, help=help, add_completion=False)
 
 
-def rng(seed: int | None) -> random.Random:
+def rng(seed: int | None) -> "random.Random":
     """A seeded generator, or the operating system's randomness: rapid calls never repeat."""
     import random
 
     return random.Random(seed) if seed is not None else random.SystemRandom()
 
 
-def clock_character(change: Change, path: str) -> ClockCharacter:
+def clock_character(change: "Change", path: str) -> "ClockCharacter":
     from cwx.errors import BadFile
     from cwx.sheets import ClockCharacter
 
@@ -47,7 +44,7 @@ def clock_character(change: Change, path: str) -> ClockCharacter:
     return sheet
 
 
-def wheel_character(change: Change, path: str) -> WheelCharacter:
+def wheel_character(change: "Change", path: str) -> "WheelCharacter":
     from cwx.errors import BadFile
     from cwx.sheets import WheelCharacter
 
@@ -71,7 +68,7 @@ def about(path: str) -> Iterator[None]:
         raise
 
 
-def wheel_table(change: Change, char: str, bag: str) -> tuple[WheelCharacter, BagSheet, Table]:
+def wheel_table(change: "Change", char: str, bag: str) -> "tuple[WheelCharacter, BagSheet, Table]":
     """A Color Wheel character and a bag, read under their locks, as one table."""
     from cwx.colorwheel import Table
 
@@ -80,7 +77,7 @@ def wheel_table(change: Change, char: str, bag: str) -> tuple[WheelCharacter, Ba
     return sheet, bag_sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck)
 
 
-def save_table(change: Change, char: str, bag: str, before: Table, after: Table) -> None:
+def save_table(change: "Change", char: str, bag: str, before: "Table", after: "Table") -> None:
     """Write the dice that moved, to the character's file and the bag's."""
     from cwx.sheets import table_edits
 
@@ -91,7 +88,7 @@ def save_table(change: Change, char: str, bag: str, before: Table, after: Table)
         change.set(bag, key, value)
 
 
-def record(change: Change, who: str, path: str, result: dict[str, Any],
+def record(change: "Change", who: str, path: str, result: dict[str, Any],
            **more: Any) -> None:
     """Journal this change: who acted, from which file, and the command's result."""
     change.record({"who": who, "file": change.name_of(path), **more, "result": result})

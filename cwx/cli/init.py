@@ -1,6 +1,5 @@
 """`cwx init`: a new campaign folder, ready for git."""
 
-from __future__ import annotations
 
 from typing import Annotated
 
@@ -31,14 +30,15 @@ def init(
     from cwx.colorwheel import Bag, Luck
     from cwx.errors import BadFile
     from cwx.schemas import SCHEMAS
-    from cwx.sheets import BagSheet
+    from cwx.sheets import BagSheet, data_of
 
     existing = [n for n in os.listdir(folder) if n != ".git"] if os.path.isdir(folder) else []
     if existing and not force:
         raise BadFile("is not empty; pass --force to add a campaign to it (files already "
                       "there are kept)", path=folder)
+    bag = BagSheet(Bag(), Luck(10, 10))
     wanted = {
-        "bag.toml": templates.bag_text(BagSheet(Bag(), Luck(10, 10)), "./bag.schema.json"),
+        "bag.toml": templates.bag_text(bag, "./bag.schema.json"),
         "README.md": templates.table_readme(os.path.basename(os.path.abspath(folder))),
         "Makefile": templates.MAKEFILE,
         ".gitattributes": templates.GITATTRIBUTES,
@@ -59,7 +59,8 @@ def init(
         with files.Change("init", list(paths.values()),
                           journal_beside=os.path.join(folder, "bag.toml")) as change:
             for name, path in paths.items():
-                change.create(path, writes[name], force=False, toml=name.endswith(".toml"))
+                change.create(path, writes[name], force=False,
+                              meant=data_of(bag) if name == "bag.toml" else None)
             created, kept = sorted(writes), sorted(set(wanted) - set(writes))
             result = {"folder": folder, "created": created, "kept": kept}
             change.record({"result": result})

@@ -1,6 +1,5 @@
 """`cwx log`: the campaign journal, for people or scripts."""
 
-from __future__ import annotations
 
 from typing import Annotated, Any
 

@@ -1,6 +1,5 @@
 """`cwx luck`: the GM's curse (Color Wheel)."""
 
-from __future__ import annotations
 
 from cwx.cli.common import BagFile, CharFile, group
 from cwx.cli.output import JsonFlag, emit

@@ -1,6 +1,5 @@
 """`cwx odds`: exact chances before a risky action."""
 
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -88,18 +87,18 @@ def _table(bag: str | None, held: Any) -> Any:
     return colorwheel.Table(sheet.bag, sheet.reserve, held)
 
 
-def _percent(value: Fraction) -> str:
+def _percent(value: "Fraction") -> str:
     return f"{float(value) * 100:.1f}%"
 
 
-def _clock_json(row: ClockOdds) -> dict[str, Any]:
+def _clock_json(row: "ClockOdds") -> dict[str, Any]:
     return {"score": row.score, "p_success": float(row.p_success),
             "p_success_exact": str(row.p_success), "p_critical": float(row.p_critical),
             "p_critical_exact": str(row.p_critical), "expected_xp": float(row.expected_xp),
             "expected_xp_exact": str(row.expected_xp)}
 
 
-def _clock_text(row: ClockOdds) -> str:
+def _clock_text(row: "ClockOdds") -> str:
     trait = f"score {row.score}" if row.score else "untrained"
     return (f"A guess, {trait}, against a number picked at random from 1 to 12:\n"
             f"  success   {row.p_success} ({_percent(row.p_success)})\n"
@@ -107,7 +106,7 @@ def _clock_text(row: ClockOdds) -> str:
             f"  expected experience  {row.expected_xp} ({float(row.expected_xp):.2f})")
 
 
-def _clock_table(rows: list[ClockOdds]) -> str:
+def _clock_table(rows: "list[ClockOdds]") -> str:
     lines = ["score      success          critical        expected xp"]
     for row in rows:
         lines.append(f"{row.score or 'untrained':<10} {row.p_success!s:>5} {_percent(row.p_success):>7}"
@@ -116,7 +115,7 @@ def _clock_table(rows: list[ClockOdds]) -> str:
     return "\n".join(lines)
 
 
-def _wheel_json(row: WheelOdds) -> dict[str, Any]:
+def _wheel_json(row: "WheelOdds") -> dict[str, Any]:
     return {"color": row.colour, "p_success": float(row.p_success),
             "p_success_exact": str(row.p_success),
             "expected_white": float(row.expected_white),
@@ -127,21 +126,21 @@ def _wheel_json(row: WheelOdds) -> dict[str, Any]:
                        "spend_white": row.policy.spend_white}}
 
 
-def _policy_text(row: WheelOdds) -> str:
+def _policy_text(row: "WheelOdds") -> str:
     said = [name for name, on in (("keep whites", row.policy.keep_white),
                                   ("keep blacks", row.policy.keep_black),
                                   ("spend a white on a failure", row.policy.spend_white)) if on]
     return ", ".join(said) or "keep nothing"
 
 
-def _wheel_text(row: WheelOdds) -> str:
+def _wheel_text(row: "WheelOdds") -> str:
     return (f"A {row.colour} action ({_policy_text(row)}):\n"
             f"  success  {row.p_success} ({_percent(row.p_success)})\n"
             f"  luck held afterwards, on average: white {float(row.expected_white):.3f}, "
             f"black {float(row.expected_black):.3f}")
 
 
-def _wheel_table(rows: list[WheelOdds]) -> str:
+def _wheel_table(rows: "list[WheelOdds]") -> str:
     lines = [f"Every colour ({_policy_text(rows[0])}):",
              "colour   success            white after  black after"]
     for row in rows:

@@ -1,7 +1,5 @@
 """Results render twice: one JSON object for scripts, or text for people."""
 
-from __future__ import annotations
-
 import os
 import sys
 from collections.abc import Callable, Mapping

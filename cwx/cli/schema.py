@@ -1,6 +1,5 @@
 """`cwx schema`: the JSON Schema of a campaign file, for editors."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

@@ -1,6 +1,5 @@
 """`cwx wheel`: trade whites for new traits (Color Wheel)."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

@@ -1,6 +1,5 @@
 """`cwx xp`: spend experience on a new trait or a higher score (ClockWorx)."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

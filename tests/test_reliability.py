@@ -1,0 +1,268 @@
+"""Nothing lost: real processes at once, processes killed mid-write, the file system's
+refusals, and a campaign folder under git."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cwx import durable, files
+from tests.helpers import cwx, cwx_process, journal
+
+WRITERS = 32
+
+
+# Each step of a commit waits this long in the crash tests, so that most random kills
+# land inside the commit (temporary files, redo record, replaces, journal) and not in
+# Python's start-up.
+STEP = {durable.STEP_HOOK: "0.02"}
+
+
+def start(*args: object, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "cwx", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+
+
+def litter(folder: Path) -> list[str]:
+    return sorted(n for n in os.listdir(folder)
+                  if n.endswith(durable.TEMP_SUFFIX) or n.startswith(durable.REDO_PREFIX))
+
+
+def xp(path: Path) -> int:
+    return int(tomllib.loads(path.read_text())["xp"])
+
+
+def whites(campaign: Path, bag: Path, *characters: Path) -> tuple[int, ...]:
+    """Sue's whites, the reserve's, and every white anywhere (W9 keeps the last fixed)."""
+    data = tomllib.loads(bag.read_text())
+    held = [tomllib.loads(c.read_text())["luck"]["white"] for c in characters]
+    total = data["bag"]["white"] + data["reserve"]["white"] + sum(held)
+    return (*held, data["reserve"]["white"], total)
+
+
+def dice(bag: Path, *characters: Path) -> tuple[int, int]:
+    data = tomllib.loads(bag.read_text())
+    white = data["bag"]["white"] + data["reserve"]["white"]
+    black = data["bag"]["black"] + data["reserve"]["black"]
+    for path in characters:
+        luck = tomllib.loads(path.read_text())["luck"]
+        white, black = white + luck["white"], black + luck["black"]
+    return white, black
+
+
+# ---------------------------------------------------------------- concurrency
+
+def test_many_writers_on_one_character_lose_no_update(campaign: Path) -> None:
+    kris = campaign / "kris.toml"
+    processes = [start("clock", "resolve", "--target", 7, "--guess", 7, "--trait", "Tough",
+                       "--char", kris) for _ in range(WRITERS)]
+    for process in processes:
+        _, err = process.communicate(timeout=180)
+        assert process.returncode == 0, err
+    assert xp(kris) == 10 * WRITERS
+    assert len(journal(campaign)) == WRITERS
+    assert litter(campaign) == []
+
+
+def test_mixed_commands_on_two_characters_and_a_bag_never_deadlock(campaign: Path) -> None:
+    # Three folders, so the locks of one change span folders and must be taken in order.
+    party, shared = campaign / "party", campaign / "shared"
+    party.mkdir()
+    shared.mkdir()
+    sue, rick, bag = campaign / "sue.toml", party / "rick.toml", shared / "bag.toml"
+    shutil.move(campaign / "rick.toml", rick)
+    shutil.move(campaign / "bag.toml", bag)
+    before = dice(bag, sue, rick)
+    rng = random.Random(5)
+    commands = []
+    for n in range(36):
+        who = (sue, rick)[n % 2]
+        commands.append(rng.choice([
+            ["bag", "draw", "--char", who, "--bag", bag, "--color",
+             rng.choice(["red", "green", "purple"]), "--keep-white", "--keep-black",
+             "--seed", n],
+            ["bag", "draw", "--char", who, "--bag", bag, "--color", "blue", "--spend-white",
+             "--seed", n],
+            ["luck", "curse", "--char", who, "--bag", bag],
+            ["game", "end", "--char", who, "--bag", bag],
+            ["wheel", "buy", "--char", who, "--bag", bag, "--color", "red", "--trait", f"T{n}"],
+            ["bag", "show", bag],
+            ["char", "show", who],
+            ["odds", "wheel", "--color", "red", "--bag", bag],
+            ["clock", "resolve", "--target", 3, "--guess", 3, "--trait", "Tough",
+             "--char", campaign / "kris.toml"],
+        ]))
+    processes = [start(*command) for command in commands]
+    deadline = time.monotonic() + 180
+    for process in processes:
+        _, err = process.communicate(timeout=max(1, deadline - time.monotonic()))
+        assert process.returncode in (0, 2), err
+        assert "Traceback" not in err
+        if process.returncode == 2:  # only the rules may refuse: no black, too few whites
+            assert "holds no black" in err or "whites" in err or "holding black" in err, err
+    assert dice(bag, sue, rick) == before
+    for folder in (campaign, party, shared):
+        assert litter(folder) == []
+
+
+# ---------------------------------------------------------------- crashes
+
+def _typical_seconds(args: list[object], reset: object) -> float:
+    times = []
+    for _ in range(3):
+        began = time.perf_counter()
+        assert cwx_process(*args, env=STEP).status == 0
+        times.append(time.perf_counter() - began)
+        reset()  # type: ignore[operator]
+    return statistics.median(times)
+
+
+KILLS = 30
+
+
+def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path) -> None:
+    kris = campaign / "kris.toml"
+    args: list[object] = ["clock", "resolve", "--target", 7, "--guess", 7, "--trait", "Tough",
+                          "--char", kris]
+    original = kris.read_bytes()
+    typical = _typical_seconds(args, lambda: kris.write_bytes(original))
+    (campaign / "journal.jsonl").unlink()
+    rng, applied, mid_write = random.Random(11), 0, 0
+    for _ in range(KILLS):
+        before = xp(kris)
+        process = start(*args, env=STEP)
+        time.sleep(rng.uniform(0.4, 1.0) * typical)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        mid_write += bool(litter(campaign))
+        files.check_file(str(kris))  # parseable and valid, right after the kill
+        assert xp(kris) in (before, before + 10)
+        assert cwx_process("char", "show", kris).status == 0  # the next command settles
+        assert xp(kris) in (before, before + 10)
+        applied += xp(kris) == before + 10
+        assert litter(campaign) == []
+    assert len(journal(campaign)) == applied
+    print(f"{KILLS} kills of single-file writes: {applied} completed, "
+          f"{mid_write} caught mid-write, 0 corrupted")
+
+
+def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: Path) -> None:
+    sue, bag = campaign / "sue.toml", campaign / "bag.toml"
+    keep = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "blue", "--drawn", "white",
+            "--drawn", "blue", "--keep-white"]
+    spend = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "red", "--drawn", "blue",
+             "--spend-white"]
+    originals = {p: p.read_bytes() for p in (sue, bag)}
+
+    def reset() -> None:
+        for path, raw in originals.items():
+            path.write_bytes(raw)
+
+    typical = _typical_seconds(keep, reset)
+    (campaign / "journal.jsonl").unlink()
+    total = whites(campaign, bag, sue)[-1]
+    rng, applied, between, mid_write = random.Random(12), 0, 0, 0
+    for n in range(2 * KILLS):
+        held, reserve, _ = whites(campaign, bag, sue)
+        move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
+        process = start(*(keep if move > 0 else spend), env=STEP)
+        time.sleep(rng.uniform(0.4, 1.0) * typical)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        mid_write += bool(litter(campaign))
+        for path in (sue, bag):
+            files.check_file(str(path))  # each file parses and is valid right after the kill
+        now_held, now_reserve, _ = whites(campaign, bag, sue)
+        assert now_held in (held, held + move) and now_reserve in (reserve, reserve - move)
+        between += (now_held - held) != (reserve - now_reserve)
+        assert cwx_process("bag", "show", bag).status == 0  # rolls a half-done change forward
+        settled = whites(campaign, bag, sue)
+        assert settled in ((held, reserve, total), (held + move, reserve - move, total))
+        applied += settled[0] != held
+        assert litter(campaign) == []
+    assert len(journal(campaign)) == applied
+    print(f"{2 * KILLS} kills of two-file changes: {applied} completed, {mid_write} caught "
+          f"mid-write, {between} between the two replaces; dice before {total}, after "
+          f"{whites(campaign, bag, sue)[-1]}")
+
+
+def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
+                                                            tmp_path: Path) -> None:
+    sue, bag, kris = campaign / "sue.toml", campaign / "bag.toml", campaign / "kris.toml"
+    bag_before = bag.read_bytes()
+    flag = tmp_path / "paused"
+    process = start("bag", "draw", "--char", sue, "--bag", bag, "--color", "blue",
+                    "--drawn", "white", "--drawn", "blue", "--keep-white",
+                    env={durable.PAUSE_HOOK: str(flag)})
+    deadline = time.monotonic() + 60
+    while not flag.exists():
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    # The window itself: Sue holds the white, the bag has not yet given it up.
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
+    assert bag.read_bytes() == bag_before
+    assert any(n.startswith(durable.REDO_PREFIX) for n in litter(campaign))
+    assert journal(campaign) == []
+    # Any next command in the folder finishes the change before its own.
+    assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+                       "--char", kris).status == 0
+    assert tomllib.loads(bag.read_text())["reserve"]["white"] == 9
+    assert whites(campaign, bag, sue) == (1, 9, 12 - 1)
+    assert [e["command"] for e in journal(campaign)] == ["bag draw", "clock resolve"]
+    assert litter(campaign) == []
+
+
+def test_a_temporary_file_left_by_a_kill_is_swept_by_the_next_command(campaign: Path) -> None:
+    stray = campaign / f".kris.toml.dead{durable.TEMP_SUFFIX}"
+    stray.write_text("half a file")
+    assert cwx("char", "show", campaign / "kris.toml").status == 0
+    assert not stray.exists()
+
+
+# ---------------------------------------------------------------- the file system
+
+def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    ran = cwx("char", "new", tmp_path / "nowhere" / "kris.toml", "--system", "clockworx",
+              "--trait", "A=1", "--trait", "B=1", "--trait", "C=1")
+    assert ran.status == 2 and "does not exist" in ran.error
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_read_only_folder_is_a_clear_error_with_the_original_intact(campaign: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes to read-only folders")
+    kris = campaign / "kris.toml"
+    before = kris.read_bytes()
+    campaign.chmod(0o555)
+    try:
+        ran = cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+                  "--char", kris)
+    finally:
+        campaign.chmod(0o755)
+    assert ran.status == 2 and "could not write" in ran.error
+    assert kris.read_bytes() == before
+
+
+def test_a_campaign_under_git_stays_clean(campaign: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(campaign)]
+    subprocess.run(["git", "init", "-q", str(campaign)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], check=True)
+    cwx("bag", "draw", "--char", campaign / "sue.toml", "--bag", campaign / "bag.toml",
+        "--color", "red", "--drawn", "white", "--drawn", "red", "--keep-white")
+    status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert sorted(status) == [" M bag.toml", " M sue.toml", "?? journal.jsonl"]
