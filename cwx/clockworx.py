@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cwx.errors import BadValue, RuleForbids
 
@@ -18,8 +17,7 @@ MIN_TRAITS = 3
 NEW_TRAIT_COST = 12
 
 
-@dataclass(frozen=True)
-class ClockOutcome:
+class ClockOutcome(NamedTuple):
     """One resolved action: where the guess landed and what it earned."""
 
     target: int
@@ -39,8 +37,7 @@ class ClockOutcome:
         return self.score - self.distance
 
 
-@dataclass(frozen=True)
-class Advancement:
+class Advancement(NamedTuple):
     """A trait bought or raised with experience."""
 
     trait: str

@@ -11,8 +11,7 @@ answers (flags, a prompt) is decided by the caller.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from cwx.errors import BadValue, RuleForbids
 
@@ -34,16 +33,14 @@ Question = Literal["keep-white", "keep-black"]
 Outcome = Literal["success", "failure", "again"]
 
 
-@dataclass(frozen=True)
-class Luck:
+class Luck(NamedTuple):
     """White and black dice: held by a character, or spare in the reserve."""
 
     white: int = 0
     black: int = 0
 
 
-@dataclass(frozen=True)
-class Bag:
+class Bag(NamedTuple):
     """The dice in the bag (W3)."""
 
     red: int = 1
@@ -52,7 +49,8 @@ class Bag:
     white: int = 1
     black: int = 1
 
-    def count(self, die: str) -> int:
+    def of(self, die: str) -> int:
+        """How many dice of this colour are in the bag."""
         return int(getattr(self, die))
 
     @property
@@ -60,11 +58,10 @@ class Bag:
         return self.red + self.yellow + self.blue + self.white + self.black
 
     def adding(self, die: str, number: int) -> Bag:
-        return replace(self, **{die: self.count(die) + number})
+        return self._replace(**{die: self.of(die) + number})
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """Everything one character's action can move: bag, reserve, held dice."""
 
     bag: Bag
@@ -72,8 +69,7 @@ class Table:
     held: Luck
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One die drawn and what came of it."""
 
     table: Table
@@ -83,8 +79,7 @@ class Step:
     kept: bool = False
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(NamedTuple):
     """A whole action: every die drawn in order, and the table afterwards."""
 
     colour: str
@@ -96,8 +91,7 @@ class Draw:
     after: Table
 
 
-@dataclass(frozen=True)
-class Trade:
+class Trade(NamedTuple):
     """Whites traded for a new trait (W8)."""
 
     colour: str
@@ -139,15 +133,15 @@ def question_for(table: Table, die: str) -> Question | None:
 
 def step(table: Table, colour: str, die: str, keep: bool = False) -> Step:
     """Draw `die` for an action of `colour`; `keep` answers its question (W4)."""
-    if table.bag.count(die) < 1:
+    if table.bag.of(die) < 1:
         raise BadValue(f"there is no {die} die in the bag to draw")
     if die in PRIMARY:
         return Step(table, die, "success" if wins(colour, die) else "failure")
     bag, reserve, held = table.bag, table.reserve, table.held
     if die == "white" and held.black > 0:
         # A held black cancels the white's success; the black goes to the reserve.
-        cancelled = Table(bag, replace(reserve, black=reserve.black + 1),
-                          replace(held, black=held.black - 1))
+        cancelled = Table(bag, reserve._replace(black=reserve.black + 1),
+                          held._replace(black=held.black - 1))
         return Step(cancelled, die, "failure", cancelled=True)
     if not keep:
         return Step(table, die, "success" if die == "white" else "failure")
@@ -196,7 +190,7 @@ def random_die(rng: Random) -> Callable[[Bag], str]:
     def next_die(bag: Bag) -> str:
         pick = rng.randrange(bag.total)
         for die in DICE:
-            pick -= bag.count(die)
+            pick -= bag.of(die)
             if pick < 0:
                 return die
         raise AssertionError("unreachable: pick is below the bag's total")
@@ -218,7 +212,7 @@ class Recorded:
                 "(record every die drawn, in order, with --drawn)"
             )
         die = self.dice[self.used]
-        if bag.count(die) < 1:
+        if bag.of(die) < 1:
             raise BadValue(f"recorded die {self.used + 1} is {die}, but the bag holds no {die} die")
         self.used += 1
         return die
@@ -330,4 +324,4 @@ def dice_count(table: Table) -> Luck:
 
 
 def _with(luck: Luck, die: str, number: int) -> Luck:
-    return replace(luck, **{die: getattr(luck, die) + number})
+    return luck._replace(**{die: getattr(luck, die) + number})

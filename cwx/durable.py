@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cwx.errors import BadFile, WriteFailed
 
@@ -35,8 +35,7 @@ PAUSE_HOOK = "CWX_TEST_PAUSE_BETWEEN_REPLACES"
 STEP_HOOK = "CWX_TEST_STEP_SECONDS"
 
 
-@dataclass(frozen=True)
-class Replacement:
+class Replacement(NamedTuple):
     """New bytes bound for `target` (a real path, never a symlink)."""
 
     target: str
@@ -44,8 +43,9 @@ class Replacement:
     mode: int | None  # the permission bits to keep; None for a new file
 
 
-@dataclass(frozen=True)
-class JournalLine:
+class JournalLine(NamedTuple):
+    """One event for the journal at `path`, encoded and ending in a newline."""
+
     path: str
     line: bytes
 
@@ -87,8 +87,7 @@ def _wait_for_lock(fd: int, folder: str) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-@dataclass(frozen=True)
-class Redo:
+class Redo(NamedTuple):
     """What a change will do once it starts replacing files: enough to finish it."""
 
     replace: tuple[tuple[str, str], ...]  # (temporary file, target)

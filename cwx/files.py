@@ -17,8 +17,7 @@ import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from cwx import durable, sheets
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
@@ -30,16 +29,17 @@ JOURNAL_VERSION = 1
 Key = tuple[str, ...]
 
 
-@dataclass
-class Loaded:
-    """A file as read under the lock: its bytes, its data, and the edits to make."""
+class Loaded(NamedTuple):
+    """A file as read under the lock: its bytes, its data, and the edits to make.
+
+    (A NamedTuple, as every command builds one: a dataclass costs more start-up.)"""
 
     path: str  # as the user named it
     real: str  # where the bytes live (a symlink's target)
     raw: bytes | None  # None: the file does not exist yet
     data: dict[str, Any]
     mode: int | None
-    edits: list[tuple[Key, Any]] = field(default_factory=list)
+    edits: list[tuple[Key, Any]]
     text: str | None = None  # a whole new file, for creation
     toml: bool = True  # the new text must parse to `data` with the edits (the write guard)
     secret: bool = False  # the journal says the file was written, never what it says
@@ -218,7 +218,7 @@ class Change:
         if path not in self.loaded:
             raw = read_bytes(path)
             mode = os.stat(path).st_mode & 0o7777
-            self.loaded[path] = Loaded(path, self.files[path], raw, parse(raw, path), mode)
+            self.loaded[path] = Loaded(path, self.files[path], raw, parse(raw, path), mode, [])
         return self.loaded[path]
 
     def character(self, path: str) -> Character:
@@ -253,7 +253,7 @@ class Change:
             raise BadFile("already exists; pass --force to replace it", path=path)
         raw = read_bytes(path) if exists else None
         mode = os.stat(real).st_mode & 0o7777 if exists else None
-        self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, text=text,
+        self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, [], text=text,
                                    toml=meant is not None, secret=secret)
 
     def record(self, event: Mapping[str, Any]) -> None:

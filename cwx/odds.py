@@ -9,17 +9,16 @@ reserve; it always ends, and summing over its paths gives the exact chance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 from cwx import clockworx, colorwheel
 from cwx.colorwheel import Table
 from cwx.errors import RuleForbids
 
 
-@dataclass(frozen=True)
-class ClockOdds:
+class ClockOdds(NamedTuple):
     """A guess against a target picked uniformly from the clock face."""
 
     score: int | None
@@ -28,8 +27,7 @@ class ClockOdds:
     expected_xp: Fraction
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     """How the player answers: keep whites, keep blacks, spend a white on a failure."""
 
     keep_white: bool = False
@@ -37,8 +35,7 @@ class Policy:
     spend_white: bool = False
 
 
-@dataclass(frozen=True)
-class WheelOdds:
+class WheelOdds(NamedTuple):
     """One action of a colour, from one table, under one policy."""
 
     colour: str
@@ -79,7 +76,7 @@ def _chain(table: Table, colour: str, policy: Policy) -> tuple[Fraction, Fractio
                           "put more dice in it")
     success = white = black = Fraction(0)
     for die in colorwheel.DICE:
-        count = table.bag.count(die)
+        count = table.bag.of(die)
         if not count:
             continue
         chance = Fraction(count, total)

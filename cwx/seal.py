@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cwx import clockworx
 from cwx.errors import BadFile, BadValue
@@ -21,8 +21,7 @@ SEALED = ".cwx-sealed.json"
 NONCE_BYTES = 32  # 256 bits; the issue asks for at least 128
 
 
-@dataclass(frozen=True)
-class Seal:
+class Seal(NamedTuple):
     target: int
     nonce: str  # hex
     commitment: str  # hex SHA-256

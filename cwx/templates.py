@@ -67,7 +67,7 @@ def bag_text(sheet: BagSheet, schema: str | None = None) -> str:
     lines = [
         "# The bag the Color Wheel draws from, and the spare dice beside it.",
         "[bag]              # dice in the bag",
-        *(f"{die} = {bag.count(die)}" for die in colorwheel.DICE),
+        *(f"{die} = {bag.of(die)}" for die in colorwheel.DICE),
         "",
         "[reserve]          # spare white and black dice beside the bag",
         f"white = {reserve.white}",

@@ -239,9 +239,9 @@ def test_random_draws_follow_the_bag_exactly(bag: Bag) -> None:
     n = 5000
     counts = Counter(source(bag) for _ in range(n))
     for die in colorwheel.DICE:
-        expected = n * bag.count(die) / bag.total
+        expected = n * bag.of(die) / bag.total
         # Within 4.5 standard deviations of the binomial count.
-        spread = 4.5 * (n * (bag.count(die) / bag.total) * (1 - bag.count(die) / bag.total)) ** .5
+        spread = 4.5 * (n * (bag.of(die) / bag.total) * (1 - bag.of(die) / bag.total)) ** .5
         assert abs(counts[die] - expected) <= max(spread, 0.5), (die, counts)
 
 
@@ -339,7 +339,7 @@ class Game(RuleBasedStateMachine):
 
     @invariant()
     def no_count_is_negative(self) -> None:
-        counts = [*(self.bag.count(d) for d in colorwheel.DICE), self.reserve.white,
+        counts = [*(self.bag.of(d) for d in colorwheel.DICE), self.reserve.white,
                   self.reserve.black, *(n for h in self.held for n in (h.white, h.black))]
         assert min(counts) >= 0
 

@@ -50,7 +50,7 @@ def pick(
     from cwx.errors import RuleForbids
     from cwx.files import Change
 
-    path = os.path.join(campaign, sealing.SEALED)
+    path = _seal_path(campaign)
     with Change("clock pick --seal", [path], journal_beside=path) as change:
         raw = change.raw(path)
         if raw is not None and not force and not sealing.decode(raw, path).revealed:
@@ -71,10 +71,9 @@ def reveal(campaign: Campaign = ".", json: JsonFlag = False) -> None:
 
     Example: cwx clock reveal
     """
-    from cwx import seal as sealing
     from cwx.files import Change
 
-    path = os.path.join(campaign, sealing.SEALED)
+    path = _seal_path(campaign)
     with Change("clock reveal", [path], journal_beside=path) as change:
         sealed = _open_seal(change, path)
         result = _reveal(change, path, sealed)
@@ -142,13 +141,12 @@ def resolve(
     if char is None and target is not None:
         show(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
-    from cwx import seal as sealing
     from cwx.cli import views
     from cwx.cli.common import about, clock_character, record
     from cwx.files import Change
 
-    folder = campaign or (os.path.dirname(char) if char else ".") or "."
-    seal_path = os.path.join(folder, sealing.SEALED) if sealed else None
+    seal_path = _seal_path(campaign or (os.path.dirname(char) if char else ".")) if sealed \
+        else None
     paths = [p for p in (char, seal_path) if p]
     with Change("clock resolve", paths, journal_beside=char or seal_path) as change:
         extra: dict[str, Any] = {}
@@ -200,6 +198,12 @@ def show(as_json: bool, outcome: "ClockOutcome", extra: dict[str, Any] | None = 
         raise typer.Exit(1)
 
 
+def _seal_path(folder: str) -> str:
+    from cwx.seal import SEALED  # imported only here: hashing is not cheap to load
+
+    return os.path.join(folder or ".", SEALED)
+
+
 def _open_seal(change: "Change", path: str, *, unrevealed: bool = False) -> "Seal":
     from cwx import seal as sealing
     from cwx.errors import BadFile, RuleForbids
@@ -217,14 +221,12 @@ def _open_seal(change: "Change", path: str, *, unrevealed: bool = False) -> "Sea
 
 def _reveal(change: "Change", path: str, sealed: "Seal", *, journal: bool = True) -> dict[str, Any]:
     """Mark the seal revealed (once) and say what a player needs to check it."""
-    from dataclasses import replace
-
     from cwx import seal as sealing
 
     result = {"target": sealed.target, "nonce": sealed.nonce,
               "commitment": sealed.commitment, "verified": True}
     if not sealed.revealed:
-        change.create(path, sealing.encode(replace(sealed, revealed=True)), force=True,
+        change.create(path, sealing.encode(sealed._replace(revealed=True)), force=True,
                       secret=True)
         if journal:
             change.record({"result": result})

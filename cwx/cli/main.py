@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -15,6 +16,19 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run cwx with `argv`; the exit status (0, 1 for --exit-code failures, 2 for errors)."""
+    # A cwx command lives for a fraction of a second and makes few reference cycles, but
+    # importing Typer allocates enough to trigger some thirty cyclic collections (about
+    # 6 ms, measured): collect nothing until the command is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(argv)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     import typer
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 

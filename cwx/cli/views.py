@@ -102,7 +102,7 @@ def luck_json(luck: Luck) -> dict[str, int]:
 def bag_json(bag: Bag) -> dict[str, int]:
     from cwx import colorwheel
 
-    return {die: bag.count(die) for die in colorwheel.DICE}
+    return {die: bag.of(die) for die in colorwheel.DICE}
 
 
 def dice(die: str, number: int, on: bool) -> str:
@@ -124,7 +124,7 @@ def bag_text(sheet: BagSheet) -> str:
 
     on = colour_on()
     rows = ["bag"]
-    rows += [f"  {die:<7} {dice(die, sheet.bag.count(die), on)} {sheet.bag.count(die)}"
+    rows += [f"  {die:<7} {dice(die, sheet.bag.of(die), on)} {sheet.bag.of(die)}"
              for die in colorwheel.DICE]
     rows.append(f"  {plural(sheet.bag.total, 'die')} in all")
     rows.append("reserve")
