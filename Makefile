@@ -28,7 +28,9 @@ demo: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	@PATH="$(CURDIR)/$(BIN):$$PATH" sh scripts/demo.sh
 
+# Compiled once here: with PYTHONDONTWRITEBYTECODE set, every run would compile cwx anew.
 bench: $(STAMP)
+	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py
 
 stress: $(STAMP)

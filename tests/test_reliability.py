@@ -256,6 +256,28 @@ def test_a_read_only_folder_is_a_clear_error_with_the_original_intact(campaign: 
     assert kris.read_bytes() == before
 
 
+def test_a_folder_refusing_writes_is_a_clear_error_even_for_root(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    kris = campaign / "kris.toml"
+    before = kris.read_bytes()
+    opening = os.open
+
+    def read_only_folder(path: str, flags: int, *args: int) -> int:
+        if str(path).endswith(durable.TEMP_SUFFIX):
+            raise OSError(errno.EROFS, "Read-only file system", path)
+        return opening(path, flags, *args)
+
+    monkeypatch.setattr(durable.os, "open", read_only_folder)
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+              "--char", kris)
+    assert ran.status == 2
+    assert ran.error.endswith("could not write (Read-only file system); the files are unchanged")
+    assert kris.read_bytes() == before and litter(campaign) == []
+
+
 def test_a_campaign_under_git_stays_clean(campaign: Path) -> None:
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(campaign)]
     subprocess.run(["git", "init", "-q", str(campaign)], check=True)

@@ -1,0 +1,52 @@
+"""Start-up is part of the product: what a command loads is checked, so the budget
+(issue 5: a stateless command within 6x `python -c pass`) cannot quietly regress."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = {"tomlkit", "rich", "pydantic"}
+
+STATELESS = [
+    ["clock", "resolve", "--target", "4", "--guess", "3", "--score", "3"],
+    ["clock", "resolve", "--target", "4", "--guess", "3", "--score", "3", "--json"],
+    ["clock", "pick"],
+    ["odds", "clock", "--all"],
+    ["odds", "wheel", "--color", "purple", "--keep-white", "--keep-black"],
+]
+
+
+def loaded_by(args: list[str], cwd: Path | None = None) -> set[str]:
+    """The top-level packages a real cwx process has imported once the command is done."""
+    script = ("import json, sys\nfrom cwx.cli.main import run\n"
+              f"status = run({args!r})\n"
+              "sys.stdout.flush()\n"
+              "print('\\n' + json.dumps(sorted({m.split('.')[0] for m in sys.modules})), "
+              "file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=cwd, check=True)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", STATELESS, ids=" ".join)
+def test_a_stateless_command_loads_neither_tomlkit_rich_nor_pydantic(args: list[str]) -> None:
+    assert not loaded_by(args) & HEAVY
+
+
+def test_experience_is_written_without_loading_tomlkit(campaign: Path) -> None:
+    # Setting a number already in the file is done on the text; tomlkit is for the rest.
+    loaded = loaded_by(["clock", "resolve", "--target", "4", "--guess", "3", "--trait",
+                        "Repair", "--char", "kris.toml"], cwd=campaign)
+    assert "tomlkit" not in loaded
+    assert "xp = 2 " in (campaign / "kris.toml").read_text()
+
+
+def test_a_new_trait_does_load_tomlkit(campaign: Path) -> None:
+    # The control: adding a key needs tomlkit's round trip, so the check above can fail.
+    assert "tomlkit" in loaded_by(["xp", "spend", "--char", "mara.toml", "--new", "Climb"],
+                                  cwd=campaign)
