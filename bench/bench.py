@@ -1,8 +1,10 @@
 """make bench: cwx's start-up and scale budgets, measured as whole processes.
 
-Every command runs once per round, in a shuffled order, for ROUNDS rounds; the
-figure for a command is its median wall time, and each budget is a ratio to
-`python -c pass` from the same virtual environment, measured in the same run.
+Every command runs once per round, in a shuffled order, for ROUNDS rounds. A
+command's figure is its median wall time; each budget is the median, over the
+rounds, of the ratio of two commands timed in the same round (most often to
+`python -c pass` from the same virtual environment), so that the machine's
+drift during the run cancels out of the comparison.
 The PyPI `dice` package (`roll 1d12`) is installed into a venv of its own under
 .bench/ and measured alongside, as the nearest thing a table would use instead.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-ROUNDS = int(os.environ.get("CWX_BENCH_ROUNDS", "31"))
+ROUNDS = int(os.environ.get("CWX_BENCH_ROUNDS", "51"))
 JOURNAL_EVENTS = 10_000
 
 
@@ -53,7 +55,7 @@ def campaign(folder: Path, events: int) -> Path:
     return folder / "kris.toml"
 
 
-def measure(commands: dict[str, list[str]]) -> dict[str, float]:
+def measure(commands: dict[str, list[str]]) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {name: [] for name in commands}
     order = list(commands)
     shuffle = random.Random(1129)
@@ -65,7 +67,7 @@ def measure(commands: dict[str, list[str]]) -> dict[str, float]:
             began = time.perf_counter()
             subprocess.run(commands[name], stdout=subprocess.DEVNULL, check=True)
             times[name].append(time.perf_counter() - began)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return times
 
 
 def main() -> int:
@@ -86,24 +88,28 @@ def main() -> int:
             "odds clock --all": [cwx, "odds", "clock", "--all"],
             "dice: roll 1d12": dice_roll(),
         }
-        median = measure(commands)
-    floor = median["python -c pass"]
+        times = measure(commands)
+    median = {name: statistics.median(values) for name, values in times.items()}
+
+    def ratio(name: str, to: str = "python -c pass") -> float:
+        return statistics.median(a / b for a, b in zip(times[name], times[to], strict=True))
+
     print(f"cwx bench: {ROUNDS} alternating rounds, medians; {platform.python_version()} on "
           f"{platform.machine()}, {os.cpu_count()} cores")
-    print(f"{'command':42} {'median':>9} {'x floor':>8}")
+    print(f"{'command':42} {'median':>9} {'x floor':>8}  (the median of each round's ratio)")
     for name, seconds in median.items():
-        print(f"{name:42} {seconds * 1000:7.1f}ms {seconds / floor:7.2f}x")
-    stateless, stateful = median["stateless resolve"], median["stateful resolve"]
+        print(f"{name:42} {seconds * 1000:7.1f}ms {ratio(name):7.2f}x")
     budgets = [
-        ("stateless resolve <= 6x the floor", stateless / floor, 6.0),
-        ("stateful resolve <= 7.5x the floor", stateful / floor, 7.5),
+        ("stateless resolve <= 6x the floor", ratio("stateless resolve"), 6.0),
+        ("stateful resolve <= 7.5x the floor", ratio("stateful resolve"), 7.5),
         ("stateful resolve faster than dice's roll 1d12",
-         stateful / median["dice: roll 1d12"], 1.0),
+         ratio("stateful resolve", "dice: roll 1d12"), 1.0),
         ("10,000-event journal slows stateful resolve <= 10%",
-         median["stateful resolve, 10,000-event journal"] / stateful, 1.10),
+         ratio("stateful resolve, 10,000-event journal", "stateful resolve"), 1.10),
         ("odds wheel purple, keep both < 2x stateless",
-         median["odds wheel purple, keep both"] / stateless, 2.0),
-        ("odds clock --all < 2x stateless", median["odds clock --all"] / stateless, 2.0),
+         ratio("odds wheel purple, keep both", "stateless resolve"), 2.0),
+        ("odds clock --all < 2x stateless",
+         ratio("odds clock --all", "stateless resolve"), 2.0),
     ]
     print()
     failed = 0
