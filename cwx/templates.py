@@ -61,6 +61,13 @@ def character_text(sheet: Character, schema: str | None = None) -> str:
     return directive + "\n".join(lines) + "\n"
 
 
+def text_of(sheet: Character | BagSheet, schema: str | None = None) -> str:
+    """The text of a new file for a character or a bag."""
+    if isinstance(sheet, BagSheet):
+        return bag_text(sheet, schema)
+    return character_text(sheet, schema)
+
+
 def bag_text(sheet: BagSheet, schema: str | None = None) -> str:
     directive = f"#:schema {schema}\n" if schema else ""
     bag, reserve = sheet.bag, sheet.reserve

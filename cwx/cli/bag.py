@@ -6,7 +6,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx.cli.common import BagFile, CharFile, Seed, complete_colours, complete_traits, group
+from cwx.cli.common import (
+    BagFile,
+    CharFile,
+    ExitCode,
+    Force,
+    KeepBlack,
+    KeepWhite,
+    Seed,
+    SpendWhite,
+    complete_colours,
+    complete_traits,
+    group,
+)
 from cwx.cli.output import JsonFlag, emit
 
 if TYPE_CHECKING:
@@ -24,24 +36,21 @@ def new(
         min=0, help="Spare white dice beside the bag.")] = 10,
     black_reserve: Annotated[int, typer.Option(
         min=0, help="Spare black dice beside the bag.")] = 10,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    force: Force = False,
     json: JsonFlag = False,
 ) -> None:
     """Make a new bag: one die each of red, yellow, blue, white and black, and a reserve.
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
-    from cwx import files, templates
     from cwx.cli import views
+    from cwx.cli.common import create
     from cwx.colorwheel import Bag, Luck
-    from cwx.sheets import BagSheet, data_of
+    from cwx.sheets import BagSheet
 
     sheet = BagSheet(Bag(), Luck(white_reserve, black_reserve))
-    result = {"bag": views.bag_json(sheet.bag), "reserve": views.luck_json(sheet.reserve)}
-    with files.Change("bag new", [file], journal_beside=file) as change:
-        change.create(file, templates.bag_text(sheet, files.schema_beside(file, "bag")),
-                      force=force, meant=data_of(sheet))
-        change.record({"file": change.name_of(file), "result": result})
+    result = views.bag_sheet_json(sheet)
+    create("bag new", file, sheet, force=force, result=result)
     emit(json, result, lambda: f"Created {file}\n\n" + views.bag_text(sheet))
 
 
@@ -56,8 +65,7 @@ def show(file: File, json: JsonFlag = False) -> None:
 
     with files.reading([file]) as change:
         sheet = change.bag(file)
-    result = {"bag": views.bag_json(sheet.bag), "reserve": views.luck_json(sheet.reserve)}
-    emit(json, result, lambda: views.bag_text(sheet))
+    emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))
 
 
 @app.command("draw")
@@ -73,14 +81,10 @@ def draw(
         "--drawn", help="A die the table drew by hand (repeat, in order) instead of a "
                         "random draw.", autocompletion=complete_colours)] = None,
     seed: Seed = None,
-    keep_white: Annotated[bool, typer.Option(
-        "--keep-white", help="Keep a drawn white and draw again.")] = False,
-    keep_black: Annotated[bool, typer.Option(
-        "--keep-black", help="Keep a drawn black and draw again.")] = False,
-    spend_white: Annotated[bool, typer.Option(
-        "--spend-white", help="If the action fails, spend a held white to succeed.")] = False,
-    exit_code: Annotated[bool, typer.Option(
-        "--exit-code", help="Exit 1 when the action fails.")] = False,
+    keep_white: KeepWhite = False,
+    keep_black: KeepBlack = False,
+    spend_white: SpendWhite = False,
+    exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:
     """Draw from the bag for an action. Without --keep-white/--keep-black, a terminal asks;

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from cwx.cli.common import group
+from cwx.cli.common import Force, group
 from cwx.cli.output import JsonFlag, emit
 
 app = group("char", "Create characters and show their sheets.")
@@ -22,23 +22,21 @@ def new(
              "Color Wheel: COLOUR=NAME, one for each of the six colours.",
         show_default=False)],
     name: Annotated[str | None, typer.Option(help="The character's name [default: the file's name].")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    force: Force = False,
     json: JsonFlag = False,
 ) -> None:
     """Create a character file.
 
     Example: cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
     """
-    from cwx import files, sheets, templates
+    from cwx import files, sheets
     from cwx.cli import views
+    from cwx.cli.common import create
 
     pairs = [_pair(text) for text in trait]
     sheet = sheets.new_character(system, name or files.stem(file), pairs)
-    with files.Change("char new", [file], journal_beside=file) as change:
-        text = templates.character_text(sheet, files.schema_beside(file, "character"))
-        change.create(file, text, force=force, meant=sheets.data_of(sheet))
-        result = views.sheet_json(sheet)
-        change.record({"who": sheet.name, "file": change.name_of(file), "result": result})
+    result = views.sheet_json(sheet)
+    create("char new", file, sheet, force=force, result=result, who=sheet.name)
     emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet))
 
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx.cli.common import Seed, complete_traits, group, rng
+from cwx.cli.common import ExitCode, Seed, complete_traits, group, rng
 from cwx.cli.output import JsonFlag, colour_on, emit
 
 if TYPE_CHECKING:
@@ -120,8 +120,7 @@ def resolve(
     campaign: Annotated[str | None, typer.Option(
         "--campaign", help="With --sealed: the folder of the sealed number "
                            "[default: the character's, else the current one].")] = None,
-    exit_code: Annotated[bool, typer.Option(
-        "--exit-code", help="Exit 1 when the action fails.")] = False,
+    exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:
     """Resolve a guess against the GM's number; no trait and no score is untrained.

@@ -12,13 +12,22 @@ if TYPE_CHECKING:
 
     from cwx.colorwheel import Table
     from cwx.files import Change
-    from cwx.sheets import BagSheet, ClockCharacter, WheelCharacter
+    from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
 Seed = Annotated[int | None, typer.Option(
     help="Make the randomness reproducible [default: the operating system's].")]
 CharFile = Annotated[str, typer.Option("--char", help="The character's file.",
                                        show_default=False)]
 BagFile = Annotated[str, typer.Option("--bag", help="The bag's file.", show_default=False)]
+Force = Annotated[bool, typer.Option("--force", help="Replace an existing file.")]
+ExitCode = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when the action fails.")]
+# The player's answers to the Color Wheel's choices, for a draw or for its odds.
+KeepWhite = Annotated[bool, typer.Option(
+    "--keep-white", help="Keep every white that may be kept, and draw again.")]
+KeepBlack = Annotated[bool, typer.Option(
+    "--keep-black", help="Keep every black drawn, and draw again.")]
+SpendWhite = Annotated[bool, typer.Option(
+    "--spend-white", help="If the action fails, spend a held white to succeed.")]
 
 
 def group(name: str, help: str) -> typer.Typer:
@@ -86,6 +95,19 @@ def save_table(change: "Change", char: str, bag: str, before: "Table", after: "T
         change.set(char, key, value)
     for key, value in dice:
         change.set(bag, key, value)
+
+
+def create(command: str, file: str, sheet: "Character | BagSheet", *, force: bool,
+           result: dict[str, Any], who: str | None = None) -> None:
+    """Write a new character or bag file (refusing an existing one unless forced)."""
+    from cwx import files, sheets, templates
+
+    kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
+    text = templates.text_of(sheet, files.schema_beside(file, kind))
+    with files.Change(command, [file], journal_beside=file) as change:
+        change.create(file, text, force=force, meant=sheets.data_of(sheet))
+        change.record({**({"who": who} if who else {}), "file": change.name_of(file),
+                       "result": result})
 
 
 def record(change: "Change", who: str, path: str, result: dict[str, Any],

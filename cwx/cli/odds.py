@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx.cli.common import complete_colours, group
+from cwx.cli.common import KeepBlack, KeepWhite, SpendWhite, complete_colours, group
 from cwx.cli.output import JsonFlag, emit
 
 if TYPE_CHECKING:
@@ -47,12 +47,9 @@ def wheel(
         help="Draw from this bag [default: a new bag, 10 spare whites and blacks].")] = None,
     white: Annotated[int, typer.Option(min=0, help="Whites the character holds.")] = 0,
     black: Annotated[int, typer.Option(min=0, help="Blacks the character holds.")] = 0,
-    keep_white: Annotated[bool, typer.Option(
-        "--keep-white", help="The player keeps every white they may and draws again.")] = False,
-    keep_black: Annotated[bool, typer.Option(
-        "--keep-black", help="The player keeps every black and draws again.")] = False,
-    spend_white: Annotated[bool, typer.Option(
-        "--spend-white", help="The player spends a held white on a failure.")] = False,
+    keep_white: KeepWhite = False,
+    keep_black: KeepBlack = False,
+    spend_white: SpendWhite = False,
     all_: All = False,
     json: JsonFlag = False,
 ) -> None:

@@ -105,6 +105,10 @@ def bag_json(bag: Bag) -> dict[str, int]:
     return {die: bag.of(die) for die in colorwheel.DICE}
 
 
+def bag_sheet_json(sheet: BagSheet) -> dict[str, Any]:
+    return {"bag": bag_json(sheet.bag), "reserve": luck_json(sheet.reserve)}
+
+
 def dice(die: str, number: int, on: bool) -> str:
     """`number` dice of one colour as a row of pips, coloured when colour is on."""
     if number > 12:
