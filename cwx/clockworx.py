@@ -1,4 +1,8 @@
-"""ClockWorx rules (SPEC C1–C7), as pure functions over plain values."""
+"""ClockWorx rules (SPEC C1–C7), as pure functions over plain values.
+
+Results are immutable records. They are NamedTuples rather than frozen dataclasses:
+as frozen, and a fifth of the start-up cost to define (measured: 1M instructions
+against 5.5M, about 2 ms each on our machine), which every command pays."""
 
 from __future__ import annotations
 

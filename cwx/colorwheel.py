@@ -5,7 +5,8 @@ the character holds), the die that came out and the player's answer to the
 one question that die may raise, and returns the new table and whether the
 action succeeded, failed, or the player draws again. Where the die comes from
 (a seeded or system random source, or the dice a table drew by hand) and who
-answers (flags, a prompt) is decided by the caller.
+answers (flags, a prompt) is decided by the caller. States and results are immutable
+records (NamedTuples, for start-up: see clockworx.py).
 """
 
 from __future__ import annotations
