@@ -292,7 +292,7 @@ class Change:
         durable.commit(replacements, self._journal_line(changes))
 
     def _changes(self, file: Loaded) -> list[dict[str, Any]]:
-        name = self._relative(file.path)
+        name = self.name_of(file.path)
         if file.text is not None:
             written = {"file": name, "created": file.raw is None}
             return [written if file.secret else {**written, "text": file.text}]
@@ -313,15 +313,12 @@ class Change:
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
         return durable.JournalLine(self.journal, line.encode())
 
-    def _relative(self, path: str) -> str:
+    def name_of(self, path: str) -> str:
         """A path as the journal names it: relative to the journal's folder when inside it."""
         if self.journal is None:
             return path
         relative = os.path.relpath(os.path.abspath(path), os.path.dirname(self.journal))
         return path if relative.startswith("..") else relative
-
-    def name_of(self, path: str) -> str:
-        return self._relative(path)
 
 
 @contextmanager

@@ -140,39 +140,43 @@ def resolve(
     if char is None and target is not None:
         show(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
+    seal_path = _seal_path(campaign or os.path.dirname(char or "")) if sealed else None
+    outcome, extra, who = _resolve_in_files(target, guess, trait, score, char, seal_path)
+    show(json, outcome, extra, exit_code=exit_code, who=who)
+
+
+def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: int | None,
+                      char: str | None, seal_path: str | None,
+                      ) -> "tuple[ClockOutcome, dict[str, Any], str | None]":
+    """Resolve against a character (adding the experience) and/or the sealed number
+    (revealing it), as one change with one journal line."""
+    from cwx import clockworx
     from cwx.cli import views
     from cwx.cli.common import about, clock_character, record
     from cwx.files import Change
 
-    seal_path = _seal_path(campaign or (os.path.dirname(char) if char else ".")) if sealed \
-        else None
     paths = [p for p in (char, seal_path) if p]
     with Change("clock resolve", paths, journal_beside=char or seal_path) as change:
         extra: dict[str, Any] = {}
         if seal_path:
             the_seal = _open_seal(change, seal_path, unrevealed=True)
             target = the_seal.target
-            extra.update(_reveal(change, seal_path, the_seal, journal=False))
-            del extra["target"]
+            extra = {k: v for k, v in _reveal(change, seal_path, the_seal, journal=False).items()
+                     if k != "target"}
         assert target is not None
-        who = None
-        if char:
-            sheet = clock_character(change, char)
-            with about(char):
-                own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
-            outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
-            if outcome.xp:
-                change.set(char, ("xp",), sheet.xp + outcome.xp)
-            extra["xp_total"] = sheet.xp + outcome.xp
-            who = sheet.name
-        else:
+        if char is None:
             outcome = clockworx.resolve(target, guess, score, trait)
-        result = {**views.outcome_json(outcome), **extra}
-        if char:
-            record(change, sheet.name, char, result)
-        else:
-            change.record({"result": result})
-    show(json, outcome, extra, exit_code=exit_code, who=who)
+            change.record({"result": {**views.outcome_json(outcome), **extra}})
+            return outcome, extra, None
+        sheet = clock_character(change, char)
+        with about(char):
+            own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
+        outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
+        if outcome.xp:
+            change.set(char, ("xp",), sheet.xp + outcome.xp)
+        extra["xp_total"] = sheet.xp + outcome.xp
+        record(change, sheet.name, char, {**views.outcome_json(outcome), **extra})
+    return outcome, extra, sheet.name
 
 
 def show(as_json: bool, outcome: "ClockOutcome", extra: dict[str, Any] | None = None, *,
