@@ -281,3 +281,18 @@ def test_every_colour_wheel_command_has_help_with_an_example() -> None:
                     ["game", "end"], ["wheel", "buy"]):
         ran = cwx(*command, "--help")
         assert ran.status == 0 and "Example: cwx " in ran.stdout, command
+
+
+def test_char_show_gives_the_traits_as_the_file_has_them(tmp_path: Path) -> None:
+    path = tmp_path / "odd.toml"
+    path.write_text('name = "Odd"\nsystem = "colorwheel"\n[traits]\nPurple = ["Friendly"]\n'
+                    'red = ["Quick"]\nyellow = ["Lucky"]\nblue = ["Sharp"]\n'
+                    'orange = ["Daring"]\ngreen = ["Patient"]\n')
+    traits = cwx("char", "show", path, "--json").json["traits"]
+    assert list(traits) == ["Purple", "red", "yellow", "blue", "orange", "green"]
+    bag = tmp_path / "bag.toml"
+    cwx("bag", "new", bag)
+    path.write_text(path.read_text() + "[luck]\nwhite = 5\n")
+    assert cwx("wheel", "buy", "--char", path, "--bag", bag, "--color", "purple",
+               "--trait", "Charming").status == 0
+    assert 'Purple = ["Friendly", "Charming"]' in path.read_text()

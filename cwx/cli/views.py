@@ -23,8 +23,10 @@ def sheet_json(sheet: Character) -> dict[str, Any]:
     if isinstance(sheet, ClockCharacter):
         return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
                 "xp": sheet.xp}
+    # The traits as the file has them: its own spelling and order of the colours.
     return {"name": sheet.name, "system": sheet.system,
-            "traits": {colour: list(names) for colour, names in sheet.traits.items()},
+            "traits": {key: list(sheet.traits[colour])
+                       for colour, key in sheet.colour_keys.items()},
             "luck": luck_json(sheet.luck)}
 
 
