@@ -92,6 +92,7 @@ class Redo(NamedTuple):
 
     replace: tuple[tuple[str, str], ...]  # (temporary file, target)
     journal: JournalLine | None
+    journal_size: int  # the journal's size before the line: recovery judges by size alone
     name: str  # the record's file name, the same in every folder it is written to
 
     def folders(self) -> set[str]:
@@ -102,7 +103,8 @@ class Redo(NamedTuple):
 
     def encode(self) -> bytes:
         journal = [self.journal.path, self.journal.line.decode()] if self.journal else None
-        return json.dumps({"replace": self.replace, "journal": journal}).encode()
+        return json.dumps({"replace": self.replace, "journal": journal,
+                           "journal_size": self.journal_size}).encode()
 
     @classmethod
     def decode(cls, data: bytes, name: str) -> Redo:
@@ -111,6 +113,7 @@ class Redo(NamedTuple):
         return cls(
             tuple((str(temp), str(target)) for temp, target in fields["replace"]),
             JournalLine(str(journal[0]), str(journal[1]).encode()) if journal else None,
+            int(fields["journal_size"]),
             name,
         )
 
@@ -149,7 +152,8 @@ def commit(replacements: Sequence[Replacement], journal: JournalLine | None) -> 
             temps.append(_write_temp(item))
             step()
         redo = Redo(tuple(zip(temps, (item.target for item in replacements), strict=True)),
-                    journal, f"{REDO_PREFIX}{os.urandom(6).hex()}.json")
+                    journal, _size(journal.path) if journal else 0,
+                    f"{REDO_PREFIX}{os.urandom(6).hex()}.json")
         if several:
             for folder in sorted(redo.folders()):
                 written.append(_write_record(folder, redo))
@@ -227,25 +231,29 @@ def _roll_forward(redo: Redo) -> None:
         if os.path.exists(temp):
             os.replace(temp, target)
             _sync_folder(os.path.dirname(target))
-    if redo.journal and not _journal_ends_with(redo.journal):
-        _append(redo.journal)
+    if redo.journal:
+        _finish_journal(redo.journal, redo.journal_size)
     for folder in redo.folders():
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(folder, redo.name))
 
 
-def _journal_ends_with(entry: JournalLine) -> bool:
-    """Whether the line is already the journal's last; reads only its tail."""
+def _finish_journal(entry: JournalLine, before: int) -> None:
+    """Make the journal its first `before` bytes and then this line, judging by sizes alone:
+    the journal is never read, however long the campaign."""
+    size = _size(entry.path)
+    if size == before + len(entry.line):
+        return  # the line was written before the kill
+    if size > before:
+        os.truncate(entry.path, before)  # a line cut short by the kill
+    _append(entry)
+
+
+def _size(path: str) -> int:
     try:
-        with open(entry.path, "rb") as file:
-            file.seek(0, os.SEEK_END)
-            size = file.tell()
-            if size < len(entry.line):
-                return False
-            file.seek(size - len(entry.line))
-            return file.read() == entry.line
+        return os.stat(path).st_size
     except FileNotFoundError:
-        return False
+        return 0
 
 
 def _sweep(folder: str) -> None:
@@ -261,14 +269,9 @@ def _sweep(folder: str) -> None:
 
 
 def _append(entry: JournalLine) -> None:
-    """Append one line; if a killed writer left a torn last line, start on a fresh one."""
-    fd = os.open(entry.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    fd = os.open(entry.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
-        size = os.fstat(fd).st_size
-        data = entry.line
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            data = b"\n" + data
-        _write_all(fd, data)
+        _write_all(fd, entry.line)
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -288,3 +288,30 @@ def test_a_campaign_under_git_stays_clean(campaign: Path) -> None:
     status = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True,
                             check=True).stdout.splitlines()
     assert sorted(status) == [" M bag.toml", " M sue.toml", "?? journal.jsonl"]
+
+
+def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
+    tmp_path: Path
+) -> None:
+    # A command killed mid-append: half its line is in the journal, its redo record waits.
+    journal_path = tmp_path / "journal.jsonl"
+    old = b'{"v":1,"command":"earlier"}\n'
+    line = b'{"v":1,"command":"killed"}\n'
+    journal_path.write_bytes(old + line[:9])
+    redo = durable.Redo((), durable.JournalLine(str(journal_path), line), len(old),
+                        f"{durable.REDO_PREFIX}test.json")
+    (tmp_path / redo.name).write_bytes(redo.encode())
+    locks = durable.FolderLocks()
+    try:
+        durable.settle_folders(locks, [str(tmp_path)])
+    finally:
+        locks.release()
+    assert journal_path.read_bytes() == old + line
+    assert litter(tmp_path) == []
+    # Settling again changes nothing: the record is gone, the line is there once.
+    locks = durable.FolderLocks()
+    try:
+        durable.settle_folders(locks, [str(tmp_path)])
+    finally:
+        locks.release()
+    assert journal_path.read_bytes() == old + line
