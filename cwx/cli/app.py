@@ -1,5 +1,9 @@
 """The `cwx` app, built lazily: a command imports only its own module and builds only
-itself, so start-up stays close to Python's own (issue 5 budgets it at 6x `python -c pass`)."""
+itself, so start-up stays close to Python's own (issue 5 budgets it at 6x `python -c pass`).
+
+The command modules keep real annotations (no `from __future__ import annotations`):
+Typer reads a command's signature twice as it builds it, and string annotations would
+be compiled and evaluated each time (measured: 10 ms for the clock group, against 2)."""
 
 import importlib
 from typing import Annotated, Any

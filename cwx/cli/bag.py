@@ -1,6 +1,5 @@
 """`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
 
-
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 

@@ -1,6 +1,5 @@
 """`cwx char`: create a character and show its sheet."""
 
-
 from typing import Annotated
 
 import typer

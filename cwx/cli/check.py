@@ -1,6 +1,5 @@
 """`cwx check`: validate a campaign folder (and serve as a git pre-commit hook)."""
 
-
 from typing import Annotated, Any
 
 import typer

@@ -1,6 +1,5 @@
 """Steps several commands share: randomness, loading a character of one system, journaling."""
 
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any

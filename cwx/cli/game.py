@@ -1,6 +1,5 @@
 """`cwx game`: settle a character's luck at the end of the game (Color Wheel)."""
 
-
 from cwx.cli.common import BagFile, CharFile, group
 from cwx.cli.output import JsonFlag, emit
 

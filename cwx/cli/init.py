@@ -1,6 +1,5 @@
 """`cwx init`: a new campaign folder, ready for git."""
 
-
 from typing import Annotated
 
 import typer

@@ -1,6 +1,5 @@
 """`cwx log`: the campaign journal, for people or scripts."""
 
-
 from typing import Annotated, Any
 
 import typer

@@ -1,6 +1,5 @@
 """`cwx luck`: the GM's curse (Color Wheel)."""
 
-
 from cwx.cli.common import BagFile, CharFile, group
 from cwx.cli.output import JsonFlag, emit
 

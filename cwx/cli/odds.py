@@ -1,6 +1,5 @@
 """`cwx odds`: exact chances before a risky action."""
 
-
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer

@@ -1,6 +1,5 @@
 """`cwx schema`: the JSON Schema of a campaign file, for editors."""
 
-
 from typing import Annotated
 
 import typer

@@ -1,6 +1,5 @@
 """`cwx wheel`: trade whites for new traits (Color Wheel)."""
 
-
 from typing import Annotated
 
 import typer

@@ -1,6 +1,5 @@
 """`cwx xp`: spend experience on a new trait or a higher score (ClockWorx)."""
 
-
 from typing import Annotated
 
 import typer
