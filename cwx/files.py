@@ -252,7 +252,8 @@ class Change:
         if exists and not force:
             raise BadFile("already exists; pass --force to replace it", path=path)
         raw = read_bytes(path) if exists else None
-        mode = os.stat(real).st_mode & 0o7777 if exists else None
+        # A secret (the GM's sealed number) is for its owner's eyes only.
+        mode = os.stat(real).st_mode & 0o7777 if exists else 0o600 if secret else None
         self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, [], text=text,
                                    toml=meant is not None, secret=secret)
 

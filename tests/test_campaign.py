@@ -30,6 +30,11 @@ def test_pick_seal_prints_only_a_commitment(tmp_path: Path) -> None:
     assert all("nonce" not in json.dumps(e) for e in journal(tmp_path))
 
 
+def test_the_sealed_file_is_for_the_gms_eyes_only(tmp_path: Path) -> None:
+    cwx("clock", "pick", "--seal", "--campaign", tmp_path)
+    assert (tmp_path / SEALED).stat().st_mode & 0o777 == 0o600
+
+
 def test_the_same_number_never_gives_the_same_commitment(tmp_path: Path) -> None:
     # Twelve numbers: an unsalted hash would be recovered by trying them all.
     commitments = {seal.seal(7).commitment for _ in range(50)}
