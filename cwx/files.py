@@ -200,6 +200,9 @@ class Change:
     def __init__(self, command: str, paths: Sequence[str], journal_beside: str | None) -> None:
         self.command = command
         self.files = {path: _place(path) for path in paths}
+        if len(set(self.files.values())) < len(self.files):
+            raise BadFile("names the same file twice (through a link?); give each its own",
+                          path=" and ".join(self.files))
         self.journal = (os.path.join(os.path.dirname(os.path.abspath(journal_beside)), JOURNAL)
                         if journal_beside else None)
         self.loaded: dict[str, Loaded] = {}

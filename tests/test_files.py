@@ -221,3 +221,12 @@ def test_each_change_appends_one_journal_line_and_nothing_else(campaign: Path) -
                for e in events)
     assert events[1]["changes"] == [{"file": "kris.toml", "key": "xp", "from": 2, "to": 8}]
     assert not [name for name in os.listdir(campaign) if "cwx" in name]
+
+
+def test_the_same_file_under_two_names_is_refused(campaign: Path) -> None:
+    (campaign / "other.toml").symlink_to("sue.toml")
+    before = (campaign / "sue.toml").read_bytes()
+    ran = cwx("bag", "draw", "--char", campaign / "sue.toml", "--bag", campaign / "other.toml",
+              "--color", "red", "--drawn", "red")
+    assert ran.status == 2 and "names the same file twice" in ran.error
+    assert (campaign / "sue.toml").read_bytes() == before
