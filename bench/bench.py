@@ -42,6 +42,21 @@ def dice_roll() -> list[str]:
     return [str(roll), "1d12"]
 
 
+HELLO = """\
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def hello(name: str = "world") -> None:
+    print(f"hello {name}")
+
+
+app()
+"""
+
+
 def campaign(folder: Path, events: int) -> Path:
     shutil.copytree(ROOT / "examples", folder)
     if events:
@@ -73,12 +88,16 @@ def measure(commands: dict[str, list[str]]) -> dict[str, list[float]]:
 def main() -> int:
     cwx = str(BIN / "cwx")
     with tempfile.TemporaryDirectory() as scratch:
+        hello = Path(scratch) / "hello.py"
+        hello.write_text(HELLO)
+        subprocess.run([sys.executable, "-m", "py_compile", str(hello)], check=True)
         kris = campaign(Path(scratch) / "short", 0)
         long_kris = campaign(Path(scratch) / "long", JOURNAL_EVENTS)
         resolve = ["clock", "resolve", "--target", "4", "--guess", "3", "--trait", "Repair",
                    "--char"]
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "reference: a Typer hello-world": [sys.executable, str(hello)],
             "stateless resolve": [cwx, "clock", "resolve", "--target", "4", "--guess", "3",
                                   "--score", "3"],
             "stateful resolve": [cwx, *resolve, str(kris)],
