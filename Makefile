@@ -4,12 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest demo bench stress clean
+.PHONY: test lint typecheck pytest demo bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "cwx needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
@@ -22,7 +21,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest
 
 demo: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
@@ -32,9 +31,6 @@ demo: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py
-
-stress: $(STAMP)
-	$(BIN)/pytest -m slow
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
