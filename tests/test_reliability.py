@@ -301,17 +301,17 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
     redo = durable.Redo((), durable.JournalLine(str(journal_path), line), len(old),
                         f"{durable.REDO_PREFIX}test.json")
     (tmp_path / redo.name).write_bytes(redo.encode())
-    locks = durable.FolderLocks()
-    try:
-        durable.settle_folders(locks, [str(tmp_path)])
-    finally:
-        locks.release()
+    settle(tmp_path)
     assert journal_path.read_bytes() == old + line
     assert litter(tmp_path) == []
-    # Settling again changes nothing: the record is gone, the line is there once.
+    settle(tmp_path)  # again: the record is gone, the line stays there once
+    assert journal_path.read_bytes() == old + line
+
+
+def settle(folder: Path) -> None:
+    """What every command does first: lock the folder and finish what was left."""
     locks = durable.FolderLocks()
     try:
-        durable.settle_folders(locks, [str(tmp_path)])
+        durable.settle_folders(locks, [str(folder)])
     finally:
         locks.release()
-    assert journal_path.read_bytes() == old + line
