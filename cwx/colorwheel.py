@@ -316,13 +316,5 @@ def trade(
     return Trade(colour, name, cost, after, grown)
 
 
-def dice_count(table: Table) -> Luck:
-    """Whites and blacks on this table, wherever they lie (W9 keeps this fixed)."""
-    return Luck(
-        table.bag.white + table.reserve.white + table.held.white,
-        table.bag.black + table.reserve.black + table.held.black,
-    )
-
-
 def _with(luck: Luck, die: str, number: int) -> Luck:
     return luck._replace(**{die: getattr(luck, die) + number})

@@ -142,10 +142,6 @@ def line_of(raw: bytes, key: str | None) -> int | None:
     return best
 
 
-def load_data(path: str) -> dict[str, Any]:
-    return parse(read_bytes(path), path)
-
-
 def character_from(data: Mapping[str, Any], raw: bytes, path: str) -> Character:
     try:
         return sheets.character(data, stem(path))

@@ -93,10 +93,18 @@ def test_char_new_clockworx(tmp_path: Path) -> None:
               "--trait", "Repair=3", "--trait", "Tough=5", "--name", "Kris", "--json")
     assert ran.status == 0
     assert ran.json == {"name": "Kris", "system": "clockworx",
-                        "traits": {"Scrounge": 3, "Repair": 3, "Tough": 5}, "xp": 0}
+                        "traits": {"Scrounge": 3, "Repair": 3, "Tough": 5}, "xp": 0,
+                        "unspent": 1}
     assert tomllib.loads(path.read_text())["traits"]["Tough"] == 5
     assert "# Kris, a ClockWorx character" in path.read_text()
     assert journal(tmp_path)[0]["command"] == "char new"
+
+
+def test_char_new_reports_unspent_creation_points(tmp_path: Path) -> None:
+    ran = cwx("char", "new", tmp_path / "kris.toml", "--system", "clockworx",
+              "--trait", "Scrounge=3", "--trait", "Repair=3", "--trait", "Tough=5")
+    assert ran.status == 0
+    assert "1 of 12 creation points left unspent." in ran.stdout
 
 
 def test_char_new_names_with_spaces_and_quotes_are_written_as_toml(tmp_path: Path) -> None:

@@ -270,7 +270,8 @@ class Game(RuleBasedStateMachine):
         self.reserve = Luck(10, 10)
         self.held: list[Luck] = []
         self.traits: list[dict[str, tuple[str, ...]]] = []
-        self.total = colorwheel.dice_count(Table(self.bag, self.reserve, Luck()))
+        self.total = Luck(self.bag.white + self.reserve.white,
+                          self.bag.black + self.reserve.black)
         self.steps = 0
 
     def _table(self, who: int) -> Table:

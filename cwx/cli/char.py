@@ -28,15 +28,19 @@ def new(
 
     Example: cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
     """
-    from cwx import files, sheets
+    from cwx import clockworx, files, sheets
     from cwx.cli import views
     from cwx.cli.common import create
 
     pairs = [_pair(text) for text in trait]
     sheet = sheets.new_character(system, name or files.stem(file), pairs)
     result = views.sheet_json(sheet)
+    note = ""
+    if isinstance(sheet, sheets.ClockCharacter):  # C1: unspent points are allowed, and said
+        result["unspent"] = clockworx.unspent(sheet.traits)
+        note = f"\n{result['unspent']} of {clockworx.BUDGET} creation points left unspent."
     create("char new", file, sheet, force=force, result=result, who=sheet.name)
-    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet))
+    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet) + note)
 
 
 @app.command("show")

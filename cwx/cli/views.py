@@ -150,7 +150,7 @@ def draw_text(result: Draw, who: str) -> str:
     drawn = " then ".join(paint(die, die, on) for die in result.draws)
     verdict = paint("Success.", "good", on) if result.success else paint("Failure.", "bad", on)
     notes = []
-    kept = [die for die in result.draws[:-1]]
+    kept = result.draws[:-1]  # every die before the last was kept
     if kept:
         notes.append(f"kept {', '.join(kept)}")
     if result.cancelled:
