@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from cwx.errors import BadValue, RuleForbids
+from cwx.errors import BadValue, RuleForbids, shown
 
 if TYPE_CHECKING:
     from random import Random
@@ -54,14 +54,14 @@ class Advancement(NamedTuple):
 def check_position(value: int, what: str) -> int:
     """A target or guess must be a position on the clock face (C2)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= CLOCK:
-        raise BadValue(f"{what} must be a whole number from 1 to {CLOCK}, not {value!r}")
+        raise BadValue(f"{what} must be a whole number from 1 to {CLOCK}, not {shown(value)}")
     return value
 
 
 def check_score(value: object, what: str = "score") -> int:
     """A trait score is a whole number 1–6 (C1)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SCORE:
-        raise BadValue(f"{what} must be a whole number from 1 to {MAX_SCORE}, not {value!r}")
+        raise BadValue(f"{what} must be a whole number from 1 to {MAX_SCORE}, not {shown(value)}")
     return value
 
 

@@ -1,15 +1,31 @@
-"""Durable writes: folder locks, atomic replaces, and a redo record for multi-file changes.
+"""Durable changes: folder locks, atomic replaces, and redo records.
 
-Every change takes an exclusive `flock` on each folder it touches, in sorted
-order so two commands can never wait on each other. A folder is never replaced,
-so its lock is never stranded on an old inode the way a lock on the data file
-would be. Under the locks a change writes every new file beside its target as
-a synced temporary file, then a redo record naming them (in every folder
-involved), then replaces the targets, appends the journal line and deletes the
-record. A command killed at any point leaves either temporary files that no
-record names (swept away by the next command) or a record that the next
-command in any of those folders rolls forward before doing its own work, so a
-character and a bag are never left half changed.
+Every change takes an exclusive `flock` on each folder it touches, in one sorted order
+(of real paths, so a folder named twice through a link is locked once), so two commands
+never wait on each other. A folder is never replaced, so its lock never strands on an
+old inode the way a lock on the data file would.
+
+Under the locks a change with a journal line, or of more than one file, runs in three steps:
+
+1. every new file is written beside its target as a synced temporary file;
+2. a redo record naming them, the bytes each target was computed from and the journal
+   line is written into every folder the change touches, one folder after another. The
+   change is *decided* once every folder holds its copy;
+3. the targets are replaced, the journal line is appended, and the copies are deleted.
+
+A command killed in step 1 or 2 leaves a record that some folder lacks: the next
+command that changes files there rolls it back (nothing had been replaced). Killed in
+step 3, the record is in every folder, and the next command that changes files in any
+of them rolls it forward before its own work, unless a target has been changed since
+(a hand edit is never overwritten: that is refused, with what to do). Commands that only
+read never finish or undo another command's change; they are told one is waiting.
+
+A redo record is input like any other file: one committed to a shared campaign is
+checked to name only cwx's own temporary files, beside their targets, in folders that
+each hold the very same record. Anything else is refused and left for a person.
+
+This layer never prints: what to say while waiting for a lock is the caller's, and
+what it finds is returned as notes or raised as errors.
 """
 
 from __future__ import annotations
@@ -18,21 +34,31 @@ import contextlib
 import fcntl
 import json
 import os
-import sys
+import re
+import signal
+import stat
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
 
-from cwx.errors import BadFile, WriteFailed
+from cwx.errors import BadFile, Conflict, WriteFailed
 
 TEMP_SUFFIX = ".cwx-tmp"
 REDO_PREFIX = ".cwx-redo-"
-# For the crash tests only. PAUSE_HOOK: a path to create, after which the process
-# waits between the first and second replace of a change, to be killed there.
-# STEP_HOOK: seconds to wait after each step of a commit, so that kills at random
-# moments land inside the commit rather than in Python's start-up.
-PAUSE_HOOK = "CWX_TEST_PAUSE_BETWEEN_REPLACES"
-STEP_HOOK = "CWX_TEST_STEP_SECONDS"
+REDO_SUFFIX = ".json"
+JOURNAL = "journal.jsonl"
+RECORD_VERSION = 2  # 1 (cwx 0.1): no fingerprints of the old files, so never rolled forward
+MAX_RECORD = 8 << 20  # two files of at most 1 MiB and a journal line holding their text
+# The test seam: CWX_TEST_CHECKPOINT="sleep SECONDS" waits at every checkpoint of a commit
+# (so that random kills land inside it), "pause NAME[#N] FLAG" creates FLAG at the Nth
+# checkpoint NAME and waits there to be killed. Read once, only by `checkpoint`.
+CHECKPOINT_HOOK = "CWX_TEST_CHECKPOINT"
+
+_TEMP_NAME = re.compile(r"^\.(.+)\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX) + "$")
+_RECORD_NAME = re.compile("^" + re.escape(REDO_PREFIX) + r"[0-9a-f]{12}" + re.escape(REDO_SUFFIX) + "$")
+_FINGERPRINT = re.compile(r"^[0-9]+:[0-9a-f]{8}$")
+Waiting = Callable[[str], None]
 
 
 class Replacement(NamedTuple):
@@ -40,26 +66,104 @@ class Replacement(NamedTuple):
 
     target: str
     data: bytes
-    mode: int | None  # the permission bits to keep; None for a new file
+    mode: int | None  # the permission bits to set; None for a new file (the umask decides)
+    old: bytes | None  # the bytes the change was computed from; None for a new file
 
 
 class JournalLine(NamedTuple):
-    """One event for the journal at `path`, encoded and ending in a newline."""
+    """One event for the journal at `path`: one JSON object and a newline."""
 
     path: str
     line: bytes
 
 
+class Pending(NamedTuple):
+    temp: str
+    target: str
+    old: str | None  # fingerprint of the bytes the change was computed from; None: no file
+
+
+class Redo(NamedTuple):
+    """What a decided change still has to do: enough to finish it, or to see it is not ours."""
+
+    command: str
+    replace: tuple[Pending, ...]
+    journal: JournalLine | None
+    journal_size: int  # the journal's size before the line
+    name: str  # the record's file name, the same in every folder it is written to
+
+    def folders(self) -> set[str]:
+        paths = [pending.target for pending in self.replace]
+        if self.journal:
+            paths.append(self.journal.path)
+        return {os.path.dirname(path) for path in paths}
+
+    def encode(self) -> bytes:
+        journal = [self.journal.path, self.journal.line.decode()] if self.journal else None
+        return json.dumps({"redo": RECORD_VERSION, "command": self.command,
+                           "replace": [list(p) for p in self.replace], "journal": journal,
+                           "journal_size": self.journal_size}).encode()
+
+
+class Untrusted(BadFile):
+    """A redo record cwx did not write (or cannot finish safely): never executed."""
+
+
+def fingerprint(data: bytes) -> str:
+    """Enough to notice that a file changed: its length and CRC-32."""
+    return f"{len(data)}:{zlib.crc32(data):08x}"
+
+
+# ---------------------------------------------------------------- the test seam
+
+_hook: Callable[[str], None] | None = None
+saved = 0  # changes this process committed: a late Ctrl-C must not say nothing changed
+
+
+def checkpoint(name: str) -> None:
+    """A named moment inside a commit, where the crash tests wait or kill."""
+    global _hook
+    if _hook is None:
+        _hook = _hook_from(os.environ.get(CHECKPOINT_HOOK, ""))
+    _hook(name)
+
+
+def _hook_from(spec: str) -> Callable[[str], None]:
+    words = spec.split()
+    if len(words) == 2 and words[0] == "sleep":
+        seconds = float(words[1])
+        return lambda name: time.sleep(seconds)
+    if len(words) == 3 and words[0] == "pause":
+        wanted, _, nth = words[1].partition("#")
+        flag, seen = words[2], {"count": 0}
+
+        def pause(name: str) -> None:
+            if name == wanted:
+                seen["count"] += 1
+                if seen["count"] == int(nth or 1):
+                    with open(flag, "w"):
+                        pass
+                    time.sleep(60)
+
+        return pause
+    return lambda name: None
+
+
+# ---------------------------------------------------------------- locks
+
+
 class FolderLocks:
     """Exclusive locks on folders, taken in sorted order and released together."""
 
-    def __init__(self) -> None:
-        self.held: dict[str, int] = {}
+    def __init__(self, waiting: Waiting | None = None) -> None:
+        self.held: dict[str, int] = {}  # real path -> open descriptor holding the flock
+        self.inodes: set[tuple[int, int]] = set()
+        self.waiting = waiting
 
     def acquire(self, folders: Iterable[str]) -> None:
-        for folder in sorted(set(folders) - set(self.held)):
+        for folder in sorted({os.path.realpath(f) for f in folders} - set(self.held)):
             try:
-                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             except FileNotFoundError:
                 raise BadFile("the folder does not exist; create it first", path=folder) from None
             except NotADirectoryError:
@@ -67,130 +171,430 @@ class FolderLocks:
             except PermissionError:
                 raise BadFile("cwx may not open this folder (permission denied)",
                               path=folder) from None
-            _wait_for_lock(fd, folder)
+            info = os.fstat(fd)
+            if (info.st_dev, info.st_ino) in self.inodes:  # the same folder, mounted twice
+                os.close(fd)
+                continue
+            self._lock(fd, folder)
             self.held[folder] = fd
+            self.inodes.add((info.st_dev, info.st_ino))
+
+    def _lock(self, fd: int, folder: str) -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        if self.waiting:
+            self.waiting(folder)
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
     def release(self) -> None:
         for fd in self.held.values():
             os.close(fd)  # closing drops the flock
         self.held.clear()
+        self.inodes.clear()
 
 
-def _wait_for_lock(fd: int, folder: str) -> None:
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return
-    except BlockingIOError:
-        pass
-    if sys.stderr.isatty():
-        print(f"cwx: waiting for another cwx command in {folder} ...", file=sys.stderr)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+# ---------------------------------------------------------------- settling
 
 
-class Redo(NamedTuple):
-    """What a change will do once it starts replacing files: enough to finish it."""
+class Found(NamedTuple):
+    """A redo record as found in one folder."""
 
-    replace: tuple[tuple[str, str], ...]  # (temporary file, target)
-    journal: JournalLine | None
-    journal_size: int  # the journal's size before the line: recovery judges by size alone
-    name: str  # the record's file name, the same in every folder it is written to
-
-    def folders(self) -> set[str]:
-        paths = [target for _, target in self.replace]
-        if self.journal:
-            paths.append(self.journal.path)
-        return {os.path.dirname(path) for path in paths}
-
-    def encode(self) -> bytes:
-        journal = [self.journal.path, self.journal.line.decode()] if self.journal else None
-        return json.dumps({"replace": self.replace, "journal": journal,
-                           "journal_size": self.journal_size}).encode()
-
-    @classmethod
-    def decode(cls, data: bytes, name: str) -> Redo:
-        fields = json.loads(data)
-        journal = fields["journal"]
-        return cls(
-            tuple((str(temp), str(target)) for temp, target in fields["replace"]),
-            JournalLine(str(journal[0]), str(journal[1]).encode()) if journal else None,
-            int(fields["journal_size"]),
-            name,
-        )
+    path: str
+    raw: bytes
+    redo: Redo | None  # None: not a record this cwx can finish
+    problem: str | None
 
 
-def settle_folders(locks: FolderLocks, folders: Iterable[str]) -> None:
-    """Lock `folders`, finish any change a killed command left behind, sweep its litter."""
-    wanted = set(folders)
+def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool) -> list[str]:
+    """Lock `folders`. When `finish`, first complete (or undo) what a killed command left
+    and sweep its temporary files; otherwise leave it be. Returns what the caller may
+    want to tell the user (a change waiting, a record cwx will not run)."""
+    wanted = {os.path.realpath(folder) for folder in folders}
     while True:
         locks.acquire(wanted)
-        pending = {redo.name: redo for folder in sorted(wanted) for redo in _pending(folder)}
-        needed = set().union(*(redo.folders() for redo in pending.values()))
-        if needed <= set(locks.held):
+        records = [found for folder in sorted(locks.held) for found in _records(folder)]
+        needed: set[str] = set()
+        for found in records:
+            if found.redo and not found.problem and _complete(found):
+                needed |= found.redo.folders()
+        if not finish or needed <= set(locks.held):
             break
-        # A pending change reaches folders we do not hold: start over, in sorted order.
+        # A decided change reaches folders we do not hold: start over, in sorted order.
         locks.release()
         wanted |= needed
-    try:
-        for redo in pending.values():
-            _roll_forward(redo)
-        for folder in sorted(wanted):
+    notes: list[str] = []
+    seen: set[str] = set()
+    for found in records:
+        if found.redo and found.redo.name in seen:
+            continue  # the same record, found in a second folder
+        if found.redo:
+            seen.add(found.redo.name)
+        if found.problem or found.redo is None:
+            message = (f"{found.problem}; cwx will not run it. Look at it, and delete it "
+                       "when you know where it came from")
+            if finish:
+                raise Untrusted(message, path=found.path)
+            notes.append(f"{found.path}: {message}")
+        elif not _complete(found):
+            if finish:
+                _roll_back(found, set(locks.held))
+        elif finish:
+            try:
+                _roll_forward(found.redo)
+            except OSError as error:
+                raise _write_failed(error, "could not finish a change an interrupted cwx "
+                                           "command left; fix the problem and run cwx again") from None
+        else:
+            folders_named = " and ".join(sorted(found.redo.folders()))
+            notes.append(f"an interrupted `cwx {found.redo.command}` waits to be finished in "
+                         f"{folders_named}; the next cwx command that changes files there "
+                         "finishes it")
+    if finish:
+        for folder in sorted(locks.held):
             _sweep(folder)
-    except OSError as error:
-        raise _write_failed(error, "could not finish a change an interrupted cwx command "
-                                   "left; fix the problem and run cwx again") from None
+    return notes
 
 
-def commit(replacements: Sequence[Replacement], journal: JournalLine | None) -> None:
+def inspect(folder: str) -> list[tuple[str, str]]:
+    """What `cwx check` says of the redo records in `folder` (path, message): each one cwx
+    will not run, and each interrupted change still waiting to be finished or undone."""
+    said = []
+    for found in _records(folder):
+        if found.problem or found.redo is None:
+            said.append((found.path, f"{found.problem}; cwx will not run it. Look at it, and "
+                                     "delete it when you know where it came from"))
+        else:
+            state = "finished" if _complete(found) else "undone"
+            said.append((found.path, f"an interrupted `cwx {found.redo.command}` waits to be "
+                                     f"{state}; the next cwx command that changes files here "
+                                     "does it"))
+    return said
+
+
+def _records(folder: str) -> list[Found]:
+    """The redo records in `folder`, read and checked."""
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.startswith(REDO_PREFIX))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            raw = _read_plain(path, MAX_RECORD)
+        except OSError as error:
+            found.append(Found(path, b"", None, f"a redo record cwx cannot read "
+                                                f"({error.strerror})"))
+            continue
+        redo, problem = _decode(raw, name)
+        if redo is not None and problem is None:
+            problem = _untrusted(redo, folder)
+        found.append(Found(path, raw, redo, problem))
+    return found
+
+
+def _read_plain(path: str, limit: int) -> bytes:
+    """A regular file's bytes, never through a link, at most `limit` of them."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(0, "not a regular file", path)
+        if info.st_size > limit:
+            raise OSError(0, "too large to be one", path)
+        return os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+
+
+def _decode(raw: bytes, name: str) -> tuple[Redo | None, str | None]:
+    if not _RECORD_NAME.match(name):
+        return None, "a file named like a redo record, which cwx never names so"
+    try:
+        fields = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None, "a redo record that is not valid JSON"
+    if not isinstance(fields, dict):
+        return None, "a redo record that is not a JSON object"
+    if fields.get("redo") != RECORD_VERSION:
+        return None, ("a redo record from an older cwx, which cannot tell whether its files "
+                      "were edited since")
+    try:
+        replace = tuple(_pending(item) for item in fields["replace"])
+        journal, line = fields["journal"], None
+        if journal is not None:
+            if not (isinstance(journal, list) and len(journal) == 2 and
+                    all(isinstance(part, str) for part in journal)):
+                raise TypeError
+            line = JournalLine(journal[0], journal[1].encode())
+        size, command = fields["journal_size"], fields["command"]
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0 or \
+                not isinstance(command, str) or len(command) > 100:
+            raise TypeError
+    except (KeyError, TypeError, ValueError, UnicodeEncodeError):
+        return None, "a redo record of a shape cwx never writes"
+    return Redo(command, replace, line, size, name), None
+
+
+def _pending(item: Any) -> Pending:
+    if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and
+            isinstance(item[1], str) and (item[2] is None or isinstance(item[2], str))):
+        raise TypeError
+    return Pending(item[0], item[1], item[2])
+
+
+def _untrusted(redo: Redo, found_in: str) -> str | None:
+    """Why this record is not one cwx wrote, or None when it could be."""
+    folders = redo.folders()
+    if found_in not in folders:
+        return "a redo record naming no file in its own folder"
+    for folder in folders:
+        if not _canonical(folder):
+            return f"a redo record naming a file in {folder}, not a folder's real path"
+    for pending in redo.replace:
+        folder, name = os.path.split(pending.target)
+        match = _TEMP_NAME.match(os.path.basename(pending.temp))
+        if not match or match.group(1) != name or os.path.dirname(pending.temp) != folder:
+            return f"a redo record naming {pending.temp}, not a temporary file of cwx's beside " \
+                   f"{pending.target}"
+        if pending.old is not None and not _FINGERPRINT.match(pending.old):
+            return "a redo record of a shape cwx never writes"
+    if redo.journal:
+        line = redo.journal.line
+        if os.path.basename(redo.journal.path) != JOURNAL:
+            return f"a redo record that would append to {redo.journal.path}, which is no journal"
+        if not line.endswith(b"\n") or b"\n" in line[:-1] or len(line) > MAX_RECORD:
+            return "a redo record whose journal line is not one line"
+    if not redo.replace and not redo.journal:
+        return "a redo record with nothing to do"
+    return None
+
+
+def _canonical(folder: str) -> bool:
+    return os.path.isabs(folder) and os.path.normpath(folder) == folder and \
+        os.path.realpath(folder) == folder
+
+
+def _complete(found: Found) -> bool:
+    """Whether every folder of the change holds this record: whether it was decided."""
+    assert found.redo is not None
+    for folder in found.redo.folders():
+        try:
+            if _read_plain(os.path.join(folder, found.redo.name), MAX_RECORD) != found.raw:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _roll_back(found: Found, held: set[str]) -> None:
+    """A change killed before it was decided: nothing was replaced, so forget it."""
+    assert found.redo is not None
+    for pending in found.redo.replace:
+        if os.path.dirname(pending.temp) in held:
+            with contextlib.suppress(OSError):
+                os.unlink(pending.temp)
+    for folder in sorted(found.redo.folders() & held):
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, found.redo.name))
+
+
+def _roll_forward(redo: Redo) -> None:
+    """Finish a decided change, unless one of its targets changed since it was computed."""
+    waiting = [pending for pending in redo.replace if os.path.lexists(pending.temp)]
+    for pending in waiting:
+        if not stat.S_ISREG(os.lstat(pending.temp).st_mode):
+            raise Untrusted("is not a temporary file cwx wrote; cwx will not move it into "
+                            "place. Look at it, and delete it and the redo record "
+                            f"{redo.name} beside it", path=pending.temp)
+        if _fingerprint_of(pending.target) != pending.old:
+            folders = " and ".join(sorted(redo.folders()))
+            raise Conflict(
+                f"changed after an interrupted `cwx {redo.command}` computed its change, so cwx "
+                f"will not finish it over your edit. To keep your edit, delete {redo.name} "
+                f"(in {folders}) and {os.path.basename(pending.temp)}; to take cwx's change "
+                f"instead, move {os.path.basename(pending.temp)} over the file",
+                path=pending.target)
+    for pending in waiting:
+        os.replace(pending.temp, pending.target)
+    for folder in sorted({os.path.dirname(p.target) for p in waiting}):
+        _sync_folder(folder)
+    if redo.journal:
+        _finish_journal(redo.journal, redo.journal_size)
+    for folder in sorted(redo.folders()):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(folder, redo.name))
+
+
+def _fingerprint_of(path: str) -> str | None:
+    try:
+        return fingerprint(_read_plain(path, MAX_RECORD))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return "unreadable"
+
+
+def _finish_journal(entry: JournalLine, before: int) -> None:
+    """Make sure the line follows the journal's first `before` bytes, reading only what
+    was written after them: a line cut short by the kill is replaced, a line already
+    there is left, and bytes another program added are never cut."""
+    try:
+        fd = os.open(entry.path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        _append(entry)
+        return
+    try:
+        size = os.fstat(fd).st_size
+        if size > before:
+            tail = os.pread(fd, min(size - before, len(entry.line) + 1), before)
+            if tail.startswith(entry.line) or tail.startswith(b"\n" + entry.line):
+                return
+            if size - before <= len(entry.line) + 1 and (
+                    entry.line.startswith(tail) or (b"\n" + entry.line).startswith(tail)):
+                os.ftruncate(fd, before)
+    finally:
+        os.close(fd)
+    _append(entry)
+
+
+# ---------------------------------------------------------------- committing
+
+
+def commit(replacements: Sequence[Replacement], journal: JournalLine | None,
+           command: str) -> None:
     """Replace every target and append the journal line: all of it, or after a crash none
-    and then (rolled forward by the next command) all of it."""
-    several = len(replacements) + (journal is not None) > 1
+    and then (rolled forward by the next command that changes files there) all of it."""
+    global saved
+    with _shielded():
+        _commit(replacements, journal, command)
+        saved += 1
+
+
+@contextlib.contextmanager
+def _shielded() -> Iterator[None]:
+    """Ctrl-C and a polite kill wait until the commit is over (it takes milliseconds), so
+    a change is never left for the next command without need; a Ctrl-C that came too late
+    to stop it is spent, and the command ends as it would have."""
+    wanted = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+    try:
+        yield
+    finally:
+        if signal.SIGINT in signal.sigpending():
+            signal.sigwait({signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _commit(replacements: Sequence[Replacement], journal: JournalLine | None,
+            command: str) -> None:
+    for item in replacements:
+        _replaceable(item.target)
+    if journal is not None:
+        _appendable(journal.path)
     temps: list[str] = []
-    written: list[str] = []
-    step = _test_step()
+    copies: list[str] = []
     try:
         for item in replacements:
-            temps.append(_write_temp(item))
-            step()
-        redo = Redo(tuple(zip(temps, (item.target for item in replacements), strict=True)),
+            temps.append(_write_temp(item.target, item.data, item.mode))
+            checkpoint("temp")
+        redo = Redo(command,
+                    tuple(Pending(temp, item.target, _old(item))
+                          for temp, item in zip(temps, replacements, strict=True)),
                     journal, _size(journal.path) if journal else 0,
-                    f"{REDO_PREFIX}{os.urandom(6).hex()}.json")
-        if several:
+                    f"{REDO_PREFIX}{os.urandom(6).hex()}{REDO_SUFFIX}")
+        if len(replacements) > 1 or journal is not None:
+            record = redo.encode()
             for folder in sorted(redo.folders()):
-                written.append(_write_record(folder, redo))
-                step()
+                copies.append(_write_record(folder, redo.name, record))
+                checkpoint("record")
     except OSError as error:
-        for path in temps + written:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        _forget(temps + copies)
         raise _write_failed(error, "the files are unchanged") from None
-    # The change is decided: from here a failure is rolled forward by the next command.
+    # Decided: from here a failure is finished by the next command that changes files.
+    replaced = appended = 0
     try:
-        for number, (temp, target) in enumerate(redo.replace):
-            os.replace(temp, target)
-            step()
-            if number == 0 and len(redo.replace) > 1 and (hook := os.environ.get(PAUSE_HOOK)):
-                _pause_for_test(hook)
-        for folder in {os.path.dirname(target) for _, target in redo.replace}:
+        for pending in redo.replace:
+            os.replace(pending.temp, pending.target)
+            replaced += 1
+            checkpoint("replace")
+        for folder in sorted({os.path.dirname(p.target) for p in redo.replace}):
             _sync_folder(folder)
         if journal is not None:
+            appended = 1
             _append(journal)
-            step()
-        for path in written:
+            checkpoint("journal")
+        for path in copies:
             os.unlink(path)
-            step()
+            checkpoint("forget")
     except OSError as error:
-        raise _write_failed(error, "the next cwx command in this folder will finish it") from None
+        if not replaced and _unappend(journal, redo.journal_size, appended) and \
+                _forget(temps + copies):
+            raise _write_failed(error, "the files are unchanged") from None
+        folders = " and ".join(sorted(redo.folders()))
+        raise _write_failed(error, f"the change is half made and waits in {redo.name}: the "
+                                   f"next cwx command that changes files in {folders} "
+                                   "finishes it") from None
 
 
-def _write_temp(item: Replacement) -> str:
-    folder, name = os.path.split(item.target)
-    temp = os.path.join(folder, f".{name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if item.mode is None
-                 else item.mode)
+def _unappend(journal: JournalLine | None, before: int, began: int) -> bool:
+    """Cut what a failed append wrote (we hold the lock: no one else wrote after it)."""
+    if journal is None or not began:
+        return True
     try:
-        if item.mode is not None:
-            os.fchmod(fd, item.mode)  # the umask must not narrow a file's own mode
-        _write_all(fd, item.data)
+        if _size(journal.path) > before:
+            os.truncate(journal.path, before)
+    except OSError:
+        return False
+    return True
+
+
+def _old(item: Replacement) -> str | None:
+    return None if item.old is None else fingerprint(item.old)
+
+
+def _replaceable(target: str) -> None:
+    """Refuse, before anything is decided, a replace the folder's sticky bit forbids."""
+    folder = os.path.dirname(target)
+    try:
+        where, info = os.stat(folder), os.lstat(target)
+    except FileNotFoundError:
+        return
+    me = os.geteuid()
+    if where.st_mode & stat.S_ISVTX and me not in (0, info.st_uid, where.st_uid):
+        raise WriteFailed("belongs to another user in a shared folder (its sticky bit lets "
+                          "only the owner replace it); nothing was changed. Ask its owner, "
+                          "or copy it to a folder of your own", path=target)
+
+
+def _appendable(path: str) -> None:
+    """The journal is appended to in place: never through a link, never a device."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise BadFile("is a symbolic link; cwx never writes the journal through a link. "
+                      "Replace the link with the journal itself", path=path)
+    if not stat.S_ISREG(info.st_mode):
+        raise BadFile("is not a regular file, so cwx cannot journal in it", path=path)
+    if not os.access(path, os.W_OK):
+        raise WriteFailed("is not writable; make it writable (chmod u+w) to let cwx journal "
+                          "its changes; nothing was changed", path=path)
+
+
+def _write_temp(target: str, data: bytes, mode: int | None) -> str:
+    folder, name = os.path.split(target)
+    temp = os.path.join(folder, f".{name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o666 if mode is None else mode & 0o777)
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)  # the umask must not change a file's own mode
+        _write_all(fd, data)
         os.fsync(fd)
     except OSError:
         os.close(fd)
@@ -206,52 +610,29 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _write_record(folder: str, redo: Redo) -> str:
-    path = os.path.join(folder, redo.name)
-    os.replace(_write_temp(Replacement(path, redo.encode(), None)), path)
+def _write_record(folder: str, name: str, record: bytes) -> str:
+    path = os.path.join(folder, name)
+    os.replace(_write_temp(path, record, None), path)
     _sync_folder(folder)
     return path
 
 
-def _pending(folder: str) -> list[Redo]:
-    """Redo records a killed command left in `folder`."""
-    found = []
-    with contextlib.suppress(OSError):
-        for name in sorted(os.listdir(folder)):
-            if name.startswith(REDO_PREFIX) and name.endswith(".json"):
-                path = os.path.join(folder, name)
-                with contextlib.suppress(OSError, ValueError, KeyError, TypeError, IndexError), \
-                        open(path, "rb") as file:
-                    found.append(Redo.decode(file.read(), name))
-    return found
-
-
-def _roll_forward(redo: Redo) -> None:
-    for temp, target in redo.replace:
-        if os.path.exists(temp):
-            os.replace(temp, target)
-            _sync_folder(os.path.dirname(target))
-    if redo.journal:
-        _finish_journal(redo.journal, redo.journal_size)
-    for folder in redo.folders():
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(os.path.join(folder, redo.name))
-
-
-def _finish_journal(entry: JournalLine, before: int) -> None:
-    """Make the journal its first `before` bytes and then this line, judging by sizes alone:
-    the journal is never read, however long the campaign."""
-    size = _size(entry.path)
-    if size == before + len(entry.line):
-        return  # the line was written before the kill
-    if size > before:
-        os.truncate(entry.path, before)  # a line cut short by the kill
-    _append(entry)
+def _forget(paths: Iterable[str]) -> bool:
+    """Delete what an undecided change wrote; whether all of it went."""
+    gone = True
+    for path in paths:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            gone = False
+    return gone
 
 
 def _size(path: str) -> int:
     try:
-        return os.stat(path).st_size
+        return os.lstat(path).st_size
     except FileNotFoundError:
         return 0
 
@@ -263,39 +644,36 @@ def _sweep(folder: str) -> None:
     except OSError:
         return
     for name in names:
-        if name.endswith(TEMP_SUFFIX):
+        if _TEMP_NAME.match(name):
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
 
 
 def _append(entry: JournalLine) -> None:
-    fd = os.open(entry.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    """Append the line; after a journal whose last line was cut short (a full disk, an
+    editor), on a line of its own, so the new event is never glued to the fragment."""
+    fd = os.open(entry.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o666)
     try:
-        _write_all(fd, entry.line)
+        size = os.fstat(fd).st_size
+        torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+        _write_all(fd, (b"\n" if torn else b"") + entry.line)
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
 def _sync_folder(folder: str) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _test_step() -> Callable[[], None]:
-    seconds = float(os.environ.get(STEP_HOOK) or 0)
-    return (lambda: time.sleep(seconds)) if seconds else (lambda: None)
-
-
-def _pause_for_test(flag: str) -> None:
-    with open(flag, "w"):
-        pass
-    time.sleep(60)
-
-
 def _write_failed(error: OSError, outcome: str) -> WriteFailed:
     reason = error.strerror or str(error)
-    return WriteFailed(f"could not write ({reason}); {outcome}", path=error.filename)
+    path = error.filename
+    if isinstance(path, str) and (temp := _TEMP_NAME.match(os.path.basename(path))):
+        path = os.path.join(os.path.dirname(path), temp.group(1))  # the file it was for
+    return WriteFailed(f"could not write ({reason}); {outcome}", path=path)

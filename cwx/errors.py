@@ -42,6 +42,16 @@ class CwxError(Exception):
         return type(self)(self.message, path=path, line=self.line or line, key=self.key)
 
 
+def shown(value: object) -> str:
+    """A value as a message quotes it: short, and never a 4,000-digit number in full
+    (Python refuses to print one, and no one wants to read it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"a number of about {digits} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class BadValue(CwxError):
     """A value given on the command line is out of range or unknown."""
 

@@ -10,23 +10,21 @@ meaning (tomlkit #557), and those are refused, nothing written.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
-from cwx import durable, sheets
+from cwx import campaign, durable, journal, sheets
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
-from cwx.sheets import BagSheet, Character, Kind
+from cwx.sheets import LARGEST, BagSheet, Character, Kind
 
 MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
-JOURNAL = "journal.jsonl"
-JOURNAL_VERSION = 1
+MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
 Key = tuple[str, ...]
+Say = Callable[[str], None]
 
 
 class Loaded(NamedTuple):
@@ -48,16 +46,20 @@ class Loaded(NamedTuple):
 # ---------------------------------------------------------------- reading
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, *, through_links: bool = True) -> bytes:
     """A file's bytes, refusing what is not a readable, reasonably sized regular file."""
+    # O_NONBLOCK: a FIFO where a file should be must not hang the command.
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if through_links else os.O_NOFOLLOW)
     try:
-        # O_NONBLOCK: a FIFO where a file should be must not hang the command.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise BadFile("no such file", path=path) from None
     except PermissionError:
         raise BadFile("cwx may not read this file (permission denied)", path=path) from None
     except OSError as error:
+        if not through_links and os.path.islink(path):
+            raise BadFile("is a symbolic link; cwx keeps this file only as a file of its own",
+                          path=path) from None
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
     try:
         info = os.fstat(fd)
@@ -91,6 +93,7 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise BadFile(f"is not UTF-8 text (byte {error.start}); save it as UTF-8",
                       path=path, line=raw.count(b"\n", 0, error.start) + 1) from None
+    _refuse_long_keys(text, path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -102,6 +105,26 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
                              "(over 4300 digits)")
     except RecursionError:
         return _refuse_shape(text, path, r"[\[{]{64,}", "nests arrays or tables too deeply")
+
+
+# What is not a key: strings (which may hold dots) and comments, blanked before looking.
+_NOT_KEYS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
+                       re.DOTALL)
+# Possessive, and anchored at a word's start, so a long word is scanned once.
+_DOTTED = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}")
+
+
+def _refuse_long_keys(text: str, path: str) -> None:
+    """A dotted key of very many parts takes tomllib minutes (and cwx's own code deep
+    recursion): refuse it before parsing. Nothing in a cwx file comes near the limit."""
+    if text.count(".") < MAX_KEY_PARTS:
+        return
+    bare = _NOT_KEYS.sub(lambda m: "" if m.group(0)[0] == "#" else
+                         "s" + "\n" * m.group(0).count("\n"), text)
+    if found := _DOTTED.search(bare):
+        line = bare.count("\n", 0, found.start()) + 1
+        raise BadFile(f"is not valid for cwx: a dotted key of more than {MAX_KEY_PARTS} parts",
+                      path=path, line=line)
 
 
 def _refuse_shape(text: str, path: str, pattern: str, message: str) -> NoReturn:
@@ -190,20 +213,25 @@ class Change:
 
     Open it with every file the command will touch; read sheets from it; say
     the edits and the journal event; leaving the block writes it all, or,
-    if anything was raised, nothing at all.
+    if anything was raised, nothing at all. A change that only reads
+    (`reading`) never finishes another command's interrupted change.
     """
 
-    def __init__(self, command: str, paths: Sequence[str], journal_beside: str | None) -> None:
+    def __init__(self, command: str, paths: Sequence[str], journal_beside: str | None, *,
+                 waiting: Say | None = None, note: Say | None = None,
+                 read_only: bool = False) -> None:
         self.command = command
         self.files = {path: _place(path) for path in paths}
         if len(set(self.files.values())) < len(self.files):
             raise BadFile("names the same file twice (through a link?); give each its own",
                           path=" and ".join(self.files))
-        self.journal = (os.path.join(os.path.dirname(os.path.abspath(journal_beside)), JOURNAL)
+        self.journal = (journal.path_in(_real_folder(journal_beside))
                         if journal_beside else None)
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
-        self.locks = durable.FolderLocks()
+        self.locks = durable.FolderLocks(waiting)
+        self.note = note
+        self.read_only = read_only
 
     def folders(self) -> set[str]:
         found = {os.path.dirname(real) for real in self.files.values()}
@@ -236,38 +264,47 @@ class Change:
         self._load(path).edits.append((key, value))
 
     def raw(self, path: str) -> bytes | None:
-        """A file's bytes as read under the lock, or None when there is no such file."""
+        """A file of cwx's own (never a link) as read under the lock, or None when absent."""
         if not os.path.lexists(path):
             return None
-        return read_bytes(path)
+        return read_bytes(path, through_links=False)
 
     def create(self, path: str, text: str, *, force: bool,
                meant: Mapping[str, Any] | None = None, secret: bool = False) -> None:
         """A whole new file; an existing one is refused unless `force`.
 
-        A TOML file says the data it `meant` to write, and is checked against it."""
+        A TOML file says the data it `meant` to write, and is checked against it. A secret
+        (the GM's sealed number) is readable by its owner only, and never written
+        through a link."""
         real = self.files[path]
         exists = os.path.lexists(path)
         if exists and not force:
             raise BadFile("already exists; pass --force to replace it", path=path)
-        raw = read_bytes(path) if exists else None
-        # A secret (the GM's sealed number) is for its owner's eyes only.
-        mode = os.stat(real).st_mode & 0o7777 if exists else 0o600 if secret else None
+        if secret and os.path.islink(path):
+            raise BadFile("is a symbolic link; cwx never writes a secret through a link. "
+                          "Remove the link", path=path)
+        raw = read_bytes(path, through_links=not secret) if exists else None
+        mode = 0o600 if secret else os.stat(real).st_mode & 0o7777 if exists else None
         self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, [], text=text,
                                    toml=meant is not None, secret=secret)
 
-    def record(self, event: Mapping[str, Any]) -> None:
-        """What the journal says of this change (the command's result)."""
-        self.event = dict(event)
+    def record(self, result: Mapping[str, Any], *, who: str | None = None,
+               file: str | None = None, bag: str | None = None) -> None:
+        """What the journal says of this change: who acted, on which files, the result."""
+        self.event = {"who": who, "file": self.name_of(file) if file else None,
+                      "bag": self.name_of(bag) if bag else None, "result": dict(result)}
 
     # --- the block
 
     def __enter__(self) -> Change:
         try:
-            durable.settle_folders(self.locks, self.folders())
+            notes = durable.settle(self.locks, self.folders(), finish=not self.read_only)
         except BaseException:
             self.locks.release()
             raise
+        for text in notes:
+            if self.note:
+                self.note(text)
         return self
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
@@ -278,53 +315,48 @@ class Change:
             self.locks.release()
 
     def _commit(self) -> None:
-        replacements, changes = [], []
+        replacements: list[durable.Replacement] = []
+        changes: list[journal.Change] = []
         for file in self.loaded.values():
             if file.text is None and not file.edits:
                 continue
+            assert not self.read_only, "a read-only change never writes"
             new_text = _new_text(file)
             _unchanged_since_read(file)
             _writable(file)
-            replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode))
+            _within_bound(file)
+            replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode,
+                                                    file.raw))
             changes.extend(self._changes(file))
         if not replacements and self.event is None:
             return
-        durable.commit(replacements, self._journal_line(changes))
+        durable.commit(replacements, self._journal_line(changes), self.command)
 
-    def _changes(self, file: Loaded) -> list[dict[str, Any]]:
+    def _changes(self, file: Loaded) -> list[journal.Change]:
         name = self.name_of(file.path)
         if file.text is not None:
-            written = {"file": name, "created": file.raw is None}
-            return [written if file.secret else {**written, "text": file.text}]
-        return [{"file": name, "key": ".".join(key), "from": _get(file.data, key), "to": value}
+            return [journal.Change(name, None, None, None, created=file.raw is None,
+                                   text=None if file.secret else file.text)]
+        return [journal.Change(name, ".".join(key), _get(file.data, key), value)
                 for key, value in file.edits]
 
-    def _journal_line(self, changes: list[dict[str, Any]]) -> durable.JournalLine | None:
+    def _journal_line(self, changes: list[journal.Change]) -> durable.JournalLine | None:
         if self.journal is None:
             return None
-        event = {
-            "v": JOURNAL_VERSION,
-            "id": os.urandom(8).hex(),
-            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "command": self.command,
-            **(self.event or {}),
-            "changes": changes,
-        }
-        line = json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n"
-        return durable.JournalLine(self.journal, line.encode())
+        event = journal.new(self.command, changes, **(self.event or {}))
+        return durable.JournalLine(self.journal, journal.encode(event))
 
     def name_of(self, path: str) -> str:
         """A path as the journal names it: relative to the journal's folder when inside it."""
-        if self.journal is None:
-            return path
-        relative = os.path.relpath(os.path.abspath(path), os.path.dirname(self.journal))
-        return path if relative.startswith("..") else relative
+        return journal.name_in(os.path.dirname(self.journal), path) if self.journal else path
 
 
 @contextmanager
-def reading(paths: Sequence[str]) -> Iterator[Change]:
-    """Read files under their folders' locks (finishing any interrupted change first)."""
-    with Change("read", paths, None) as change:
+def reading(paths: Sequence[str], *, waiting: Say | None = None,
+            note: Say | None = None) -> Iterator[Change]:
+    """Read files under their folders' locks; an interrupted change is left for a command
+    that changes files (and the caller is told of it)."""
+    with Change("read", paths, None, waiting=waiting, note=note, read_only=True) as change:
         yield change
 
 
@@ -337,6 +369,20 @@ def _place(path: str) -> str:
     if not os.path.isdir(folder):
         raise BadFile(f"the folder {os.path.dirname(path) or '.'} does not exist", path=path)
     return real
+
+
+def _real_folder(path: str) -> str:
+    return os.path.realpath(os.path.dirname(os.path.abspath(path)))
+
+
+def _within_bound(file: Loaded) -> None:
+    """A link the user made inside the campaign is written through; one that leads out of
+    it (or, outside any campaign, out of the named file's folder) never is."""
+    bound = campaign.bound(file.path)
+    if not campaign.inside(file.real, bound):
+        raise BadFile(f"leads to {file.real}, outside {bound}; cwx does not write through "
+                      "links that leave the campaign. Copy the file into the campaign",
+                      path=file.path)
 
 
 def _get(data: Mapping[str, Any], key: Key) -> Any:
@@ -366,8 +412,25 @@ def _copy(data: Any) -> Any:
     return data
 
 
+def _fits(file: Loaded) -> None:
+    """TOML integers are 64-bit: a number past that would be written and then refused."""
+    pending: list[tuple[str, Any]] = [(".".join(key), value) for key, value in file.edits]
+    if file.text is not None:
+        pending += list(file.data.items())
+    while pending:
+        key, value = pending.pop()
+        if isinstance(value, dict):
+            pending += [(f"{key}.{k}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(key, v) for v in value]
+        elif isinstance(value, int) and not -LARGEST - 1 <= value <= LARGEST:
+            raise BadFile(f"would become {value}, more than a TOML file can hold ({LARGEST}); "
+                          "nothing was written", path=file.path, key=key)
+
+
 def _new_text(file: Loaded) -> str:
     """The file's new text, checked to parse to exactly the data meant (the write guard)."""
+    _fits(file)
     if file.text is not None:
         if file.toml and not _parses_to(file.text, file.data):
             raise BadFile("cwx could not write this file faithfully (a name it cannot "
@@ -476,51 +539,3 @@ def _writable(file: Loaded) -> None:
     if file.mode is not None and not file.mode & 0o222:
         raise WriteFailed("is read-only; make it writable (chmod u+w) to let cwx change it",
                           path=file.path)
-
-
-# ---------------------------------------------------------------- the journal, for reading
-
-
-def read_journal(folder: str) -> list[dict[str, Any]]:
-    """Every event in a folder's journal, oldest first; a damaged line is an error."""
-    path = os.path.join(folder, JOURNAL)
-    try:
-        with open(path, "rb") as file:
-            lines = file.read().splitlines()
-    except FileNotFoundError:
-        return []
-    except OSError as error:
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
-    events = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            event = json.loads(line)
-        except ValueError:
-            event = None
-        if not isinstance(event, dict):
-            raise BadFile("is not a journal event (one JSON object a line); mend or remove "
-                          "the line", path=path, line=number)
-        events.append(event)
-    return events
-
-
-def campaign_files(paths: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The TOML files and journals under `paths`, skipping hidden files and folders."""
-    tomls: list[str] = []
-    journals: list[str] = []
-    for path in paths:
-        if not os.path.isdir(path):
-            (journals if os.path.basename(path) == JOURNAL else tomls).append(path)
-            continue
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for name in sorted(names):
-                if name.startswith("."):
-                    continue
-                if name.endswith(".toml"):
-                    tomls.append(os.path.join(folder, name))
-                elif name == JOURNAL:
-                    journals.append(os.path.join(folder, name))
-    return tomls, journals

@@ -4,6 +4,11 @@ The commitment is SHA-256 over the number and a 256-bit random nonce. With only
 twelve possible numbers an unsalted hash would be guessed at once; the nonce
 makes the commitment reveal nothing, and binding it to the number means the GM
 cannot change their mind after the guess.
+
+A seal has two states, sealed and revealed, and goes one way: a number still sealed is
+replaced only on purpose (--force), and a revealed one is never resolved against
+again. The file's own flag could be edited back, so the journal is the witness: a
+reveal journaled for this commitment outranks the file.
 """
 
 from __future__ import annotations
@@ -11,14 +16,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
-from cwx import clockworx
-from cwx.errors import BadFile, BadValue
+from cwx import clockworx, journal
+from cwx.errors import BadFile, BadValue, RuleForbids
 
-SEALED = ".cwx-sealed.json"
-NONCE_BYTES = 32  # 256 bits; the issue asks for at least 128
+FILE = ".cwx-sealed.json"
+NONCE_BYTES = 32  # 256 bits
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 class Seal(NamedTuple):
@@ -27,22 +35,37 @@ class Seal(NamedTuple):
     commitment: str  # hex SHA-256
     revealed: bool = False
 
+    def proof(self) -> dict[str, Any]:
+        """What a player needs to check the number against the commitment."""
+        return {"target": self.target, "nonce": self.nonce, "commitment": self.commitment,
+                "verified": True}
+
 
 def commitment(target: int, nonce: str) -> str:
     return hashlib.sha256(f"cwx-seal-v1:{target}:{nonce}".encode()).hexdigest()
 
 
-def seal(target: int) -> Seal:
+def new(target: int) -> Seal:
     """Seal `target` under a fresh random nonce."""
     clockworx.check_position(target, "the sealed number")
     nonce = secrets.token_hex(NONCE_BYTES)
     return Seal(target, nonce, commitment(target, nonce))
 
 
+def well_formed(value: str, what: str) -> str:
+    """A commitment or nonce as cwx writes them: 64 hexadecimal digits (case ignored)."""
+    folded = value.strip().lower()
+    if not _HEX64.match(folded):
+        raise BadValue(f"{what} must be 64 hexadecimal digits, as cwx prints it; "
+                       f"got {len(value)} characters")
+    return folded
+
+
 def verified(commitment_hex: str, target: int, nonce: str) -> bool:
     """Whether `target` and `nonce` are the ones the commitment was made from."""
     clockworx.check_position(target, "--target")
-    return hmac.compare_digest(commitment(target, nonce), commitment_hex.strip().lower())
+    expected = commitment(target, well_formed(nonce, "the nonce"))
+    return hmac.compare_digest(expected, well_formed(commitment_hex, "the commitment"))
 
 
 def encode(sealed: Seal) -> str:
@@ -51,19 +74,61 @@ def encode(sealed: Seal) -> str:
                       indent=2) + "\n"
 
 
-def decode(raw: bytes, path: str) -> Seal:
-    """A sealed file, checked: a file altered since it was sealed is an error."""
+def decode(raw: bytes | None, path: str) -> Seal:
+    """A sealed file, checked: a missing file, or one altered since it was sealed, is an error."""
+    if raw is None:
+        raise BadFile("no sealed number here; the GM seals one with cwx clock pick --seal",
+                      path=path)
     try:
         data = json.loads(raw)
         sealed = Seal(data["target"], data["nonce"], data["commitment"], data["revealed"])
-    except (ValueError, KeyError, TypeError):
+        intact = isinstance(sealed.revealed, bool) and isinstance(sealed.target, int) and \
+            verified(sealed.commitment, sealed.target, sealed.nonce)
+    except (ValueError, KeyError, TypeError, RecursionError, AttributeError):
         raise BadFile("is not a sealed number cwx wrote; seal a new one with "
                       "cwx clock pick --seal --force", path=path) from None
-    try:
-        intact = verified(sealed.commitment, sealed.target, sealed.nonce)
-    except (BadValue, AttributeError, TypeError):
+    except BadValue:
         intact = False
-    if not intact or not isinstance(sealed.revealed, bool):
+    if not intact:
         raise BadFile("has been altered: its number does not match its commitment",
                       path=path)
     return sealed
+
+
+def replacing(current: Seal | None, *, force: bool, path: str) -> None:
+    """A number still sealed is replaced only on purpose."""
+    if current is not None and not current.revealed and not force:
+        raise RuleForbids("a sealed number is waiting to be revealed (cwx clock reveal); "
+                          "pass --force to seal a new one instead", path=path)
+
+
+def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
+    """The seal a guess is resolved against: never one already revealed, whatever its file
+    says now (the journals, newest line first, are the witness)."""
+    if sealed.revealed:
+        raise RuleForbids("the sealed number was already revealed; the GM seals a new one "
+                          "with cwx clock pick --seal", path=path)
+    if any(revealed_in(lines, sealed.commitment) for lines in journal_lines):
+        raise RuleForbids("the journal shows this sealed number was revealed, though its "
+                          "file was edited to say it was not; the GM seals a new one with "
+                          "cwx clock pick --seal --force", path=path)
+    return sealed
+
+
+def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
+    """Whether a journal, read newest line first, revealed this commitment after sealing it.
+
+    Only lines holding the commitment are parsed, and the search stops at the sealing:
+    it costs the events since the seal, not the campaign's length."""
+    wanted = commitment_hex.encode()
+    for raw in lines:
+        if wanted not in raw:
+            continue
+        event = journal.parse(raw)
+        if isinstance(event, journal.BadLine) or event.result.get("commitment") != commitment_hex:
+            continue
+        if "nonce" in event.result:
+            return True
+        if event.command.startswith("clock pick"):
+            return False
+    return False

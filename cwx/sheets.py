@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from cwx import clockworx
-from cwx.errors import BadFile, BadValue
+from cwx.errors import BadFile, BadValue, shown
 
 if TYPE_CHECKING:
     from cwx import colorwheel
@@ -71,7 +71,7 @@ def character(data: Mapping[str, Any], default_name: str) -> Character:
         raise BadFile("a character needs a system key: system = \"clockworx\" or \"colorwheel\"",
                       key="system")
     if system not in SYSTEMS:
-        raise BadFile(f"unknown system {system!r}; use \"clockworx\" or \"colorwheel\"",
+        raise BadFile(f"unknown system {shown(system)}; use \"clockworx\" or \"colorwheel\"",
                       key="system")
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name.strip():
@@ -88,7 +88,7 @@ def _clock_character(data: Mapping[str, Any], name: str,
     for trait, score in traits.items():
         if not _is_int(score):
             raise BadFile(f"the score of {trait!r} must be a whole number from 1 to 6, not "
-                          f"{_shown(score)}", key=f"traits.{trait}")
+                          f"{shown(score)}", key=f"traits.{trait}")
     _as_bad_file(lambda: clockworx.check_traits(traits, creating=False))
     return ClockCharacter(name, dict(traits), xp)
 
@@ -153,7 +153,7 @@ def _count(data: Mapping[str, Any], key: str, where: str) -> int:
     """A number of dice or points: a whole number from 0, absent meaning 0."""
     value = data.get(key, 0)
     if not _is_int(value) or value < 0:
-        raise BadFile(f"must be a whole number 0 or more, not {_shown(value)}", key=where)
+        raise BadFile(f"must be a whole number 0 or more, not {shown(value)}", key=where)
     if value > LARGEST:
         raise BadFile(f"is larger than a TOML integer can be ({LARGEST})", key=where)
     return int(value)
@@ -168,11 +168,6 @@ def _known(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> No
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _as_bad_file(check: Any) -> None:
@@ -190,15 +185,16 @@ def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Chara
 
     system = system.strip().casefold()
     if system not in SYSTEMS:
-        raise BadValue(f"unknown system {system!r}; use clockworx or colorwheel")
+        raise BadValue(f"unknown system {shown(system)}; use clockworx or colorwheel")
     if not name.strip():
         raise BadValue("the character needs a name (--name)")
     if system == "clockworx":
         traits: dict[str, int] = {}
         for trait, score in pairs:
-            if not score.strip().isdigit():
+            digits = score.strip()
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
                 raise BadValue(f"--trait {trait}={score}: the score must be a whole number 1–6")
-            traits[trait.strip()] = int(score)
+            traits[trait.strip()] = int(digits)
         if len(traits) < len(pairs):
             raise BadValue("a trait is named twice")
         clockworx.check_traits(traits, creating=True)

@@ -38,13 +38,20 @@ class Ran:
         return lines[0]
 
 
-def cwx(*args: object, input: str | None = None, env: dict[str, str] | None = None) -> Ran:
+def cwx(*args: object, input: str | None = None, env: dict[str, str] | None = None,
+        cwd: Path | None = None) -> Ran:
     """Run cwx in this process through its real entry point (errors and exit codes included).
 
     CWX_DEBUG is set so an internal error raises here instead of hiding as a message.
     """
+    here = os.getcwd()
     with _RUNNER.isolation(input=input, env={"CWX_DEBUG": "1", **(env or {})}) as (out, err, _):
-        status = run([str(arg) for arg in args])
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            status = run([str(arg) for arg in args])
+        finally:
+            os.chdir(here)
         sys.stdout.flush()
         sys.stderr.flush()
         return Ran(status, out.getvalue().decode(), err.getvalue().decode())
@@ -66,3 +73,49 @@ def journal(folder: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def start(*args: object, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """Start cwx as a separate process, to be waited for or killed."""
+    return subprocess.Popen([sys.executable, "-m", "cwx", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+
+
+def killed_at(checkpoint: str, flag: Path, *args: object) -> None:
+    """Run cwx until it reaches `checkpoint` (NAME or NAME#N) of its commit, and kill it there."""
+    import signal
+    import time
+
+    from cwx import durable
+
+    process = start(*args, env={durable.CHECKPOINT_HOOK: f"pause {checkpoint} {flag}"})
+    deadline = time.monotonic() + 60
+    while not flag.exists():
+        if process.poll() is not None:
+            raise AssertionError(f"cwx ended before {checkpoint}: {process.communicate()}")
+        assert time.monotonic() < deadline, f"cwx never reached {checkpoint}"
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    flag.unlink()
+
+
+def litter(folder: Path) -> list[str]:
+    """What a killed command left in a folder: temporary files and redo records."""
+    from cwx import durable
+
+    return sorted(n for n in os.listdir(folder)
+                  if n.endswith(durable.TEMP_SUFFIX) or n.startswith(durable.REDO_PREFIX))
+
+
+def settle(folder: Path) -> None:
+    """What every command that changes files does first: lock the folder and finish
+    (or undo) what a killed command left."""
+    from cwx import durable
+
+    locks = durable.FolderLocks()
+    try:
+        durable.settle(locks, [str(folder)], finish=True)
+    finally:
+        locks.release()

@@ -210,3 +210,133 @@ def test_a_change_leaves_no_temporary_file_or_redo_record(tmp_path: Path) -> Non
     cwx("bag", "draw", "--char", folder / "sue.toml", "--bag", folder / "bag.toml",
         "--color", "red", "--drawn", "white", "--drawn", "red", "--keep-white")
     assert not [n for n in os.listdir(folder) if "cwx" in n]
+
+
+# ---------------------------------------------------------------- what the attack found
+
+def test_check_names_every_bad_file_even_beside_a_huge_number(tmp_path: Path) -> None:
+    for name in ("char-score-hex-4400-digits.toml", "char-system-hex-huge.toml",
+                 "char-score-seven.toml"):
+        shutil.copy(CORPUS / name, tmp_path / name)
+    ran = cwx("check", tmp_path)
+    assert ran.status == 2
+    assert [line.split(":")[0] for line in ran.stdout.splitlines()[:3]] == [
+        str(tmp_path / "char-score-hex-4400-digits.toml"),
+        str(tmp_path / "char-score-seven.toml"),
+        str(tmp_path / "char-system-hex-huge.toml")]
+
+
+def test_a_dotted_key_of_100000_parts_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "long.toml"
+    path.write_text('name = "x"\nsystem = "clockworx"\n' + ".".join(["k"] * 100_000) + " = 1\n")
+    for command in (["char", "show", path], ["check", tmp_path]):
+        began = time.perf_counter()
+        ran = cwx(*command)
+        assert time.perf_counter() - began < 2
+        assert ran.status == 2 and f"{path}:3" in ran.stdout + ran.stderr
+
+
+def test_an_argument_that_is_not_utf8_is_a_clear_error() -> None:
+    import subprocess
+    import sys
+
+    for args in ([b"char", b"show", b"\xff.toml"], [b"char", b"show", b"\xff.toml", b"--json"],
+                 [b"log", b"--char", b"k\xe9.toml", b"--json"]):
+        done = subprocess.run([sys.executable.encode(), b"-m", b"cwx", *args],
+                              capture_output=True)
+        assert done.returncode == 2, done
+        assert done.stdout == b""
+        line = done.stderr.decode("utf-8")  # what cwx prints is UTF-8, whatever it was given
+        assert line.startswith("cwx: error: argument 3") and "not UTF-8" in line
+        assert line.count("\n") == 1
+
+
+def test_a_file_name_that_is_not_utf8_prints_as_valid_utf8_and_json(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    folder = os.fsencode(tmp_path)
+    with open(folder + b"/\xff.toml", "wb") as file:
+        file.write(b"[bag]\nred = -1\n")
+    done = subprocess.run([sys.executable, "-m", "cwx", "check", tmp_path, "--json"],
+                          capture_output=True)
+    assert done.returncode == 2
+    report = json.loads(done.stdout.decode("utf-8"))
+    assert report["problems"][0]["file"].endswith(".toml")
+
+
+@pytest.mark.parametrize("score", ["³", "٣", "３", "3.0", "+3", "0x3"])
+def test_a_trait_score_is_ascii_digits(tmp_path: Path, score: str) -> None:
+    ran = cwx("char", "new", tmp_path / "k.toml", "--system", "clockworx",
+              "--trait", f"A={score}", "--trait", "B=1", "--trait", "C=1")
+    assert ran.status == 2 and "whole number" in ran.error
+    assert not (tmp_path / "k.toml").exists()
+
+
+@pytest.mark.parametrize("commitment", ["é" * 64, "zz", "0" * 63, "٣" * 64])
+def test_a_malformed_commitment_is_a_clear_error(commitment: str) -> None:
+    ran = cwx("clock", "verify", "--commitment", commitment, "--target", 4, "--nonce", "0" * 64)
+    assert ran.status == 2 and "64 hexadecimal digits" in ran.error
+
+
+JOURNAL_LINES = {
+    "nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
+    "changes not a list": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","changes":"x"}',
+    "result not an object": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":[1]}',
+    "a NaN": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":{"xp":NaN}}',
+    "a lone surrogate": '{"v":1,"id":"\\udcff","at":"2026-11-29T12:00:00Z","command":"x"}',
+    "a huge number": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":{"xp":'
+                     + "9" * 5000 + "}}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(JOURNAL_LINES))
+def test_odd_journal_lines_are_named_by_check_and_left_out_by_log(campaign: Path,
+                                                                  name: str) -> None:
+    import json
+
+    kris = campaign / "kris.toml"
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair", "--char", kris)
+    with (campaign / "journal.jsonl").open("a") as file:
+        file.write(JOURNAL_LINES[name] + "\n")
+    ran = cwx("log", "--json", cwd=campaign)
+    assert ran.status == 0
+    events = json.loads(ran.stdout, parse_constant=lambda word: pytest.fail(word))["events"]
+    assert len(events) == 1
+    assert cwx("log", cwd=campaign).status == 0
+    checked = cwx("check", campaign)
+    assert checked.status == 2 and "journal.jsonl:2:" in checked.stdout
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=300))
+def test_any_bytes_as_a_journal_line_give_log_and_check_exit_0_or_2(tmp_path: Path,
+                                                                     line: bytes) -> None:
+    folder = tmp_path / "fuzz-journal"
+    folder.mkdir(exist_ok=True)
+    (folder / "journal.jsonl").write_bytes(
+        b'{"v":2,"id":"a","at":"2026-11-29T12:00:00.000Z","command":"x"}\n' + line + b"\n")
+    for args in (["log"], ["log", "--json"], ["log", "--last", "1"], ["check", folder]):
+        ran = cwx(*args, cwd=folder)  # CWX_DEBUG: an internal error raises here
+        assert ran.status in (0, 2), (args, ran)
+
+
+def test_cwx_never_writes_a_number_it_would_refuse_to_read(campaign: Path) -> None:
+    kris, sue, bag = campaign / "kris.toml", campaign / "sue.toml", campaign / "bag.toml"
+    largest = 2**63 - 1
+    kris.write_text(kris.read_text().replace("xp = 0 ", f"xp = {largest - 3} "))
+    before = kris.read_bytes()
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Repair",
+              "--char", kris)
+    assert ran.status == 2 and "[xp]: would become" in ran.error
+    assert kris.read_bytes() == before
+    bag.write_text(bag.read_text().replace("white = 10", f"white = {largest}"))
+    sue.write_text(sue.read_text().replace("white = 0", "white = 2").replace("black = 0",
+                                                                             "black = 1"))
+    before_bag = bag.read_bytes()
+    ran = cwx("game", "end", "--char", sue, "--bag", bag)
+    assert ran.status == 2 and "[reserve.white]: would become" in ran.error
+    assert bag.read_bytes() == before_bag
+    ran = cwx("bag", "new", campaign / "big.toml", "--white-reserve", str(largest + 1))
+    assert ran.status == 2 and not (campaign / "big.toml").exists()

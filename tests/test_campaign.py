@@ -15,7 +15,7 @@ import pytest
 from cwx import seal
 from tests.helpers import EXAMPLES, cwx, journal
 
-SEALED = seal.SEALED
+SEALED = seal.FILE
 
 
 # ---------------------------------------------------------------- the sealed number
@@ -37,10 +37,10 @@ def test_the_sealed_file_is_for_the_gms_eyes_only(tmp_path: Path) -> None:
 
 def test_the_same_number_never_gives_the_same_commitment(tmp_path: Path) -> None:
     # Twelve numbers: an unsalted hash would be recovered by trying them all.
-    commitments = {seal.seal(7).commitment for _ in range(50)}
+    commitments = {seal.new(7).commitment for _ in range(50)}
     assert len(commitments) == 50
-    sealed = seal.seal(7)
-    assert not any(seal.verified(sealed.commitment, n, "") for n in range(1, 13))
+    sealed = seal.new(7)
+    assert not any(seal.verified(sealed.commitment, n, "0" * 64) for n in range(1, 13))
     assert len(bytes.fromhex(sealed.nonce)) * 8 >= 128
 
 
@@ -56,7 +56,10 @@ def test_reveal_shows_the_number_and_verifies(tmp_path: Path) -> None:
     wrong = ran.json["target"] % 12 + 1
     lie = cwx("clock", "verify", "--commitment", commitment, "--target", wrong,
               "--nonce", ran.json["nonce"])
-    assert lie.status == 2 and "does not match the commitment" in lie.error
+    assert lie.status == 1 and "does not match the commitment" in lie.stdout
+    lie = cwx("clock", "verify", "--commitment", commitment, "--target", wrong,
+              "--nonce", ran.json["nonce"], "--json")
+    assert lie.status == 1 and lie.json["verified"] is False
 
 
 def test_a_tampered_sealed_file_is_an_error(tmp_path: Path) -> None:
@@ -109,7 +112,7 @@ def test_log_json_is_the_journal_oldest_first(campaign: Path) -> None:
     ran = cwx("log", "--char", kris, "--json")
     events = ran.json["events"]
     assert [e["result"]["xp"] for e in events] == [2, 6]
-    assert all(e["v"] == 1 and e["file"] == "kris.toml" for e in events)
+    assert all(e["v"] == 2 and e["file"] == "kris.toml" for e in events)
     assert cwx("log", "--char", kris, "--last", 1, "--json").json["events"] == events[-1:]
     os.chdir(campaign)
     everything = cwx("log", "--json").json["events"]
@@ -134,10 +137,19 @@ def test_log_for_people_is_a_table(campaign: Path) -> None:
     assert "Kris" in text and "clock resolve (Repair, 3 vs 4)" in text and "xp 0 → 2" in text
 
 
-def test_a_damaged_journal_line_is_named(campaign: Path) -> None:
-    (campaign / "journal.jsonl").write_text('{"v": 1}\n<<<<<<< HEAD\n')
-    ran = cwx("log", "--char", campaign / "kris.toml")
-    assert ran.status == 2 and "journal.jsonl:2: is not a journal event" in ran.error
+def test_a_damaged_journal_line_is_left_out_by_log_and_named_by_check(campaign: Path) -> None:
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+        "--char", campaign / "kris.toml")
+    with (campaign / "journal.jsonl").open("a") as file:
+        file.write('{"v": 1}\n<<<<<<< HEAD\n')
+    ran = cwx("log", "--char", campaign / "kris.toml", "--json")
+    assert ran.status == 0 and len(ran.json["events"]) == 1
+    assert "2 line(s) are not journal events" in ran.error
+    checked = cwx("check", campaign)
+    assert checked.status == 2
+    assert "journal.jsonl:2: is not a journal event (unknown version" not in checked.stdout
+    assert "journal.jsonl:2: is not a journal event (id must be text)" in checked.stdout
+    assert "journal.jsonl:3: is a git conflict marker" in checked.stdout
 
 
 # ---------------------------------------------------------------- check
@@ -158,7 +170,7 @@ def test_check_names_each_bad_file_and_exits_2(campaign: Path) -> None:
     assert ran.status == 2
     assert f"{campaign}/broken.toml:4 [traits.A]:" in ran.stdout
     assert f"{nested}/guard.toml:2 [bag.red]:" in ran.stdout
-    assert "Checked 7 files: 5 valid, 2 with problems." in ran.stdout
+    assert "Checked 7 files: 5 valid, 2 problems." in ran.stdout
     data = cwx("check", campaign, "--json").json
     assert {p["file"] for p in data["problems"]} == {f"{campaign}/broken.toml",
                                                       f"{nested}/guard.toml"}

@@ -217,7 +217,7 @@ def test_each_change_appends_one_journal_line_and_nothing_else(campaign: Path) -
             "--char", kris)
     events = journal(campaign)
     assert [e["result"]["xp"] for e in events] == [2, 6, 0]
-    assert all(e["v"] == 1 and e["command"] == "clock resolve" and e["who"] == "Kris"
+    assert all(e["v"] == 2 and e["command"] == "clock resolve" and e["who"] == "Kris"
                for e in events)
     assert events[1]["changes"] == [{"file": "kris.toml", "key": "xp", "from": 2, "to": 8}]
     assert not [name for name in os.listdir(campaign) if "cwx" in name]

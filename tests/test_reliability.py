@@ -9,7 +9,6 @@ import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import time
 import tomllib
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cwx import durable, files
-from tests.helpers import cwx, cwx_process, journal
+from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, start
 
 WRITERS = 32
 
@@ -25,18 +24,7 @@ WRITERS = 32
 # Each step of a commit waits this long in the crash tests, so that most random kills
 # land inside the commit (temporary files, redo record, replaces, journal) and not in
 # Python's start-up.
-STEP = {durable.STEP_HOOK: "0.02"}
-
-
-def start(*args: object, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "cwx", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
-
-
-def litter(folder: Path) -> list[str]:
-    return sorted(n for n in os.listdir(folder)
-                  if n.endswith(durable.TEMP_SUFFIX) or n.startswith(durable.REDO_PREFIX))
+STEP = {durable.CHECKPOINT_HOOK: "sleep 0.02"}
 
 
 def xp(path: Path) -> int:
@@ -128,6 +116,13 @@ def _typical_seconds(args: list[object], reset: object) -> float:
     return statistics.median(times)
 
 
+def _kill_at_random(args: list[object], typical: float, rng: random.Random) -> None:
+    process = start(*args, env=STEP)
+    time.sleep(rng.uniform(0.4, 1.0) * typical)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
 KILLS = 30
 
 
@@ -141,14 +136,11 @@ def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path
     rng, applied, mid_write = random.Random(11), 0, 0
     for _ in range(KILLS):
         before = xp(kris)
-        process = start(*args, env=STEP)
-        time.sleep(rng.uniform(0.4, 1.0) * typical)
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        _kill_at_random(args, typical, rng)
         mid_write += bool(litter(campaign))
         files.check_file(str(kris))  # parseable and valid, right after the kill
         assert xp(kris) in (before, before + 10)
-        assert cwx_process("char", "show", kris).status == 0  # the next command settles
+        settle(campaign)  # what the next command that changes files does first
         assert xp(kris) in (before, before + 10)
         applied += xp(kris) == before + 10
         assert litter(campaign) == []
@@ -176,17 +168,14 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
     for n in range(2 * KILLS):
         held, reserve, _ = whites(campaign, bag, sue)
         move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
-        process = start(*(keep if move > 0 else spend), env=STEP)
-        time.sleep(rng.uniform(0.4, 1.0) * typical)
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        _kill_at_random(keep if move > 0 else spend, typical, rng)
         mid_write += bool(litter(campaign))
         for path in (sue, bag):
             files.check_file(str(path))  # each file parses and is valid right after the kill
         now_held, now_reserve, _ = whites(campaign, bag, sue)
         assert now_held in (held, held + move) and now_reserve in (reserve, reserve - move)
         between += (now_held - held) != (reserve - now_reserve)
-        assert cwx_process("bag", "show", bag).status == 0  # rolls a half-done change forward
+        settle(campaign)  # rolls a decided change forward, an undecided one back
         settled = whites(campaign, bag, sue)
         assert settled in ((held, reserve, total), (held + move, reserve - move, total))
         applied += settled[0] != held
@@ -197,26 +186,71 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
           f"{whites(campaign, bag, sue)[-1]}")
 
 
+def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
+        campaign: Path) -> None:
+    # The bag in a/, the characters and their journal in z/: each change writes its redo
+    # record to a/ and then z/, and the steps are slowed so kills land between the copies.
+    # After each kill a command runs in z/ alone, then one in both: whatever the kill
+    # left must be finished or undone whole, and no other command's journal line lost.
+    a, z = campaign / "a", campaign / "z"
+    a.mkdir()
+    z.mkdir()
+    for name in ("sue.toml", "kris.toml"):
+        shutil.move(campaign / name, z / name)
+    shutil.move(campaign / "bag.toml", a / "bag.toml")
+    sue, kris, bag = z / "sue.toml", z / "kris.toml", a / "bag.toml"
+    keep = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "blue", "--drawn", "white",
+            "--drawn", "blue", "--keep-white"]
+    spend = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "red", "--drawn", "blue",
+             "--spend-white"]
+    in_z = ["clock", "resolve", "--target", 5, "--guess", 5, "--trait", "Tough", "--char", kris]
+    originals = {p: p.read_bytes() for p in (sue, bag)}
+
+    def reset() -> None:
+        for path, raw in originals.items():
+            path.write_bytes(raw)
+        (z / "journal.jsonl").unlink(missing_ok=True)
+
+    typical = _typical_seconds(keep, reset)
+    total = dice(bag, sue)
+    rng, kills, completed, checks, records_alone = random.Random(13), 2 * KILLS, 0, 0, 0
+    for n in range(kills):
+        held = tomllib.loads(sue.read_text())["luck"]["white"]
+        reserve = tomllib.loads(bag.read_text())["reserve"]["white"]
+        move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
+        _kill_at_random(keep if move > 0 else spend, typical, rng)
+        records_alone += sum(1 for name in os.listdir(a) if name.startswith(durable.REDO_PREFIX)) \
+            > sum(1 for name in os.listdir(z) if name.startswith(durable.REDO_PREFIX))
+        resolves = sum(e["command"] == "clock resolve" for e in journal(z))
+        assert cwx_process(*in_z).status == 0
+        assert cwx_process("bag", "new", a / f"spare-{n}.toml").status == 0  # settles a/
+        settle(z)
+        now = tomllib.loads(sue.read_text())["luck"]["white"]
+        assert now in (held, held + move)
+        completed += now != held
+        assert dice(bag, sue) == total
+        events = journal(z)
+        assert sum(e["command"] == "clock resolve" for e in events) == resolves + 1
+        assert sum(e["command"] == "bag draw" for e in events) == completed
+        assert litter(a) == [] and litter(z) == []
+        checks += 1
+    print(f"{kills} kills of changes across two folders: {completed} completed, "
+          f"{records_alone} left a record in a/ alone; {checks} conservation checks, "
+          f"dice {total} before and {dice(bag, sue)} after")
+
+
 def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
                                                             tmp_path: Path) -> None:
     sue, bag, kris = campaign / "sue.toml", campaign / "bag.toml", campaign / "kris.toml"
     bag_before = bag.read_bytes()
-    flag = tmp_path / "paused"
-    process = start("bag", "draw", "--char", sue, "--bag", bag, "--color", "blue",
-                    "--drawn", "white", "--drawn", "blue", "--keep-white",
-                    env={durable.PAUSE_HOOK: str(flag)})
-    deadline = time.monotonic() + 60
-    while not flag.exists():
-        assert time.monotonic() < deadline and process.poll() is None
-        time.sleep(0.01)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              "--color", "blue", "--drawn", "white", "--drawn", "blue", "--keep-white")
     # The window itself: Sue holds the white, the bag has not yet given it up.
     assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
     assert bag.read_bytes() == bag_before
     assert any(n.startswith(durable.REDO_PREFIX) for n in litter(campaign))
     assert journal(campaign) == []
-    # Any next command in the folder finishes the change before its own.
+    # The next command that changes files in the folder finishes the change before its own.
     assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
                        "--char", kris).status == 0
     assert tomllib.loads(bag.read_text())["reserve"]["white"] == 9
@@ -225,10 +259,13 @@ def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
     assert litter(campaign) == []
 
 
-def test_a_temporary_file_left_by_a_kill_is_swept_by_the_next_command(campaign: Path) -> None:
-    stray = campaign / f".kris.toml.dead{durable.TEMP_SUFFIX}"
+def test_a_temporary_file_left_by_a_kill_is_swept_by_the_next_changing_command(
+        campaign: Path) -> None:
+    stray = campaign / f".kris.toml.{'d' * 8}{durable.TEMP_SUFFIX}"
     stray.write_text("half a file")
     assert cwx("char", "show", campaign / "kris.toml").status == 0
+    assert stray.exists()  # a reading command leaves it
+    assert cwx("xp", "spend", "--char", campaign / "mara.toml", "--new", "Climb").status == 0
     assert not stray.exists()
 
 
@@ -298,20 +335,11 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
     old = b'{"v":1,"command":"earlier"}\n'
     line = b'{"v":1,"command":"killed"}\n'
     journal_path.write_bytes(old + line[:9])
-    redo = durable.Redo((), durable.JournalLine(str(journal_path), line), len(old),
-                        f"{durable.REDO_PREFIX}test.json")
+    redo = durable.Redo("test", (), durable.JournalLine(str(journal_path), line), len(old),
+                        f"{durable.REDO_PREFIX}{'0' * 12}.json")
     (tmp_path / redo.name).write_bytes(redo.encode())
     settle(tmp_path)
     assert journal_path.read_bytes() == old + line
     assert litter(tmp_path) == []
     settle(tmp_path)  # again: the record is gone, the line stays there once
     assert journal_path.read_bytes() == old + line
-
-
-def settle(folder: Path) -> None:
-    """What every command does first: lock the folder and finish what was left."""
-    locks = durable.FolderLocks()
-    try:
-        durable.settle_folders(locks, [str(folder)])
-    finally:
-        locks.release()

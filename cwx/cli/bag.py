@@ -59,10 +59,10 @@ def show(file: File, json: JsonFlag = False) -> None:
 
     Example: cwx bag show bag.toml
     """
-    from cwx import files
     from cwx.cli import views
+    from cwx.cli.common import reading
 
-    with files.reading([file]) as change:
+    with reading([file]) as change:
         sheet = change.bag(file)
     emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))
 
@@ -93,16 +93,15 @@ def draw(
     """
     from cwx import colorwheel
     from cwx.cli import views
-    from cwx.cli.common import about, record, rng, save_table, wheel_table
+    from cwx.cli.common import about, changing, record, rng, save_table, wheel_table
     from cwx.errors import BadValue
-    from cwx.files import Change
 
     if (color is None) == (trait is None):
         raise BadValue("say the action's colour with --color or the trait used with --trait")
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
-    with Change("bag draw", [char, bag], journal_beside=char) as change:
+    with changing("bag draw", [char, bag], journal_beside=char) as change:
         sheet, _, table = wheel_table(change, char, bag)
         with about(char):
             colour = colorwheel.colour_named(color) if color else \
@@ -113,7 +112,7 @@ def draw(
             recorded.check_all_used()
         save_table(change, char, bag, result.before, result.after)
         shown = views.draw_json(result)
-        record(change, sheet.name, char, shown, bag=change.name_of(bag))
+        record(change, sheet.name, char, shown, bag=bag)
     emit(json, shown, lambda: views.draw_text(result, sheet.name))
     if exit_code and not result.success:
         raise typer.Exit(1)

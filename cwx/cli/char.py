@@ -49,10 +49,10 @@ def show(file: File, json: JsonFlag = False) -> None:
 
     Example: cwx char show kris.toml
     """
-    from cwx import files
     from cwx.cli import views
+    from cwx.cli.common import reading
 
-    with files.reading([file]) as change:
+    with reading([file]) as change:
         sheet = change.character(file)
     emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
 

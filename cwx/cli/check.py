@@ -16,30 +16,31 @@ def check(
         show_default=False)] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Validate every character and bag file, and every journal; exit 2 naming each problem.
+    """Validate every character and bag file, every journal line, and what an interrupted
+    command left; exit 2 naming each problem.
 
     Example: cwx check campaign/
     """
-    import os
-
-    from cwx import files
+    from cwx import campaign, durable, files, journal
     from cwx.errors import CwxError
 
-    tomls, journals = files.campaign_files(paths or ["."])
+    found = campaign.files_under(paths or ["."])
     problems: list[CwxError] = []
     kinds: dict[str, str] = {}
-    for path in tomls:
+    for path in found.tomls:
         try:
             kinds[path] = files.check_file(path)
         except CwxError as error:
             problems.append(error)
-    for path in journals:
-        try:
-            files.read_journal(os.path.dirname(path) or ".")
+    for path in found.journals:
+        bad = [CwxError(item.reason, path=path, line=item.line)
+               for item in journal.read(path) if isinstance(item, journal.BadLine)]
+        problems += bad
+        if not bad:
             kinds[path] = "journal"
-        except CwxError as error:
-            problems.append(error)
-    checked = len(tomls) + len(journals)
+    for folder in found.folders:
+        problems += [CwxError(text, path=path) for path, text in durable.inspect(folder)]
+    checked = len(found.tomls) + len(found.journals)
     result: dict[str, Any] = {
         "ok": not problems,
         "checked": checked,
@@ -53,8 +54,8 @@ def check(
         if not checked:
             lines.append("No character, bag or journal files found.")
         else:
-            lines.append(f"Checked {checked} files: {len(kinds)} valid, "
-                         f"{len(problems)} with problems.")
+            lines.append(f"Checked {checked} file{'s' if checked != 1 else ''}: {len(kinds)} "
+                         f"valid, {len(problems)} problem{'s' if len(problems) != 1 else ''}.")
         return "\n".join(lines)
 
     emit(json, result, text)

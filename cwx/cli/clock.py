@@ -22,7 +22,7 @@ Campaign = Annotated[str, typer.Option(
 @app.command("pick")
 def pick(
     seed: Seed = None,
-    seal: Annotated[bool, typer.Option(
+    keep_secret: Annotated[bool, typer.Option(
         "--seal", help="Keep the number secret: print only a commitment to it.")] = False,
     target: Annotated[int | None, typer.Option(
         help="With --seal: the number the GM chose [default: a random one].")] = None,
@@ -38,7 +38,7 @@ def pick(
     from cwx import clockworx
     from cwx.errors import BadValue
 
-    if not seal:
+    if not keep_secret:
         if target is not None or force:
             raise BadValue("--target and --force go with --seal")
         picked = clockworx.pick(rng(seed))
@@ -46,20 +46,18 @@ def pick(
         return
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
-    from cwx import seal as sealing
-    from cwx.errors import RuleForbids
-    from cwx.files import Change
+    from cwx import seal
+    from cwx.cli.common import changing
 
     path = _seal_path(campaign)
-    with Change("clock pick --seal", [path], journal_beside=path) as change:
+    with changing("clock pick --seal", [path], journal_beside=path) as change:
         raw = change.raw(path)
-        if raw is not None and not force and not sealing.decode(raw, path).revealed:
-            raise RuleForbids("a sealed number is waiting to be revealed (cwx clock reveal); "
-                              "pass --force to seal a new one instead", path=path)
-        sealed = sealing.seal(target if target is not None else clockworx.pick(rng(None)))
-        change.create(path, sealing.encode(sealed), force=True, secret=True)
+        seal.replacing(seal.decode(raw, path) if raw is not None else None, force=force,
+                       path=path)
+        sealed = seal.new(target if target is not None else clockworx.pick(rng(None)))
+        change.create(path, seal.encode(sealed), force=True, secret=True)
         result = {"commitment": sealed.commitment}
-        change.record({"result": result})
+        change.record(result)
     emit(json, result, lambda: f"Sealed. Share this commitment with the players:\n"
                                f"  {sealed.commitment}\n"
                                "Reveal it after the guess: cwx clock reveal")
@@ -71,13 +69,16 @@ def reveal(campaign: Campaign = ".", json: JsonFlag = False) -> None:
 
     Example: cwx clock reveal
     """
-    from cwx.files import Change
+    from cwx import seal
+    from cwx.cli.common import changing
 
     path = _seal_path(campaign)
-    with Change("clock reveal", [path], journal_beside=path) as change:
-        sealed = _open_seal(change, path)
-        result = _reveal(change, path, sealed)
-    emit(json, result, lambda: _reveal_text(sealed))
+    with changing("clock reveal", [path], journal_beside=path) as change:
+        sealed = seal.decode(change.raw(path), path)
+        if not sealed.revealed:
+            _mark_revealed(change, path, sealed)
+            change.record(sealed.proof())
+    emit(json, sealed.proof(), lambda: _reveal_text(sealed))
 
 
 @app.command("verify")
@@ -88,19 +89,21 @@ def verify(
     nonce: Annotated[str, typer.Option(help="The nonce revealed.", show_default=False)],
     json: JsonFlag = False,
 ) -> None:
-    """Check a revealed number against the commitment shared before the guess; no files needed.
+    """Check a revealed number against the commitment shared before the guess; no files
+    needed. Exits 1 when they do not match, 2 when the commitment or nonce is malformed.
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
-    from cwx import seal as sealing
-    from cwx.errors import BadValue
+    from cwx import seal
 
-    if not sealing.verified(commitment, target, nonce):
-        raise BadValue(f"{target} with that nonce does not match the commitment: "
-                       "this is not the number that was sealed")
-    result = {"target": target, "nonce": nonce, "commitment": commitment.strip().lower(),
-              "verified": True}
-    emit(json, result, lambda: f"Verified: {target} is the number that was sealed.")
+    matches = seal.verified(commitment, target, nonce)
+    result = {"target": target, "nonce": nonce.strip().lower(),
+              "commitment": commitment.strip().lower(), "verified": matches}
+    emit(json, result, lambda: f"Verified: {target} is the number that was sealed."
+         if matches else f"Not verified: {target} with that nonce does not match the "
+                         "commitment; this is not the number that was sealed.")
+    if not matches:
+        raise typer.Exit(1)
 
 
 @app.command("resolve")
@@ -115,7 +118,7 @@ def resolve(
         help="The character's file; the experience earned is added to it.")] = None,
     score: Annotated[int | None, typer.Option(
         help="A trait score 1-6, without a character file.")] = None,
-    sealed: Annotated[bool, typer.Option(
+    against_seal: Annotated[bool, typer.Option(
         "--sealed", help="Resolve against the sealed number, and reveal it.")] = False,
     campaign: Annotated[str | None, typer.Option(
         "--campaign", help="With --sealed: the folder of the sealed number "
@@ -132,7 +135,9 @@ def resolve(
 
     if char is not None and score is not None:
         raise BadValue("give --score or --char, not both (with --char the score is the trait's)")
-    if sealed == (target is not None):
+    if against_seal and target is not None:
+        raise BadValue("--sealed resolves against the GM's sealed number; leave out --target")
+    if not against_seal and target is None:
         raise BadValue("give the GM's number with --target, or use --sealed")
     if target is not None:
         clockworx.check_position(target, "--target")
@@ -140,7 +145,7 @@ def resolve(
     if char is None and target is not None:
         show(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
-    seal_path = _seal_path(campaign or os.path.dirname(char or "")) if sealed else None
+    seal_path = _seal_path(campaign or os.path.dirname(char or "")) if against_seal else None
     outcome, extra, who = _resolve_in_files(target, guess, trait, score, char, seal_path)
     show(json, outcome, extra, exit_code=exit_code, who=who)
 
@@ -152,21 +157,20 @@ def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: 
     (revealing it), as one change with one journal line."""
     from cwx import clockworx
     from cwx.cli import views
-    from cwx.cli.common import about, clock_character, record
-    from cwx.files import Change
+    from cwx.cli.common import about, changing, clock_character, record
 
     paths = [p for p in (char, seal_path) if p]
-    with Change("clock resolve", paths, journal_beside=char or seal_path) as change:
+    with changing("clock resolve", paths, journal_beside=char or seal_path) as change:
         extra: dict[str, Any] = {}
         if seal_path:
-            the_seal = _open_seal(change, seal_path, unrevealed=True)
-            target = the_seal.target
-            extra = {k: v for k, v in _reveal(change, seal_path, the_seal, journal=False).items()
-                     if k != "target"}
+            sealed = _sealed_to_resolve(change, seal_path)
+            target = sealed.target
+            _mark_revealed(change, seal_path, sealed)
+            extra = {k: v for k, v in sealed.proof().items() if k != "target"}
         assert target is not None
         if char is None:
             outcome = clockworx.resolve(target, guess, score, trait)
-            change.record({"result": {**views.outcome_json(outcome), **extra}})
+            change.record({**views.outcome_json(outcome), **extra})
             return outcome, extra, None
         sheet = clock_character(change, char)
         with about(char):
@@ -202,38 +206,24 @@ def show(as_json: bool, outcome: "ClockOutcome", extra: dict[str, Any] | None = 
 
 
 def _seal_path(folder: str) -> str:
-    from cwx.seal import SEALED  # imported only here: hashing is not cheap to load
+    from cwx.seal import FILE  # imported only here: hashing is not cheap to load
 
-    return os.path.join(folder or ".", SEALED)
-
-
-def _open_seal(change: "Change", path: str, *, unrevealed: bool = False) -> "Seal":
-    from cwx import seal as sealing
-    from cwx.errors import BadFile, RuleForbids
-
-    raw = change.raw(path)
-    if raw is None:
-        raise BadFile("no sealed number here; the GM seals one with cwx clock pick --seal",
-                      path=path)
-    sealed = sealing.decode(raw, path)
-    if unrevealed and sealed.revealed:
-        raise RuleForbids("the sealed number was already revealed; the GM seals a new one "
-                          "with cwx clock pick --seal", path=path)
-    return sealed
+    return os.path.join(folder or ".", FILE)
 
 
-def _reveal(change: "Change", path: str, sealed: "Seal", *, journal: bool = True) -> dict[str, Any]:
-    """Mark the seal revealed (once) and say what a player needs to check it."""
-    from cwx import seal as sealing
+def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
+    """The sealed number a guess is resolved against, witnessed by the journals."""
+    from cwx import journal, seal
 
-    result = {"target": sealed.target, "nonce": sealed.nonce,
-              "commitment": sealed.commitment, "verified": True}
-    if not sealed.revealed:
-        change.create(path, sealing.encode(sealed._replace(revealed=True)), force=True,
-                      secret=True)
-        if journal:
-            change.record({"result": result})
-    return result
+    sealed = seal.decode(change.raw(path), path)
+    witnesses = {journal.path_in(os.path.dirname(os.path.realpath(path))), change.journal}
+    return seal.to_resolve(sealed, [journal.lines_from_end(p) for p in witnesses if p], path)
+
+
+def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:
+    from cwx import seal
+
+    change.create(path, seal.encode(sealed._replace(revealed=True)), force=True, secret=True)
 
 
 def _reveal_text(sealed: "Seal") -> str:

@@ -1,7 +1,7 @@
 """Steps several commands share: randomness, loading a character of one system, journaling."""
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -27,6 +27,33 @@ KeepBlack = Annotated[bool, typer.Option(
     "--keep-black", help="Keep every black drawn, and draw again.")]
 SpendWhite = Annotated[bool, typer.Option(
     "--spend-white", help="If the action fails, spend a held white to succeed.")]
+
+
+def _waiting(folder: str) -> None:
+    import sys
+
+    if sys.stderr.isatty():
+        print(f"cwx: waiting for another cwx command in {folder} ...", file=sys.stderr)
+
+
+def _note(text: str) -> None:
+    import sys
+
+    print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
+
+
+def changing(command: str, paths: list[str], journal_beside: str | None) -> "Change":
+    """The files one command changes, under their locks, with the terminal told of waits."""
+    from cwx.files import Change
+
+    return Change(command, paths, journal_beside, waiting=_waiting, note=_note)
+
+
+def reading(paths: list[str]) -> "AbstractContextManager[Change]":
+    """Files read under their locks (another command's interrupted change is only noted)."""
+    from cwx import files
+
+    return files.reading(paths, waiting=_waiting, note=_note)
 
 
 def group(name: str, help: str) -> typer.Typer:
@@ -103,16 +130,15 @@ def create(command: str, file: str, sheet: "Character | BagSheet", *, force: boo
 
     kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
     text = templates.text_of(sheet, files.schema_beside(file, kind))
-    with files.Change(command, [file], journal_beside=file) as change:
+    with changing(command, [file], journal_beside=file) as change:
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
-        change.record({**({"who": who} if who else {}), "file": change.name_of(file),
-                       "result": result})
+        change.record(result, who=who, file=file)
 
 
 def record(change: "Change", who: str, path: str, result: dict[str, Any],
-           **more: Any) -> None:
-    """Journal this change: who acted, from which file, and the command's result."""
-    change.record({"who": who, "file": change.name_of(path), **more, "result": result})
+           bag: str | None = None) -> None:
+    """Journal this change: who acted, from which file (and bag), and the command's result."""
+    change.record(result, who=who, file=path, bag=bag)
 
 
 def complete_traits(ctx: typer.Context, incomplete: str) -> list[str]:

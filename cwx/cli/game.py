@@ -14,16 +14,15 @@ def end(char: CharFile, bag: BagFile, json: JsonFlag = False) -> None:
     """
     from cwx import colorwheel
     from cwx.cli import views
-    from cwx.cli.common import record, save_table, wheel_table
-    from cwx.files import Change
+    from cwx.cli.common import changing, record, save_table, wheel_table
 
-    with Change("game end", [char, bag], journal_beside=char) as change:
+    with changing("game end", [char, bag], journal_beside=char) as change:
         sheet, _, table = wheel_table(change, char, bag)
         after = colorwheel.settle(table)
         save_table(change, char, bag, table, after)
         removed = {"white": table.held.white - after.held.white, "black": table.held.black}
         result = {"luck": views.luck_json(after.held), "removed": removed}
-        record(change, sheet.name, char, result, bag=change.name_of(bag))
+        record(change, sheet.name, char, result, bag=bag)
 
     def text() -> str:
         lines = [f"End of the game for {sheet.name}: {removed['black']} black and "

@@ -22,10 +22,12 @@ def init(
 
     Example: cwx init my-campaign
     """
+    import contextlib
     import json as json_module
     import os
 
-    from cwx import files, templates
+    from cwx import templates
+    from cwx.cli.common import changing
     from cwx.colorwheel import Bag, Luck
     from cwx.errors import BadFile
     from cwx.schemas import SCHEMAS
@@ -35,6 +37,9 @@ def init(
     if existing and not force:
         raise BadFile("is not empty; pass --force to add a campaign to it (files already "
                       "there are kept)", path=folder)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise BadFile("is a file, not a folder; name a new folder for the campaign",
+                      path=folder)
     bag = BagSheet(Bag(), Luck(10, 10))
     wanted = {
         "bag.toml": templates.bag_text(bag, "./bag.schema.json"),
@@ -45,27 +50,28 @@ def init(
         **{f"{kind}.schema.json": json_module.dumps(build(), indent=2) + "\n"
            for kind, build in SCHEMAS.items()},
     }
-    writes = {name: text for name, text in wanted.items()
-              if not os.path.lexists(os.path.join(folder, name))}
     made = not os.path.isdir(folder)
     if made:
         try:
             os.makedirs(folder)
         except OSError as error:
             raise BadFile(f"cannot be made ({error.strerror})", path=folder) from None
-    paths = {name: os.path.join(folder, name) for name in writes}
+    paths = {name: os.path.join(folder, name) for name in wanted}
     try:
-        with files.Change("init", list(paths.values()),
-                          journal_beside=os.path.join(folder, "bag.toml")) as change:
-            for name, path in paths.items():
-                change.create(path, writes[name], force=False,
+        with changing("init", list(paths.values()),
+                      journal_beside=os.path.join(folder, "bag.toml")) as change:
+            # Decided under the lock, after any interrupted init here was finished.
+            kept = sorted(n for n, p in paths.items() if os.path.lexists(p))
+            created = sorted(set(wanted) - set(kept))
+            for name in created:
+                change.create(paths[name], wanted[name], force=False,
                               meant=data_of(bag) if name == "bag.toml" else None)
-            created, kept = sorted(writes), sorted(set(wanted) - set(writes))
             result = {"folder": folder, "created": created, "kept": kept}
-            change.record({"result": result})
+            change.record(result)
     except BaseException:
         if made:
-            os.rmdir(folder)
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
         raise
     emit(json, result, lambda: _text(folder, created, kept))
 

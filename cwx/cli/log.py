@@ -1,10 +1,16 @@
-"""`cwx log`: the campaign journal, for people or scripts."""
+"""`cwx log`: the campaign journal in time order, for people or scripts."""
 
+import heapq
+import json as json_module
+import os
+import sys
+from collections.abc import Iterator
 from typing import Annotated, Any
 
 import typer
 
-from cwx.cli.output import JsonFlag, emit
+from cwx import durable, journal
+from cwx.cli.output import JsonFlag
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -12,55 +18,112 @@ app = typer.Typer(name="log", add_completion=False)
 @app.command("log")
 def log(
     char: Annotated[str | None, typer.Option(
-        help="Only this character's events, from the journal beside it.")] = None,
+        help="Only this character's events.")] = None,
     last: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """The journal of the campaign folder (the current folder, or the character's).
+    """The journal in time order (the current folder's, or the character's).
 
     Example: cwx log --char kris.toml --last 5
     """
-    import os
-
-    from cwx import files
-
-    folder = os.path.dirname(os.path.abspath(char)) if char else "."
-    events = files.read_journal(folder)
-    if char:
-        name = os.path.relpath(os.path.abspath(char), folder)
-        events = [e for e in events if e.get("file") == name]
-    if last:
-        events = events[-last:]
-    emit(json, {"events": events}, lambda: _table(events))
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(char)) if char else ".")
+    path = journal.path_in(folder)
+    name = journal.name_in(folder, char) if char else None
+    for record, said in durable.inspect(folder):  # a change not yet journaled
+        print(f"cwx: note: {record}: {said}", file=sys.stderr)
+    order = _in_time_order(path, name, last)
+    if json:
+        _print_json(path, order)
+    else:
+        _print_table(path, order, name)
 
 
-def _table(events: list[dict[str, Any]]) -> str:
-    if not events:
-        return "The journal is empty."
-    rows = [("when", "who", "what", "outcome", "change")]
-    rows += [(_when(e), str(e.get("who") or "GM"), _what(e), _outcome(e), _change(e))
-             for e in events]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-                     .rstrip() for row in rows)
+def _in_time_order(path: str, name: str | None, last: int | None,
+                   ) -> list[tuple[str, int, int]]:
+    """(when, line, offset) of the wanted events, oldest first. Only these small keys are
+    held, never the events: a long campaign is read as a stream, and read again by offset."""
+    keys: list[tuple[str, int, int]] = []
+    skipped: list[int] = []  # lines that are not events, said once at the end
+    for offset, item in _with_offsets(path, skipped):
+        if name is not None and item.file != name:
+            continue
+        key = (item.when, item.line, offset)
+        if last is None:
+            keys.append(key)
+        elif len(keys) < last:
+            heapq.heappush(keys, key)
+        else:
+            heapq.heappushpop(keys, key)
+    if skipped:
+        shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
+        print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
+              f"were left out (line {shown}); `cwx check` says why", file=sys.stderr)
+    return sorted(keys)
 
 
-def _when(event: dict[str, Any]) -> str:
-    return str(event.get("at", "")).replace("T", " ").removesuffix("Z")[:16]
+def _with_offsets(path: str, skipped: list[int]) -> Iterator[tuple[int, journal.Event]]:
+    offset = 0
+    for raw, item in journal.read_raw(path):
+        if isinstance(item, journal.BadLine):
+            skipped.append(item.line)
+        elif item is not None:
+            yield offset, item
+        offset += len(raw)
 
 
-def _what(event: dict[str, Any]) -> str:
-    command = str(event.get("command", "?"))
-    result = event.get("result") or {}
+def _events(path: str, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
+    if not order:
+        return
+    with open(path, "rb") as file:
+        for _, line, offset in order:
+            file.seek(offset)
+            event = journal.parse(file.readline(journal.MAX_LINE + 1), line)
+            assert isinstance(event, journal.Event)
+            yield event
+
+
+def _print_json(path: str, order: list[tuple[str, int, int]]) -> None:
+    out = sys.stdout
+    out.write('{"events": [')
+    for number, event in enumerate(_events(path, order)):
+        out.write(", " if number else "")
+        out.write(json_module.dumps(event.to_json(), ensure_ascii=False, allow_nan=False))
+    out.write("]}\n")
+
+
+def _print_table(path: str, order: list[tuple[str, int, int]], name: str | None) -> None:
+    if not order:
+        print(f"No events of {name} in the journal." if name else "The journal is empty.")
+        return
+    header = ("when", "who", "what", "outcome", "change")
+    widths = [len(cell) for cell in header]
+    for event in _events(path, order):  # a first pass for the column widths
+        widths = [max(w, len(cell)) for w, cell in zip(widths, _row(event), strict=True)]
+    print(_line(header, widths))
+    for event in _events(path, order):
+        print(_line(_row(event), widths))
+
+
+def _line(row: tuple[str, ...], widths: list[int]) -> str:
+    return "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+
+
+def _row(event: journal.Event) -> tuple[str, str, str, str, str]:
+    return (event.when.replace("T", " ")[:16], event.who or "GM", _what(event), _outcome(event),
+            _change(event))
+
+
+def _what(event: journal.Event) -> str:
+    result = event.result
     detail = result.get("trait") or result.get("color")
-    if command == "clock resolve":
+    if event.command == "clock resolve":
         detail = f"{result.get('trait') or 'untrained'}, {result.get('guess')} vs " \
                  f"{result.get('target')}"
-    return f"{command} ({detail})" if detail else command
+    return f"{event.command} ({detail})" if detail else event.command
 
 
-def _outcome(event: dict[str, Any]) -> str:
-    result = event.get("result") or {}
+def _outcome(event: journal.Event) -> str:
+    result = event.result
     if "commitment" in result and "success" not in result:
         return f"revealed {result['target']}" if "target" in result else \
             f"sealed {str(result['commitment'])[:12]}…"
@@ -76,20 +139,20 @@ def _outcome(event: dict[str, Any]) -> str:
     return word
 
 
-def _change(event: dict[str, Any]) -> str:
+def _change(event: journal.Event) -> str:
     said = []
-    for change in event.get("changes") or []:
-        key = change.get("key")
-        if key is None:
-            if "text" in change:  # a secret file (the sealed number) goes unmentioned
-                said.append(f"{'created' if change.get('created') else 'rewrote'} "
-                            f"{change.get('file')}")
-        elif key == "xp" or key.startswith(("luck.", "traits.")):
-            said.append(f"{key} {_shown(change.get('from'))} → {_shown(change.get('to'))}")
+    for change in event.changes:
+        if change.key is None:
+            if change.text is not None:  # a secret file (the sealed number) goes unmentioned
+                said.append(f"{'created' if change.created else 'rewrote'} {change.file}")
+        elif change.key == "xp" or change.key.startswith(("luck.", "traits.")):
+            said.append(f"{change.key} {_shown(change.before)} → {_shown(change.after)}")
     return ", ".join(said)
 
 
-def _shown(value: object) -> str:
+def _shown(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
-    return "–" if value is None else str(value)
+    if value is None:
+        return "–"
+    return value if isinstance(value, str) else json_module.dumps(value)

@@ -15,15 +15,14 @@ def curse(char: CharFile, bag: BagFile, json: JsonFlag = False) -> None:
     """
     from cwx import colorwheel
     from cwx.cli import views
-    from cwx.cli.common import about, record, save_table, wheel_table
-    from cwx.files import Change
+    from cwx.cli.common import about, changing, record, save_table, wheel_table
 
-    with Change("luck curse", [char, bag], journal_beside=char) as change:
+    with changing("luck curse", [char, bag], journal_beside=char) as change:
         sheet, _, table = wheel_table(change, char, bag)
         with about(char):
             after = colorwheel.curse(table)
         save_table(change, char, bag, table, after)
         result = {"luck": views.luck_json(after.held)}
-        record(change, sheet.name, char, result, bag=change.name_of(bag))
+        record(change, sheet.name, char, result, bag=bag)
     emit(json, result, lambda: f"The GM spends one of {sheet.name}'s blacks: the success "
                                f"becomes a failure.\n  luck  {views.luck_text(after.held)}")

@@ -8,16 +8,28 @@ import sys
 from collections.abc import Sequence
 
 USAGE_EXIT = 2
+INTERRUPTED = 130
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The `cwx` program: a process that ends when the command does."""
+    import signal
+
+    from cwx import _interrupted_at_start
+
+    # Until the command can catch Ctrl-C itself, it ends cwx quietly (nothing is written
+    # while Python imports).
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+    # Output never fails on a character the terminal cannot take: a name that is not
+    # UTF-8 is shown escaped (and, inside JSON, as a \u escape JSON reads).
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     # A command lives for a fraction of a second and makes few reference cycles, but
     # importing Typer allocates enough for some thirty cyclic collections, and Python
     # runs a full one at exit if collection is on: together about 10 ms (measured, 23M
     # instructions). Cycles are left to the end of the process, which frees everything.
     gc.disable()
-    sys.exit(_run(argv))
+    sys.exit(_run(argv, program=True))
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -25,13 +37,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _run(argv)
+        return _run(argv, program=False)
     finally:
         if collecting:
             gc.enable()
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _run(argv: Sequence[str] | None, *, program: bool) -> int:
+    import signal
+
     import typer
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
@@ -40,6 +54,9 @@ def _run(argv: Sequence[str] | None) -> int:
 
     command = typer.main.get_command(app)
     try:
+        if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _utf8_arguments(sys.argv[1:] if argv is None else argv)
         status = command.main(args=argv, prog_name="cwx", standalone_mode=False)
     except CwxError as error:
         return fail(str(error))
@@ -50,8 +67,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except ClickException as error:
         return fail(_usage_line(error))
     except (typer.Abort, KeyboardInterrupt):
-        print("cwx: interrupted; nothing was changed", file=sys.stderr)
-        return 130
+        status = INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout()
         return 0
@@ -60,7 +76,24 @@ def _run(argv: Sequence[str] | None) -> int:
             raise
         return fail(f"internal error ({type(error).__name__}: {error}); please report it "
                     "(set CWX_DEBUG=1 for the details)", status=3)
+    if status == INTERRUPTED:  # Typer turns Ctrl-C into this status, silently
+        from cwx import durable
+
+        done = "the change was saved" if durable.saved else "nothing was changed"
+        print(f"cwx: interrupted; {done}", file=sys.stderr)
     return status if isinstance(status, int) else 0
+
+
+def _utf8_arguments(args: Sequence[str]) -> None:
+    """Names cwx writes into files and the journal are UTF-8: refuse any other bytes."""
+    from cwx.errors import BadValue
+
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadValue(f"argument {number} ({arg.encode('utf-8', 'surrogateescape')!r}) is "
+                           "not UTF-8 text; cwx takes names in UTF-8") from None
 
 
 def fail(message: str, status: int = USAGE_EXIT) -> int:

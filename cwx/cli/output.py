@@ -21,7 +21,7 @@ def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> Non
     if as_json:
         import json
 
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
     else:
         sys.stdout.write(text().rstrip("\n") + "\n")
 

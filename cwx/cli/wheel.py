@@ -26,10 +26,9 @@ def buy(
     """
     from cwx import colorwheel
     from cwx.cli import views
-    from cwx.cli.common import about, record, save_table, wheel_table
-    from cwx.files import Change
+    from cwx.cli.common import about, changing, record, save_table, wheel_table
 
-    with Change("wheel buy", [char, bag], journal_beside=char) as change:
+    with changing("wheel buy", [char, bag], journal_beside=char) as change:
         sheet, _, table = wheel_table(change, char, bag)
         with about(char):
             bought = colorwheel.trade(table, sheet.traits, color, trait)
@@ -38,7 +37,7 @@ def buy(
         save_table(change, char, bag, table, bought.table)
         result = {"color": bought.colour, "trait": bought.trait, "cost": bought.cost,
                   "luck": views.luck_json(bought.table.held)}
-        record(change, sheet.name, char, result, bag=change.name_of(bag))
+        record(change, sheet.name, char, result, bag=bag)
     emit(json, result, lambda: f"{sheet.name} trades {bought.cost} whites for "
                                f"{bought.trait} ({bought.colour}).\n"
                                f"  luck  {views.luck_text(bought.table.held)}")

@@ -26,10 +26,9 @@ def spend(
     """
     from cwx import clockworx
     from cwx.cli import views
-    from cwx.cli.common import about, clock_character, record
-    from cwx.files import Change
+    from cwx.cli.common import about, changing, clock_character, record
 
-    with Change("xp spend", [char], journal_beside=char) as change:
+    with changing("xp spend", [char], journal_beside=char) as change:
         sheet = clock_character(change, char)
         with about(char):
             step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)

@@ -1,0 +1,63 @@
+"""The campaign: a folder marked by its settings file, found the way git finds a repository."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from cwx import journal
+
+SETTINGS = "campaign.toml"
+
+
+def root_above(folder: str) -> str | None:
+    """The nearest folder at or above `folder` (as named, links not resolved) that holds
+    the campaign's settings file, or None outside any campaign."""
+    here = os.path.abspath(folder)
+    while True:
+        if os.path.isfile(os.path.join(here, SETTINGS)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def bound(path: str) -> str:
+    """The real folder a file named `path` may be written in: its campaign's, or with no
+    campaign its own folder. A link that leads out of it is never written through."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return os.path.realpath(root_above(folder) or folder)
+
+
+def inside(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class Found(NamedTuple):
+    """What lies under the paths `cwx check` was given."""
+
+    tomls: list[str]
+    journals: list[str]
+    folders: list[str]  # every folder searched, for the redo records it may hold
+
+
+def files_under(paths: Sequence[str]) -> Found:
+    """The TOML files and journals under `paths`, skipping hidden files and folders."""
+    found = Found([], [], [])
+    for path in paths:
+        if not os.path.isdir(path):
+            (found.journals if os.path.basename(path) == journal.NAME else found.tomls).append(path)
+            continue
+        for folder, dirs, names in os.walk(path):
+            found.folders.append(folder)
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith("."):
+                    continue
+                if name.endswith(".toml"):
+                    found.tomls.append(os.path.join(folder, name))
+                elif name == journal.NAME:
+                    found.journals.append(os.path.join(folder, name))
+    return found

@@ -1,0 +1,437 @@
+"""The durable layer: redo records are untrusted input, links never lead a write out of the
+campaign, a killed or refused change loses nothing, and a hand edit is never overwritten."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from cwx import durable, seal
+from cwx.errors import WriteFailed
+from cwx.files import Change
+from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle
+
+KEEP_WHITE = ["--color", "blue", "--drawn", "white", "--drawn", "blue", "--keep-white"]
+
+
+def whites(bag: Path, *characters: Path) -> int:
+    data = tomllib.loads(bag.read_text())
+    held = sum(tomllib.loads(c.read_text())["luck"]["white"] for c in characters)
+    return int(data["bag"]["white"] + data["reserve"]["white"] + held)
+
+
+def plant(folder: Path, record: dict[str, object], name: str = "0" * 12) -> Path:
+    path = folder / f"{durable.REDO_PREFIX}{name}.json"
+    path.write_text(json.dumps(record))
+    return path
+
+
+def hostile_record(campaign: Path, outside: Path) -> dict[str, object]:
+    """The record of the attack: move notes.txt over a file outside the campaign, and
+    append to another, as if they were cwx's own change."""
+    (campaign / "notes.txt").write_text("export PWNED=1\n")
+    return {"redo": 2, "command": "bag draw",
+            "replace": [[str(campaign / "notes.txt"), str(outside / ".bashrc"), None]],
+            "journal": [str(outside / "authorized_keys"), "ssh-ed25519 AAAA attacker\n"],
+            "journal_size": 0}
+
+
+# ---------------------------------------------------------------- records are untrusted
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    (folder / ".bashrc").write_text("# my shell\n")
+    (folder / "authorized_keys").write_text("ssh-ed25519 AAAA me\n")
+    return folder
+
+
+def snapshot(*folders: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for folder in folders for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_a_planted_record_is_never_run_by_a_reading_command(campaign: Path,
+                                                             outside: Path) -> None:
+    record = plant(campaign, hostile_record(campaign, outside))
+    before = snapshot(campaign, outside)
+    ran = cwx("char", "show", campaign / "kris.toml")
+    assert ran.status == 0 and "cwx will not run it" in ran.stderr
+    assert snapshot(campaign, outside) == before and record.exists()
+
+
+def test_a_planted_record_stops_a_changing_command_and_is_left_for_a_person(
+        campaign: Path, outside: Path) -> None:
+    record = plant(campaign, hostile_record(campaign, outside))
+    before = snapshot(campaign, outside)
+    for _ in range(2):  # and not run on the second command either
+        ran = cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+                  "--char", campaign / "kris.toml")
+        assert ran.status == 2
+        assert ran.error.startswith(f"cwx: error: {record}: a redo record")
+        assert "cwx will not run it" in ran.error
+        assert snapshot(campaign, outside) == before
+
+
+def test_check_names_a_planted_record(campaign: Path, outside: Path) -> None:
+    record = plant(campaign, hostile_record(campaign, outside))
+    ran = cwx("check", campaign)
+    assert ran.status == 2 and f"{record}: a redo record" in ran.stdout
+
+
+@pytest.mark.parametrize("shape", [
+    "not json", "[1, 2]", "{}", '{"redo": 1, "replace": [], "journal": null, "journal_size": 0}',
+    "[" * 100_000, '{"redo": 2, "command": "x", "replace": "x", "journal": null, '
+                   '"journal_size": 0}',
+])
+def test_a_record_of_any_other_shape_is_refused(campaign: Path, shape: str) -> None:
+    path = campaign / f"{durable.REDO_PREFIX}{'1' * 12}.json"
+    path.write_text(shape)
+    ran = cwx("xp", "spend", "--char", campaign / "mara.toml", "--new", "Climb")
+    assert ran.status == 2 and "cwx will not run it" in ran.error
+    assert path.exists()
+
+
+def test_a_record_naming_a_file_that_is_not_a_temporary_file_of_cwx_is_refused(
+        campaign: Path) -> None:
+    kris = campaign / "kris.toml"
+    (campaign / "notes.txt").write_text("not a sheet\n")
+    record = {"redo": 2, "command": "bag draw", "replace": [
+        [str(campaign / "notes.txt"), str(kris), None]], "journal": None, "journal_size": 0}
+    plant(campaign, record)
+    plant(campaign, record, "2" * 12)
+    before = kris.read_bytes()
+    ran = cwx("clock", "resolve", "--target", 1, "--guess", 1, "--char", kris)
+    assert ran.status == 2 and "not a temporary file of cwx's" in ran.error
+    assert kris.read_bytes() == before
+
+
+def test_a_record_that_is_only_in_some_of_its_folders_is_undone_not_finished(
+        campaign: Path, tmp_path: Path) -> None:
+    # A record cwx could have written, in one folder only: it was never decided.
+    other = tmp_path / "party"
+    other.mkdir()
+    bag, sue = campaign / "bag.toml", other / "sue.toml"
+    shutil.move(campaign / "sue.toml", sue)
+    temp = campaign / f".bag.toml.{'a' * 8}{durable.TEMP_SUFFIX}"
+    temp.write_text("[bag]\nwhite = 99\n")
+    plant(campaign, {"redo": 2, "command": "bag draw",
+                     "replace": [[str(temp), str(bag), durable.fingerprint(bag.read_bytes())]],
+                     "journal": [str(other / "journal.jsonl"), '{"v": 2}\n'],
+                     "journal_size": 0})
+    before = bag.read_bytes()
+    assert cwx("bag", "new", campaign / "other-bag.toml").status == 0
+    assert bag.read_bytes() == before and litter(campaign) == []
+    assert not (other / "journal.jsonl").exists()
+
+
+def test_a_record_that_is_a_link_is_refused(campaign: Path, tmp_path: Path) -> None:
+    (tmp_path / "real.json").write_text("{}")
+    (campaign / f"{durable.REDO_PREFIX}{'3' * 12}.json").symlink_to(tmp_path / "real.json")
+    ran = cwx("xp", "spend", "--char", campaign / "mara.toml", "--new", "Climb")
+    assert ran.status == 2 and "cannot read" in ran.error
+
+
+# ---------------------------------------------------------------- links
+
+
+def test_a_journal_that_is_a_link_is_never_written_through(campaign: Path,
+                                                            outside: Path) -> None:
+    (campaign / "journal.jsonl").symlink_to(outside / ".bashrc")
+    before = snapshot(outside)
+    kris = campaign / "kris.toml"
+    kris_before = kris.read_bytes()
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+              "--char", kris)
+    assert ran.status == 2 and "journal.jsonl: is a symbolic link" in ran.error
+    assert snapshot(outside) == before and kris.read_bytes() == kris_before
+
+
+def test_char_new_force_never_replaces_a_file_outside_through_a_link(tmp_path: Path) -> None:
+    system = tmp_path / "etc"
+    system.mkdir()
+    (system / "passwd").write_text("root:x:0:0::/root:/bin/sh\n")
+    table = tmp_path / "table"
+    table.mkdir()
+    (table / "passwd.toml").symlink_to(system / "passwd")
+    ran = cwx("char", "new", table / "passwd.toml", "--force", "--system", "clockworx",
+              "--trait", "A=1", "--trait", "B=1", "--trait", "C=1")
+    assert ran.status == 2 and "outside" in ran.error
+    assert (system / "passwd").read_text() == "root:x:0:0::/root:/bin/sh\n"
+    assert (table / "passwd.toml").is_symlink()
+
+
+def test_a_link_of_the_players_own_inside_the_campaign_is_written_through(
+        campaign: Path) -> None:
+    (campaign / "campaign.toml").write_text("")
+    chars = campaign / "characters"
+    chars.mkdir()
+    shutil.move(campaign / "kris.toml", chars / "kris.toml")
+    party = campaign / "party"
+    party.mkdir()
+    (party / "kris.toml").symlink_to(chars / "kris.toml")
+    assert cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+               "--char", party / "kris.toml").status == 0
+    assert (party / "kris.toml").is_symlink()
+    assert tomllib.loads((chars / "kris.toml").read_text())["xp"] == 2
+
+
+def test_a_link_out_of_the_campaign_is_not_written_through(campaign: Path,
+                                                           tmp_path: Path) -> None:
+    (campaign / "campaign.toml").write_text("")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.move(campaign / "kris.toml", elsewhere / "kris.toml")
+    (campaign / "kris.toml").symlink_to(elsewhere / "kris.toml")
+    before = (elsewhere / "kris.toml").read_bytes()
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+              "--char", campaign / "kris.toml")
+    assert ran.status == 2 and "outside" in ran.error
+    assert (elsewhere / "kris.toml").read_bytes() == before
+    assert cwx("char", "show", campaign / "kris.toml").status == 0  # reading it is fine
+
+
+# ---------------------------------------------------------------- the sealed number
+
+
+def test_a_new_seal_is_readable_by_its_owner_only_whatever_the_old_file_was(
+        tmp_path: Path) -> None:
+    path = tmp_path / seal.FILE
+    assert cwx("clock", "pick", "--seal", "--campaign", tmp_path).status == 0
+    assert cwx("clock", "reveal", "--campaign", tmp_path).status == 0
+    path.chmod(0o644)
+    assert cwx("clock", "pick", "--seal", "--campaign", tmp_path).status == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)
+    assert cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path).status == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_seal_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
+    public = tmp_path / "public.txt"
+    public.write_text("world-readable\n")
+    public.chmod(0o644)
+    (tmp_path / seal.FILE).symlink_to(public)
+    ran = cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path)
+    assert ran.status == 2 and "symbolic link" in ran.error
+    assert public.read_text() == "world-readable\n"
+
+
+def test_a_revealed_number_flipped_back_by_hand_is_not_resolved_against(
+        tmp_path: Path) -> None:
+    assert cwx("clock", "pick", "--seal", "--target", 5, "--campaign", tmp_path).status == 0
+    assert cwx("clock", "reveal", "--campaign", tmp_path).status == 0
+    path = tmp_path / seal.FILE
+    path.write_text(path.read_text().replace('"revealed": true', '"revealed": false'))
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path)
+    assert ran.status == 2 and "was revealed" in ran.error
+
+
+def test_an_unrevealed_seal_resolves_once(tmp_path: Path) -> None:
+    assert cwx("clock", "pick", "--seal", "--target", 5, "--campaign", tmp_path).status == 0
+    first = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path, "--json")
+    assert first.status == 0 and first.json["success"] is True
+    again = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path)
+    assert again.status == 2 and "already revealed" in again.error
+
+
+# ---------------------------------------------------------------- killed changes
+
+
+def two_folders(campaign: Path) -> tuple[Path, Path, Path, Path]:
+    """The bag in a/, the characters in z/: a change's records are written a/ first."""
+    a, z = campaign / "a", campaign / "z"
+    a.mkdir()
+    z.mkdir()
+    for name in ("sue.toml", "kris.toml"):
+        shutil.move(campaign / name, z / name)
+    shutil.move(campaign / "bag.toml", a / "bag.toml")
+    return a / "bag.toml", z / "sue.toml", z / "kris.toml", z
+
+
+def test_a_kill_between_the_records_of_two_folders_loses_no_die_nor_journal_line(
+        campaign: Path, tmp_path: Path) -> None:
+    bag, sue, kris, z = two_folders(campaign)
+    total = whites(bag, sue)
+    killed_at("record#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    # A command in z/ only, then one in a/: neither may finish half a change.
+    assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+                       "--char", kris).status == 0
+    assert cwx_process("bag", "new", bag.parent / "spare.toml").status == 0
+    assert whites(bag, sue) == total
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 0
+    assert [e["command"] for e in journal(z)] == ["clock resolve"]
+    assert litter(bag.parent) == [] and litter(z) == []
+
+
+def test_a_kill_between_the_replaces_is_finished_by_the_next_changing_command_in_any_folder(
+        campaign: Path, tmp_path: Path) -> None:
+    bag, sue, kris, z = two_folders(campaign)
+    total = whites(bag, sue)
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    # Sue's file was replaced first; the bag has not yet given up its white.
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
+    assert whites(bag, sue) == total + 1
+    assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+                       "--char", kris).status == 0
+    assert whites(bag, sue) == total
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
+    assert [e["command"] for e in journal(z)] == ["bag draw", "clock resolve"]
+
+
+def test_a_reading_command_never_finishes_an_interrupted_change(campaign: Path,
+                                                                  tmp_path: Path) -> None:
+    bag, sue = campaign / "bag.toml", campaign / "sue.toml"
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    before = snapshot(campaign)
+    for args in (["bag", "show", bag], ["char", "show", sue], ["log"], ["check", campaign]):
+        ran = cwx_process(*args, cwd=campaign)
+        assert "waits to be finished" in ran.stderr + ran.stdout, args
+        assert snapshot(campaign) == before, args
+    settle(campaign)
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
+
+
+def test_a_hand_edit_after_a_kill_is_never_overwritten(campaign: Path, tmp_path: Path) -> None:
+    bag, sue = campaign / "bag.toml", campaign / "sue.toml"
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    # Sue's file was replaced first; the bag's waits. The GM edits the bag meanwhile.
+    edited = bag.read_text() + "# a note written while the change waited\n"
+    bag.write_text(edited)
+    ran = cwx("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+              "--char", campaign / "kris.toml")
+    assert ran.status == 2 and f"{bag}: changed after an interrupted `cwx bag draw`" in ran.error
+    assert "To keep your edit, delete" in ran.error
+    assert bag.read_text() == edited
+    assert any(n.startswith(durable.REDO_PREFIX) for n in litter(campaign))
+
+
+def test_init_force_after_a_killed_init_succeeds_at_once(tmp_path: Path) -> None:
+    folder = tmp_path / "table"
+    killed_at("replace#2", tmp_path / "flag", "init", folder)
+    ran = cwx("init", folder, "--force")
+    assert ran.status == 0, ran.stderr
+    assert (folder / "bag.toml").exists() and (folder / "Makefile").exists()
+
+
+# ---------------------------------------------------------------- the journal's tail
+
+
+def test_a_torn_journal_tail_never_swallows_the_next_event(campaign: Path) -> None:
+    kris = campaign / "kris.toml"
+    (campaign / "journal.jsonl").write_bytes(b'{"v":2,"id":"ab","at":"2026-')  # an editor's cut
+    assert cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+               "--char", kris).status == 0
+    lines = (campaign / "journal.jsonl").read_bytes().split(b"\n")
+    assert lines[0] == b'{"v":2,"id":"ab","at":"2026-' and json.loads(lines[1])["who"] == "Kris"
+    ran = cwx("log", "--json", "--char", kris)
+    assert [e["result"]["xp"] for e in ran.json["events"]] == [2]
+    assert "1 line(s) are not journal events" in ran.stderr
+    assert "journal.jsonl:1: is not one JSON object" in cwx("check", campaign).stdout
+
+
+def test_a_full_disk_during_a_journal_only_change_leaves_the_journal_as_it_was(
+        campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kris = campaign / "kris.toml"
+    path = campaign / "journal.jsonl"
+    path.write_bytes(b'{"v":1}\n')
+    before = snapshot(campaign)
+    writing = os.write
+
+    def half_then_full(fd: int, data: bytes) -> int:
+        if os.fstat(fd).st_ino == path.stat().st_ino:
+            writing(fd, bytes(data)[:10])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return writing(fd, data)
+
+    monkeypatch.setattr(durable.os, "write", half_then_full)
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 10, "--char", kris)  # a failure
+    assert ran.status == 2 and ran.error.endswith("the files are unchanged")
+    assert snapshot(campaign) == before
+
+
+# ---------------------------------------------------------------- folders and their owners
+
+
+def test_a_folder_reached_through_a_link_is_locked_once(campaign: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(campaign)
+    commands = [
+        ["clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+         "--char", link / "kris.toml"],
+        ["bag", "draw", "--char", link / "sue.toml", "--bag", campaign / "bag.toml",
+         "--color", "red", "--drawn", "red"],
+        ["clock", "pick", "--seal", "--campaign", link],
+        ["bag", "new", link / "x.toml"],
+        ["init", link / "sub"],
+    ]
+    for args in commands:
+        ran = cwx_process(*args, timeout=30)
+        assert ran.status == 0, (args, ran.stderr)
+
+
+def test_a_sticky_folder_refuses_before_deciding_what_only_the_owner_may_replace(
+        campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    campaign.chmod(campaign.stat().st_mode | stat.S_ISVTX)
+    monkeypatch.setattr(durable.os, "geteuid", lambda: 4242)  # not the files' owner
+    before = snapshot(campaign)
+    ran = cwx("bag", "draw", "--char", campaign / "sue.toml", "--bag", campaign / "bag.toml",
+              *KEEP_WHITE)
+    assert ran.status == 2 and "belongs to another user" in ran.error
+    assert "nothing was changed" in ran.error
+    assert snapshot(campaign) == before and litter(campaign) == []
+
+
+def test_a_replace_refused_after_the_change_was_decided_is_undone_at_once(
+        campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    replacing = os.replace
+
+    def refused(source: str, target: str) -> None:
+        if not os.path.basename(target).startswith(durable.REDO_PREFIX):
+            raise OSError(errno.EPERM, "Operation not permitted", target)
+        replacing(source, target)
+
+    before = snapshot(campaign)
+    monkeypatch.setattr(durable.os, "replace", refused)
+    with pytest.raises(WriteFailed, match="the files are unchanged"), \
+            Change("test", [str(campaign / "kris.toml")],
+                   journal_beside=str(campaign / "kris.toml")) as change:
+        change.character(str(campaign / "kris.toml"))
+        change.set(str(campaign / "kris.toml"), ("xp",), 5)
+    assert snapshot(campaign) == before and litter(campaign) == []
+
+
+# ---------------------------------------------------------------- Ctrl-C
+
+
+@pytest.mark.parametrize("delay", [0.03, 0.06, 0.1, 0.15])
+def test_ctrl_c_during_start_up_prints_no_traceback(campaign: Path, delay: float) -> None:
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "cwx", "char", "show",
+                                str(campaign / "kris.toml")], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert "Traceback" not in err
+    # Done before the signal came, interrupted (saying so), or stopped by it on the way out.
+    assert process.returncode in (0, 130, -signal.SIGINT)
+    if process.returncode == 130:
+        assert err == "cwx: interrupted; nothing was changed\n"
