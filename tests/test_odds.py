@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from fractions import Fraction
+from functools import cache
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cwx import clockworx, colorwheel, odds
 from cwx.colorwheel import Bag, Luck, Table
+from cwx.errors import BadValue, RuleForbids
 from cwx.odds import Policy
 from tests.helpers import cwx
 
@@ -119,6 +125,133 @@ def test_exact_clock_odds_agree_with_the_real_resolve(score: int | None) -> None
     error = SIGMAS * math.sqrt(float(exact.p_success * (1 - exact.p_success)) / n)
     assert abs(p - float(exact.p_success)) <= max(error, 1e-9)
     assert abs(xp - float(exact.expected_xp)) <= 0.1
+
+
+# ---------------------------------------------------------------- the chain, without recursion
+
+@cache
+def _reference(table: Table, colour: str, policy: Policy) -> tuple[Fraction, Fraction, Fraction]:
+    """The chain summed the plainest way, by recursion: what odds.wheel computed before."""
+    if table.bag.total == 0:
+        raise RuleForbids("the bag ran empty")
+    success = white = black = Fraction(0)
+    for die in colorwheel.DICE:
+        if not table.bag.of(die):
+            continue
+        question = colorwheel.question_for(table, die)
+        keep = (question == "keep-white" and policy.keep_white) or (
+            question == "keep-black" and policy.keep_black)
+        step = colorwheel.step(table, colour, die, keep)
+        if step.outcome == "again":
+            then = _reference(step.table, colour, policy)
+        else:
+            won, held = step.outcome == "success", step.table.held
+            if not won and policy.spend_white and held.white:
+                won, held = True, colorwheel.spend(step.table).held
+            then = (Fraction(won), Fraction(held.white), Fraction(held.black))
+        chance = Fraction(table.bag.of(die), table.bag.total)
+        success += chance * then[0]
+        white += chance * then[1]
+        black += chance * then[2]
+    return success, white, black
+
+
+SMALL = st.integers(0, 4)
+SMALL_TABLES = st.builds(Table, st.builds(Bag, SMALL, SMALL, SMALL, SMALL, SMALL),
+                         st.builds(Luck, SMALL, SMALL), st.builds(Luck, st.integers(0, 2),
+                                                                  st.integers(0, 2)))
+
+
+@given(SMALL_TABLES, st.sampled_from(colorwheel.COLOURS), st.builds(Policy, st.booleans(),
+                                                                     st.booleans(), st.booleans()))
+def test_the_chain_sums_to_the_reference_recursion(table: Table, colour: str, policy: Policy) -> None:
+    try:
+        expected: object = _reference(table, colour, policy)
+    except RuleForbids:
+        expected = RuleForbids
+    try:
+        result = odds.wheel(table, colour, policy)
+        got: object = (result.p_success, result.expected_white, result.expected_black)
+    except RuleForbids:
+        got = RuleForbids
+    assert got == expected
+
+
+def test_a_chain_deeper_than_pythons_stack_is_summed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only the limit stops a chain this long; the sum itself never recurses.
+    spare = sys.getrecursionlimit() * 3
+    monkeypatch.setattr(odds, "MOST_KEPT", spare + 1)
+    table = Table(Bag(), Luck(spare, 0), Luck())
+    result = odds.wheel(table, "red", Policy(keep_white=True))
+    # Red at once (1/5), or k whites kept first (1/5 each) and then red; once the reserve
+    # is out and the last white is kept, red is one die of the four left.
+    fifth = Fraction(1, 5)
+    assert result.p_success == (sum(fifth ** k * fifth for k in range(spare + 1))
+                                + fifth ** (spare + 1) * Fraction(1, 4))
+    assert result.expected_white == sum(fifth ** k for k in range(1, spare + 2))
+
+
+def test_keeping_up_to_the_limit_is_computed_and_one_more_is_refused() -> None:
+    half = odds.MOST_KEPT // 2
+    keep_both = Policy(keep_white=True, keep_black=True)
+    # A new bag holds one white and one black: with the reserve, `half` of each may be kept.
+    at_limit = Table(Bag(), Luck(half - 1, half - 1), Luck())
+    assert 0 < odds.wheel(at_limit, "red", keep_both).p_success < 1
+    with pytest.raises(BadValue, match=f"up to {odds.MOST_KEPT} whites and blacks"):
+        odds.wheel(at_limit._replace(reserve=Luck(half, half - 1)), "red", keep_both)
+
+
+def test_whites_that_cannot_be_kept_do_not_count_towards_the_limit() -> None:
+    # Holding a black, a drawn white is cancelled (W4): only the blacks can be kept.
+    table = Table(Bag(), Luck(10_000, 10), Luck(0, 1))
+    result = odds.wheel(table, "red", Policy(keep_white=True, keep_black=True))
+    assert result.p_success == _reference(table, "red", Policy(keep_white=True, keep_black=True))[0]
+
+
+def _bag_file(folder: Path, bag: int, reserve: int, *, white: int | None = None) -> Path:
+    path = folder / "bag.toml"
+    dice = "".join(f"{die} = {bag}\n" for die in colorwheel.DICE)
+    path.write_text(f"[bag]\n{dice}\n[reserve]\nwhite = {reserve if white is None else white}\n"
+                    f"black = {reserve}\n")
+    return path
+
+
+@pytest.mark.parametrize(("args", "bag", "reserve"), [
+    (["--color", "red"], 1, 250),
+    (["--all"], 200, 10),
+    (["--all"], 200, 200),
+    (["--color", "blue"], 1, 2**62),
+], ids=["reserve of 250", "bag of 200", "bag and reserve of 200", "reserve of 2**62"])
+def test_odds_of_keeping_too_many_dice_are_refused_at_once(tmp_path: Path, args: list[str],
+                                                           bag: int, reserve: int) -> None:
+    bag_file = _bag_file(tmp_path, bag, reserve)
+    ran = cwx("odds", "wheel", *args, "--keep-white", "--keep-black", "--bag", bag_file)
+    assert ran.status == 2
+    spare = bag + reserve
+    assert ran.error == (
+        f"cwx: error: the odds of keeping dice from {spare:,} whites and {spare:,} blacks (bag and "
+        "reserve together) would take too long to compute exactly; cwx computes them for up to "
+        f"{odds.MOST_KEPT} whites and blacks that may be kept: ask about a smaller bag or reserve, "
+        "or without --keep-white or --keep-black")
+
+
+def test_odds_of_keeping_one_colour_name_only_it(tmp_path: Path) -> None:
+    bag_file = _bag_file(tmp_path, 1, 10, white=500)
+    error = cwx("odds", "wheel", "--color", "red", "--keep-white", "--bag", bag_file).error
+    assert "from 501 whites (bag" in error
+    assert cwx("odds", "wheel", "--color", "red", "--keep-black", "--bag", bag_file).status == 0
+
+
+def test_a_large_bag_without_keeping_is_one_draw_deep(tmp_path: Path) -> None:
+    for bag in (200, 2**62):
+        rows = cwx("odds", "wheel", "--all", "--json", "--bag", _bag_file(tmp_path, bag, 10)).json
+        assert [row["p_success_exact"] for row in rows["odds"]] == ["2/5"] * 3 + ["3/5"] * 3
+
+
+def test_the_limit_is_said_in_the_help() -> None:
+    ran = cwx("odds", "wheel", "--help")
+    assert ran.status == 0
+    assert f"up to {odds.MOST_KEPT} whites and blacks that may be kept" in " ".join(ran.stdout.split())
 
 
 # ---------------------------------------------------------------- the commands

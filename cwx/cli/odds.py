@@ -54,6 +54,8 @@ def wheel(
 ) -> None:
     """Exact chance of success of one action, and the luck held after it.
 
+    Keeping dice: computed for up to 160 whites and blacks that may be kept, bag and reserve together.
+
     Example: cwx odds wheel --color purple --bag bag.toml --keep-white
     """
     from cwx import colorwheel, odds
