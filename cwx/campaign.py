@@ -24,6 +24,13 @@ def root_above(folder: str) -> str | None:
         here = parent
 
 
+def journal_folder(path: str) -> str:
+    """Where a change to the file at `path` is journaled: the campaign's root (one journal
+    for the whole campaign), or outside any campaign the file's own folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return root_above(folder) or folder
+
+
 def bound(path: str) -> str:
     """The real folder a file named `path` may be written in: its campaign's, or with no
     campaign its own folder. A link that leads out of it is never written through."""

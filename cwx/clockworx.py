@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids, shown
 
 if TYPE_CHECKING:
@@ -101,21 +102,11 @@ def raise_cost(score: int) -> int:
     return CLOCK * (score + 1)
 
 
-def find_trait(traits: Mapping[str, int], name: str) -> str | None:
-    """The trait's own spelling, matching `name` ignoring case (C1)."""
-    folded = name.casefold()
-    for own in traits:
-        if own.casefold() == folded:
-            return own
-    return None
-
-
 def require_trait(traits: Mapping[str, int], name: str) -> str:
     """The trait's own spelling; a trait the character lacks is an error, never untrained."""
-    own = find_trait(traits, name)
+    own = traitnames.find(traits, name)
     if own is None:
-        raise BadValue(f"no trait {name!r} (traits: {', '.join(traits)}); leave out the "
-                       "trait for an untrained action")
+        raise BadValue(f"no trait {name!r} (traits: {', '.join(traits)})")
     return own
 
 
@@ -123,16 +114,8 @@ def check_traits(traits: Mapping[str, object], *, creating: bool) -> None:
     """The rules a character's traits keep (C1); the budget binds only at creation."""
     if len(traits) < MIN_TRAITS:
         raise BadValue(f"a character needs at least {MIN_TRAITS} traits, this one has {len(traits)}")
-    seen: dict[str, str] = {}
+    traitnames.check_names((name, f"traits.{name}") for name in traits)
     for name, score in traits.items():
-        if not name.strip():
-            raise BadValue("trait names must not be empty", key=f"traits.{name!r}")
-        if name.casefold() in seen:
-            raise BadValue(
-                f"trait {name!r} repeats {seen[name.casefold()]!r} (names are compared ignoring case)",
-                key=f"traits.{name}",
-            )
-        seen[name.casefold()] = name
         try:
             check_score(score, f"the score of {name!r}")
         except BadValue as error:
@@ -164,7 +147,7 @@ def advance(
         name = new.strip()
         if not name:
             raise BadValue("a new trait needs a name")
-        if (own := find_trait(traits, name)) is not None:
+        if (own := traitnames.find(traits, name)) is not None:
             raise RuleForbids(f"the character already has {own!r}; raise it instead")
         return _pay(name, 1, NEW_TRAIT_COST, xp, new=True)
     assert raise_ is not None

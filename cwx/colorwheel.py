@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids
 
 if TYPE_CHECKING:
@@ -90,6 +91,13 @@ class Draw(NamedTuple):
     white_spent: bool
     before: Table
     after: Table
+
+
+class Settlement(NamedTuple):
+    """The end of a game for one character (W7): the table after, and what went back."""
+
+    table: Table
+    removed: Luck
 
 
 class Trade(NamedTuple):
@@ -240,22 +248,20 @@ def curse(table: Table) -> Table:
     return Table(table.bag, _with(table.reserve, "black", +1), _with(table.held, "black", -1))
 
 
-def settle(table: Table) -> Table:
+def settle(table: Table) -> Settlement:
     """End of game (W7): blacks cancel whites one for one, then all blacks go."""
     held = table.held
     whites_left = 0 if held.black > held.white else held.white - held.black
     removed = Luck(held.white - whites_left, held.black)
     reserve = Luck(table.reserve.white + removed.white, table.reserve.black + removed.black)
-    return Table(table.bag, reserve, Luck(whites_left, 0))
+    return Settlement(Table(table.bag, reserve, Luck(whites_left, 0)), removed)
 
 
 def find_trait(traits: Mapping[str, Sequence[str]], name: str) -> tuple[str, str] | None:
     """(colour, the trait's own spelling) for a trait matched ignoring case."""
-    folded = name.strip().casefold()
     for colour, names in traits.items():
-        for own in names:
-            if own.casefold() == folded:
-                return colour, own
+        if (own := traitnames.find(names, name)) is not None:
+            return colour, own
     return None
 
 
@@ -275,21 +281,12 @@ def check_traits(traits: Mapping[str, Sequence[str]], *, creating: bool) -> None
     missing = [colour for colour in COLOURS if not traits.get(colour)]
     if missing:
         raise BadValue(f"every colour needs a trait; missing: {', '.join(missing)}")
-    seen: dict[str, str] = {}
     for colour, names in traits.items():
         if creating and len(names) != 1:
             raise BadValue(f"a new character has exactly one trait on each colour; {colour} has "
                            f"{len(names)}", key=f"traits.{colour}")
-        for name in names:
-            if not name.strip():
-                raise BadValue("trait names must not be empty", key=f"traits.{colour}")
-            if name.casefold() in seen:
-                raise BadValue(
-                    f"trait {name!r} repeats {seen[name.casefold()]!r} "
-                    "(names are compared ignoring case)",
-                    key=f"traits.{colour}",
-                )
-            seen[name.casefold()] = name
+    traitnames.check_names((name, f"traits.{colour}")
+                            for colour, names in traits.items() for name in names)
 
 
 def trade(

@@ -52,6 +52,10 @@ def shown(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+class Usage(CwxError):
+    """The command line itself is wrong: an unknown option, a missing argument."""
+
+
 class BadValue(CwxError):
     """A value given on the command line is out of range or unknown."""
 

@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
-from cwx import campaign, durable, journal, sheets
+from cwx import campaign, durable, journal, sheets, tomledit
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
-from cwx.sheets import LARGEST, BagSheet, Character, Kind
+from cwx.sheets import BagSheet, Character, Kind
+from cwx.tomledit import Key
 
 MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
 MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
-Key = tuple[str, ...]
 Say = Callable[[str], None]
 
 
@@ -217,7 +217,7 @@ class Change:
     (`reading`) never finishes another command's interrupted change.
     """
 
-    def __init__(self, command: str, paths: Sequence[str], journal_beside: str | None, *,
+    def __init__(self, command: str, paths: Sequence[str], journal_in: str | None, *,
                  waiting: Say | None = None, note: Say | None = None,
                  read_only: bool = False) -> None:
         self.command = command
@@ -225,8 +225,7 @@ class Change:
         if len(set(self.files.values())) < len(self.files):
             raise BadFile("names the same file twice (through a link?); give each its own",
                           path=" and ".join(self.files))
-        self.journal = (journal.path_in(_real_folder(journal_beside))
-                        if journal_beside else None)
+        self.journal = journal.path_in(os.path.realpath(journal_in)) if journal_in else None
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.locks = durable.FolderLocks(waiting)
@@ -262,6 +261,12 @@ class Change:
 
     def set(self, path: str, key: Key, value: Any) -> None:
         self._load(path).edits.append((key, value))
+
+    def save(self, path: str, before: Character | BagSheet,
+             after: Character | BagSheet) -> None:
+        """Write what changed from one sheet of a file to the next (and only that)."""
+        for key, value in sheets.edits(before, after):
+            self.set(path, key, value)
 
     def raw(self, path: str) -> bytes | None:
         """A file of cwx's own (never a link) as read under the lock, or None when absent."""
@@ -337,7 +342,7 @@ class Change:
         if file.text is not None:
             return [journal.Change(name, None, None, None, created=file.raw is None,
                                    text=None if file.secret else file.text)]
-        return [journal.Change(name, ".".join(key), _get(file.data, key), value)
+        return [journal.Change(name, ".".join(key), tomledit.value_at(file.data, key), value)
                 for key, value in file.edits]
 
     def _journal_line(self, changes: list[journal.Change]) -> durable.JournalLine | None:
@@ -371,10 +376,6 @@ def _place(path: str) -> str:
     return real
 
 
-def _real_folder(path: str) -> str:
-    return os.path.realpath(os.path.dirname(os.path.abspath(path)))
-
-
 def _within_bound(file: Loaded) -> None:
     """A link the user made inside the campaign is written through; one that leads out of
     it (or, outside any campaign, out of the named file's folder) never is."""
@@ -385,142 +386,11 @@ def _within_bound(file: Loaded) -> None:
                       path=file.path)
 
 
-def _get(data: Mapping[str, Any], key: Key) -> Any:
-    for part in key:
-        if not isinstance(data, Mapping) or part not in data:
-            return None
-        data = data[part]
-    return data
-
-
-def _with_edits(data: Mapping[str, Any], edits: Sequence[tuple[Key, Any]]) -> dict[str, Any]:
-    """Plain data with the edits applied: what the new file must parse to."""
-    meant: dict[str, Any] = _copy(data)
-    for key, value in edits:
-        table = meant
-        for part in key[:-1]:
-            table = table.setdefault(part, {})
-        table[key[-1]] = value
-    return meant
-
-
-def _copy(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_copy(v) for v in data]
-    return data
-
-
-def _fits(file: Loaded) -> None:
-    """TOML integers are 64-bit: a number past that would be written and then refused."""
-    pending: list[tuple[str, Any]] = [(".".join(key), value) for key, value in file.edits]
-    if file.text is not None:
-        pending += list(file.data.items())
-    while pending:
-        key, value = pending.pop()
-        if isinstance(value, dict):
-            pending += [(f"{key}.{k}", v) for k, v in value.items()]
-        elif isinstance(value, list):
-            pending += [(key, v) for v in value]
-        elif isinstance(value, int) and not -LARGEST - 1 <= value <= LARGEST:
-            raise BadFile(f"would become {value}, more than a TOML file can hold ({LARGEST}); "
-                          "nothing was written", path=file.path, key=key)
-
-
 def _new_text(file: Loaded) -> str:
-    """The file's new text, checked to parse to exactly the data meant (the write guard)."""
-    _fits(file)
-    if file.text is not None:
-        if file.toml and not _parses_to(file.text, file.data):
-            raise BadFile("cwx could not write this file faithfully (a name it cannot "
-                          "spell in TOML?); nothing was written", path=file.path)
-        return file.text
-    assert file.raw is not None
-    old = file.raw.decode("utf-8")
-    meant = _with_edits(file.data, file.edits)
-    # Most changes set a number that is already written down (xp, luck, dice): that is
-    # done on the text itself, and kept only if it parses to exactly what was meant.
-    # Anything else goes through tomlkit, whose import alone costs more than the rest.
-    quick = _set_numbers_in_place(old, file.edits)
-    if quick is not None and _parses_to(quick, meant):
-        return quick
-    import tomlkit
-
-    document = tomlkit.parse(old)
-    for key, value in file.edits:
-        _edit(document, key, value)
-    text = tomlkit.dumps(document)
-    if "\r\n" in old and "\n" not in old.replace("\r\n", ""):
-        text = re.sub(r"(?<!\r)\n", "\r\n", text)  # tomlkit writes new lines as \n
-    if not _parses_to(text, meant):
-        raise BadFile(
-            "cwx's edit would change more of this file than it meant to (a known tomlkit "
-            "fault with dotted keys); nothing was written. Move the edited table above the "
-            "dotted keys, or make the change by hand",
-            path=file.path,
-        )
-    return text
-
-
-_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(r"^(\s*)([A-Za-z0-9_-]+)(\s*=\s*)([+-]?[0-9][0-9_]*|true|false)(\s*(?:#.*)?)$")
-
-
-def _set_numbers_in_place(text: str, edits: Sequence[tuple[Key, Any]]) -> str | None:
-    """The text with each edited whole number or boolean replaced where it is written,
-    or None when an edit is anything else (a new key, a list, a dotted key...)."""
-    if '"""' in text or "'''" in text:
-        return None  # a multi-line string could hold lines that look like keys
-    lines = text.splitlines(keepends=True)
-    places: dict[Key, int] = {}
-    table: Key = ()
-    for number, line in enumerate(lines):
-        body = line.rstrip("\r\n")
-        if body.lstrip().startswith("["):
-            header = _HEADER.match(body)
-            table = (header.group(1),) if header else ("\0",)  # a table we cannot follow
-            continue
-        if assign := _ASSIGN.match(body):
-            places[(*table, assign.group(2))] = number
-    for key, value in edits:
-        if not isinstance(value, int) or key not in places:
-            return None
-        number = places[key]
-        line = lines[number]
-        body = line.rstrip("\r\n")
-        assign = _ASSIGN.match(body)
-        assert assign is not None
-        written = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        lines[number] = (assign.group(1) + assign.group(2) + assign.group(3) + written
-                         + assign.group(5) + line[len(body):])
-    return "".join(lines)
-
-
-def _parses_to(text: str, meant: Mapping[str, Any]) -> bool:
-    import tomllib
-
-    try:
-        return tomllib.loads(text) == meant
-    except tomllib.TOMLDecodeError:
-        return False
-
-
-def _edit(document: Any, key: Key, value: Any) -> None:
-    import tomlkit
-
-    table = document
-    for part in key[:-1]:
-        if part not in table:
-            table[part] = tomlkit.table()
-        table = table[part]
-    last = key[-1]
-    old = table.get(last)
-    if isinstance(value, list) and isinstance(old, list) and value[: len(old)] == list(old):
-        for item in value[len(old):]:
-            old.append(item)  # grow the array in place, keeping its comments and layout
-    else:
-        table[last] = value
+    if file.text is None:
+        assert file.raw is not None
+        return tomledit.edited(file.raw.decode("utf-8"), file.data, file.edits, file.path)
+    return tomledit.written(file.text, file.data, file.path) if file.toml else file.text
 
 
 def _unchanged_since_read(file: Loaded) -> None:

@@ -1,19 +1,21 @@
-"""What a character or bag file must say, checked on plain data (SPEC §3).
+"""What a character or bag file must say, checked on plain data (docs/rules.md).
 
-Pure: takes what `tomllib` parsed and returns a frozen sheet, or raises
-BadFile naming the key at fault. The files layer adds the path and line.
+Pure: takes what `tomllib` parsed and returns a frozen sheet, or raises BadFile
+naming the key at fault (the files layer adds the path and line); and back, the
+data a new file must hold and the keys a move changes. This module is the one
+answer to "which system?": every branch on it is an exhaustive `match`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, assert_never
 
 from cwx import clockworx
 from cwx.errors import BadFile, BadValue, shown
+from cwx.tomledit import LARGEST
 
 if TYPE_CHECKING:
-    from cwx import colorwheel
     from cwx.colorwheel import Bag, Luck
 
 # Sheets are immutable records of what a file says. They are NamedTuples, not frozen
@@ -22,9 +24,10 @@ if TYPE_CHECKING:
 # The Color Wheel's rules are imported where a Color Wheel file is read, so that a
 # ClockWorx command does not pay at start-up for the Color Wheel's classes.
 
-SYSTEMS = ("clockworx", "colorwheel")
-LARGEST = 2**63 - 1  # TOML integers are 64-bit
+System = Literal["clockworx", "colorwheel"]
+SYSTEMS: tuple[System, ...] = ("clockworx", "colorwheel")
 Kind = Literal["character", "bag"]
+Edit = tuple[tuple[str, ...], Any]
 
 
 class ClockCharacter(NamedTuple):
@@ -33,7 +36,7 @@ class ClockCharacter(NamedTuple):
     name: str
     traits: Mapping[str, int]
     xp: int
-    system: str = "clockworx"
+    system: System = "clockworx"
 
 
 class WheelCharacter(NamedTuple):
@@ -43,7 +46,7 @@ class WheelCharacter(NamedTuple):
     traits: Mapping[str, tuple[str, ...]]  # by colour, in wheel order
     luck: Luck
     colour_keys: Mapping[str, str]  # colour -> the key as the file spells it
-    system: str = "colorwheel"
+    system: System = "colorwheel"
 
 
 Character = ClockCharacter | WheelCharacter
@@ -66,20 +69,31 @@ def kind_of(data: Mapping[str, Any]) -> Kind | None:
 
 
 def character(data: Mapping[str, Any], default_name: str) -> Character:
-    system = data.get("system")
-    if system is None:
-        raise BadFile("a character needs a system key: system = \"clockworx\" or \"colorwheel\"",
-                      key="system")
-    if system not in SYSTEMS:
-        raise BadFile(f"unknown system {shown(system)}; use \"clockworx\" or \"colorwheel\"",
-                      key="system")
+    if "system" not in data and "bag" in data:
+        raise BadFile("is a bag file, not a character; name a character's file here",
+                      key="bag")
+    system = _system(data.get("system"))
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name.strip():
         raise BadFile("name must be a non-empty string", key="name")
     traits = _table(data, "traits")
-    if system == "clockworx":
-        return _clock_character(data, name, traits)
-    return _wheel_character(data, name, traits)
+    match system:
+        case "clockworx":
+            return _clock_character(data, name, traits)
+        case "colorwheel":
+            return _wheel_character(data, name, traits)
+        case _:
+            assert_never(system)
+
+
+def _system(value: object) -> System:
+    if value is None:
+        raise BadFile('a character needs a system key: system = "clockworx" or "colorwheel"',
+                      key="system")
+    if value not in SYSTEMS:
+        raise BadFile(f'unknown system {shown(value)}; use "clockworx" or "colorwheel"',
+                      key="system")
+    return value
 
 
 def _clock_character(data: Mapping[str, Any], name: str,
@@ -180,25 +194,37 @@ def _as_bad_file(check: Any) -> None:
 
 def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Character:
     """A character as created on the command line (C1, W2), checked as creation requires."""
+    folded = system.strip().casefold()
+    if folded not in SYSTEMS:
+        raise BadValue(f"unknown system {shown(system)}; use clockworx or colorwheel")
+    if not name.strip():
+        raise BadValue("the character needs a name: give --name, or a file name before .toml")
+    match folded:
+        case "clockworx":
+            return _new_clock_character(name, pairs)
+        case "colorwheel":
+            return _new_wheel_character(name, pairs)
+        case _:
+            assert_never(folded)
+
+
+def _new_clock_character(name: str, pairs: list[tuple[str, str]]) -> ClockCharacter:
+    traits: dict[str, int] = {}
+    for trait, score in pairs:
+        digits = score.strip()
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
+            raise BadValue(f"--trait {trait}={score}: the score must be a whole number 1–6")
+        if trait.strip() in traits:
+            raise BadValue(f"--trait {trait}: the trait is named twice")
+        traits[trait.strip()] = int(digits)
+    clockworx.check_traits(traits, creating=True)
+    return ClockCharacter(name, traits, 0)
+
+
+def _new_wheel_character(name: str, pairs: list[tuple[str, str]]) -> WheelCharacter:
     from cwx import colorwheel
     from cwx.colorwheel import Luck
 
-    system = system.strip().casefold()
-    if system not in SYSTEMS:
-        raise BadValue(f"unknown system {shown(system)}; use clockworx or colorwheel")
-    if not name.strip():
-        raise BadValue("the character needs a name (--name)")
-    if system == "clockworx":
-        traits: dict[str, int] = {}
-        for trait, score in pairs:
-            digits = score.strip()
-            if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
-                raise BadValue(f"--trait {trait}={score}: the score must be a whole number 1–6")
-            traits[trait.strip()] = int(digits)
-        if len(traits) < len(pairs):
-            raise BadValue("a trait is named twice")
-        clockworx.check_traits(traits, creating=True)
-        return ClockCharacter(name, traits, 0)
     by_colour: dict[str, list[str]] = {}
     for colour, trait in pairs:
         by_colour.setdefault(colorwheel.colour_named(colour), []).append(trait.strip())
@@ -207,36 +233,55 @@ def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Chara
     return WheelCharacter(name, ordered, Luck(), {c: c for c in colorwheel.COLOURS})
 
 
-Edit = tuple[tuple[str, ...], int]
-
-
-def table_edits(before: colorwheel.Table,
-                after: colorwheel.Table) -> tuple[list[Edit], list[Edit]]:
-    """The keys a move changes: (in the character's file, in the bag's file).
-
-    Only counts that moved are written, so an untouched key is never added or rewritten.
-    """
-    from cwx import colorwheel
-
-    held: list[Edit] = [(("luck", die), getattr(after.held, die)) for die in ("white", "black")
-            if getattr(after.held, die) != getattr(before.held, die)]
-    bag: list[Edit] = [(("bag", die), after.bag.of(die)) for die in colorwheel.DICE
-           if after.bag.of(die) != before.bag.of(die)]
-    bag += [(("reserve", die), getattr(after.reserve, die)) for die in ("white", "black")
-            if getattr(after.reserve, die) != getattr(before.reserve, die)]
-    return held, bag
+def unspent(sheet: Character) -> int | None:
+    """Creation points left unspent (C1), for a system that has a budget."""
+    match sheet:
+        case ClockCharacter():
+            return clockworx.unspent(sheet.traits)
+        case WheelCharacter():
+            return None
+        case _:
+            assert_never(sheet)
 
 
 def data_of(sheet: Character | BagSheet) -> dict[str, Any]:
-    """The plain data a new file for `sheet` must parse to (what its template means)."""
-    if isinstance(sheet, BagSheet):
-        from cwx import colorwheel
+    """The plain data a file for `sheet` holds (what its template means)."""
+    match sheet:
+        case BagSheet():
+            return {"bag": dict(zip(_DICE, sheet.bag, strict=True)),
+                    "reserve": {"white": sheet.reserve.white, "black": sheet.reserve.black}}
+        case ClockCharacter():
+            return {"name": sheet.name, "system": sheet.system, "xp": sheet.xp,
+                    "traits": dict(sheet.traits)}
+        case WheelCharacter():
+            return {"name": sheet.name, "system": sheet.system,
+                    "traits": {sheet.colour_keys.get(colour, colour): list(names)
+                               for colour, names in sheet.traits.items()},
+                    "luck": {"white": sheet.luck.white, "black": sheet.luck.black}}
+        case _:
+            assert_never(sheet)
 
-        return {"bag": {die: sheet.bag.of(die) for die in colorwheel.DICE},
-                "reserve": {"white": sheet.reserve.white, "black": sheet.reserve.black}}
-    if isinstance(sheet, ClockCharacter):
-        return {"name": sheet.name, "system": sheet.system, "xp": sheet.xp,
-                "traits": dict(sheet.traits)}
-    return {"name": sheet.name, "system": sheet.system,
-            "traits": {colour: list(names) for colour, names in sheet.traits.items()},
-            "luck": {"white": sheet.luck.white, "black": sheet.luck.black}}
+
+# The fields of colorwheel.Bag, in order: spelled here so that a ClockWorx file's data is
+# built without importing the Color Wheel's rules.
+_DICE = ("red", "yellow", "blue", "white", "black")
+
+
+def edits(before: Character | BagSheet, after: Character | BagSheet) -> list[Edit]:
+    """The keys of a file that change from one sheet of it to the next, the one way every
+    move writes its file: only what moved is written, so an untouched key is never added
+    or rewritten. A trait that is gone is a key removed (None)."""
+    old, new = _flat(data_of(before)), _flat(data_of(after))
+    return [(key, new.get(key)) for key in [*old, *(k for k in new if k not in old)]
+            if old.get(key) != new.get(key)]
+
+
+def _flat(data: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
+    """(table, key) -> value for the tables cwx writes, (key,) -> value at the top."""
+    flat: dict[tuple[str, ...], Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            flat.update({(key, inner): item for inner, item in value.items()})
+        else:
+            flat[(key,)] = value
+    return flat

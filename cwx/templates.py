@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import assert_never
 
 from cwx import clockworx, colorwheel
-from cwx.sheets import BagSheet, Character, ClockCharacter
+from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -31,44 +32,48 @@ def toml_key(name: str) -> str:
     return name if _BARE_KEY.match(name) else toml_string(name)
 
 
-def character_text(sheet: Character, schema: str | None = None) -> str:
+def character_file(sheet: Character, schema: str | None = None) -> str:
+    """The text of a new character's file."""
     directive = f"#:schema {schema}\n" if schema else ""
-    if isinstance(sheet, ClockCharacter):
-        spent = sum(sheet.traits.values())
-        lines = [
-            f"# {sheet.name}, a ClockWorx character. Edit freely: cwx keeps your comments.",
-            f"name = {toml_string(sheet.name)}",
-            'system = "clockworx"',
-            "xp = 0              # experience; cwx adds what actions earn",
-            "",
-            f"[traits]           # each 1-6; {spent} of the {clockworx.BUDGET} creation points spent",
-            *(f"{toml_key(name)} = {score}" for name, score in sheet.traits.items()),
-        ]
-    else:
-        lines = [
-            f"# {sheet.name}, a Color Wheel character. Edit freely: cwx keeps your comments.",
-            f"name = {toml_string(sheet.name)}",
-            'system = "colorwheel"',
-            "",
-            "[traits]           # trait names on each colour of the wheel",
-            *(f"{colour} = [{', '.join(toml_string(n) for n in names)}]"
-              for colour, names in sheet.traits.items()),
-            "",
-            "[luck]             # dice the character holds",
-            f"white = {sheet.luck.white}",
-            f"black = {sheet.luck.black}",
-        ]
+    match sheet:
+        case ClockCharacter():
+            spent = sum(sheet.traits.values())
+            lines = [
+                f"# {sheet.name}, a ClockWorx character. Edit freely: cwx keeps your comments.",
+                f"name = {toml_string(sheet.name)}",
+                'system = "clockworx"',
+                "xp = 0              # experience; cwx adds what actions earn",
+                "",
+                f"[traits]           # each 1-6; {spent} of the {clockworx.BUDGET} creation points spent",
+                *(f"{toml_key(name)} = {score}" for name, score in sheet.traits.items()),
+            ]
+        case WheelCharacter():
+            lines = [
+                f"# {sheet.name}, a Color Wheel character. Edit freely: cwx keeps your comments.",
+                f"name = {toml_string(sheet.name)}",
+                'system = "colorwheel"',
+                "",
+                "[traits]           # trait names on each colour of the wheel",
+                *(f"{colour} = [{', '.join(toml_string(n) for n in names)}]"
+                  for colour, names in sheet.traits.items()),
+                "",
+                "[luck]             # dice the character holds",
+                f"white = {sheet.luck.white}",
+                f"black = {sheet.luck.black}",
+            ]
+        case _:
+            assert_never(sheet)
     return directive + "\n".join(lines) + "\n"
 
 
-def text_of(sheet: Character | BagSheet, schema: str | None = None) -> str:
+def file_of(sheet: Character | BagSheet, schema: str | None = None) -> str:
     """The text of a new file for a character or a bag."""
     if isinstance(sheet, BagSheet):
-        return bag_text(sheet, schema)
-    return character_text(sheet, schema)
+        return bag_file(sheet, schema)
+    return character_file(sheet, schema)
 
 
-def bag_text(sheet: BagSheet, schema: str | None = None) -> str:
+def bag_file(sheet: BagSheet, schema: str | None = None) -> str:
     directive = f"#:schema {schema}\n" if schema else ""
     bag, reserve = sheet.bag, sheet.reserve
     lines = [

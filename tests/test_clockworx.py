@@ -139,11 +139,6 @@ def test_unspent_points_are_reported() -> None:
     assert clockworx.unspent({"Scrounge": 3, "Repair": 3, "Tough": 5}) == 1
 
 
-def test_traits_match_ignoring_case() -> None:
-    assert clockworx.find_trait({"Repair": 3}, "rEPAIR") == "Repair"
-    assert clockworx.find_trait({"Repair": 3}, "Climb") is None
-
-
 # ---------------------------------------------------------------- C6 advancement
 
 @pytest.mark.parametrize(("score", "cost"), [(1, 24), (2, 36), (3, 48), (4, 60), (5, 72)])

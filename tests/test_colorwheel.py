@@ -201,7 +201,8 @@ def test_curse_removes_a_held_black_to_the_reserve() -> None:
 ])
 def test_end_of_game_settles_luck(held: Luck, after: Luck, reserve: Luck) -> None:
     settled = settle(table(held))
-    assert settled.held == after and settled.reserve == reserve
+    assert settled.table.held == after and settled.table.reserve == reserve
+    assert settled.removed == Luck(held.white - after.white, held.black)
 
 
 # ---------------------------------------------------------------- W8 trading
@@ -321,7 +322,7 @@ class Game(RuleBasedStateMachine):
     @rule(who=players)
     def end_game(self, who: int) -> None:
         before = self.held[who]
-        after = settle(self._table(who))
+        after = settle(self._table(who)).table
         assert after.held.black == 0 and after.held.white <= before.white
         self._store(who, after)
 

@@ -410,7 +410,7 @@ def test_a_replace_refused_after_the_change_was_decided_is_undone_at_once(
     monkeypatch.setattr(durable.os, "replace", refused)
     with pytest.raises(WriteFailed, match="the files are unchanged"), \
             Change("test", [str(campaign / "kris.toml")],
-                   journal_beside=str(campaign / "kris.toml")) as change:
+                   journal_in=str((campaign / "kris.toml").parent)) as change:
         change.character(str(campaign / "kris.toml"))
         change.set(str(campaign / "kris.toml"), ("xp",), 5)
     assert snapshot(campaign) == before and litter(campaign) == []
@@ -419,19 +419,26 @@ def test_a_replace_refused_after_the_change_was_decided_is_undone_at_once(
 # ---------------------------------------------------------------- Ctrl-C
 
 
-@pytest.mark.parametrize("delay", [0.03, 0.06, 0.1, 0.15])
-def test_ctrl_c_during_start_up_prints_no_traceback(campaign: Path, delay: float) -> None:
+def test_ctrl_c_during_start_up_prints_no_traceback(campaign: Path) -> None:
     import signal
     import time
 
-    process = subprocess.Popen([sys.executable, "-m", "cwx", "char", "show",
-                                str(campaign / "kris.toml")], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    time.sleep(delay)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
-    assert "Traceback" not in err
-    # Done before the signal came, interrupted (saying so), or stopped by it on the way out.
-    assert process.returncode in (0, 130, -signal.SIGINT)
-    if process.returncode == 130:
-        assert err == "cwx: interrupted; nothing was changed\n"
+    caught = 0
+    for delay in [0.01 * n for n in range(2, 16)]:
+        process = subprocess.Popen([sys.executable, "-m", "cwx", "char", "show",
+                                    str(campaign / "kris.toml")], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        frames = [line for line in err.splitlines() if line.strip().startswith('File "')]
+        # Python's own start-up, before any of cwx runs, is out of cwx's reach; from the
+        # first line of cwx on, Ctrl-C is one line and exit 130.
+        assert not any("/cwx/" in line for line in frames), err
+        if process.returncode == 130:
+            assert err == "cwx: interrupted; nothing was changed\n"
+            caught += 1
+        elif not frames:
+            # Done before the signal came, or stopped by it on the way out.
+            assert process.returncode in (0, -signal.SIGINT), err
+    assert caught >= 3

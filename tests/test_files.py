@@ -129,7 +129,7 @@ def test_an_edit_tomlkit_would_garble_is_refused_and_nothing_written(tmp_path: P
     raw = b'name = "K"\nsystem = "clockworx"\n[traits]\nA = 1\nB = 1\nC = 1\n[t]\na.b = 1\n'
     path.write_bytes(raw)
     with pytest.raises(BadFile, match="change more of this file"), \
-            files.Change("test", [str(path)], journal_beside=str(path)) as change:
+            files.Change("test", [str(path)], journal_in=str(Path(path).parent)) as change:
         change.character(str(path))
         change.set(str(path), ("t", "a", "c"), {})
     assert path.read_bytes() == raw
@@ -167,7 +167,7 @@ def test_a_read_only_file_is_refused_and_left_alone(campaign: Path) -> None:
 
 def test_an_edit_made_by_another_program_meanwhile_is_not_overwritten(campaign: Path) -> None:
     kris = str(campaign / "kris.toml")
-    with pytest.raises(Conflict), files.Change("test", [kris], journal_beside=kris) as change:
+    with pytest.raises(Conflict), files.Change("test", [kris], journal_in=str(Path(kris).parent)) as change:
         change.character(kris)
         change.set(kris, ("xp",), 5)
         Path(kris).write_text(Path(kris).read_text().replace("Tough = 5", "Tough = 6"))
@@ -191,7 +191,7 @@ def test_a_full_disk_leaves_the_original_and_no_temporary_file(
 
     monkeypatch.setattr(durable.os, "write", full)
     with pytest.raises(WriteFailed, match="No space left"), \
-            files.Change("test", [str(kris)], journal_beside=str(kris)) as change:
+            files.Change("test", [str(kris)], journal_in=str(Path(kris).parent)) as change:
         change.character(str(kris))
         change.set(str(kris), ("xp",), 5)
     assert kris.read_bytes() == before

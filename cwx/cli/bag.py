@@ -1,10 +1,13 @@
 """`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
 
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from cwx import colorwheel
+from cwx.cli import views
 from cwx.cli.common import (
     BagFile,
     CharFile,
@@ -12,16 +15,20 @@ from cwx.cli.common import (
     Force,
     KeepBlack,
     KeepWhite,
+    Move,
     Seed,
     SpendWhite,
     complete_colours,
     complete_traits,
     group,
+    reading,
+    rng,
+    wheel_move,
 )
 from cwx.cli.output import JsonFlag, emit
-
-if TYPE_CHECKING:
-    from cwx.colorwheel import Question, Table
+from cwx.colorwheel import Question, Table
+from cwx.errors import BadValue
+from cwx.sheets import BagSheet, WheelCharacter
 
 app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
 
@@ -32,9 +39,9 @@ File = Annotated[str, typer.Argument(help="The bag's TOML file.", show_default=F
 def new(
     file: File,
     white_reserve: Annotated[int, typer.Option(
-        min=0, help="Spare white dice beside the bag.")] = 10,
+        min=0, help="Spare white dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
     black_reserve: Annotated[int, typer.Option(
-        min=0, help="Spare black dice beside the bag.")] = 10,
+        min=0, help="Spare black dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
     force: Force = False,
     json: JsonFlag = False,
 ) -> None:
@@ -42,12 +49,9 @@ def new(
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
-    from cwx.cli import views
     from cwx.cli.common import create
-    from cwx.colorwheel import Bag, Luck
-    from cwx.sheets import BagSheet
 
-    sheet = BagSheet(Bag(), Luck(white_reserve, black_reserve))
+    sheet = BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
     result = views.bag_sheet_json(sheet)
     create("bag new", file, sheet, force=force, result=result)
     emit(json, result, lambda: f"Created {file}\n\n" + views.bag_text(sheet))
@@ -59,9 +63,6 @@ def show(file: File, json: JsonFlag = False) -> None:
 
     Example: cwx bag show bag.toml
     """
-    from cwx.cli import views
-    from cwx.cli.common import reading
-
     with reading([file]) as change:
         sheet = change.bag(file)
     emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))
@@ -71,7 +72,7 @@ def show(file: File, json: JsonFlag = False) -> None:
 def draw(
     char: CharFile,
     bag: BagFile,
-    color: Annotated[str | None, typer.Option(
+    colour: Annotated[str | None, typer.Option(
         "--color", help="The action's colour.", autocompletion=complete_colours)] = None,
     trait: Annotated[str | None, typer.Option(
         help="The trait used; the action takes its colour.",
@@ -91,38 +92,30 @@ def draw(
 
     Example: cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --keep-white
     """
-    from cwx import colorwheel
-    from cwx.cli import views
-    from cwx.cli.common import about, changing, record, rng, save_table, wheel_table
-    from cwx.errors import BadValue
-
-    if (color is None) == (trait is None):
+    if (colour is None) == (trait is None):
         raise BadValue("say the action's colour with --color or the trait used with --trait")
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
-    with changing("bag draw", [char, bag], journal_beside=char) as change:
-        sheet, _, table = wheel_table(change, char, bag)
-        with about(char):
-            colour = colorwheel.colour_named(color) if color else \
-                colorwheel.trait_colour(sheet.traits, trait or "")
-        result = colorwheel.draw(table, colour, recorded or colorwheel.random_die(rng(seed)),
+    def play(sheet: WheelCharacter, table: Table) -> Move:
+        action = colorwheel.colour_named(colour) if colour else \
+            colorwheel.trait_colour(sheet.traits, trait or "")
+        result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
                                  _answers(keep_white, keep_black), spend_white=spend_white)
         if recorded:
             recorded.check_all_used()
-        save_table(change, char, bag, result.before, result.after)
-        shown = views.draw_json(result)
-        record(change, sheet.name, char, shown, bag=bag)
-    emit(json, shown, lambda: views.draw_text(result, sheet.name))
-    if exit_code and not result.success:
+        return Move(result.after, views.draw_json(result))
+
+    sheet, move = wheel_move("bag draw", char, bag, play)
+    emit(json, move.result, lambda: views.draw_text(move.result, sheet.name))
+    if exit_code and not move.result["success"]:
         raise typer.Exit(1)
 
 
-def _answers(keep_white: bool, keep_black: bool) -> "Callable[[Question, Table], bool]":
+def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:
     """The player's answers: the flags, else a prompt on a terminal, else no."""
-    import sys
 
-    def choose(question: "Question", table: "Table") -> bool:
+    def choose(question: Question, table: Table) -> bool:
         if (keep_white and question == "keep-white") or (keep_black and question == "keep-black"):
             return True
         if not sys.stdin.isatty():
@@ -132,9 +125,7 @@ def _answers(keep_white: bool, keep_black: bool) -> "Callable[[Question, Table],
     return choose
 
 
-def _ask(question: "Question", table: "Table") -> bool:
-    import sys
-
+def _ask(question: Question, table: Table) -> bool:
     die = "white" if question == "keep-white" else "black"
     outcome = "the automatic success" if die == "white" else "the automatic failure"
     spare = (table.reserve.white if die == "white" else table.reserve.black) > 0

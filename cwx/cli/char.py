@@ -4,8 +4,11 @@ from typing import Annotated
 
 import typer
 
-from cwx.cli.common import Force, group
+from cwx import files, sheets
+from cwx.cli import views
+from cwx.cli.common import Force, create, group, reading
 from cwx.cli.output import JsonFlag, emit
+from cwx.errors import BadValue
 
 app = group("char", "Create characters and show their sheets.")
 
@@ -28,19 +31,15 @@ def new(
 
     Example: cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
     """
-    from cwx import clockworx, files, sheets
-    from cwx.cli import views
-    from cwx.cli.common import create
-
     pairs = [_pair(text) for text in trait]
     sheet = sheets.new_character(system, name or files.stem(file), pairs)
     result = views.sheet_json(sheet)
-    note = ""
-    if isinstance(sheet, sheets.ClockCharacter):  # C1: unspent points are allowed, and said
-        result["unspent"] = clockworx.unspent(sheet.traits)
-        note = f"\n{result['unspent']} of {clockworx.BUDGET} creation points left unspent."
+    left = sheets.unspent(sheet)
+    if left is not None:  # C1: unspent creation points are allowed, and said
+        result["unspent"] = left
     create("char new", file, sheet, force=force, result=result, who=sheet.name)
-    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet) + note)
+    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet)
+         + (views.unspent_text(left) if left is not None else ""))
 
 
 @app.command("show")
@@ -49,17 +48,12 @@ def show(file: File, json: JsonFlag = False) -> None:
 
     Example: cwx char show kris.toml
     """
-    from cwx.cli import views
-    from cwx.cli.common import reading
-
     with reading([file]) as change:
         sheet = change.character(file)
     emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
 
 
 def _pair(text: str) -> tuple[str, str]:
-    from cwx.errors import BadValue
-
     left, equals, right = text.partition("=")
     if not equals or not left.strip() or not right.strip():
         raise BadValue(f"--trait {text!r} should look like NAME=SCORE or COLOUR=NAME")

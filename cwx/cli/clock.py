@@ -1,21 +1,37 @@
-"""`cwx clock`: the GM's number and the player's guess (ClockWorx)."""
+"""`cwx clock`: the GM's number and the player's guess (ClockWorx).
+
+Its commands differ in weight: a stateless resolve or pick needs only the rules, so the
+files layer and the sealed number (whose hashing is not cheap to load) are imported
+inside the commands that use them."""
 
 import os
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx.cli.common import ExitCode, Seed, complete_traits, group, rng
+from cwx import clockworx
+from cwx.cli import face, views
+from cwx.cli.common import (
+    ExitCode,
+    Seed,
+    about,
+    changing,
+    clock_character,
+    complete_traits,
+    group,
+    rng,
+)
 from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.clockworx import ClockOutcome
+from cwx.errors import BadValue
 
 if TYPE_CHECKING:
-    from cwx.clockworx import ClockOutcome
     from cwx.files import Change
     from cwx.seal import Seal
 
 app = group("clock", "ClockWorx: pick the GM's number, resolve a guess, seal a number.")
 
-Campaign = Annotated[str, typer.Option(
+SealFolder = Annotated[str, typer.Option(
     "--campaign", help="The campaign folder the sealed number is kept in.")]
 
 
@@ -28,16 +44,13 @@ def pick(
         help="With --seal: the number the GM chose [default: a random one].")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="With --seal: replace a sealed number not yet revealed.")] = False,
-    campaign: Campaign = ".",
+    campaign: SealFolder = ".",
     json: JsonFlag = False,
 ) -> None:
     """Pick a target from 1 to 12 for a GM who wants a die; --seal keeps it secret.
 
     Example: cwx clock pick --seal
     """
-    from cwx import clockworx
-    from cwx.errors import BadValue
-
     if not keep_secret:
         if target is not None or force:
             raise BadValue("--target and --force go with --seal")
@@ -47,10 +60,9 @@ def pick(
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
     from cwx import seal
-    from cwx.cli.common import changing
 
     path = _seal_path(campaign)
-    with changing("clock pick --seal", [path], journal_beside=path) as change:
+    with changing("clock pick --seal", [path], journal_for=path) as change:
         raw = change.raw(path)
         seal.replacing(seal.decode(raw, path) if raw is not None else None, force=force,
                        path=path)
@@ -64,16 +76,15 @@ def pick(
 
 
 @app.command("reveal")
-def reveal(campaign: Campaign = ".", json: JsonFlag = False) -> None:
+def reveal(campaign: SealFolder = ".", json: JsonFlag = False) -> None:
     """Reveal the sealed number, with the nonce that proves it was the one sealed.
 
     Example: cwx clock reveal
     """
     from cwx import seal
-    from cwx.cli.common import changing
 
     path = _seal_path(campaign)
-    with changing("clock reveal", [path], journal_beside=path) as change:
+    with changing("clock reveal", [path], journal_for=path) as change:
         sealed = seal.decode(change.raw(path), path)
         if not sealed.revealed:
             _mark_revealed(change, path, sealed)
@@ -130,9 +141,6 @@ def resolve(
 
     Example: cwx clock resolve --target 4 --guess 3 --trait Repair --char kris.toml
     """
-    from cwx import clockworx
-    from cwx.errors import BadValue
-
     if char is not None and score is not None:
         raise BadValue("give --score or --char, not both (with --char the score is the trait's)")
     if against_seal and target is not None:
@@ -143,24 +151,22 @@ def resolve(
         clockworx.check_position(target, "--target")
     clockworx.check_position(guess, "--guess")
     if char is None and target is not None:
-        show(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
+        _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
     seal_path = _seal_path(campaign or os.path.dirname(char or "")) if against_seal else None
     outcome, extra, who = _resolve_in_files(target, guess, trait, score, char, seal_path)
-    show(json, outcome, extra, exit_code=exit_code, who=who)
+    _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
 
 
 def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: int | None,
                       char: str | None, seal_path: str | None,
-                      ) -> "tuple[ClockOutcome, dict[str, Any], str | None]":
+                      ) -> tuple[ClockOutcome, dict[str, Any], str | None]:
     """Resolve against a character (adding the experience) and/or the sealed number
     (revealing it), as one change with one journal line."""
-    from cwx import clockworx
-    from cwx.cli import views
-    from cwx.cli.common import about, changing, clock_character, record
-
     paths = [p for p in (char, seal_path) if p]
-    with changing("clock resolve", paths, journal_beside=char or seal_path) as change:
+    acting = char or seal_path
+    assert acting is not None
+    with changing("clock resolve", paths, journal_for=acting) as change:
         extra: dict[str, Any] = {}
         if seal_path:
             sealed = _sealed_to_resolve(change, seal_path)
@@ -176,18 +182,15 @@ def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: 
         with about(char):
             own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
         outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
-        if outcome.xp:
-            change.set(char, ("xp",), sheet.xp + outcome.xp)
+        change.save(char, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
         extra["xp_total"] = sheet.xp + outcome.xp
-        record(change, sheet.name, char, {**views.outcome_json(outcome), **extra})
+        change.record({**views.outcome_json(outcome), **extra}, who=sheet.name, file=char)
     return outcome, extra, sheet.name
 
 
-def show(as_json: bool, outcome: "ClockOutcome", extra: dict[str, Any] | None = None, *,
-         exit_code: bool, who: str | None = None) -> None:
+def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = None,
+                   *, exit_code: bool, who: str | None = None) -> None:
     """Print a resolved action: the clock face for people, the keys for scripts."""
-    from cwx.cli import face, views
-
     extra = extra or {}
 
     def text() -> str:

@@ -1,8 +1,13 @@
-"""Steps several commands share: randomness, loading a character of one system, journaling."""
+"""What several commands share: options, randomness, opening files under their locks,
+and the skeleton of a Color Wheel move.
 
-from collections.abc import Iterator
+Every command module imports this one at start-up, so it imports nothing heavy at the
+top: the files layer and the rules come in inside the functions that need them."""
+
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -29,35 +34,8 @@ SpendWhite = Annotated[bool, typer.Option(
     "--spend-white", help="If the action fails, spend a held white to succeed.")]
 
 
-def _waiting(folder: str) -> None:
-    import sys
-
-    if sys.stderr.isatty():
-        print(f"cwx: waiting for another cwx command in {folder} ...", file=sys.stderr)
-
-
-def _note(text: str) -> None:
-    import sys
-
-    print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
-
-
-def changing(command: str, paths: list[str], journal_beside: str | None) -> "Change":
-    """The files one command changes, under their locks, with the terminal told of waits."""
-    from cwx.files import Change
-
-    return Change(command, paths, journal_beside, waiting=_waiting, note=_note)
-
-
-def reading(paths: list[str]) -> "AbstractContextManager[Change]":
-    """Files read under their locks (another command's interrupted change is only noted)."""
-    from cwx import files
-
-    return files.reading(paths, waiting=_waiting, note=_note)
-
-
 def group(name: str, help: str) -> typer.Typer:
-    """A command group (app.py builds each of its commands only when it is called)."""
+    """A command group (cli/lazy.py builds each of its commands only when it is called)."""
     return typer.Typer(name=name, help=help, add_completion=False)
 
 
@@ -66,6 +44,49 @@ def rng(seed: int | None) -> "random.Random":
     import random
 
     return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
+# ---------------------------------------------------------------- files, under their locks
+
+
+def _waiting(folder: str) -> None:
+    if sys.stderr.isatty():
+        print(f"cwx: waiting for another cwx command in {folder} ...", file=sys.stderr)
+
+
+def note(text: str) -> None:
+    """Tell the player something on stderr, beside the result (never inside --json)."""
+    print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
+
+
+def changing(command: str, paths: list[str], journal_for: str) -> "Change":
+    """The files one command changes, under their locks, journaled where `journal_for`
+    belongs: its campaign's root, or outside any campaign its own folder."""
+    from cwx import campaign
+    from cwx.files import Change
+
+    return Change(command, paths, campaign.journal_folder(journal_for), waiting=_waiting,
+                  note=note)
+
+
+def reading(paths: list[str]) -> "AbstractContextManager[Change]":
+    """Files read under their locks (another command's interrupted change is only noted)."""
+    from cwx import files
+
+    return files.reading(paths, waiting=_waiting, note=note)
+
+
+@contextmanager
+def about(path: str) -> Iterator[None]:
+    """Errors raised inside name `path`: a rule refused a move on that character."""
+    from cwx.errors import CwxError
+
+    try:
+        yield
+    except CwxError as error:
+        if error.path is None:
+            raise error.located(path) from None
+        raise
 
 
 def clock_character(change: "Change", path: str) -> "ClockCharacter":
@@ -90,55 +111,51 @@ def wheel_character(change: "Change", path: str) -> "WheelCharacter":
     return sheet
 
 
-@contextmanager
-def about(path: str) -> Iterator[None]:
-    """Errors raised inside name `path`: a rule refused a move on that character."""
-    from cwx.errors import CwxError
-
-    try:
-        yield
-    except CwxError as error:
-        if error.path is None:
-            raise error.located(path) from None
-        raise
-
-
-def wheel_table(change: "Change", char: str, bag: str) -> "tuple[WheelCharacter, BagSheet, Table]":
-    """A Color Wheel character and a bag, read under their locks, as one table."""
-    from cwx.colorwheel import Table
-
-    sheet = wheel_character(change, char)
-    bag_sheet = change.bag(bag)
-    return sheet, bag_sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck)
-
-
-def save_table(change: "Change", char: str, bag: str, before: "Table", after: "Table") -> None:
-    """Write the dice that moved, to the character's file and the bag's."""
-    from cwx.sheets import table_edits
-
-    held, dice = table_edits(before, after)
-    for key, value in held:
-        change.set(char, key, value)
-    for key, value in dice:
-        change.set(bag, key, value)
-
-
 def create(command: str, file: str, sheet: "Character | BagSheet", *, force: bool,
            result: dict[str, Any], who: str | None = None) -> None:
     """Write a new character or bag file (refusing an existing one unless forced)."""
     from cwx import files, sheets, templates
 
     kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
-    text = templates.text_of(sheet, files.schema_beside(file, kind))
-    with changing(command, [file], journal_beside=file) as change:
+    text = templates.file_of(sheet, files.schema_beside(file, kind))
+    with changing(command, [file], journal_for=file) as change:
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
 
 
-def record(change: "Change", who: str, path: str, result: dict[str, Any],
-           bag: str | None = None) -> None:
-    """Journal this change: who acted, from which file (and bag), and the command's result."""
-    change.record(result, who=who, file=path, bag=bag)
+# ---------------------------------------------------------------- the Color Wheel's moves
+
+
+class Move(NamedTuple):
+    """What one Color Wheel rule did: the table after it, what the journal and --json say,
+    and the character's traits when the move changed them."""
+
+    table: "Table"
+    result: dict[str, Any]
+    traits: "Mapping[str, tuple[str, ...]] | None" = None
+
+
+def wheel_move(command: str, char: str, bag: str,
+               play: "Callable[[WheelCharacter, Table], Move]") -> "tuple[WheelCharacter, Move]":
+    """The skeleton of every Color Wheel move: open the character and the bag under their
+    locks, play one rule on their table, write the dice (and traits) that moved to both
+    files, and journal it, all or nothing."""
+    from cwx.colorwheel import Table
+
+    with changing(command, [char, bag], journal_for=char) as change:
+        sheet = wheel_character(change, char)
+        bag_sheet = change.bag(bag)
+        with about(char):
+            move = play(sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck))
+        change.save(char, sheet, sheet._replace(luck=move.table.held,
+                                                traits=move.traits or sheet.traits))
+        change.save(bag, bag_sheet, bag_sheet._replace(bag=move.table.bag,
+                                                       reserve=move.table.reserve))
+        change.record(move.result, who=sheet.name, file=char, bag=bag)
+    return sheet, move
+
+
+# ---------------------------------------------------------------- shell completion
 
 
 def complete_traits(ctx: typer.Context, incomplete: str) -> list[str]:

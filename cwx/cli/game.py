@@ -1,7 +1,10 @@
 """`cwx game`: settle a character's luck at the end of the game (Color Wheel)."""
 
-from cwx.cli.common import BagFile, CharFile, group
+from cwx import colorwheel
+from cwx.cli import views
+from cwx.cli.common import BagFile, CharFile, Move, group, wheel_move
 from cwx.cli.output import JsonFlag, emit
+from cwx.sheets import WheelCharacter
 
 app = group("game", "Color Wheel: the end of the game.")
 
@@ -12,24 +15,11 @@ def end(char: CharFile, bag: BagFile, json: JsonFlag = False) -> None:
 
     Example: cwx game end --char sue.toml --bag bag.toml
     """
-    from cwx import colorwheel
-    from cwx.cli import views
-    from cwx.cli.common import changing, record, save_table, wheel_table
+    def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
+        settled = colorwheel.settle(table)
+        return Move(settled.table, {"luck": views.luck_json(settled.table.held),
+                                    "removed": views.luck_json(settled.removed)})
 
-    with changing("game end", [char, bag], journal_beside=char) as change:
-        sheet, _, table = wheel_table(change, char, bag)
-        after = colorwheel.settle(table)
-        save_table(change, char, bag, table, after)
-        removed = {"white": table.held.white - after.held.white, "black": table.held.black}
-        result = {"luck": views.luck_json(after.held), "removed": removed}
-        record(change, sheet.name, char, result, bag=bag)
-
-    def text() -> str:
-        lines = [f"End of the game for {sheet.name}: {removed['black']} black and "
-                 f"{removed['white']} white go back to the reserve.",
-                 f"  luck  {views.luck_text(after.held)}"]
-        if after.held.white >= 3:
-            lines.append("  Whites can be traded for new traits: cwx wheel buy")
-        return "\n".join(lines)
-
-    emit(json, result, text)
+    sheet, move = wheel_move("game end", char, bag, play)
+    emit(json, move.result, lambda: views.settlement_text(sheet.name, move.table.held,
+                                                          move.result["removed"]))

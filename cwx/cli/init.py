@@ -42,7 +42,7 @@ def init(
                       path=folder)
     bag = BagSheet(Bag(), Luck(10, 10))
     wanted = {
-        "bag.toml": templates.bag_text(bag, "./bag.schema.json"),
+        "bag.toml": templates.bag_file(bag, "./bag.schema.json"),
         "README.md": templates.table_readme(os.path.basename(os.path.abspath(folder))),
         "Makefile": templates.MAKEFILE,
         ".gitattributes": templates.GITATTRIBUTES,
@@ -59,7 +59,7 @@ def init(
     paths = {name: os.path.join(folder, name) for name in wanted}
     try:
         with changing("init", list(paths.values()),
-                      journal_beside=os.path.join(folder, "bag.toml")) as change:
+                      journal_for=os.path.join(folder, "bag.toml")) as change:
             # Decided under the lock, after any interrupted init here was finished.
             kept = sorted(n for n, p in paths.items() if os.path.lexists(p))
             created = sorted(set(wanted) - set(kept))

@@ -47,25 +47,18 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
     import signal
 
     import typer
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
     from cwx.cli.app import app
+    from cwx.cli.lazy import invoke
     from cwx.errors import CwxError
 
-    command = typer.main.get_command(app)
     try:
         if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
             signal.signal(signal.SIGINT, signal.default_int_handler)
         _utf8_arguments(sys.argv[1:] if argv is None else argv)
-        status = command.main(args=argv, prog_name="cwx", standalone_mode=False)
+        status = invoke(app, argv)
     except CwxError as error:
         return fail(str(error))
-    except NoArgsIsHelpError as error:
-        assert error.ctx is not None
-        print(error.ctx.get_help())  # a bare `cwx` or `cwx char` asks for the manual
-        return 0
-    except ClickException as error:
-        return fail(_usage_line(error))
     except (typer.Abort, KeyboardInterrupt):
         status = INTERRUPTED
     except BrokenPipeError:
@@ -81,7 +74,7 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
 
         done = "the change was saved" if durable.saved else "nothing was changed"
         print(f"cwx: interrupted; {done}", file=sys.stderr)
-    return status if isinstance(status, int) else 0
+    return status
 
 
 def _utf8_arguments(args: Sequence[str]) -> None:
@@ -100,17 +93,6 @@ def fail(message: str, status: int = USAGE_EXIT) -> int:
     text = " ".join(message.split())  # one line, always
     print(f"cwx: error: {text}", file=sys.stderr)
     return status
-
-
-def _usage_line(error: object) -> str:
-    from typer._click.exceptions import ClickException, UsageError
-
-    assert isinstance(error, ClickException)
-    message = error.format_message()
-    if isinstance(error, UsageError) and error.ctx is not None:
-        path = error.ctx.command_path
-        return f"{message.rstrip('.')}; see '{path} --help'"
-    return message
 
 
 def _quiet_stdout() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, assert_never
 
+from cwx import clockworx
 from cwx.cli.output import colour_on, paint, plural
 
 if TYPE_CHECKING:
@@ -11,50 +13,59 @@ if TYPE_CHECKING:
     from cwx.colorwheel import Bag, Draw, Luck
     from cwx.sheets import BagSheet, Character, ClockCharacter
 
-# The rules modules are imported inside the functions that need them: a stateless
-# ClockWorx command must not pay for building the Color Wheel's classes at start-up.
+# The sheets and the Color Wheel's rules are imported inside the functions that need
+# them: a stateless ClockWorx resolve renders through this module, and must not pay for
+# building the sheets' and the Color Wheel's classes at start-up.
 
 # ---------------------------------------------------------------- sheets
 
 
 def sheet_json(sheet: Character) -> dict[str, Any]:
-    from cwx.sheets import ClockCharacter
+    from cwx.sheets import ClockCharacter, WheelCharacter
 
-    if isinstance(sheet, ClockCharacter):
-        return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
-                "xp": sheet.xp}
-    # The traits as the file has them: its own spelling and order of the colours.
-    return {"name": sheet.name, "system": sheet.system,
-            "traits": {key: list(sheet.traits[colour])
-                       for colour, key in sheet.colour_keys.items()},
-            "luck": luck_json(sheet.luck)}
+    match sheet:
+        case ClockCharacter():
+            return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
+                    "xp": sheet.xp}
+        case WheelCharacter():
+            # The traits as the file has them: its own spelling and order of the colours.
+            return {"name": sheet.name, "system": sheet.system,
+                    "traits": {key: list(sheet.traits[colour])
+                               for colour, key in sheet.colour_keys.items()},
+                    "luck": luck_json(sheet.luck)}
+        case _:
+            assert_never(sheet)
 
 
 def sheet_text(sheet: Character) -> str:
-    from cwx import clockworx
-    from cwx.sheets import ClockCharacter
+    from cwx.sheets import ClockCharacter, WheelCharacter
 
     on = colour_on()
-    if isinstance(sheet, ClockCharacter):
-        width = max(len(name) for name in sheet.traits)
-        rows = [f"{paint(sheet.name, 'bold', on)} · ClockWorx"]
-        for name, score in sheet.traits.items():
-            pips = "●" * score + paint("○" * (clockworx.MAX_SCORE - score), "dim", on)
-            rows.append(f"  {name:<{width}}  {pips}  {score}")
-        rows.append(f"  {'experience':<{width}}  {sheet.xp}")
-        rows.append(f"  next: {next_steps(sheet)}")
-        return "\n".join(rows)
-    rows = [f"{paint(sheet.name, 'bold', on)} · Color Wheel"]
-    for colour, names in sheet.traits.items():
-        rows.append(f"  {paint('●', colour, on)} {colour:<7} {', '.join(names)}")
-    rows.append(f"  luck      {luck_text(sheet.luck, on)}")
+    match sheet:
+        case ClockCharacter():
+            width = max(len(name) for name in sheet.traits)
+            rows = [f"{paint(sheet.name, 'bold', on)} · ClockWorx"]
+            for name, score in sheet.traits.items():
+                pips = "●" * score + paint("○" * (clockworx.MAX_SCORE - score), "dim", on)
+                rows.append(f"  {name:<{width}}  {pips}  {score}")
+            rows.append(f"  {'experience':<{width}}  {sheet.xp}")
+            rows.append(f"  next: {next_steps(sheet)}")
+        case WheelCharacter():
+            rows = [f"{paint(sheet.name, 'bold', on)} · Color Wheel"]
+            for colour, names in sheet.traits.items():
+                rows.append(f"  {paint('●', colour, on)} {colour:<7} {', '.join(names)}")
+            rows.append(f"  luck      {luck_text(sheet.luck, on)}")
+        case _:
+            assert_never(sheet)
     return "\n".join(rows)
+
+
+def unspent_text(left: int) -> str:
+    return f"\n{left} of {clockworx.BUDGET} creation points left unspent."
 
 
 def next_steps(sheet: ClockCharacter) -> str:
     """What experience buys next, so a player sees how far they are from it."""
-    from cwx import clockworx
-
     costs = [f"new trait {clockworx.NEW_TRAIT_COST}"]
     costs += [f"{name} → {score + 1} for {clockworx.raise_cost(score)}"
               for name, score in sheet.traits.items() if score < clockworx.MAX_SCORE]
@@ -145,18 +156,33 @@ def draw_json(result: Draw) -> dict[str, Any]:
             "luck": luck_json(result.after.held), "bag": bag_json(result.after.bag)}
 
 
-def draw_text(result: Draw, who: str) -> str:
+def draw_text(result: Mapping[str, Any], who: str) -> str:
+    """A draw for people, from the keys `draw_json` gives scripts."""
+    from cwx.colorwheel import Luck
+
     on = colour_on()
-    drawn = " then ".join(paint(die, die, on) for die in result.draws)
-    verdict = paint("Success.", "good", on) if result.success else paint("Failure.", "bad", on)
+    colour = result["color"]
+    drawn = " then ".join(paint(die, die, on) for die in result["draws"])
+    verdict = paint("Success.", "good", on) if result["success"] else paint("Failure.", "bad", on)
     notes = []
-    kept = result.draws[:-1]  # every die before the last was kept
+    kept = result["draws"][:-1]  # every die before the last was kept
     if kept:
         notes.append(f"kept {', '.join(kept)}")
-    if result.cancelled:
+    if result["cancelled"]:
         notes.append("a held black cancelled the white")
-    if result.white_spent:
+    if result["white_spent"]:
         notes.append("spent a white to succeed")
     note = f" ({'; '.join(notes)})" if notes else ""
-    return (f"{who} draws for {paint(result.colour, result.colour, on)}: {drawn}. "
-            f"{verdict}{note}\n  luck  {luck_text(result.after.held, on)}")
+    held = Luck(**result["luck"])
+    return (f"{who} draws for {paint(colour, colour, on)}: {drawn}. "
+            f"{verdict}{note}\n  luck  {luck_text(held, on)}")
+
+
+def settlement_text(who: str, held: Luck, removed: Mapping[str, int]) -> str:
+    from cwx import colorwheel
+
+    lines = [f"End of the game for {who}: {removed['black']} black and {removed['white']} "
+             "white go back to the reserve.", f"  luck  {luck_text(held)}"]
+    if held.white >= min(colorwheel.TRADE_COST.values()):
+        lines.append("  Whites can be traded for new traits: cwx wheel buy")
+    return "\n".join(lines)

@@ -4,7 +4,9 @@ from typing import Annotated
 
 import typer
 
-from cwx.cli.common import CharFile, complete_traits, group
+from cwx import clockworx
+from cwx.cli import views
+from cwx.cli.common import CharFile, about, changing, clock_character, complete_traits, group
 from cwx.cli.output import JsonFlag, emit
 
 app = group("xp", "ClockWorx: spend experience.")
@@ -24,16 +26,12 @@ def spend(
 
     Example: cwx xp spend --char kris.toml --raise Repair
     """
-    from cwx import clockworx
-    from cwx.cli import views
-    from cwx.cli.common import about, changing, clock_character, record
-
-    with changing("xp spend", [char], journal_beside=char) as change:
+    with changing("xp spend", [char], journal_for=char) as change:
         sheet = clock_character(change, char)
         with about(char):
             step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)
-        change.set(char, ("traits", step.trait), step.score)
-        change.set(char, ("xp",), step.xp_total)
+        change.save(char, sheet, sheet._replace(traits={**sheet.traits, step.trait: step.score},
+                                                xp=step.xp_total))
         result = views.advancement_json(step)
-        record(change, sheet.name, char, result)
+        change.record(result, who=sheet.name, file=char)
     emit(json, result, lambda: views.advancement_text(step))

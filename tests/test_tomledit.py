@@ -1,4 +1,4 @@
-"""Random edits through the files layer keep every comment and change only what they say;
+"""Random edits through the write guard keep every comment and change only what they say;
 an edit tomlkit would garble is refused by the write guard, the file untouched."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import files
+from cwx import files, tomledit
 from cwx.errors import BadFile
 from tests.helpers import EXAMPLES
 
@@ -45,7 +45,7 @@ def edits(draw: st.DrawFn, data: dict[str, Any]) -> list[tuple[tuple[str, ...], 
     for _ in range(draw(st.integers(1, 4))):
         if draw(st.booleans()):
             key = draw(st.sampled_from(leaves(data)))
-            old = files._get(data, key)
+            old = tomledit.value_at(data, key)
             if isinstance(old, list):
                 value: Any = [*old, *draw(st.lists(st.text(max_size=6), min_size=1, max_size=2))]
             elif isinstance(old, bool):
@@ -56,7 +56,7 @@ def edits(draw: st.DrawFn, data: dict[str, Any]) -> list[tuple[tuple[str, ...], 
                 value = draw(st.text(max_size=12))
         else:
             key = (*draw(st.sampled_from(tables(data))), draw(NAMES))
-            if files._get(data, key) is not None:
+            if tomledit.value_at(data, key) is not None:
                 continue
             value = draw(st.one_of(SCALARS, st.fixed_dictionaries({"k": SCALARS})))
         chosen.append((key, value))
@@ -80,9 +80,9 @@ def test_random_edits_change_only_what_they_say(fixture: Path, tmp_path: Path,
     path.write_bytes(raw)
     before = tomllib.loads(raw.decode())
     chosen = data.draw(edits(before))
-    meant = files._with_edits(before, chosen)
+    meant = tomledit.with_edits(before, chosen)
     try:
-        with files.Change("edit", [str(path)], journal_beside=None) as change:
+        with files.Change("edit", [str(path)], journal_in=None) as change:
             for key, value in chosen:
                 change.set(str(path), key, value)
     except BadFile as error:
@@ -109,6 +109,6 @@ def test_the_known_tomlkit_557_edit_is_refused(tmp_path: Path) -> None:
     path.write_bytes(raw)
     # A sub-table under a dotted key inside [gear]: tomlkit writes it outside [gear].
     with pytest.raises(BadFile, match="change more of this file"), \
-            files.Change("edit", [str(path)], journal_beside=None) as change:
+            files.Change("edit", [str(path)], journal_in=None) as change:
         change.set(str(path), ("gear", "belt", "pouch"), {"coins": 5})
     assert path.read_bytes() == raw

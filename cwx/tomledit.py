@@ -1,0 +1,168 @@
+"""Editing TOML text that people wrote, without disturbing it: the write guard.
+
+A number already written in a file is changed where it stands, on the text; anything
+else (a new key, a list) goes through tomlkit, imported only then, which keeps
+comments, blank lines, key order, unknown keys and line endings. Whichever way, the new
+text is parsed again with `tomllib` and compared with the data meant before it is
+written: tomlkit has edits that yield valid TOML with another meaning (tomlkit #557),
+and those are refused, nothing written. TOML integers are 64-bit: a number past that
+is refused too, as cwx would write it and then refuse to read it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cwx.errors import BadFile
+
+LARGEST = 2**63 - 1  # TOML integers are 64-bit
+Key = tuple[str, ...]
+Edit = tuple[Key, Any]  # the value None removes the key
+
+
+def value_at(data: Mapping[str, Any], key: Key) -> Any:
+    """The value at a key path, or None where the path is missing."""
+    for part in key:
+        if not isinstance(data, Mapping) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def edited(old: str, data: Mapping[str, Any], edits: Sequence[Edit], path: str) -> str:
+    """`old` (which parses to `data`) with the edits made, checked to mean exactly that."""
+    fits(((".".join(key), value) for key, value in edits), path)
+    meant = with_edits(data, edits)
+    # Most changes set a number that is already written down (xp, luck, dice): that is
+    # done on the text itself, and kept only if it parses to exactly what was meant.
+    # Anything else goes through tomlkit, whose import alone costs more than the rest.
+    quick = set_numbers_in_place(old, edits)
+    if quick is not None and parses_to(quick, meant):
+        return quick
+    import tomlkit
+
+    document = tomlkit.parse(old)
+    for key, value in edits:
+        edit(document, key, value)
+    text = tomlkit.dumps(document)
+    if "\r\n" in old and "\n" not in old.replace("\r\n", ""):
+        text = re.sub(r"(?<!\r)\n", "\r\n", text)  # tomlkit writes new lines as \n
+    if not parses_to(text, meant):
+        raise BadFile(
+            "cwx's edit would change more of this file than it meant to (a known tomlkit "
+            "fault with dotted keys); nothing was written. Move the edited table above the "
+            "dotted keys, or make the change by hand",
+            path=path,
+        )
+    return text
+
+
+def written(text: str, meant: Mapping[str, Any], path: str) -> str:
+    """A whole new file's text, checked to parse to the data it was made from."""
+    fits(meant.items(), path)
+    if not parses_to(text, meant):
+        raise BadFile("cwx could not write this file faithfully (a name it cannot "
+                      "spell in TOML?); nothing was written", path=path)
+    return text
+
+
+def fits(values: Any, path: str) -> None:
+    """Refuse a whole number a TOML file cannot hold, naming its key."""
+    pending: list[tuple[str, Any]] = list(values)
+    while pending:
+        key, value = pending.pop()
+        if isinstance(value, dict):
+            pending += [(f"{key}.{k}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(key, v) for v in value]
+        elif isinstance(value, int) and not -LARGEST - 1 <= value <= LARGEST:
+            raise BadFile(f"would become {value}, more than a TOML file can hold ({LARGEST}); "
+                          "nothing was written", path=path, key=key)
+
+
+def with_edits(data: Mapping[str, Any], edits: Sequence[Edit]) -> dict[str, Any]:
+    """Plain data with the edits applied: what the new file must parse to."""
+    meant: dict[str, Any] = _copy(data)
+    for key, value in edits:
+        table = meant
+        for part in key[:-1]:
+            table = table.setdefault(part, {})
+        if value is None:
+            table.pop(key[-1], None)  # a key removed
+        else:
+            table[key[-1]] = value
+    return meant
+
+
+def _copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy(v) for v in data]
+    return data
+
+
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
+_ASSIGN = re.compile(r"^(\s*)([A-Za-z0-9_-]+)(\s*=\s*)([+-]?[0-9][0-9_]*|true|false)(\s*(?:#.*)?)$")
+
+
+def set_numbers_in_place(text: str, edits: Sequence[Edit]) -> str | None:
+    """The text with each edited whole number or boolean replaced where it is written,
+    or None when an edit is anything else (a new key, a list, a dotted key...)."""
+    if '"""' in text or "'''" in text:
+        return None  # a multi-line string could hold lines that look like keys
+    lines = text.splitlines(keepends=True)
+    places: dict[Key, int] = {}
+    table: Key = ()
+    for number, line in enumerate(lines):
+        body = line.rstrip("\r\n")
+        if body.lstrip().startswith("["):
+            header = _HEADER.match(body)
+            table = (header.group(1),) if header else ("\0",)  # a table we cannot follow
+            continue
+        if assign := _ASSIGN.match(body):
+            places[(*table, assign.group(2))] = number
+    for key, value in edits:
+        if not isinstance(value, int) or key not in places:
+            return None
+        number = places[key]
+        line = lines[number]
+        body = line.rstrip("\r\n")
+        assign = _ASSIGN.match(body)
+        assert assign is not None
+        spelled = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        lines[number] = (assign.group(1) + assign.group(2) + assign.group(3) + spelled
+                         + assign.group(5) + line[len(body):])
+    return "".join(lines)
+
+
+def parses_to(text: str, meant: Mapping[str, Any]) -> bool:
+    import tomllib
+
+    try:
+        return tomllib.loads(text) == meant
+    except tomllib.TOMLDecodeError:
+        return False
+
+
+def edit(document: Any, key: Key, value: Any) -> None:
+    """Set a key in a tomlkit document, keeping what is around it."""
+    import tomlkit
+
+    table = document
+    for part in key[:-1]:
+        if part not in table:
+            table[part] = tomlkit.table()
+        table = table[part]
+    last = key[-1]
+    old = table.get(last)
+    if value is None:
+        if last in table:
+            del table[last]
+    elif isinstance(value, list) and isinstance(old, list) and value[: len(old)] == list(old):
+        for item in value[len(old):]:
+            old.append(item)  # grow the array in place, keeping its comments and layout
+    else:
+        table[last] = value

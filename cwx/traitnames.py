@@ -1,0 +1,31 @@
+"""Trait names, as both systems keep them (docs/rules.md D3): never empty, unique
+ignoring case, and matched ignoring case on the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cwx.errors import BadValue
+
+
+def find(names: Iterable[str], wanted: str) -> str | None:
+    """A trait's own spelling, matching `wanted` ignoring case."""
+    folded = wanted.strip().casefold()
+    for own in names:
+        if own.casefold() == folded:
+            return own
+    return None
+
+
+def check_names(named: Iterable[tuple[str, str]]) -> None:
+    """Every (name, key in the file) names a trait once: not empty, not twice in any case."""
+    seen: dict[str, str] = {}
+    for name, key in named:
+        if not name.strip():
+            raise BadValue("trait names must not be empty", key=key)
+        if name.casefold() in seen:
+            earlier = seen[name.casefold()]
+            said = f"{name!r} is named twice" if earlier == name else \
+                f"{name!r} repeats {earlier!r} (names are compared ignoring case)"
+            raise BadValue(f"trait {said}", key=key)
+        seen[name.casefold()] = name
