@@ -1,4 +1,4 @@
-"""ClockWorx rules (SPEC C1–C7), as pure functions over plain values.
+"""ClockWorx rules (docs/rules.md C1–C7), as pure functions over plain values.
 
 Results are immutable records. They are NamedTuples rather than frozen dataclasses:
 as frozen, and a fifth of the start-up cost to define (measured: 1M instructions

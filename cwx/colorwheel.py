@@ -1,4 +1,4 @@
-"""Color Wheel rules (SPEC W1–W9), as pure state transitions.
+"""Color Wheel rules (docs/rules.md W1–W9), as pure state transitions.
 
 A draw is a chain of steps. Each step takes the table (bag, reserve, the dice
 the character holds), the die that came out and the player's answer to the

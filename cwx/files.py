@@ -1,11 +1,9 @@
-"""Campaign files in and out: read, validate, edit in place, save safely, journal.
+"""Campaign files in: read and validate them; and the Change, the unit of work that
+reads a command's files under their locks and writes them back as one.
 
-Reading uses the standard library's `tomllib` (fast, strict). Editing uses
-tomlkit, imported only when a file is written, so that comments, blank lines,
-key order, unknown keys and line endings survive. Every new text is parsed
-again with `tomllib` and compared with the data we meant to write before it
-replaces anything: tomlkit has edits that yield valid TOML with another
-meaning (tomlkit #557), and those are refused, nothing written.
+Reading uses the standard library's `tomllib` (fast, strict), with the work capped for
+pathological files. Writing goes through the write guard (tomledit.py) and the durable
+layer (durable.py); the journal line is journal.py's.
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
@@ -83,8 +82,6 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
 
 def parse(raw: bytes, path: str) -> dict[str, Any]:
     """TOML bytes to plain data, every failure a BadFile with the line."""
-    import tomllib
-
     if raw.startswith(b"\xef\xbb\xbf"):
         raise BadFile("starts with a byte-order mark; save it as UTF-8 without BOM",
                       path=path, line=1)

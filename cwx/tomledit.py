@@ -12,6 +12,7 @@ is refused too, as cwx would write it and then refuse to read it.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -139,8 +140,6 @@ def set_numbers_in_place(text: str, edits: Sequence[Edit]) -> str | None:
 
 
 def parses_to(text: str, meant: Mapping[str, Any]) -> bool:
-    import tomllib
-
     try:
         return tomllib.loads(text) == meant
     except tomllib.TOMLDecodeError:

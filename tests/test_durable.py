@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable, seal
+from cwx import durable
 from cwx.errors import WriteFailed
 from cwx.files import Change
 from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle
@@ -200,50 +200,6 @@ def test_a_link_out_of_the_campaign_is_not_written_through(campaign: Path,
     assert ran.status == 2 and "outside" in ran.error
     assert (elsewhere / "kris.toml").read_bytes() == before
     assert cwx("char", "show", campaign / "kris.toml").status == 0  # reading it is fine
-
-
-# ---------------------------------------------------------------- the sealed number
-
-
-def test_a_new_seal_is_readable_by_its_owner_only_whatever_the_old_file_was(
-        tmp_path: Path) -> None:
-    path = tmp_path / seal.FILE
-    assert cwx("clock", "pick", "--seal", "--campaign", tmp_path).status == 0
-    assert cwx("clock", "reveal", "--campaign", tmp_path).status == 0
-    path.chmod(0o644)
-    assert cwx("clock", "pick", "--seal", "--campaign", tmp_path).status == 0
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    path.chmod(0o644)
-    assert cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path).status == 0
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-
-
-def test_a_seal_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
-    public = tmp_path / "public.txt"
-    public.write_text("world-readable\n")
-    public.chmod(0o644)
-    (tmp_path / seal.FILE).symlink_to(public)
-    ran = cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path)
-    assert ran.status == 2 and "symbolic link" in ran.error
-    assert public.read_text() == "world-readable\n"
-
-
-def test_a_revealed_number_flipped_back_by_hand_is_not_resolved_against(
-        tmp_path: Path) -> None:
-    assert cwx("clock", "pick", "--seal", "--target", 5, "--campaign", tmp_path).status == 0
-    assert cwx("clock", "reveal", "--campaign", tmp_path).status == 0
-    path = tmp_path / seal.FILE
-    path.write_text(path.read_text().replace('"revealed": true', '"revealed": false'))
-    ran = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path)
-    assert ran.status == 2 and "was revealed" in ran.error
-
-
-def test_an_unrevealed_seal_resolves_once(tmp_path: Path) -> None:
-    assert cwx("clock", "pick", "--seal", "--target", 5, "--campaign", tmp_path).status == 0
-    first = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path, "--json")
-    assert first.status == 0 and first.json["success"] is True
-    again = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path)
-    assert again.status == 2 and "already revealed" in again.error
 
 
 # ---------------------------------------------------------------- killed changes

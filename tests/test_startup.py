@@ -1,5 +1,5 @@
 """Start-up is part of the product: what a command loads is checked, so the budget
-(issue 5: a stateless command within 6x `python -c pass`) cannot quietly regress."""
+(`make bench`: a stateless command within 6x `python -c pass`) cannot quietly regress."""
 
 from __future__ import annotations
 

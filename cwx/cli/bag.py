@@ -20,6 +20,7 @@ from cwx.cli.common import (
     SpendWhite,
     complete_colours,
     complete_traits,
+    create,
     group,
     reading,
     rng,
@@ -49,8 +50,6 @@ def new(
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
-    from cwx.cli.common import create
-
     sheet = BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
     result = views.bag_sheet_json(sheet)
     create("bag new", file, sheet, force=force, result=result)

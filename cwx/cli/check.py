@@ -4,7 +4,9 @@ from typing import Annotated, Any
 
 import typer
 
+from cwx import campaign, durable, files, journal
 from cwx.cli.output import JsonFlag, emit
+from cwx.errors import CwxError
 
 app = typer.Typer(name="check", add_completion=False)
 
@@ -21,9 +23,6 @@ def check(
 
     Example: cwx check campaign/
     """
-    from cwx import campaign, durable, files, journal
-    from cwx.errors import CwxError
-
     found = campaign.files_under(paths or ["."])
     problems: list[CwxError] = []
     kinds: dict[str, str] = {}

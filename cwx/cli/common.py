@@ -7,9 +7,11 @@ top: the files layer and the rules come in inside the functions that need them."
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
+
+from cwx.errors import BadFile, CwxError
 
 if TYPE_CHECKING:
     import random
@@ -79,8 +81,6 @@ def reading(paths: list[str]) -> "AbstractContextManager[Change]":
 @contextmanager
 def about(path: str) -> Iterator[None]:
     """Errors raised inside name `path`: a rule refused a move on that character."""
-    from cwx.errors import CwxError
-
     try:
         yield
     except CwxError as error:
@@ -90,24 +90,28 @@ def about(path: str) -> Iterator[None]:
 
 
 def clock_character(change: "Change", path: str) -> "ClockCharacter":
-    from cwx.errors import BadFile
     from cwx.sheets import ClockCharacter
 
-    sheet = change.character(path)
-    if not isinstance(sheet, ClockCharacter):
-        raise BadFile("is a Color Wheel character; ClockWorx commands need a clockworx one",
-                      path=path, key="system")
-    return sheet
+    return _character_of(change, path, ClockCharacter)
 
 
 def wheel_character(change: "Change", path: str) -> "WheelCharacter":
-    from cwx.errors import BadFile
     from cwx.sheets import WheelCharacter
 
+    return _character_of(change, path, WheelCharacter)
+
+
+_SheetOf = TypeVar("_SheetOf", "ClockCharacter", "WheelCharacter")
+_TITLE = {"clockworx": "ClockWorx", "colorwheel": "Color Wheel"}
+
+
+def _character_of(change: "Change", path: str, kind: type[_SheetOf]) -> _SheetOf:
+    """The character at `path`, which must play the system a command's rules are for."""
     sheet = change.character(path)
-    if not isinstance(sheet, WheelCharacter):
-        raise BadFile("is a ClockWorx character; Color Wheel commands need a colorwheel one",
-                      path=path, key="system")
+    if not isinstance(sheet, kind):
+        wanted = kind._field_defaults["system"]
+        raise BadFile(f"is a {_TITLE[sheet.system]} character; {_TITLE[wanted]} commands "
+                      f"need a {wanted} one", path=path, key="system")
     return sheet
 
 

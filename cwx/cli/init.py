@@ -1,10 +1,19 @@
 """`cwx init`: a new campaign folder, ready for git."""
 
+import contextlib
+import json as json_module
+import os
 from typing import Annotated
 
 import typer
 
+from cwx import templates
+from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
+from cwx.colorwheel import Bag, Luck
+from cwx.errors import BadFile
+from cwx.schemas import SCHEMAS
+from cwx.sheets import BagSheet, data_of
 
 app = typer.Typer(name="init", add_completion=False)
 
@@ -22,17 +31,6 @@ def init(
 
     Example: cwx init my-campaign
     """
-    import contextlib
-    import json as json_module
-    import os
-
-    from cwx import templates
-    from cwx.cli.common import changing
-    from cwx.colorwheel import Bag, Luck
-    from cwx.errors import BadFile
-    from cwx.schemas import SCHEMAS
-    from cwx.sheets import BagSheet, data_of
-
     existing = [n for n in os.listdir(folder) if n != ".git"] if os.path.isdir(folder) else []
     if existing and not force:
         raise BadFile("is not empty; pass --force to add a campaign to it (files already "

@@ -1,16 +1,15 @@
 """`cwx odds`: exact chances before a risky action."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from fractions import Fraction
+from typing import Annotated, Any
 
 import typer
 
-from cwx.cli.common import KeepBlack, KeepWhite, SpendWhite, complete_colours, group
+from cwx import colorwheel, odds
+from cwx.cli.common import KeepBlack, KeepWhite, SpendWhite, complete_colours, group, reading
 from cwx.cli.output import JsonFlag, emit
-
-if TYPE_CHECKING:
-    from fractions import Fraction
-
-    from cwx.odds import ClockOdds, WheelOdds
+from cwx.errors import BadValue
+from cwx.odds import ClockOdds, WheelOdds
 
 app = group("odds", "Exact odds of an action, before you risk it.")
 
@@ -28,8 +27,6 @@ def clock(
 
     Example: cwx odds clock --score 3
     """
-    from cwx import odds
-
     if all_:
         rows = [odds.clock(s) for s in (None, 1, 2, 3, 4, 5, 6)]
         emit(json, {"odds": [_clock_json(r) for r in rows]}, lambda: _clock_table(rows))
@@ -40,7 +37,7 @@ def clock(
 
 @app.command("wheel")
 def wheel(
-    color: Annotated[str | None, typer.Option(
+    colour: Annotated[str | None, typer.Option(
         "--color", help="The action's colour.", autocompletion=complete_colours)] = None,
     bag: Annotated[str | None, typer.Option(
         help="Draw from this bag [default: a new bag, 10 spare whites and blacks].")] = None,
@@ -58,10 +55,7 @@ def wheel(
 
     Example: cwx odds wheel --color purple --bag bag.toml --keep-white
     """
-    from cwx import colorwheel, odds
-    from cwx.errors import BadValue
-
-    if all_ == (color is not None):
+    if all_ == (colour is not None):
         raise BadValue("say the action's colour with --color, or ask for --all of them")
     table = _table(bag, colorwheel.Luck(white, black))
     policy = odds.Policy(keep_white, keep_black, spend_white)
@@ -69,34 +63,31 @@ def wheel(
         rows = [odds.wheel(table, c, policy) for c in colorwheel.COLOURS]
         emit(json, {"odds": [_wheel_json(r) for r in rows]}, lambda: _wheel_table(rows))
         return
-    result = odds.wheel(table, color or "", policy)
+    result = odds.wheel(table, colour or "", policy)
     emit(json, _wheel_json(result), lambda: _wheel_text(result))
 
 
-def _table(bag: str | None, held: Any) -> Any:
-    from cwx import colorwheel
-
+def _table(bag: str | None, held: colorwheel.Luck) -> colorwheel.Table:
     if bag is None:
-        return colorwheel.Table(colorwheel.Bag(), colorwheel.Luck(10, 10), held)
-    from cwx import files
-
-    with files.reading([bag]) as change:
+        spare = colorwheel.DEFAULT_RESERVE
+        return colorwheel.Table(colorwheel.Bag(), colorwheel.Luck(spare, spare), held)
+    with reading([bag]) as change:
         sheet = change.bag(bag)
     return colorwheel.Table(sheet.bag, sheet.reserve, held)
 
 
-def _percent(value: "Fraction") -> str:
+def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.1f}%"
 
 
-def _clock_json(row: "ClockOdds") -> dict[str, Any]:
+def _clock_json(row: ClockOdds) -> dict[str, Any]:
     return {"score": row.score, "p_success": float(row.p_success),
             "p_success_exact": str(row.p_success), "p_critical": float(row.p_critical),
             "p_critical_exact": str(row.p_critical), "expected_xp": float(row.expected_xp),
             "expected_xp_exact": str(row.expected_xp)}
 
 
-def _clock_text(row: "ClockOdds") -> str:
+def _clock_text(row: ClockOdds) -> str:
     trait = f"score {row.score}" if row.score else "untrained"
     return (f"A guess, {trait}, against a number picked at random from 1 to 12:\n"
             f"  success   {row.p_success} ({_percent(row.p_success)})\n"
@@ -104,7 +95,7 @@ def _clock_text(row: "ClockOdds") -> str:
             f"  expected experience  {row.expected_xp} ({float(row.expected_xp):.2f})")
 
 
-def _clock_table(rows: "list[ClockOdds]") -> str:
+def _clock_table(rows: list[ClockOdds]) -> str:
     lines = ["score      success          critical        expected xp"]
     for row in rows:
         lines.append(f"{row.score or 'untrained':<10} {row.p_success!s:>5} {_percent(row.p_success):>7}"
@@ -113,7 +104,7 @@ def _clock_table(rows: "list[ClockOdds]") -> str:
     return "\n".join(lines)
 
 
-def _wheel_json(row: "WheelOdds") -> dict[str, Any]:
+def _wheel_json(row: WheelOdds) -> dict[str, Any]:
     return {"color": row.colour, "p_success": float(row.p_success),
             "p_success_exact": str(row.p_success),
             "expected_white": float(row.expected_white),
@@ -124,21 +115,21 @@ def _wheel_json(row: "WheelOdds") -> dict[str, Any]:
                        "spend_white": row.policy.spend_white}}
 
 
-def _policy_text(row: "WheelOdds") -> str:
+def _policy_text(row: WheelOdds) -> str:
     said = [name for name, on in (("keep whites", row.policy.keep_white),
                                   ("keep blacks", row.policy.keep_black),
                                   ("spend a white on a failure", row.policy.spend_white)) if on]
     return ", ".join(said) or "keep nothing"
 
 
-def _wheel_text(row: "WheelOdds") -> str:
+def _wheel_text(row: WheelOdds) -> str:
     return (f"A {row.colour} action ({_policy_text(row)}):\n"
             f"  success  {row.p_success} ({_percent(row.p_success)})\n"
             f"  luck held afterwards, on average: white {float(row.expected_white):.3f}, "
             f"black {float(row.expected_black):.3f}")
 
 
-def _wheel_table(rows: "list[WheelOdds]") -> str:
+def _wheel_table(rows: list[WheelOdds]) -> str:
     lines = [f"Every colour ({_policy_text(rows[0])}):",
              "colour   success            white after  black after"]
     for row in rows:

@@ -1,5 +1,6 @@
 """Results render twice: one JSON object for scripts, or text for people."""
 
+import json
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -19,8 +20,6 @@ _ANSI = {
 def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> None:
     """Print the result: `data` as JSON, or `text()` for people."""
     if as_json:
-        import json
-
         sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
     else:
         sys.stdout.write(text().rstrip("\n") + "\n")

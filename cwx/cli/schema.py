@@ -1,8 +1,12 @@
 """`cwx schema`: the JSON Schema of a campaign file, for editors."""
 
+import json
 from typing import Annotated
 
 import typer
+
+from cwx.errors import BadValue
+from cwx.schemas import SCHEMAS
 
 app = typer.Typer(name="schema", add_completion=False)
 
@@ -16,11 +20,6 @@ def schema(
 
     Example: cwx schema character > character.schema.json
     """
-    import json
-
-    from cwx.errors import BadValue
-    from cwx.schemas import SCHEMAS
-
     build = SCHEMAS.get(kind.strip().casefold())
     if build is None:
         raise BadValue(f"{kind!r} is not a kind of file; use character or bag")

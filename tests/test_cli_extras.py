@@ -1,0 +1,36 @@
+"""Around the commands: shell completion and the clock face."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers import cwx
+
+
+def _complete(words: str, cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "cwx"], capture_output=True, text=True, cwd=cwd,
+        env={**os.environ, "_CWX_COMPLETE": "complete_bash", "COMP_WORDS": words,
+             "COMP_CWORD": str(len(words.split(" ")) - 1)})
+    return done.stdout.split()
+
+
+def test_completion_offers_the_characters_traits_and_the_colours(campaign: Path) -> None:
+    assert _complete("cwx clock resolve --char kris.toml --trait ", campaign) == [
+        "Scrounge", "Repair", "Tough"]
+    assert _complete("cwx bag draw --char sue.toml --trait A", campaign) == ["Athletic"]
+    assert _complete("cwx bag draw --color g", campaign) == ["green"]
+
+
+def test_the_clock_face_reads_plain_when_piped_and_with_no_color() -> None:
+    args = ["clock", "resolve", "--target", "1", "--guess", "11", "--score", "3"]
+    plain = cwx(*args).stdout
+    assert "(11)" in plain and "[1]" in plain and "·12·" in plain and "1 inside" in plain
+    coloured = cwx(*args, env={"FORCE_COLOR": "1"}).stdout
+    assert "\x1b[" in coloured
+    assert "\x1b[" not in cwx(*args, env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+    piped = subprocess.run([sys.executable, "-m", "cwx", *args], capture_output=True, text=True)
+    assert piped.stdout == plain

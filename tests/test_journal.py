@@ -1,0 +1,57 @@
+"""The journal: one event a change, read as a stream in time order by `cwx log`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.helpers import cwx, journal
+
+
+def test_log_json_is_the_journal_oldest_first(campaign: Path) -> None:
+    kris, sue = campaign / "kris.toml", campaign / "sue.toml"
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair", "--char", kris)
+    cwx("bag", "draw", "--char", sue, "--bag", campaign / "bag.toml", "--color", "red",
+        "--drawn", "red")
+    cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Repair", "--char", kris)
+    ran = cwx("log", "--char", kris, "--json")
+    events = ran.json["events"]
+    assert [e["result"]["xp"] for e in events] == [2, 6]
+    assert all(e["v"] == 2 and e["file"] == "kris.toml" for e in events)
+    assert cwx("log", "--char", kris, "--last", 1, "--json").json["events"] == events[-1:]
+    os.chdir(campaign)
+    everything = cwx("log", "--json").json["events"]
+    assert [e["command"] for e in everything] == ["clock resolve", "bag draw", "clock resolve"]
+
+
+def test_events_carry_enough_to_replay_the_change(campaign: Path) -> None:
+    sue = campaign / "sue.toml"
+    cwx("bag", "draw", "--char", sue, "--bag", campaign / "bag.toml", "--color", "red",
+        "--drawn", "white", "--drawn", "red", "--keep-white")
+    (event,) = journal(campaign)
+    replay = {(c["file"], c["key"]): c["to"] for c in event["changes"]}
+    assert replay == {("sue.toml", "luck.white"): 1, ("bag.toml", "reserve.white"): 9}
+    assert {c["from"] for c in event["changes"]} == {0, 10}
+
+
+def test_log_for_people_is_a_table(campaign: Path) -> None:
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+        "--char", campaign / "kris.toml")
+    text = cwx("log", "--char", campaign / "kris.toml").stdout
+    assert text.splitlines()[0].split() == ["when", "who", "what", "outcome", "change"]
+    assert "Kris" in text and "clock resolve (Repair, 3 vs 4)" in text and "xp 0 → 2" in text
+
+
+def test_a_damaged_journal_line_is_left_out_by_log_and_named_by_check(campaign: Path) -> None:
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+        "--char", campaign / "kris.toml")
+    with (campaign / "journal.jsonl").open("a") as file:
+        file.write('{"v": 1}\n<<<<<<< HEAD\n')
+    ran = cwx("log", "--char", campaign / "kris.toml", "--json")
+    assert ran.status == 0 and len(ran.json["events"]) == 1
+    assert "2 line(s) are not journal events" in ran.error
+    checked = cwx("check", campaign)
+    assert checked.status == 2
+    assert "journal.jsonl:2: is not a journal event (unknown version" not in checked.stdout
+    assert "journal.jsonl:2: is not a journal event (id must be text)" in checked.stdout
+    assert "journal.jsonl:3: is a git conflict marker" in checked.stdout
