@@ -1,6 +1,5 @@
 """Results render twice: one JSON object for scripts, or text for people."""
 
-import json
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -20,6 +19,8 @@ _ANSI = {
 def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> None:
     """Print the result: `data` as JSON, or `text()` for people."""
     if as_json:
+        import json  # here: a result for people, the common case, never loads it
+
         sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
     else:
         sys.stdout.write(text().rstrip("\n") + "\n")
