@@ -24,6 +24,31 @@ def root_above(folder: str) -> str | None:
         here = parent
 
 
+class Settings(NamedTuple):
+    """What campaign.toml says."""
+
+    root: str
+    bag: str | None  # the default bag, as a path from the root
+
+
+def settings(root: str) -> Settings:
+    """The campaign's settings file, read and checked."""
+    from cwx import files
+    from cwx.errors import BadFile
+
+    path = os.path.join(root, SETTINGS)
+    raw = files.read_bytes(path)
+    table = files.parse(raw, path).get("campaign", {})
+    if not isinstance(table, dict):
+        raise BadFile("campaign must be a table, like [campaign] on a line of its own",
+                      path=path, line=files.line_of(raw, "campaign"), key="campaign")
+    bag = table.get("bag")
+    if bag is not None and (not isinstance(bag, str) or not bag.strip()):
+        raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
+                      path=path, line=files.line_of(raw, "campaign.bag"), key="campaign.bag")
+    return Settings(root, bag)
+
+
 def journal_folder(path: str) -> str:
     """Where a change to the file at `path` is journaled: the campaign's root (one journal
     for the whole campaign), or outside any campaign the file's own folder."""
@@ -63,8 +88,9 @@ def files_under(paths: Sequence[str]) -> Found:
             for name in sorted(names):
                 if name.startswith("."):
                     continue
+                # normpath: the current folder's files are named plainly, never ./x.toml
                 if name.endswith(".toml"):
-                    found.tomls.append(os.path.join(folder, name))
+                    found.tomls.append(os.path.normpath(os.path.join(folder, name)))
                 elif name == journal.NAME:
-                    found.journals.append(os.path.join(folder, name))
+                    found.journals.append(os.path.normpath(os.path.join(folder, name)))
     return found

@@ -94,6 +94,10 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
+        if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
+            raise BadFile("has git conflict markers: a merge is not finished. Settle the "
+                          "lines between <<<<<<< and >>>>>>>, then run cwx check", path=path,
+                          line=text.count("\n", 0, marker.start()) + 1) from None
         message, line = _toml_complaint(str(error))
         line = line or text.count("\n") + 1
         raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
@@ -225,6 +229,8 @@ class Change:
         self.journal = journal.path_in(os.path.realpath(journal_in)) if journal_in else None
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
+        self.corrections: set[tuple[str, Key]] = set()
+        self.journaled: list[journal.Change] = []  # what the journal says beyond the edits
         self.locks = durable.FolderLocks(waiting)
         self.note = note
         self.read_only = read_only
@@ -256,8 +262,22 @@ class Change:
 
     # --- saying what changes
 
-    def set(self, path: str, key: Key, value: Any) -> None:
+    def data(self, path: str) -> dict[str, Any]:
+        """A file's plain data as read under the lock (for the ledger, which reads any
+        key, valid or not)."""
+        return self._load(path).data
+
+    def bytes_of(self, path: str) -> bytes:
+        raw = self._load(path).raw
+        assert raw is not None
+        return raw
+
+    def set(self, path: str, key: Key, value: Any, *, correction: bool = False) -> None:
+        """Set a key (None removes it); a correction brings the file to its ledger value
+        and does not count in the ledger itself."""
         self._load(path).edits.append((key, value))
+        if correction:
+            self.corrections.add((path, key))
 
     def save(self, path: str, before: Character | BagSheet,
              after: Character | BagSheet) -> None:
@@ -291,10 +311,14 @@ class Change:
                                    toml=meant is not None, secret=secret)
 
     def record(self, result: Mapping[str, Any], *, who: str | None = None,
-               file: str | None = None, bag: str | None = None) -> None:
-        """What the journal says of this change: who acted, on which files, the result."""
+               file: str | None = None, bag: str | None = None, undoes: str | None = None,
+               changes: Sequence[journal.Change] = ()) -> None:
+        """What the journal says of this change: who acted, on which files, the result,
+        and any changes of the ledger that are not edits of a file (an adoption)."""
         self.event = {"who": who, "file": self.name_of(file) if file else None,
-                      "bag": self.name_of(bag) if bag else None, "result": dict(result)}
+                      "bag": self.name_of(bag) if bag else None, "result": dict(result),
+                      "undoes": undoes}
+        self.journaled = list(changes)
 
     # --- the block
 
@@ -332,6 +356,7 @@ class Change:
             changes.extend(self._changes(file))
         if not replacements and self.event is None:
             return
+        changes += self.journaled
         durable.commit(replacements, self._journal_line(changes), self.command)
 
     def _changes(self, file: Loaded) -> list[journal.Change]:
@@ -339,7 +364,8 @@ class Change:
         if file.text is not None:
             return [journal.Change(name, None, None, None, created=file.raw is None,
                                    text=None if file.secret else file.text)]
-        return [journal.Change(name, ".".join(key), tomledit.value_at(file.data, key), value)
+        return [journal.Change(name, ".".join(key), tomledit.value_at(file.data, key), value,
+                               correction=(file.path, key) in self.corrections)
                 for key, value in file.edits]
 
     def _journal_line(self, changes: list[journal.Change]) -> durable.JournalLine | None:

@@ -60,12 +60,74 @@ class BagSheet(NamedTuple):
 
 
 def kind_of(data: Mapping[str, Any]) -> Kind | None:
-    """A file with a `system` key is a character; one with a [bag] table is a bag."""
-    if "system" in data:
+    """A file with a `system` key, [traits] or [luck] is a character's; one with [bag] or
+    [reserve] is a bag's; any other TOML file is not cwx's."""
+    if "system" in data or "traits" in data or "luck" in data:
         return "character"
-    if "bag" in data:
+    if "bag" in data or "reserve" in data:
         return "bag"
     return None
+
+
+def problems(data: Mapping[str, Any], default_name: str) -> list[BadFile]:
+    """Every problem of a character or bag file, not only the first: each key at fault is
+    noted and set aside, and the rest checked again, until nothing more is found (or a
+    problem leaves nothing to check beyond it)."""
+    kind = kind_of(data)
+    found: list[BadFile] = []
+    masked = _copy(data)
+    for _ in range(64):
+        try:
+            if kind == "bag":
+                bag(masked)
+            else:
+                character(masked, default_name)
+            break
+        except BadFile as problem:
+            if any(p.key == problem.key and p.message == problem.message for p in found):
+                break
+            found.append(problem)
+            if not _set_aside(masked, problem.key):
+                break
+    return found
+
+
+def _set_aside(data: dict[str, Any], key: str | None) -> bool:
+    """Put a harmless value where the problem was, so the check can go on past it."""
+    stand_ins = {"xp": 0, "name": "x"}
+    if key in stand_ins:
+        data[key] = stand_ins[key]
+        return True
+    if key is None or "." not in key:
+        return False  # a whole table or the system at fault: nothing beyond it to check
+    table, _, name = key.partition(".")
+    inner = data.get(table)
+    if not isinstance(inner, dict) or name not in inner:
+        return False
+    if table == "traits" and data.get("system") == "clockworx":
+        score = inner[name]
+        if isinstance(score, int) and not isinstance(score, bool) and 1 <= score <= 6:
+            inner.pop(name)  # a good score: the name is at fault (empty, or twice)
+        else:
+            inner[name] = 1
+    elif table == "traits":
+        inner.pop(name)
+        if name.casefold() in {"red", "yellow", "blue", "orange", "green", "purple"}:
+            inner[name.casefold()] = [f"\0{len(data)}.{name}"]  # a unique stand-in name
+    elif isinstance(inner.get(name), int) and not isinstance(inner[name], bool) and \
+            inner[name] >= 0:
+        inner.pop(name)  # a count that was fine: the key itself is unknown
+    else:
+        inner[name] = 0
+    return True
+
+
+def _copy(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return list(data)
+    return data
 
 
 def character(data: Mapping[str, Any], default_name: str) -> Character:

@@ -88,6 +88,17 @@ def bag_file(sheet: BagSheet, schema: str | None = None) -> str:
     return directive + "\n".join(lines) + "\n"
 
 
+def settings_file(name: str) -> str:
+    """campaign.toml: it marks its folder as the campaign's root."""
+    return f"""\
+# This file marks the campaign's root: every cwx command in this folder or below
+# journals its changes in journal.jsonl here, the campaign's ledger.
+[campaign]
+name = {toml_string(name)}
+bag = "bag.toml"     # the bag Color Wheel commands draw from unless told --bag
+"""
+
+
 GITATTRIBUTES = """\
 # Two players' journals merge by keeping both sides' lines: no conflict to resolve.
 journal.jsonl merge=union

@@ -17,7 +17,8 @@ def test_init_makes_a_campaign_ready_for_git(tmp_path: Path) -> None:
     folder = tmp_path / "saga"
     ran = cwx("init", folder, "--json")
     assert ran.status == 0
-    assert set(ran.json["created"]) == {"bag.toml", "README.md", "Makefile", ".gitattributes",
+    assert set(ran.json["created"]) == {"campaign.toml", "bag.toml", "README.md", "Makefile",
+                                        ".gitattributes",
                                         ".gitignore", "character.schema.json",
                                         "bag.schema.json"}
     assert "journal.jsonl merge=union" in (folder / ".gitattributes").read_text()

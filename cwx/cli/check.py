@@ -1,62 +1,155 @@
-"""`cwx check`: validate a campaign folder (and serve as a git pre-commit hook)."""
+"""`cwx check`: validate a campaign, its journal and its ledger (and serve as a git
+pre-commit hook): exit 2 naming each problem."""
 
+import os
 from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, durable, files, journal
+from cwx import campaign, durable, files, journal, ledger, sheets
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import CwxError
 
 app = typer.Typer(name="check", add_completion=False)
+
+COUNTED = ("luck", "bag", "reserve")  # where W9 finds whites and blacks
 
 
 @app.command("check")
 def check(
     paths: Annotated[list[str] | None, typer.Argument(
         help="Folders (searched below) or files [default: the current folder].",
-        show_default=False)] = None,
+        show_default=False, metavar="PATH...")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Validate every character and bag file, every journal line, and what an interrupted
-    command left; exit 2 naming each problem.
+    """Validate every character and bag file, every journal line, what an interrupted
+    command left, and, inside a campaign, every file against the ledger.
 
     Example: cwx check campaign/
     """
-    found = campaign.files_under(paths or ["."])
+    given = paths or ["."]
+    found = campaign.files_under(given)
+    root = campaign.root_above(given[0] if os.path.isdir(given[0]) else
+                               os.path.dirname(given[0]) or ".")
     problems: list[CwxError] = []
-    kinds: dict[str, str] = {}
+    valid: dict[str, str] = {}
+    skipped: list[str] = []
+    sheets_read: dict[str, dict[str, Any]] = {}
     for path in found.tomls:
-        try:
-            kinds[path] = files.check_file(path)
-        except CwxError as error:
-            problems.append(error)
-    for path in found.journals:
+        kind, data, said = _check_toml(path, root)
+        problems += said
+        if kind is None:
+            skipped.append(path)
+            continue
+        if kind != "settings":
+            sheets_read[path] = data
+        if not said:
+            valid[path] = kind
+    journals = set(found.journals)
+    if root is not None:
+        journals.add(journal.path_in(root))
+    for path in sorted(journals):
         bad = [CwxError(item.reason, path=path, line=item.line)
                for item in journal.read(path) if isinstance(item, journal.BadLine)]
         problems += bad
-        if not bad:
-            kinds[path] = "journal"
+        if not bad and os.path.exists(path):
+            valid[path] = "journal"
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in durable.inspect(folder)]
-    checked = len(found.tomls) + len(found.journals)
+    if root is not None:
+        problems += _against_the_ledger(root, sheets_read)
+    problems.sort(key=lambda e: (e.path or "", e.line or 0))
+    checked = len(valid) + len({e.path for e in problems})
     result: dict[str, Any] = {
         "ok": not problems,
         "checked": checked,
-        "valid": [{"file": path, "kind": kind} for path, kind in kinds.items()],
+        "campaign": root,
+        "valid": [{"file": path, "kind": kind} for path, kind in valid.items()],
+        "skipped": skipped,
         "problems": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
                      for e in problems],
     }
-
-    def text() -> str:
-        lines = [str(error) for error in problems]
-        if not checked:
-            lines.append("No character, bag or journal files found.")
-        else:
-            lines.append(f"Checked {checked} file{'s' if checked != 1 else ''}: {len(kinds)} "
-                         f"valid, {len(problems)} problem{'s' if len(problems) != 1 else ''}.")
-        return "\n".join(lines)
-
-    emit(json, result, text)
+    emit(json, result, lambda: _text(problems, checked, len(valid), skipped))
     if problems:
         raise typer.Exit(2)
+
+
+def _check_toml(path: str, root: str | None,
+                ) -> tuple[str | None, dict[str, Any], list[CwxError]]:
+    """(its kind, or None for TOML that is not cwx's; its data; its problems)."""
+    try:
+        raw = files.read_bytes(path)
+        data = files.parse(raw, path)
+        if os.path.basename(path) == campaign.SETTINGS:
+            campaign.settings(os.path.dirname(path) or ".")
+            return "settings", data, []
+    except CwxError as error:
+        return "unreadable", {}, [error]
+    kind = sheets.kind_of(data)
+    if kind is None:
+        return None, data, []
+    return kind, data, [problem.located(path, files.line_of(raw, problem.key))
+                        for problem in sheets.problems(data, files.stem(path))]
+
+
+def _against_the_ledger(root: str, read: dict[str, dict[str, Any]]) -> list[CwxError]:
+    """Every key whose file value differs from its ledger value, every ledger value the
+    rules forbid, and W9 counted over the whole campaign."""
+    folded = ledger.fold(journal.events(journal.path_in(root)))
+    real_root = os.path.realpath(root)
+    problems: list[CwxError] = []
+    in_files = in_ledger = 0
+    for path, data in read.items():
+        name = journal.name_in(real_root, path)
+        if name.startswith(".."):
+            continue  # outside the campaign: no ledger
+        if name not in folded.known:
+            problems.append(CwxError(f"has no history in the ledger; `cwx adopt {name}` "
+                                     "records it as it is", path=path))
+            continue
+        raw = files.read_bytes(path)
+        values = ledger.values_of(data)
+        for key, entry in folded.values(name).items():
+            line = files.line_of(raw, key)
+            if (why := ledger.forbidden(key, entry.value)) is not None:
+                after = ", ".join(step.said for step in entry.steps[-3:])
+                problems.append(CwxError(f"the ledger says {why}: two clones spent the same "
+                                         f"dice or experience (after {after}). Edit the files "
+                                         f"as the table decides, then cwx adopt them together",
+                                         path=path, line=line, key=key))
+            elif not ledger.same(key, entry.value, values.get(key)):
+                problems.append(CwxError(
+                    f"the file says {_shown(values.get(key))}, the ledger "
+                    f"{_shown(entry.value)}: `cwx reconcile` if the ledger is right, "
+                    f"`cwx adopt {name}` if the file is", path=path, line=line, key=key))
+            if key.startswith(COUNTED) and key.endswith((".white", ".black")):
+                in_ledger += entry.value if ledger.is_number(entry.value) else 0
+        in_files += sum(v for k, v in values.items() if k.startswith(COUNTED)
+                        and k.endswith((".white", ".black")) and ledger.is_number(v))
+    if in_files != in_ledger:
+        problems.append(CwxError(f"W9: the files hold {in_files} white and black dice, the "
+                                 f"ledger {in_ledger}; `cwx reconcile` brings them together",
+                                 path=journal.path_in(root)))
+    return problems
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value) if ledger.is_number(value) else repr(value)
+
+
+def _text(problems: list[CwxError], checked: int, valid: int, skipped: list[str]) -> str:
+    lines = [str(error) for error in problems]
+    if not checked and not skipped:
+        lines.append("No character, bag or journal files found.")
+    else:
+        summary = (f"Checked {checked} file{'s' if checked != 1 else ''}: {valid} valid, "
+                   f"{len(problems)} problem{'s' if len(problems) != 1 else ''}.")
+        if skipped:
+            summary += (f" {len(skipped)} other TOML file{'s' if len(skipped) != 1 else ''} "
+                        "skipped (not cwx's).")
+        lines.append(summary)
+    return "\n".join(lines)

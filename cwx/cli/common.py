@@ -4,6 +4,7 @@ and the skeleton of a Color Wheel move.
 Every command module imports this one at start-up, so it imports nothing heavy at the
 top: the files layer and the rules come in inside the functions that need them."""
 
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
@@ -76,6 +77,24 @@ def reading(paths: list[str]) -> "AbstractContextManager[Change]":
     from cwx import files
 
     return files.reading(paths, waiting=_waiting, note=note)
+
+
+def in_campaign(folder: str) -> tuple[str, list[str]]:
+    """The campaign `folder` is in (its root), and its character and bag files; any
+    other TOML file there is the player's own and left out."""
+    from cwx import campaign, files, sheets
+
+    root = campaign.root_above(folder)
+    if root is None:
+        raise BadFile("is not inside a campaign (no campaign.toml here or above); "
+                      "cwx init marks one", path=folder)
+    paths = []
+    for path in campaign.files_under([root]).tomls:
+        if os.path.basename(path) == campaign.SETTINGS:
+            continue
+        if sheets.kind_of(files.parse(files.read_bytes(path), path)) is not None:
+            paths.append(path)
+    return root, paths
 
 
 @contextmanager

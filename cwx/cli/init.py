@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import templates
+from cwx import campaign, templates
 from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
 from cwx.colorwheel import Bag, Luck
@@ -40,6 +40,7 @@ def init(
                       path=folder)
     bag = BagSheet(Bag(), Luck(10, 10))
     wanted = {
+        campaign.SETTINGS: templates.settings_file(os.path.basename(os.path.abspath(folder))),
         "bag.toml": templates.bag_file(bag, "./bag.schema.json"),
         "README.md": templates.table_readme(os.path.basename(os.path.abspath(folder))),
         "Makefile": templates.MAKEFILE,

@@ -1,0 +1,81 @@
+"""`cwx adopt`: record hand edits in the ledger, so the file becomes what the ledger says."""
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from cwx import campaign, files, journal, ledger, sheets
+from cwx.cli.common import changing
+from cwx.cli.output import JsonFlag, emit
+from cwx.errors import BadFile, RuleForbids
+
+app = typer.Typer(name="adopt", add_completion=False)
+
+
+@app.command("adopt")
+def adopt(
+    paths: Annotated[list[str], typer.Argument(
+        help="The character and bag files whose hand edits the table accepts.",
+        metavar="FILE...", show_default=False)],
+    json: JsonFlag = False,
+) -> None:
+    """Journal, for each key whose file value differs from its ledger value, a change from
+    the one to the other (a file with no history: its whole text): the GM's hand-given
+    reward, or the table's decision after two clones spent the same dice, joins the ledger.
+
+    Example: cwx adopt rick.toml bag.toml
+    """
+    roots = {campaign.root_above(os.path.dirname(path) or ".") for path in paths}
+    if None in roots or len(roots) > 1:
+        raise BadFile("adopt takes files of one campaign (cwx init marks one)",
+                      path=" ".join(paths))
+    adopted: list[dict[str, Any]] = []
+    with changing("adopt", list(paths), journal_for=paths[0]) as change:
+        folded = ledger.fold(journal.events(change.journal or ""))
+        changes: list[journal.Change] = []
+        for path in paths:
+            data = change.data(path)
+            if sheets.kind_of(data) is None:
+                raise BadFile("is not a character or bag file; cwx keeps no ledger of it",
+                              path=path)
+            for problem in sheets.problems(data, files.stem(path))[:1]:
+                raise RuleForbids(f"the rules refuse it ({problem.message}); mend it first",
+                                  path=path, key=problem.key)
+            name = change.name_of(path)
+            if name not in folded.known:
+                text = change.bytes_of(path).decode("utf-8")
+                changes.append(journal.Change(name, None, None, None, text=text))
+                adopted.append({"file": name, "key": None, "from": None, "to": None})
+                continue
+            values, known = ledger.values_of(data), folded.values(name)
+            for key in sorted(set(values) | set(known)):
+                was = known[key].value if key in known else None
+                if not ledger.same(key, was, values.get(key)):
+                    changes.append(journal.Change(name, key, was, values.get(key)))
+                    adopted.append({"file": name, "key": key, "from": was,
+                                    "to": values.get(key)})
+        if changes:
+            change.record({"adopted": len(adopted)}, changes=changes)
+    emit(json, {"adopted": adopted}, lambda: _text(adopted))
+
+
+def _text(adopted: list[dict[str, Any]]) -> str:
+    if not adopted:
+        return "Nothing to adopt: every file agrees with the ledger."
+    lines = ["Adopted into the ledger:"]
+    for item in adopted:
+        if item["key"] is None:
+            lines.append(f"  {item['file']}: the whole file, as its history's start")
+        else:
+            lines.append(f"  {item['file']} [{item['key']}] {_shown(item['from'])} → "
+                         f"{_shown(item['to'])}")
+    return "\n".join(lines)
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "[]"
+    return str(value)

@@ -1,0 +1,88 @@
+"""`cwx reconcile`: bring every file of the campaign to its ledger value."""
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from cwx import campaign, journal, ledger, tomledit
+from cwx.cli.common import changing, in_campaign
+from cwx.cli.output import JsonFlag, emit
+from cwx.errors import RuleForbids
+
+app = typer.Typer(name="reconcile", add_completion=False)
+
+
+@app.command("reconcile")
+def reconcile(
+    folder: Annotated[str, typer.Argument(
+        help="A folder of the campaign [default: the current folder].", metavar="DIR",
+        show_default=False)] = ".",
+    json: JsonFlag = False,
+) -> None:
+    """Set every key that differs from the ledger to its ledger value, as one change the
+    ledger does not count (after a git merge, say). Nothing to do changes nothing.
+
+    Example: cwx reconcile
+    """
+    root, paths = in_campaign(folder)
+    corrected: list[dict[str, Any]] = []
+    refused: list[str] = []
+    with changing("reconcile", paths, journal_for=os.path.join(root, campaign.SETTINGS)) \
+            as change:
+        folded = ledger.fold(journal.events(change.journal or ""))
+        for path in paths:
+            name = change.name_of(path)
+            if name not in folded.known:
+                continue
+            values = ledger.values_of(change.data(path))
+            for key, entry in folded.values(name).items():
+                if (why := ledger.forbidden(key, entry.value)) is not None:
+                    after = ", ".join(step.said for step in entry.steps[-3:])
+                    refused.append(f"{name}: {why} (after {after})")
+                elif not ledger.same(key, entry.value, values.get(key)):
+                    value = ledger.settled(key, entry.value, values.get(key))
+                    change.set(path, ledger.split(key), value, correction=True)
+                    corrected.append({"file": name, "key": key, "from": values.get(key),
+                                      "to": value})
+        if refused:
+            raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
+                              + "; ".join(refused) + ". Edit the files as the table decides, "
+                              "then cwx adopt them together", path=change.journal)
+        for path in paths:
+            if change.loaded.get(path) and change.loaded[path].edits:
+                _still_valid(change, path)
+        if corrected:
+            change.record({"corrected": len(corrected)})
+    result = {"corrected": corrected}
+    emit(json, result, lambda: _text(corrected))
+
+
+def _still_valid(change: Any, path: str) -> None:
+    """The corrected file must still be a sheet the rules accept."""
+    from cwx import files, sheets
+
+    loaded = change.loaded[path]
+    after = tomledit.with_edits(loaded.data, loaded.edits)
+    for problem in sheets.problems(after, files.stem(path))[:1]:
+        raise RuleForbids(f"its ledger values make a sheet the rules refuse ({problem.message});"
+                          " edit it as the table decides, then cwx adopt it", path=path,
+                          key=problem.key)
+
+
+def _text(corrected: list[dict[str, Any]]) -> str:
+    if not corrected:
+        return "Nothing to reconcile: every file agrees with the ledger."
+    lines = [f"Reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
+             "ledger:"]
+    lines += [f"  {c['file']} [{c['key']}] {_shown(c['from'])} → {_shown(c['to'])}"
+              for c in corrected]
+    return "\n".join(lines)
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "[]"
+    return str(value)

@@ -1,0 +1,82 @@
+"""`cwx undo`: take back the campaign's (or one character's) most recent change."""
+
+import os
+from typing import Annotated
+
+import typer
+
+from cwx import campaign, files, journal, ledger, sheets, tomledit
+from cwx.cli.common import changing
+from cwx.cli.output import JsonFlag, emit
+from cwx.errors import Conflict, RuleForbids
+
+app = typer.Typer(name="undo", add_completion=False)
+
+ASIDE = ("reconcile", "undo")  # never undone; creations (whole files) neither
+
+
+@app.command("undo")
+def undo(
+    char: Annotated[str | None, typer.Option(
+        "--char", "-c", help="Only this character's changes.")] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Undo the most recent change not yet undone (creations, reconciles and undos aside)
+    by its inverse, journaled as an undo; repeated, it walks back. Whole numbers go back
+    by their delta; any other value only if it still holds what the change wrote.
+
+    Example: cwx undo --char sue.toml
+    """
+    folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
+    path = journal.path_in(folder)
+    name = journal.name_in(folder, char) if char else None
+    target = latest_undoable(path, name)
+    touched = {os.path.join(folder, c.file): c.file for c in target.changes if c.key}
+    acting = os.path.join(folder, target.file) if target.file else os.path.join(folder, "-")
+    with changing("undo", sorted(touched), journal_for=acting) as change:
+        if latest_undoable(path, name).id != target.id:
+            raise Conflict("the journal changed while cwx read it; run cwx undo again",
+                           path=path)
+        for change_of_key in target.changes:
+            if change_of_key.key is None or change_of_key.correction:
+                continue
+            file = os.path.join(folder, change_of_key.file)
+            key = ledger.split(change_of_key.key)
+            current = tomledit.value_at(change.data(file), key)
+            try:
+                back = ledger.undone(change_of_key.key, change_of_key.before,
+                                     change_of_key.after, current)
+            except ValueError as error:
+                raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=file,
+                                  key=change_of_key.key) from None
+            change.set(file, key, back)
+        for file in touched:
+            after = tomledit.with_edits(change.data(file), change.loaded[file].edits)
+            for problem in sheets.problems(after, files.stem(file))[:1]:
+                raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
+                                  f"refuse ({problem.message})", path=file, key=problem.key)
+        result = {"undid": {"id": target.id, "command": target.command, "at": target.at,
+                            "who": target.who}}
+        change.record(result, who=target.who,
+                      file=os.path.join(folder, target.file) if target.file else None,
+                      bag=os.path.join(folder, target.bag) if target.bag else None,
+                      undoes=target.id)
+    emit(json, result, lambda: f"Undid `{target.command}` by {target.who or 'the GM'} "
+                               f"({target.when[:16].replace('T', ' ')}).")
+
+
+def latest_undoable(path: str, name: str | None) -> journal.Event:
+    """The most recent change (of the file `name`, if given) not yet undone."""
+    undone = {event.undoes for event in journal.events(path) if event.undoes}
+    best: journal.Event | None = None
+    for event in journal.events(path):
+        if event.command in ASIDE or event.id in undone or \
+                not any(c.key is not None for c in event.changes) or \
+                (name is not None and event.file != name):
+            continue
+        if best is None or (event.when, event.id) > (best.when, best.id):
+            best = event
+    if best is None:
+        who = f" of {name}" if name else ""
+        raise RuleForbids(f"there is no change{who} left to undo", path=path)
+    return best
