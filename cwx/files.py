@@ -292,12 +292,13 @@ class Change:
         return read_bytes(path, through_links=False)
 
     def create(self, path: str, text: str, *, force: bool,
-               meant: Mapping[str, Any] | None = None, secret: bool = False) -> None:
+               meant: Mapping[str, Any] | None = None, secret: bool = False,
+               mode: int | None = None) -> None:
         """A whole new file; an existing one is refused unless `force`.
 
         A TOML file says the data it `meant` to write, and is checked against it. A secret
         (the GM's sealed number) is readable by its owner only, and never written
-        through a link."""
+        through a link. `mode` sets the permissions (a hook must be executable)."""
         real = self.files[path]
         exists = os.path.lexists(path)
         if exists and not force:
@@ -306,7 +307,10 @@ class Change:
             raise BadFile("is a symbolic link; cwx never writes a secret through a link. "
                           "Remove the link", path=path)
         raw = read_bytes(path, through_links=not secret) if exists else None
-        mode = 0o600 if secret else os.stat(real).st_mode & 0o7777 if exists else None
+        if secret:
+            mode = 0o600
+        elif mode is None and exists:
+            mode = os.stat(real).st_mode & 0o7777
         self.loaded[path] = Loaded(path, real, raw, dict(meant or {}), mode, [], text=text,
                                    toml=meant is not None, secret=secret)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import assert_never
 
-from cwx import clockworx, colorwheel
+from cwx import clockworx, colorwheel, gitsetup
 from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -99,10 +99,9 @@ bag = "bag.toml"     # the bag Color Wheel commands draw from unless told --bag
 """
 
 
-GITATTRIBUTES = """\
-# Two players' journals merge by keeping both sides' lines: no conflict to resolve.
-journal.jsonl merge=union
-"""
+# What `cwx git setup` would add, written at once: journals merge by keeping both sides'
+# lines, characters and bags through the cwx merge driver (set up per clone).
+GITATTRIBUTES = "\n".join([gitsetup.ATTRIBUTES_HEAD, *gitsetup.ATTRIBUTES]) + "\n"
 
 GITIGNORE = """\
 # The GM's sealed number stays on the GM's machine until it is revealed.

@@ -19,8 +19,9 @@ def _commands() -> list[list[str]]:
     found = []
     for name in COMMANDS:
         command: Any = root.get_command(None, name)  # type: ignore[attr-defined]
-        if hasattr(command, "list_commands"):
-            found += [[name, sub] for sub in command.list_commands(None)]
+        if hasattr(command, "list_commands"):  # a group; its hidden commands are git's own
+            found += [[name, sub] for sub in command.list_commands(None)
+                      if not command.get_command(None, sub).hidden]
         else:
             found.append([name])
     return found

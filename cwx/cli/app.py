@@ -14,7 +14,7 @@ from cwx.cli.lazy import Shape, lazy_root
 
 COMMANDS: dict[str, Shape] = {
     "char": "group", "clock": "group", "xp": "group", "bag": "group", "luck": "group",
-    "game": "group", "wheel": "group", "odds": "group",
+    "game": "group", "wheel": "group", "odds": "group", "git": "group",
     "log": "command", "check": "command", "reconcile": "command", "adopt": "command",
     "undo": "command", "schema": "command", "init": "command",
 }

@@ -62,14 +62,15 @@ def note(text: str) -> None:
     print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
 
 
-def changing(command: str, paths: list[str], journal_for: str) -> "Change":
+def changing(command: str, paths: list[str], journal_for: str | None) -> "Change":
     """The files one command changes, under their locks, journaled where `journal_for`
-    belongs: its campaign's root, or outside any campaign its own folder."""
+    belongs: its campaign's root, or outside any campaign its own folder (None: files
+    that are not the game's, such as git's, are not journaled)."""
     from cwx import campaign
     from cwx.files import Change
 
-    return Change(command, paths, campaign.journal_folder(journal_for), waiting=_waiting,
-                  note=note)
+    journal_in = campaign.journal_folder(journal_for) if journal_for else None
+    return Change(command, paths, journal_in, waiting=_waiting, note=note)
 
 
 def reading(paths: list[str]) -> "AbstractContextManager[Change]":

@@ -3,11 +3,11 @@
 import contextlib
 import json as json_module
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, templates
+from cwx import campaign, gitsetup, templates
 from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
 from cwx.colorwheel import Bag, Luck
@@ -65,13 +65,17 @@ def init(
             for name in created:
                 change.create(paths[name], wanted[name], force=False,
                               meant=data_of(bag) if name == "bag.toml" else None)
-            result = {"folder": folder, "created": created, "kept": kept}
+            result: dict[str, Any] = {"folder": folder, "created": created, "kept": kept}
             change.record(result)
     except BaseException:
         if made:
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
         raise
+    if gitsetup.top(folder) is not None:  # inside a git work tree: ready for several clones
+        from cwx.cli.git import prepare
+
+        result["git"] = prepare(folder)
     emit(json, result, lambda: _text(folder, created, kept))
 
 

@@ -25,6 +25,12 @@ def reconcile(
 
     Example: cwx reconcile
     """
+    corrected = run(folder)
+    emit(json, {"corrected": corrected}, lambda: _text(corrected))
+
+
+def run(folder: str) -> list[dict[str, Any]]:
+    """Reconcile the campaign `folder` is in: the keys corrected (file, key, from, to)."""
     root, paths = in_campaign(folder)
     corrected: list[dict[str, Any]] = []
     refused: list[str] = []
@@ -54,8 +60,7 @@ def reconcile(
                 _still_valid(change, path)
         if corrected:
             change.record({"corrected": len(corrected)})
-    result = {"corrected": corrected}
-    emit(json, result, lambda: _text(corrected))
+    return corrected
 
 
 def _still_valid(change: Any, path: str) -> None:

@@ -1,0 +1,181 @@
+"""`cwx git`: a campaign played from several clones of one repository, git the engine."""
+
+import os
+import subprocess
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from cwx import campaign, files, gitmerge, gitsetup, sheets, tomledit
+from cwx.cli.common import changing, group, note
+from cwx.cli.output import JsonFlag, emit
+from cwx.errors import BadFile, CwxError
+
+app = group("git", "Play one campaign from several git clones: merges that add up.")
+
+
+@app.command("setup")
+def setup(
+    folder: Annotated[str, typer.Argument(
+        help="A folder of the campaign [default: the current folder].", metavar="DIR",
+        show_default=False)] = ".",
+    json: JsonFlag = False,
+) -> None:
+    """Prepare this clone: .gitattributes (journal merge=union, characters and bags
+    merge=cwx), the cwx merge driver, and hooks that reconcile after a merge, pull or
+    rebase and check before a commit. A hook that is not cwx's is kept (a warning).
+    Run it once after cloning; running it again changes nothing.
+
+    Example: cwx git setup
+    """
+    result = prepare(folder)
+    emit(json, result, lambda: _setup_text(result))
+
+
+def prepare(folder: str) -> dict[str, Any]:
+    """What `cwx git setup` does; `cwx init` calls it inside a git work tree."""
+    root = campaign.root_above(folder)
+    if root is None:
+        raise BadFile("is not inside a campaign (no campaign.toml here or above); cwx init "
+                      "marks one", path=folder)
+    work_tree = gitsetup.top(root)
+    if work_tree is None:
+        raise BadFile("is not inside a git work tree; git init (or git clone) first",
+                      path=root)
+    hooks = gitsetup.hooks_folder(root)
+    os.makedirs(hooks, exist_ok=True)
+    attributes = os.path.join(root, ".gitattributes")
+    kept, written = [], []
+    paths = [attributes] + [os.path.join(hooks, name) for name in gitsetup.HOOKS]
+    with changing("git setup", paths, journal_for=None) as change:
+        old = (change.raw(attributes) or b"").decode("utf-8", "replace")
+        if (new := gitsetup.attributes_text(old)) != old:
+            change.create(attributes, new, force=True)
+            written.append(".gitattributes")
+        for name in gitsetup.HOOKS:
+            hook = os.path.join(hooks, name)
+            if os.path.lexists(hook) and not gitsetup.is_ours(hook):
+                kept.append(name)
+                continue
+            text = gitsetup.hook_text(name)
+            if change.raw(hook) != text.encode():
+                change.create(hook, text, force=True, mode=0o755)
+                written.append(f"hooks/{name}")
+    gitsetup.configure(root, os.path.relpath(os.path.realpath(root),
+                                             os.path.realpath(work_tree)))
+    for name in kept:
+        note(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "
+             f"`cwx git hook {name}` to reconcile (or check) this campaign")
+    return {"campaign": root, "written": written, "kept": kept, "driver": "merge.cwx"}
+
+
+def _setup_text(result: dict[str, Any]) -> str:
+    lines = [f"This clone of {result['campaign']} is ready for play from several clones:"]
+    lines += [f"  wrote {name}" for name in result["written"]]
+    lines += [f"  kept  hooks/{name} (not cwx's)" for name in result["kept"]]
+    lines.append("  merge driver `cwx` set in this clone's git config")
+    return "\n".join(lines)
+
+
+@app.command("merge", hidden=True)
+def merge(base: str, ours: str, theirs: str,
+          path: Annotated[str, typer.Argument()] = "") -> None:
+    """The merge driver git calls for a character or bag file (%O %A %B %P)."""
+    raws = [files.read_bytes(p) for p in (base, ours, theirs)]
+    try:
+        data = [files.parse(raw, p) for raw, p in zip(raws, (base, ours, theirs), strict=True)]
+    except CwxError:
+        raise typer.Exit(_text_merge(ours, base, theirs, clash=False)) from None
+    if sheets.kind_of(data[1]) is None or sheets.kind_of(data[2]) is None:
+        raise typer.Exit(_text_merge(ours, base, theirs, clash=False))  # not cwx's TOML
+    merged = gitmerge.merge(data[0], data[1], data[2], files.stem(path or ours))
+    if not merged.clashes:
+        try:
+            text = tomledit.edited(raws[1].decode("utf-8"), data[1],
+                                   gitmerge.edits(data[1], merged.data), path or ours)
+        except CwxError:
+            raise typer.Exit(_text_merge(ours, base, theirs, clash=False)) from None
+        with changing("git merge", [ours], journal_for=None) as change:
+            change.create(ours, text, force=True)
+        return
+    for clash in merged.clashes:
+        print(f"cwx: {path or ours}: {clash}", file=sys.stderr)
+    raise typer.Exit(_text_merge(ours, base, theirs, clash=True))
+
+
+def _text_merge(ours: str, base: str, theirs: str, *, clash: bool) -> int:
+    """git's own text merge (conflict markers where it cannot merge); with a clash cwx
+    found, the merge fails even where the text merged cleanly."""
+    done = subprocess.run(["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs",
+                           ours, base, theirs], capture_output=True)
+    if done.returncode == 0 and clash:
+        with open(ours, "rb") as file:
+            merged_text = file.read()
+        with open(theirs, "rb") as file:
+            their_text = file.read()
+        with open(ours, "wb") as file:  # git's scratch copy, which git reads back
+            file.write(b"<<<<<<< ours\n" + merged_text + b"=======\n" + their_text +
+                       b">>>>>>> theirs\n")
+        return 1
+    return min(done.returncode, 127)
+
+
+@app.command("hook", hidden=True)
+def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) -> None:
+    """What cwx's git hooks run: reconcile after a merge or rebase, check before a commit."""
+    from cwx.cli import reconcile
+
+    work_tree = gitsetup.top(".")
+    if work_tree is None or name not in gitsetup.HOOKS:
+        return
+    if name == "post-rewrite" and (args or [""])[0] != "rebase":
+        return  # an amended commit brings nothing in
+    for folder in gitsetup.campaigns(work_tree):
+        where = os.path.join(work_tree, folder)
+        if name == "pre-commit":
+            _check_before_commit(where)
+            continue
+        try:
+            corrected = reconcile.run(where)
+        except CwxError as error:
+            note(f"after the {'rebase' if name == 'post-rewrite' else 'merge'}, the campaign "
+                 f"needs a person: {error}")
+            continue
+        if corrected:
+            _commit(work_tree, where, corrected, name)
+
+
+def _check_before_commit(where: str) -> None:
+    """`cwx check`, said only when it finds something (a commit need not be chatty)."""
+    import contextlib
+    import io
+
+    from cwx.cli.main import run
+
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        status = run(["check", where])
+    if status != 0:
+        sys.stdout.write(said.getvalue())
+        print("cwx: the commit waits until `cwx check` passes (see above)", file=sys.stderr)
+        raise typer.Exit(1)
+
+
+def _commit(work_tree: str, where: str, corrected: list[dict[str, Any]], hook: str) -> None:
+    """The corrections, committed on their own, so the merge itself stays as git made it."""
+    root = os.path.realpath(where)
+    changed = sorted({os.path.join(root, c["file"]) for c in corrected} |
+                     {os.path.join(root, "journal.jsonl")})
+    what = "rebase" if hook == "post-rewrite" else "merge"
+    message = (f"cwx reconcile after the {what}: {len(corrected)} "
+               f"key{'s' if len(corrected) != 1 else ''} brought to the ledger\n\n" +
+               "\n".join(f"{c['file']} [{c['key']}] {c['from']} -> {c['to']}" for c in corrected))
+    try:
+        gitsetup.git("commit", "--quiet", "-m", message, "--", *changed, cwd=work_tree)
+    except CwxError as error:
+        note(f"reconciled {len(corrected)} keys after the {what}, but could not commit them "
+             f"({error}); commit them yourself")
+        return
+    note(f"reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
+         f"ledger after the {what}, and committed it on its own")

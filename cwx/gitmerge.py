@@ -1,0 +1,94 @@
+"""Three versions of a character or bag file, merged the way the ledger adds up.
+
+Pure: takes the plain data of the common ancestor and of both sides, and gives the
+merged data, or the clashes it cannot settle. Whole numbers add up (base, plus what
+each side added); trait lists merge as sets (an item either side added is in, one
+either side removed is out); any other value merges three-way (a side that left it as
+it was takes the other's). The result is provisional: git settles two identical files
+without asking, and a criss-cross merge can count a change twice, so the reconcile
+after the merge is what makes the totals right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cwx import ledger, sheets
+
+Path = tuple[str, ...]
+
+
+class Merged(NamedTuple):
+    data: dict[str, Any]
+    clashes: list[str]  # why the merge needs a person; empty when it does not
+
+
+def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any],
+          name: str) -> Merged:
+    """The three-way merge of one file's data."""
+    old, mine, yours = _leaves(base), _leaves(ours), _leaves(theirs)
+    merged: dict[Path, Any] = {}
+    clashes: list[str] = []
+    for path in [*mine, *(p for p in yours if p not in mine), *(p for p in old if p not in
+                                                                   mine and p not in yours)]:
+        value, clash = _one(".".join(path), old.get(path), mine.get(path), yours.get(path))
+        if clash:
+            clashes.append(clash)
+        elif value is not None:
+            merged[path] = value
+    data = _tree(merged)
+    if not clashes and sheets.kind_of(data) is not None:
+        clashes += [f"the merged file breaks a rule ({p.key}: {p.message})"
+                    for p in sheets.problems(data, name)[:1]]
+    return Merged(data, clashes)
+
+
+def _one(key: str, base: Any, ours: Any, theirs: Any) -> tuple[Any, str | None]:
+    if all(v is None or ledger.is_number(v) for v in (base, ours, theirs)):
+        total = (base or 0) + ((ours or 0) - (base or 0)) + ((theirs or 0) - (base or 0))
+        if total < 0:
+            return None, f"{key} would add up to {total}, below 0: both sides spent it"
+        return (None if total == 0 and key.startswith("traits.") else total), None
+    if isinstance(ours, list) and isinstance(theirs, list) and \
+            (base is None or isinstance(base, list)):
+        return _lists(base or [], ours, theirs), None
+    if ours == theirs or theirs == base:
+        return ours, None
+    if ours == base:
+        return theirs, None
+    return None, f"{key} was changed to {ours!r} on one side and {theirs!r} on the other"
+
+
+def _lists(base: list[Any], ours: list[Any], theirs: list[Any]) -> list[Any]:
+    removed = [item for item in base if item not in ours or item not in theirs]
+    kept = [item for item in ours if item not in removed]
+    return kept + [item for item in theirs if item not in kept and item not in removed]
+
+
+def _leaves(data: Mapping[str, Any], prefix: Path = ()) -> dict[Path, Any]:
+    """Every value that is not a table, by its path (arrays of tables count as values)."""
+    found: dict[Path, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            found.update(_leaves(value, (*prefix, key)))
+        else:
+            found[(*prefix, key)] = value
+    return found
+
+
+def _tree(leaves: Mapping[Path, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for path, value in leaves.items():
+        table = data
+        for part in path[:-1]:
+            table = table.setdefault(part, {})
+        table[path[-1]] = value
+    return data
+
+
+def edits(ours: Mapping[str, Any], merged: Mapping[str, Any]) -> list[tuple[Path, Any]]:
+    """The edits that turn our side's data into the merged data (None removes a key)."""
+    mine, wanted = _leaves(ours), _leaves(merged)
+    changed = [(path, value) for path, value in wanted.items() if mine.get(path) != value]
+    return changed + [(path, None) for path in mine if path not in wanted]

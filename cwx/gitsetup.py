@@ -1,0 +1,106 @@
+"""A clone of a campaign's repository, made ready for play from several clones: the git
+attributes, the `cwx` merge driver, and the hooks that reconcile after git brought in
+other players' changes. Everything here runs `git` itself; cwx never reads .git."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+from cwx.errors import BadFile
+
+HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
+HOOKS = {
+    "post-merge": "after a merge or pull, reconcile the campaign with its ledger",
+    "post-rewrite": "after a rebase (git pull --rebase), reconcile the campaign with its ledger",
+    "pre-commit": "check the campaign, so a merge finished by hand is caught",
+}
+ATTRIBUTES = (
+    "journal.jsonl merge=union",
+    "*.toml merge=cwx",
+)
+ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characters and bags "
+                   "by adding up (cwx git setup)")
+
+
+def git(*args: str, cwd: str) -> str:
+    """Run git; its output, or a clear error."""
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise BadFile("git is not installed; cwx git needs it", path=cwd) from None
+    if done.returncode != 0:
+        raise BadFile(f"git {' '.join(args)} failed: {done.stderr.strip() or done.returncode}",
+                      path=cwd)
+    return done.stdout.strip()
+
+
+def top(folder: str) -> str | None:
+    """The work tree `folder` is in, or None outside git."""
+    try:
+        return git("rev-parse", "--show-toplevel", cwd=folder)
+    except BadFile:
+        return None
+
+
+def program() -> str:
+    """How a hook or the merge driver runs this very cwx (whichever venv it lives in)."""
+    return f"{shlex.quote(sys.executable)} -m cwx"
+
+
+def hook_text(name: str) -> str:
+    python = shlex.quote(sys.executable)
+    return f"""#!/bin/sh
+{HOOK_MARK}: {HOOKS[name]}.
+# Written by `cwx git setup`; run it again to refresh this file. cwx never changes a
+# hook without the line above.
+if [ -x {python} ]; then
+    exec {python} -m cwx git hook {name} "$@"
+fi
+exec cwx git hook {name} "$@"
+"""
+
+
+def attributes_text(old: str) -> str:
+    """The .gitattributes text with cwx's lines added (the player's own lines kept)."""
+    lines = old.splitlines()
+    missing = [line for line in ATTRIBUTES if line not in (x.strip() for x in lines)]
+    if not missing:
+        return old
+    head = [] if ATTRIBUTES_HEAD in lines else [ATTRIBUTES_HEAD]
+    body = old if not old or old.endswith("\n") else old + "\n"
+    return body + "\n".join([*head, *missing]) + "\n"
+
+
+def hooks_folder(folder: str) -> str:
+    path = git("rev-parse", "--git-path", "hooks", cwd=folder)
+    return os.path.abspath(os.path.join(folder, path))
+
+
+def is_ours(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return HOOK_MARK in file.read(4096)
+    except OSError:
+        return False
+
+
+def configure(folder: str, campaign: str) -> None:
+    """The merge driver, and the campaign on the hooks' list (both in this clone's config)."""
+    git("config", "merge.cwx.name", "cwx: characters and bags add up, as the ledger does",
+        cwd=folder)
+    git("config", "merge.cwx.driver", f"{program()} git merge %O %A %B %P", cwd=folder)
+    listed = campaigns(folder)
+    if campaign not in listed:
+        git("config", "--add", "cwx.campaign", campaign, cwd=folder)
+
+
+def campaigns(folder: str) -> list[str]:
+    """The campaigns (paths from the work tree's top) the hooks look after."""
+    try:
+        listed = git("config", "--get-all", "cwx.campaign", cwd=folder)
+    except BadFile:
+        return []
+    return [line for line in listed.splitlines() if line]
