@@ -25,10 +25,11 @@ ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characte
                    "by adding up (cwx git setup)")
 
 
-def git(*args: str, cwd: str) -> str:
+def git(*args: str, cwd: str, env: dict[str, str] | None = None) -> str:
     """Run git; its output, or a clear error."""
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                              env={**os.environ, **env} if env else None)
     except FileNotFoundError:
         raise BadFile("git is not installed; cwx git needs it", path=cwd) from None
     if done.returncode != 0:
@@ -104,3 +105,25 @@ def campaigns(folder: str) -> list[str]:
     except BadFile:
         return []
     return [line for line in listed.splitlines() if line]
+
+
+def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
+    """Commit these paths as they are in the work tree, on their own, on top of HEAD.
+
+    A post-merge hook runs while git still holds the merge's state, and git refuses a
+    commit of some paths then; so the commit is built from a scratch index, HEAD moved
+    to it, and the paths staged in the real index to match."""
+    scratch = os.path.join(git("rev-parse", "--absolute-git-dir", cwd=work_tree),
+                           "cwx-index")
+    alone = {"GIT_INDEX_FILE": scratch}
+    try:
+        git("read-tree", "HEAD", cwd=work_tree, env=alone)
+        git("add", "--", *paths, cwd=work_tree, env=alone)
+        tree = git("write-tree", cwd=work_tree, env=alone)
+    finally:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+    commit = git("commit-tree", tree, "-p", "HEAD", "-m", message, cwd=work_tree)
+    git("update-ref", "-m", "cwx reconcile", "HEAD", commit, cwd=work_tree)
+    git("add", "--", *paths, cwd=work_tree)
+    return commit[:12]

@@ -75,21 +75,23 @@ def journal(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def start(*args: object, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def start(*args: object, env: dict[str, str] | None = None,
+          cwd: Path | None = None) -> subprocess.Popen[str]:
     """Start cwx as a separate process, to be waited for or killed."""
     return subprocess.Popen([sys.executable, "-m", "cwx", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+                            env={**os.environ, **(env or {})}, cwd=cwd)
 
 
-def killed_at(checkpoint: str, flag: Path, *args: object) -> None:
+def killed_at(checkpoint: str, flag: Path, *args: object, cwd: Path | None = None) -> None:
     """Run cwx until it reaches `checkpoint` (NAME or NAME#N) of its commit, and kill it there."""
     import signal
     import time
 
     from cwx import durable
 
-    process = start(*args, env={durable.CHECKPOINT_HOOK: f"pause {checkpoint} {flag}"})
+    process = start(*args, env={durable.CHECKPOINT_HOOK: f"pause {checkpoint} {flag}"},
+                    cwd=cwd)
     deadline = time.monotonic() + 60
     while not flag.exists():
         if process.poll() is not None:

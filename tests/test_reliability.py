@@ -367,3 +367,53 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
     assert litter(tmp_path) == []
     settle(tmp_path)  # again: the record is gone, the line stays there once
     assert journal_path.read_bytes() == old + line
+
+
+# ---------------------------------------------------------------- the ledger's commands, killed
+
+SUE_TRAITS = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+              "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+LEDGER_COMMANDS = {
+    # the command, the checkpoints its commit passes (adopt writes the journal alone)
+    "reconcile": (["reconcile"], ["temp", "record#1", "replace#1", "journal", "forget#1"]),
+    "adopt": (["adopt", "sue.toml"], ["record#1", "journal", "forget#1"]),
+    "undo": (["undo"], ["temp", "record#1", "replace#1", "journal", "forget#1"]),
+}
+
+
+def _ledger_table(folder: Path, command: str) -> None:
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+               *SUE_TRAITS).status == 0
+    sue = folder / "sue.toml"
+    if command == "undo":
+        assert cwx("bag", "draw", "--char", sue, "--bag", folder / "bag.toml", "--color", "red",
+                   "--drawn", "white", "--drawn", "red", "--keep-white").status == 0
+    else:  # a hand edit, for reconcile to take back or adopt to accept
+        sue.write_text(sue.read_text().replace("white = 0", "white = 2"))
+        sue.write_text(sue.read_text().replace("black = 0", "black = 1"))
+
+
+def _state(folder: Path) -> tuple[bytes, ...]:
+    return tuple((folder / name).read_bytes() for name in ("sue.toml", "bag.toml"))
+
+
+@pytest.mark.parametrize("command", sorted(LEDGER_COMMANDS))
+def test_a_ledger_command_killed_at_any_step_leaves_the_campaign_before_or_after(
+        tmp_path: Path, command: str) -> None:
+    args, checkpoints = LEDGER_COMMANDS[command]
+    finished = tmp_path / "finished"
+    _ledger_table(finished, command)
+    assert cwx_process(*args, cwd=finished).status == 0
+    after = (_state(finished), len(journal(finished)))
+    for checkpoint in checkpoints:
+        folder = tmp_path / checkpoint.replace("#", "-")
+        _ledger_table(folder, command)
+        before = (_state(folder), len(journal(folder)))
+        killed_at(checkpoint, tmp_path / "flag", *args, cwd=folder)
+        settle(folder)  # what the next command that changes files does first
+        now = (_state(folder), len(journal(folder)))
+        assert now in (before, after), (command, checkpoint)
+        assert litter(folder) == []
+        ran = cwx("check", folder)
+        assert ran.status == (0 if now == after or command == "undo" else 2), ran.stdout

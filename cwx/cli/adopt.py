@@ -56,7 +56,8 @@ def adopt(
                     adopted.append({"file": name, "key": key, "from": was,
                                     "to": values.get(key)})
         if changes:
-            change.record({"adopted": len(adopted)}, changes=changes)
+            change.record({"adopted": len(adopted)}, changes=changes,
+                          file=paths[0] if len(paths) == 1 else None)
     emit(json, {"adopted": adopted}, lambda: _text(adopted))
 
 

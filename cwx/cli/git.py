@@ -172,10 +172,10 @@ def _commit(work_tree: str, where: str, corrected: list[dict[str, Any]], hook: s
                f"key{'s' if len(corrected) != 1 else ''} brought to the ledger\n\n" +
                "\n".join(f"{c['file']} [{c['key']}] {c['from']} -> {c['to']}" for c in corrected))
     try:
-        gitsetup.git("commit", "--quiet", "-m", message, "--", *changed, cwd=work_tree)
+        commit = gitsetup.commit_paths(work_tree, changed, message)
     except CwxError as error:
         note(f"reconciled {len(corrected)} keys after the {what}, but could not commit them "
              f"({error}); commit them yourself")
         return
     note(f"reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
-         f"ledger after the {what}, and committed it on its own")
+         f"ledger after the {what}, and committed it on its own ({commit})")

@@ -72,7 +72,8 @@ def latest_undoable(path: str, name: str | None) -> journal.Event:
     for event in journal.events(path):
         if event.command in ASIDE or event.id in undone or \
                 not any(c.key is not None for c in event.changes) or \
-                (name is not None and event.file != name):
+                (name is not None and event.file != name and
+                 all(c.file != name for c in event.changes)):
             continue
         if best is None or (event.when, event.id) > (best.when, best.id):
             best = event

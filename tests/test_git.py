@@ -1,0 +1,242 @@
+"""Two players, two clones of one bare origin, real git: what git merges adds up.
+
+Each clone is set up as the README says (`cwx init` in the first, `cwx git setup` after
+cloning); git runs with its author set in the environment and no global config."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import cwx
+
+SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
+        "--trait", "orange=Bold", "--trait", "green=Kind", "--trait", "purple=Friendly"]
+
+
+class Table:
+    """A bare origin and the clones of the players around the table."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.env = {**os.environ, "GIT_AUTHOR_NAME": "Player", "GIT_AUTHOR_EMAIL": "p@table",
+                    "GIT_COMMITTER_NAME": "Player", "GIT_COMMITTER_EMAIL": "p@table",
+                    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+                    "HOME": str(folder), "GIT_TERMINAL_PROMPT": "0"}
+        self.git(folder, "init", "--quiet", "--bare", "--initial-branch=main", "origin.git")
+
+    def git(self, where: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(["git", *args], cwd=where, env=self.env, capture_output=True,
+                              text=True)
+        if check and done.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)}: {done.stdout}{done.stderr}")
+        return done
+
+    def clone(self, name: str) -> Path:
+        self.git(self.folder, "clone", "--quiet", "origin.git", name)
+        clone = self.folder / name
+        self.git(clone, "checkout", "--quiet", "-B", "main")
+        return clone
+
+    def start(self) -> tuple[Path, Path]:
+        """Alice starts the campaign and pushes it; Bob clones it and runs git setup."""
+        alice = self.clone("alice")
+        assert self.cwx(alice, "init", ".").status == 0
+        self.cwx(alice, "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue",
+                 *SUE)
+        self.cwx(alice, "char", "new", "rick.toml", "--system", "colorwheel", "--name", "Rick",
+                 *RICK)
+        self.cwx(alice, "char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+                 "--trait", "Scrounge=3", "--trait", "Repair=3", "--trait", "Tough=5")
+        self.commit(alice, "the campaign begins")
+        self.git(alice, "push", "--quiet", "origin", "main")
+        bob = self.clone("bob")
+        assert self.cwx(bob, "git", "setup").status == 0
+        return alice, bob
+
+    def cwx(self, where: Path, *args: object) -> Any:
+        ran = cwx(*args, cwd=where)
+        assert ran.status in (0, 1), (args, ran.stderr)
+        return ran
+
+    def commit(self, where: Path, message: str) -> None:
+        self.git(where, "add", "-A")
+        self.git(where, "commit", "--quiet", "--allow-empty", "-m", message)
+
+    def pull(self, where: Path, *, rebase: bool) -> subprocess.CompletedProcess[str]:
+        return self.git(where, "pull", "--quiet", "--rebase" if rebase else "--no-rebase",
+                        "origin", "main", check=False)
+
+
+def value(clone: Path, name: str, *key: str) -> Any:
+    data: Any = tomllib.loads((clone / name).read_text())
+    for part in key:
+        data = data[part]
+    return data
+
+
+def dice(clone: Path) -> tuple[int, int]:
+    """Every white and black of the campaign (W9)."""
+    bag = tomllib.loads((clone / "bag.toml").read_text())
+    white = bag["bag"]["white"] + bag["reserve"]["white"]
+    black = bag["bag"]["black"] + bag["reserve"]["black"]
+    for name in ("sue.toml", "rick.toml"):
+        luck = tomllib.loads((clone / name).read_text())["luck"]
+        white, black = white + luck["white"], black + luck["black"]
+    return white, black
+
+
+def checked(clone: Path) -> None:
+    ran = cwx("check", clone, cwd=clone)
+    assert ran.status == 0, ran.stdout
+
+
+KEEP_WHITE = ["--drawn", "white", "--drawn", "red", "--keep-white", "--color", "red"]
+
+
+@pytest.mark.parametrize("rebase", [False, True], ids=["merge", "rebase"])
+def test_both_keep_a_white_and_identical_files_still_add_up(tmp_path: Path,
+                                                             rebase: bool) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", *KEEP_WHITE)
+    table.commit(alice, "Sue keeps a white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "bag", "draw", "--char", "rick.toml", "--bag", "bag.toml", *KEEP_WHITE)
+    table.commit(bob, "Rick keeps a white")
+    assert (alice / "bag.toml").read_bytes() == (bob / "bag.toml").read_bytes()  # git can't tell
+    pulled = table.pull(bob, rebase=rebase)
+    assert pulled.returncode == 0, pulled.stderr
+    assert "reconciled 1 key" in pulled.stderr
+    assert value(bob, "bag.toml", "reserve", "white") == 8
+    assert (value(bob, "sue.toml", "luck", "white"), value(bob, "rick.toml", "luck", "white")) \
+        == (1, 1)
+    assert dice(bob) == (11, 11)
+    checked(bob)
+    assert table.git(bob, "status", "--porcelain").stdout == ""  # the correction is committed
+    assert "cwx reconcile after the" in table.git(bob, "log", "-1", "--format=%s").stdout
+
+
+@pytest.mark.parametrize("rebase", [False, True], ids=["merge", "rebase"])
+def test_both_give_one_character_experience_without_a_conflict(tmp_path: Path,
+                                                                rebase: bool) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+              "--char", "kris.toml")
+    table.commit(alice, "+10")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+              "--char", "kris.toml")
+    table.commit(bob, "+2")
+    pulled = table.pull(bob, rebase=rebase)
+    assert pulled.returncode == 0, pulled.stderr
+    assert value(bob, "kris.toml", "xp") == 12
+    checked(bob)
+    assert table.git(bob, "status", "--porcelain").stdout == ""
+
+
+def test_one_buys_a_trait_while_the_other_draws(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    for _ in range(3):  # Sue gathers three whites, shared with Bob
+        table.cwx(alice, "bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", *KEEP_WHITE)
+    table.commit(alice, "three whites")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    table.cwx(alice, "wheel", "buy", "--char", "sue.toml", "--bag", "bag.toml", "--color",
+              "red", "--trait", "Climber")
+    table.commit(alice, "Sue buys Climber")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", *KEEP_WHITE)
+    table.commit(bob, "Sue keeps a fourth white")
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert value(bob, "sue.toml", "traits", "red") == ["Strong", "Climber"]
+    assert value(bob, "sue.toml", "luck", "white") == 1  # 3 - 3 bought + 1 kept
+    assert value(bob, "bag.toml", "reserve", "white") == 10 - 3 + 3 - 1
+    assert dice(bob) == (11, 11)
+    checked(bob)
+
+
+def test_two_different_names_are_a_real_conflict_that_check_names(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    for clone, name in ((alice, "Kris the Bold"), (bob, "Kris Smith")):
+        path = clone / "kris.toml"
+        path.write_text(path.read_text().replace('name = "Kris"', f'name = "{name}"'))
+        assert table.cwx(clone, "adopt", "kris.toml").status == 0
+        table.commit(clone, f"renamed {name}")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode != 0
+    assert "name was changed" in pulled.stderr
+    text = (bob / "kris.toml").read_text()
+    assert "<<<<<<<" in text and ">>>>>>>" in text
+    ran = cwx("check", bob, cwd=bob)
+    assert ran.status == 2 and "kris.toml:" in ran.stdout and "conflict markers" in ran.stdout
+
+
+# ---------------------------------------------------------------- random play, merged
+
+ACTIONS = {
+    "keep white": ["bag", "draw", "--bag", "bag.toml", *KEEP_WHITE],
+    "keep black": ["bag", "draw", "--bag", "bag.toml", "--drawn", "black", "--drawn", "blue",
+                   "--keep-black", "--color", "blue"],
+    "spend": ["bag", "draw", "--bag", "bag.toml", "--drawn", "yellow", "--color", "red",
+              "--spend-white"],
+    "end": ["game", "end", "--bag", "bag.toml"],
+}
+PLAY = st.lists(st.sampled_from([*ACTIONS, "xp"]), max_size=4)
+
+
+CANCELLED = ["bag", "draw", "--bag", "bag.toml", "--drawn", "white", "--color", "red"]
+
+
+def play(table: Table, clone: Path, who: str, moves: list[str]) -> None:
+    for move in moves:
+        black = value(clone, who, "luck", "black")
+        if move == "xp":  # both sides give the shared ClockWorx character experience
+            table.cwx(clone, "clock", "resolve", "--target", 5, "--guess", 4, "--trait",
+                      "Tough", "--char", "kris.toml")
+        elif move == "keep white" and black:  # a held black cancels the white instead
+            table.cwx(clone, *CANCELLED, "--char", who)
+        else:
+            table.cwx(clone, *ACTIONS[move], "--char", who)
+    table.commit(clone, f"{who}: {', '.join(moves) or 'nothing'}")
+
+
+def ledger_keys(clone: Path) -> dict[str, Any]:
+    return {name: tomllib.loads((clone / name).read_text())
+            for name in ("bag.toml", "sue.toml", "rick.toml", "kris.toml")}
+
+
+@settings(max_examples=12)
+@given(alice_moves=PLAY, bob_moves=PLAY, alice_first=st.booleans(), rebase=st.booleans())
+def test_random_play_on_two_clones_merges_to_what_one_clone_playing_both_holds(
+        tmp_path_factory: pytest.TempPathFactory, alice_moves: list[str],
+        bob_moves: list[str], alice_first: bool, rebase: bool) -> None:
+    table = Table(tmp_path_factory.mktemp("table"))
+    alice, bob = table.start()
+    solo = table.clone("solo")  # one clone playing both sequences, one after the other
+    before = dice(alice)
+    play(table, alice, "sue.toml", alice_moves)
+    play(table, bob, "rick.toml", bob_moves)
+    play(table, solo, "sue.toml", alice_moves)
+    play(table, solo, "rick.toml", bob_moves)
+    first, second = (alice, bob) if alice_first else (bob, alice)
+    table.git(first, "push", "--quiet", "origin", "main")
+    pulled = table.pull(second, rebase=rebase)
+    assert pulled.returncode == 0, pulled.stderr
+    assert dice(second) == before
+    checked(second)
+    assert ledger_keys(second) == ledger_keys(solo)

@@ -1,0 +1,271 @@
+"""The ledger: the journal's fold (in any order), and the commands that keep files and
+ledger together (check, reconcile, adopt, undo), in a campaign made by `cwx init`."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cwx import journal, ledger
+from tests.helpers import cwx
+from tests.helpers import journal as read_journal
+
+SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+
+
+def event(at: str, *changes: journal.Change, id: str = "0", command: str = "x") -> journal.Event:
+    return journal.Event(2, id, at, command, None, None, None, {}, tuple(changes))
+
+
+def change(key: str, before: Any, after: Any, file: str = "a.toml", **more: Any) -> journal.Change:
+    return journal.Change(file, key, before, after, **more)
+
+
+# ---------------------------------------------------------------- the fold
+
+
+def test_whole_numbers_add_up_in_any_order() -> None:
+    events = [event("2026-01-01T00:00:01.000Z", change("reserve.white", 7, 6), id="a"),
+              event("2026-01-01T00:00:02.000Z", change("reserve.white", 7, 6), id="b"),
+              event("2026-01-01T00:00:03.000Z", change("reserve.white", 6, 9), id="c")]
+    for order in (events, events[::-1], [events[1], events[2], events[0]]):
+        assert ledger.fold(order).values("a.toml")["reserve.white"].value == 7 - 1 - 1 + 3
+
+
+def test_a_creation_is_the_baseline_and_a_later_one_starts_again() -> None:
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "clockworx"\nxp = 5\n')
+    remade = journal.Change("a.toml", None, None, None, created=False,
+                            text='name = "A"\nsystem = "clockworx"\nxp = 100\n')
+    events = [event("2026-01-01T00:00:01.000Z", made, id="a"),
+              event("2026-01-01T00:00:02.000Z", change("xp", 5, 7), id="b"),
+              event("2026-01-01T00:00:03.000Z", remade, id="c"),
+              event("2026-01-01T00:00:04.000Z", change("xp", 100, 101), id="d")]
+    assert ledger.fold(events[:2]).values("a.toml")["xp"].value == 7
+    assert ledger.fold(events[::-1]).values("a.toml")["xp"].value == 101
+
+
+def test_lists_add_and_remove_items_and_other_values_take_the_latest() -> None:
+    events = [event("2026-01-01T00:00:01.000Z", change("traits.red", ["A"], ["A", "B"]), id="1"),
+              event("2026-01-01T00:00:02.000Z", change("traits.red", ["A"], ["A", "C"]), id="2"),
+              event("2026-01-01T00:00:03.000Z", change("traits.red", ["A", "B"], ["B"]), id="3"),
+              event("2026-01-01T00:00:04.000Z", change("name", "Sue", "Susan"), id="4"),
+              event("2026-01-01T00:00:05.000Z", change("name", "Sue", "Suzy"), id="5")]
+    values = ledger.fold(events[::-1]).values("a.toml")
+    assert set(values["traits.red"].value) == {"B", "C"}
+    assert values["name"].value == "Suzy"
+
+
+def test_corrections_do_not_count_and_missing_counts_as_zero() -> None:
+    events = [event("2026-01-01T00:00:01.000Z", change("xp", None, 4), id="a"),
+              event("2026-01-01T00:00:02.000Z", change("xp", 4, 9, correction=True), id="b")]
+    assert ledger.fold(events).values("a.toml")["xp"].value == 4
+    assert ledger.same("traits.Climb", 0, None) and not ledger.same("xp", 0, 1)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(-5, 5)), min_size=1, max_size=12),
+       st.randoms())
+def test_the_fold_of_deltas_is_their_sum_whatever_the_order(
+        moves: list[tuple[int, int]], rng: Any) -> None:
+    events, value = [], 10
+    # One clone's events come in time order; the journal holds them in any order.
+    for number, (second, delta) in enumerate(sorted(moves, key=lambda move: move[0])):
+        events.append(event(f"2026-01-01T00:00:{second:02d}.000Z",
+                            change("luck.white", value, value + delta), id=f"{number:04d}"))
+        value += delta
+    rng.shuffle(events)
+    assert ledger.fold(events).values("a.toml")["luck.white"].value == value
+
+
+# ---------------------------------------------------------------- in a campaign
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    folder = tmp_path / "saga"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+               *SUE).status == 0
+    party = folder / "party"
+    party.mkdir()
+    assert cwx("char", "new", party / "kris.toml", "--system", "clockworx", "--name", "Kris",
+               "--trait", "Scrounge=3", "--trait", "Repair=3", "--trait", "Tough=5").status == 0
+    return folder
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def data_of(folder: Path) -> dict[str, Any]:
+    return {str(p.relative_to(folder)): tomllib.loads(p.read_text())
+            for p in sorted(folder.rglob("*.toml"))}
+
+
+def test_a_character_in_a_subfolder_journals_at_the_root(table: Path) -> None:
+    assert cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+               "--char", table / "party" / "kris.toml").status == 0
+    assert not (table / "party" / "journal.jsonl").exists()
+    assert read_journal(table)[-1]["file"] == "party/kris.toml"
+    ran = cwx("log", "--last", 1, "--json", cwd=table)
+    assert ran.json["events"][0]["who"] == "Kris"
+
+
+def test_log_is_in_time_order_however_git_merged_the_lines(table: Path) -> None:
+    path = table / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    late = json.loads(lines[-1])
+    late["at"], late["id"] = "2099-01-01T00:00:00.000Z", "f" * 16
+    path.write_text("\n".join([json.dumps(late), *lines]) + "\n")  # the latest line first
+    events = cwx("log", "--json", cwd=table).json["events"]
+    assert [e["at"] for e in events] == sorted(e["at"] for e in events)
+    assert events[-1]["id"] == "f" * 16
+
+
+def test_a_hand_edit_fails_check_until_adopted(table: Path) -> None:
+    sue = table / "sue.toml"
+    assert cwx("check", table).status == 0
+    sue.write_text(sue.read_text().replace("white = 0", "white = 2"))
+    ran = cwx("check", table)
+    assert ran.status == 2
+    assert "sue.toml:" in ran.stdout and "[luck.white]: the file says 2, the ledger 0" in ran.stdout
+    assert "cwx adopt sue.toml" in ran.stdout and "W9" in ran.stdout
+    assert cwx("adopt", sue).status == 0
+    assert cwx("check", table).status == 0
+    assert read_journal(table)[-1]["changes"] == [
+        {"file": "sue.toml", "key": "luck.white", "from": 0, "to": 2}]
+
+
+def test_a_file_without_history_is_named_and_adopted_whole(table: Path) -> None:
+    (table / "npc.toml").write_text('name = "Guard"\nsystem = "clockworx"\nxp = 3\n'
+                                    "[traits]\nA = 1\nB = 1\nC = 1\n")
+    ran = cwx("check", table)
+    assert ran.status == 2 and "npc.toml: has no history in the ledger" in ran.stdout
+    assert cwx("adopt", table / "npc.toml").status == 0
+    assert cwx("check", table).status == 0
+
+
+def test_reconcile_with_nothing_to_do_changes_no_byte(table: Path) -> None:
+    before = files_of(table)
+    ran = cwx("reconcile", table, "--json")
+    assert ran.status == 0 and ran.json == {"corrected": []}
+    assert files_of(table) == before
+
+
+def test_reconcile_sets_the_ledger_values_and_does_not_count_them(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 5"))
+    ran = cwx("reconcile", cwd=table)
+    assert ran.status == 0 and "sue.toml [luck.white] 5 → 0" in ran.stdout
+    assert tomllib.loads(sue.read_text())["luck"]["white"] == 0
+    assert read_journal(table)[-1]["changes"][0]["correction"] is True
+    assert cwx("check", table).status == 0
+    before = files_of(table)
+    assert cwx("reconcile", cwd=table).status == 0
+    assert files_of(table) == before
+
+
+def test_reconcile_refuses_what_the_rules_forbid_naming_the_events(table: Path) -> None:
+    # Two clones both spent the reserve's last white: the ledger says -1.
+    path = table / "journal.jsonl"
+    for n in range(11):
+        line = journal.encode(journal.new("bag draw", [journal.Change(
+            "bag.toml", "reserve.white", 10 - n, 9 - n)], who="Sue", file="sue.toml"))
+        path.write_bytes(path.read_bytes() + line)
+    before = files_of(table)
+    ran = cwx("reconcile", cwd=table)
+    assert ran.status == 2 and "reserve.white would be -1, below 0" in ran.error
+    assert "bag draw (Sue," in ran.error
+    assert files_of(table) == before
+    assert "reserve.white would be -1" in cwx("check", table).stdout
+
+
+UNDOABLE = {
+    "resolve": ["clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+                "--char", "party/kris.toml"],
+    "new trait": ["xp", "spend", "--char", "party/kris.toml", "--new", "Climb"],
+    "raise": ["xp", "spend", "--char", "party/kris.toml", "--raise", "Scrounge"],
+    "keep white": ["bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", "--color", "red",
+                   "--drawn", "white", "--drawn", "red", "--keep-white"],
+    "keep black": ["bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", "--color", "red",
+                   "--drawn", "black", "--drawn", "red", "--keep-black"],
+    "spend": ["bag", "draw", "--char", "sue.toml", "--bag", "bag.toml", "--color", "red",
+              "--drawn", "blue", "--spend-white"],
+    "curse": ["luck", "curse", "--char", "sue.toml", "--bag", "bag.toml"],
+    "game end": ["game", "end", "--char", "sue.toml", "--bag", "bag.toml"],
+    "buy": ["wheel", "buy", "--char", "sue.toml", "--bag", "bag.toml", "--color", "red",
+            "--trait", "Climber"],
+    "adopt": ["adopt", "sue.toml"],
+}
+
+
+def ready_for(table: Path, kind: str) -> None:
+    """Give the characters what the action needs: experience, luck, a hand edit."""
+    kris, sue = table / "party" / "kris.toml", table / "sue.toml"
+    kris.write_text(kris.read_text().replace("xp = 0 ", "xp = 90 "))
+    luck = {"spend": (1, 0), "curse": (0, 1), "game end": (3, 1), "buy": (3, 0),
+            "adopt": (0, 0)}.get(kind, (0, 0))
+    sue.write_text(sue.read_text().replace("white = 0", f"white = {luck[0]}")
+                   .replace("black = 0", f"black = {luck[1]}"))
+    assert cwx("adopt", kris, sue).status == 0
+    if kind == "adopt":
+        sue.write_text(sue.read_text().replace("white = 0", "white = 4"))
+
+
+@pytest.mark.parametrize("kind", sorted(UNDOABLE))
+def test_undo_of_every_action_kind_restores_the_files_and_keeps_the_ledger_true(
+        table: Path, kind: str) -> None:
+    ready_for(table, kind)
+    before = data_of(table)
+    assert cwx(*UNDOABLE[kind], cwd=table).status == 0, kind
+    assert data_of(table) != before or kind == "adopt"
+    ran = cwx("undo", cwd=table)
+    assert ran.status == 0, ran.stderr
+    after = data_of(table)
+    if kind == "adopt":  # the hand edit is taken back: the file returns to the ledger
+        before["sue.toml"]["luck"]["white"] = 0
+    assert after == before
+    assert cwx("check", table).status == 0
+    assert read_journal(table)[-1]["command"] == "undo"
+
+
+def test_undo_walks_back_and_stops_at_the_start(table: Path) -> None:
+    kris = table / "party" / "kris.toml"
+    for guess in (4, 3):
+        cwx("clock", "resolve", "--target", 4, "--guess", guess, "--trait", "Repair",
+            "--char", kris)
+    assert tomllib.loads(kris.read_text())["xp"] == 8
+    assert cwx("undo", "--char", kris).status == 0
+    assert tomllib.loads(kris.read_text())["xp"] == 6
+    assert cwx("undo", "--char", kris).status == 0
+    assert tomllib.loads(kris.read_text())["xp"] == 0
+    ran = cwx("undo", "--char", kris)
+    assert ran.status == 2 and "no change of party/kris.toml left to undo" in ran.error
+    assert cwx("check", table).status == 0
+
+
+def test_undo_refuses_a_value_changed_since_naming_the_key(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 3"))
+    assert cwx("adopt", sue).status == 0
+    assert cwx("wheel", "buy", "--char", sue, "--bag", table / "bag.toml", "--color", "red",
+               "--trait", "Climber").status == 0
+    sue.write_text(sue.read_text().replace('"Climber"', '"Climbing"'))
+    assert cwx("adopt", sue).status == 0
+    assert cwx("undo", "--char", sue).status == 0  # the adoption: back to Climber
+    assert "Climber" in sue.read_text()
+    sue.write_text(sue.read_text().replace('"Climber"', '"Climbing"'))  # not adopted
+    before = sue.read_bytes()
+    ran = cwx("undo", "--char", sue)  # the buy: its trait is not there to take back
+    assert ran.status == 2 and "[traits.red]" in ran.error
+    assert "no longer holds what the change wrote" in ran.error
+    assert sue.read_bytes() == before
