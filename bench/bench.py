@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 ROUNDS = int(os.environ.get("CWX_BENCH_ROUNDS", "51"))
 JOURNAL_EVENTS = 10_000
+LEDGER_EVENTS = 100_000
+MEMORY_LIMIT_MB = 100
 
 
 def dice_roll() -> list[str]:
@@ -70,6 +72,75 @@ def campaign(folder: Path, events: int) -> Path:
     return folder / "kris.toml"
 
 
+READ_EVERY_LINE = """\
+import json, sys
+with open(sys.argv[1], "rb") as file:
+    for line in file:
+        json.loads(line)
+"""
+
+
+def ledger_campaign(folder: Path, events: int) -> Path:
+    """A campaign made by cwx init, two characters, and a journal of `events` changes
+    (resolves and draws, as a long campaign has), its files agreeing with its ledger."""
+    from cwx import journal
+
+    cwx = str(BIN / "cwx")
+    subprocess.run([cwx, "init", str(folder)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([cwx, "char", "new", str(folder / "kris.toml"), "--system", "clockworx",
+                    "--trait", "Scrounge=3", "--trait", "Repair=3", "--trait", "Tough=5"],
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([cwx, "char", "new", str(folder / "sue.toml"), "--system", "colorwheel",
+                    *[f"--trait={c}={t}" for c, t in (("red", "Strong"), ("yellow", "Clever"),
+                                                      ("blue", "Athletic"), ("orange", "Brave"),
+                                                      ("green", "Healer"),
+                                                      ("purple", "Friendly"))]],
+                   check=True, stdout=subprocess.DEVNULL)
+    lines, xp, held = [], 0, 0
+    for n in range(events):
+        if n % 2:
+            changes = [journal.Change("kris.toml", "xp", xp, xp + 2)]
+            result: dict[str, object] = {"target": 4, "guess": 3, "distance": 1,
+                                         "trait": "Repair", "score": 3, "success": True,
+                                         "critical": False, "xp": 2, "xp_total": xp + 2}
+            event = journal.new("clock resolve", changes, who="Kris", file="kris.toml",
+                                result=result)
+            xp += 2
+        else:
+            step = 1 if held < 5 else -1
+            changes = [journal.Change("sue.toml", "luck.white", held, held + step),
+                       journal.Change("bag.toml", "reserve.white", 10 - held, 10 - held - step)]
+            result = {"color": "red", "draws": ["white", "red"], "success": True,
+                      "cancelled": False, "white_spent": step < 0,
+                      "luck": {"white": held + step, "black": 0},
+                      "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}}
+            event = journal.new("bag draw", changes, who="Sue", file="sue.toml",
+                                bag="bag.toml", result=result)
+            held += step
+        when = f"2099-01-{1 + n // 86400:02d}T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:" \
+               f"{n % 60:02d}.{n % 1000:03d}Z"  # after the files were made
+        lines.append(journal.encode(event._replace(at=when)))
+    with open(folder / "journal.jsonl", "ab") as file:
+        file.write(b"".join(lines))
+    subprocess.run([cwx, "reconcile", str(folder)], check=True, stdout=subprocess.DEVNULL)
+    return folder
+
+
+MEASURE_MEMORY = """\
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def peak_memory_mb(command: list[str]) -> float:
+    """The largest resident size of one run, as the kernel counted it. Measured from a
+    small parent: a child forked from this one would count its copy of our memory."""
+    done = subprocess.run([sys.executable, "-c", MEASURE_MEMORY, *command], check=True,
+                          capture_output=True, text=True)
+    return int(done.stdout) / 1024
+
+
 def measure(commands: dict[str, list[str]]) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {name: [] for name in commands}
     order = list(commands)
@@ -93,6 +164,9 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "py_compile", str(hello)], check=True)
         kris = campaign(Path(scratch) / "short", 0)
         long_kris = campaign(Path(scratch) / "long", JOURNAL_EVENTS)
+        ledger = ledger_campaign(Path(scratch) / "ledger", LEDGER_EVENTS)
+        reader = Path(scratch) / "read_every_line.py"
+        reader.write_text(READ_EVERY_LINE)
         resolve = ["clock", "resolve", "--target", "4", "--guess", "3", "--trait", "Repair",
                    "--char"]
         commands = {
@@ -106,8 +180,15 @@ def main() -> int:
                                              "--keep-white", "--keep-black"],
             "odds clock --all": [cwx, "odds", "clock", "--all"],
             "dice: roll 1d12": dice_roll(),
+            "json.loads every line, 100,000 events": [sys.executable, str(reader),
+                                                      str(ledger / "journal.jsonl")],
+            "log --last 10, 100,000 events": [cwx, "log", "--char", str(ledger / "kris.toml"),
+                                              "--last", "10"],
+            "check, 100,000 events": [cwx, "check", str(ledger)],
         }
         times = measure(commands)
+        memory = {name: peak_memory_mb(commands[name])
+                  for name in ("log --last 10, 100,000 events", "check, 100,000 events")}
     median = {name: statistics.median(values) for name, values in times.items()}
 
     def ratio(name: str, to: str = "python -c pass") -> float:
@@ -129,6 +210,12 @@ def main() -> int:
          ratio("odds wheel purple, keep both", "stateless resolve"), 2.0),
         ("odds clock --all < 2x stateless",
          ratio("odds clock --all", "stateless resolve"), 2.0),
+        ("log --last 10 beside 100,000 events <= 1.5x reading them with json",
+         ratio("log --last 10, 100,000 events", "json.loads every line, 100,000 events"), 1.5),
+        ("check of 100,000 events <= 2.5x reading them with json",
+         ratio("check, 100,000 events", "json.loads every line, 100,000 events"), 2.5),
+        *[(f"{name}: peak memory (MB) <= {MEMORY_LIMIT_MB}", mb, MEMORY_LIMIT_MB)
+          for name, mb in memory.items()],
     ]
     print()
     failed = 0

@@ -18,10 +18,10 @@ Events are ordered by (`at`, `id`), so every clone orders them alike.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from cwx.journal import Event
+from cwx.journal import BadLine, Event, read_raw
 
 # The keys cwx writes; every other key is the player's own and never drifts.
 TOP = ("name", "system", "xp")
@@ -50,93 +50,115 @@ def split(key: str) -> tuple[str, ...]:
     return (table, rest) if dot else (table,)
 
 
-class Step(NamedTuple):
-    """One change of one key, as the fold keeps it."""
-
-    order: Order
-    before: Any
-    after: Any
-    event: str  # its event, to name the events behind a value: the id,
-    said: str  # and the command, who and when, for people
-
-
 class Value(NamedTuple):
-    """A key's ledger value, and the changes that made it."""
+    """A key's ledger value, and the latest changes that made it (for people)."""
 
     value: Any  # None: missing (a whole number missing counts as 0)
-    steps: tuple[Step, ...]
+    recent: tuple[str, ...]  # "bag draw (Sue, 2026-11-30 12:00)", the latest last
+
+
+class _Key:
+    """One key's changes, folded as they come, in any order: a long journal costs
+    memory for its keys, never for its lines."""
+
+    __slots__ = ("first", "items", "last", "latest", "numbers", "recent", "start", "total")
+
+    def __init__(self) -> None:
+        self.first: Order | None = None  # the earliest change, and what it changed from
+        self.start: Any = None
+        self.latest: Order | None = None  # the latest change, and what it changed to
+        self.last: Any = None
+        self.total = 0  # the sum of to - from, while every value is a whole number
+        self.numbers = True
+        self.items: dict[str, tuple[Order, bool]] = {}  # a list's item: its latest change
+        self.recent: list[tuple[Order, str]] = []
+
+    def add(self, order: Order, before: Any, after: Any, said: str) -> None:
+        if self.first is None or order < self.first:
+            self.first, self.start = order, before
+        if self.latest is None or order > self.latest:
+            self.latest, self.last = order, after
+        if self.numbers and (before is None or is_number(before)) and \
+                (after is None or is_number(after)):
+            self.total += (after or 0) - (before or 0)
+        else:
+            self.numbers = False
+        if isinstance(before, list) or isinstance(after, list):
+            was, now = _items(before), _items(after)
+            for item, present in [*((i, True) for i in now if i not in was),
+                                  *((i, False) for i in was if i not in now)]:
+                if item not in self.items or self.items[item][0] < order:
+                    self.items[item] = (order, present)
+        if len(self.recent) < 3 or order > self.recent[0][0]:
+            self.recent = sorted([*self.recent, (order, said)])[-3:]
+
+    def value(self, created: bool, base: Any) -> Value:
+        start = base if created else self.start
+        recent = tuple(said for _, said in self.recent)
+        if self.numbers and (start is None or is_number(start)):
+            return Value((start or 0) + self.total, recent)
+        if isinstance(start, list) or self.items:
+            items = [i for i in _items(start) if self.items.get(i, ((), True))[1]]
+            items += [i for i, (_, present) in sorted(self.items.items(), key=lambda x: x[1])
+                      if present and i not in items]
+            return Value(items, recent)
+        return Value(self.last, recent)
+
+
+Creations = dict[str, tuple[Order, dict[str, Any]]]  # each file's latest creation
 
 
 class Ledger:
     """The fold of a campaign's journal, file by file and key by key."""
 
-    def __init__(self) -> None:
-        self.creations: dict[str, tuple[Order, dict[str, Any]]] = {}  # the latest, by file
-        self.steps: dict[str, dict[str, list[Step]]] = {}
-        self.known: set[str] = set()  # every file the journal names
+    def __init__(self, creations: Creations) -> None:
+        self.creations = creations
+        self.keys: dict[str, dict[str, _Key]] = {}
+        self.known: set[str] = set(creations)  # every file the journal names
 
     def add(self, event: Event) -> None:
         order = (event.when, event.id)
-        said = f"{event.command} ({event.who or 'GM'}, {event.when[:16].replace('T', ' ')})"
+        said = ""
         for change in event.changes:
             self.known.add(change.file)
-            if change.key is None:
-                if change.text is not None:
-                    self._created(change.file, order, change.text)
-            elif not change.correction:
-                self.steps.setdefault(change.file, {}).setdefault(change.key, []).append(
-                    Step(order, change.before, change.after, event.id, said))
-
-    def _created(self, file: str, order: Order, text: str) -> None:
-        if file in self.creations and self.creations[file][0] >= order:
-            return
-        try:
-            values = values_of(tomllib.loads(text))
-        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
-            return  # not a TOML file of cwx's (a README, a schema): no ledger
-        self.creations[file] = (order, values)
-
-    def files(self) -> list[str]:
-        return sorted(set(self.creations) | set(self.steps))
+            if change.key is None or change.correction:
+                continue  # creations are known already; corrections do not count
+            created = self.creations.get(change.file)
+            if created is not None and order <= created[0]:
+                continue  # before the file's latest creation: that started it anew
+            said = said or f"{event.command} ({event.who or 'GM'}, " \
+                            f"{event.when[:16].replace('T', ' ')})"
+            keys = self.keys.setdefault(change.file, {})
+            (keys.get(change.key) or keys.setdefault(change.key, _Key())).add(
+                order, change.before, change.after, said)
 
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
         created = self.creations.get(file)
-        since = created[0] if created else ("", "")
         baseline = created[1] if created else {}
+        changed = self.keys.get(file, {})
         found: dict[str, Value] = {}
-        keys = set(baseline) | set(self.steps.get(file, {}))
-        for key in sorted(keys):
-            steps = sorted(s for s in self.steps.get(file, {}).get(key, []) if s.order > since)
-            found[key] = _fold(key, baseline.get(key), created is not None, steps)
+        for key in sorted(set(baseline) | set(changed)):
+            if key in changed:
+                found[key] = changed[key].value(created is not None, baseline.get(key))
+            else:
+                found[key] = Value(baseline[key], ())
         return found
 
 
-def _fold(key: str, base: Any, created: bool, steps: list[Step]) -> Value:
-    events = tuple(steps)
-    start = base if created or not steps else steps[0].before
-    if all(is_number(v) or v is None for s in steps for v in (s.before, s.after)) and \
-            (start is None or is_number(start)) and not (start is None and not steps):
-        total = (start or 0) + sum((s.after or 0) - (s.before or 0) for s in steps)
-        return Value(total, events)
-    if isinstance(start, list) or any(isinstance(s.after, list) for s in steps):
-        return Value(_fold_list(start, steps), events)
-    return Value(steps[-1].after if steps else start, events)
-
-
-def _fold_list(start: Any, steps: list[Step]) -> list[Any]:
-    """Items added or removed by any change, the latest change of an item winning."""
-    items = list(start) if isinstance(start, list) else []
-    present = dict.fromkeys(items, True)
-    for step in steps:  # in time order
-        before = set(_items(step.before))
-        after = set(_items(step.after))
-        for item in _items(step.after):
-            if item not in before:
-                present[item] = True
-        for item in before - after:
-            present[item] = False
-    return [item for item, here in present.items() if here]
+def creation(event: Event, into: Creations) -> None:
+    """Note the files an event created (or wrote whole, as an adoption does), keeping each
+    file's latest creation: the baseline its ledger starts from."""
+    order = (event.when, event.id)
+    for change in event.changes:
+        if change.key is not None or change.text is None:
+            continue
+        if change.file in into and into[change.file][0] >= order:
+            continue
+        try:
+            into[change.file] = (order, values_of(tomllib.loads(change.text)))
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+            continue  # not a TOML file of cwx's (a README, a schema): no ledger
 
 
 def _items(value: Any) -> list[Any]:
@@ -144,9 +166,32 @@ def _items(value: Any) -> list[Any]:
 
 
 def fold(events: Iterable[Event]) -> Ledger:
-    ledger = Ledger()
-    for event in events:
+    """The ledger of a few events held in memory (a journal's are folded by
+    `fold_journal`, as a stream)."""
+    listed = list(events)
+    creations: Creations = {}
+    for event in listed:
+        creation(event, creations)
+    ledger = Ledger(creations)
+    for event in listed:
         ledger.add(event)
+    return ledger
+
+
+def fold_journal(path: str, bad: Callable[[BadLine], None] | None = None) -> Ledger:
+    """The ledger of the journal at `path`, read twice as a stream: once for the few lines
+    that create files (the baselines), once for every change. `bad` hears of each line
+    that is not an event."""
+    creations: Creations = {}
+    for _, item in read_raw(path, only=b'"text"'):
+        if isinstance(item, Event):
+            creation(item, creations)
+    ledger = Ledger(creations)
+    for _, item in read_raw(path):
+        if isinstance(item, Event):
+            ledger.add(item)
+        elif item is not None and bad is not None:
+            bad(item)
     return ledger
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import cwx, journal
 
 
@@ -55,3 +57,16 @@ def test_a_damaged_journal_line_is_left_out_by_log_and_named_by_check(campaign: 
     assert "journal.jsonl:2: is not a journal event (unknown version" not in checked.stdout
     assert "journal.jsonl:2: is not a journal event (id must be text)" in checked.stdout
     assert "journal.jsonl:3: is a git conflict marker" in checked.stdout
+
+
+def test_a_journal_is_read_in_blocks_and_a_line_too_long_is_never_held(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from cwx import journal as module
+
+    monkeypatch.setattr(module, "MAX_LINE", 10)
+    text = b"short\n" + b"x" * 25 + b"\nok\n" + b"y" * 40 + b"\nlast"
+    lines = list(module.lines_of(io.BytesIO(text), block=4))
+    assert lines == [b"short\n", 26, b"ok\n", 41, b"last"]
+    assert sum(len(x) if isinstance(x, bytes) else x for x in lines) == len(text)

@@ -32,7 +32,7 @@ def adopt(
                       path=" ".join(paths))
     adopted: list[dict[str, Any]] = []
     with changing("adopt", list(paths), journal_for=paths[0]) as change:
-        folded = ledger.fold(journal.events(change.journal or ""))
+        folded = ledger.fold_journal(change.journal or "")
         changes: list[journal.Change] = []
         for path in paths:
             data = change.data(path)

@@ -45,19 +45,24 @@ def check(
             sheets_read[path] = data
         if not said:
             valid[path] = kind
-    journals = set(found.journals)
-    if root is not None:
-        journals.add(journal.path_in(root))
-    for path in sorted(journals):
-        bad = [CwxError(item.reason, path=path, line=item.line)
-               for item in journal.read(path) if isinstance(item, journal.BadLine)]
+    # The campaign's own journal is read once, for its lines and for its ledger.
+    root_journal = os.path.realpath(journal.path_in(root)) if root is not None else None
+    others = [path for path in found.journals if os.path.realpath(path) != root_journal]
+    for path in sorted(others) + ([journal.path_in(root)] if root is not None else []):
+        bad: list[CwxError] = []
+        if os.path.realpath(path) == root_journal and root is not None:
+            lines: list[journal.BadLine] = []
+            folded = ledger.fold_journal(path, lines.append)
+            bad += [CwxError(line.reason, path=path, line=line.line) for line in lines]
+            problems += _against_the_ledger(root, sheets_read, folded)
+        else:
+            bad += [CwxError(item.reason, path=path, line=item.line)
+                    for item in journal.read(path) if isinstance(item, journal.BadLine)]
         problems += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in durable.inspect(folder)]
-    if root is not None:
-        problems += _against_the_ledger(root, sheets_read)
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
     checked = len(valid) + len({e.path for e in problems})
     result: dict[str, Any] = {
@@ -92,10 +97,10 @@ def _check_toml(path: str, root: str | None,
                         for problem in sheets.problems(data, files.stem(path))]
 
 
-def _against_the_ledger(root: str, read: dict[str, dict[str, Any]]) -> list[CwxError]:
+def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
+                        folded: ledger.Ledger) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
     rules forbid, and W9 counted over the whole campaign."""
-    folded = ledger.fold(journal.events(journal.path_in(root)))
     real_root = os.path.realpath(root)
     problems: list[CwxError] = []
     in_files = in_ledger = 0
@@ -112,7 +117,7 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]]) -> list[CwxE
         for key, entry in folded.values(name).items():
             line = files.line_of(raw, key)
             if (why := ledger.forbidden(key, entry.value)) is not None:
-                after = ", ".join(step.said for step in entry.steps[-3:])
+                after = ", ".join(entry.recent)
                 problems.append(CwxError(f"the ledger says {why}: two clones spent the same "
                                          f"dice or experience (after {after}). Edit the files "
                                          f"as the table decides, then cwx adopt them together",

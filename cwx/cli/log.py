@@ -1,6 +1,8 @@
 """`cwx log`: the campaign journal in time order, for people or scripts."""
 
+import contextlib
 import heapq
+import io
 import json as json_module
 import os
 import sys
@@ -11,6 +13,7 @@ import typer
 
 from cwx import durable, journal
 from cwx.cli.output import JsonFlag
+from cwx.errors import BadFile
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -44,16 +47,27 @@ def _in_time_order(path: str, name: str | None, last: int | None,
     held, never the events: a long campaign is read as a stream, and read again by offset."""
     keys: list[tuple[str, int, int]] = []
     skipped: list[int] = []  # lines that are not events, said once at the end
-    for offset, item in _with_offsets(path, skipped):
-        if name is not None and item.file != name:
-            continue
-        key = (item.when, item.line, offset)
-        if last is None:
-            keys.append(key)
-        elif len(keys) < last:
-            heapq.heappush(keys, key)
-        else:
-            heapq.heappushpop(keys, key)
+    offset = 0
+    with _opened(path) as file:
+        for number, raw in enumerate(journal.lines_of(file), 1):
+            here = offset
+            if isinstance(raw, int):  # a line too long to be an event
+                offset += raw
+                skipped.append(number)
+                continue
+            offset += len(raw)
+            if not raw.strip():
+                continue
+            key = journal.key_of(raw, number)
+            if isinstance(key, journal.BadLine):
+                skipped.append(number)
+            elif name is None or key.file == name:
+                if last is None:
+                    keys.append((key.when, number, here))
+                elif len(keys) < last:
+                    heapq.heappush(keys, (key.when, number, here))
+                else:
+                    heapq.heappushpop(keys, (key.when, number, here))
     if skipped:
         shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
         print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
@@ -61,25 +75,26 @@ def _in_time_order(path: str, name: str | None, last: int | None,
     return sorted(keys)
 
 
-def _with_offsets(path: str, skipped: list[int]) -> Iterator[tuple[int, journal.Event]]:
-    offset = 0
-    for raw, item in journal.read_raw(path):
-        if isinstance(item, journal.BadLine):
-            skipped.append(item.line)
-        elif item is not None:
-            yield offset, item
-        offset += len(raw)
+def _opened(path: str) -> Any:
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        return contextlib.nullcontext(io.BytesIO())
+    except OSError as error:
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
 
 
 def _events(path: str, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
+    """The chosen events, read again whole; one whose changes are not a journal's is
+    left out (`cwx check` names it)."""
     if not order:
         return
     with open(path, "rb") as file:
         for _, line, offset in order:
             file.seek(offset)
             event = journal.parse(file.readline(journal.MAX_LINE + 1), line)
-            assert isinstance(event, journal.Event)
-            yield event
+            if isinstance(event, journal.Event):
+                yield event
 
 
 def _print_json(path: str, order: list[tuple[str, int, int]]) -> None:

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, journal, ledger, tomledit
+from cwx import campaign, ledger, tomledit
 from cwx.cli.common import changing, in_campaign
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import RuleForbids
@@ -36,7 +36,7 @@ def run(folder: str) -> list[dict[str, Any]]:
     refused: list[str] = []
     with changing("reconcile", paths, journal_for=os.path.join(root, campaign.SETTINGS)) \
             as change:
-        folded = ledger.fold(journal.events(change.journal or ""))
+        folded = ledger.fold_journal(change.journal or "")
         for path in paths:
             name = change.name_of(path)
             if name not in folded.known:
@@ -44,7 +44,7 @@ def run(folder: str) -> list[dict[str, Any]]:
             values = ledger.values_of(change.data(path))
             for key, entry in folded.values(name).items():
                 if (why := ledger.forbidden(key, entry.value)) is not None:
-                    after = ", ".join(step.said for step in entry.steps[-3:])
+                    after = ", ".join(entry.recent)
                     refused.append(f"{name}: {why} (after {after})")
                 elif not ledger.same(key, entry.value, values.get(key)):
                     value = ledger.settled(key, entry.value, values.get(key))
