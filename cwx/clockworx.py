@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids, shown
+from cwx.hints import did_you_mean
 
 if TYPE_CHECKING:
     from random import Random
@@ -102,11 +103,14 @@ def raise_cost(score: int) -> int:
     return CLOCK * (score + 1)
 
 
-def require_trait(traits: Mapping[str, int], name: str) -> str:
-    """The trait's own spelling; a trait the character lacks is an error, never untrained."""
+def require_trait(traits: Mapping[str, int], name: str, *, untrained: bool = False) -> str:
+    """The trait's own spelling; a trait the character lacks is an error, never untrained
+    (where an untrained action is possible, `untrained` says how to play one)."""
     own = traitnames.find(traits, name)
     if own is None:
-        raise BadValue(f"no trait {name!r} (traits: {', '.join(traits)})")
+        how = "; leave out --trait for an untrained action" if untrained else ""
+        raise BadValue(f"no trait {name!r}{did_you_mean(name, traits)} "
+                       f"(traits: {', '.join(traits)}){how}")
     return own
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids
+from cwx.hints import did_you_mean
 
 if TYPE_CHECKING:
     from random import Random
@@ -114,7 +115,8 @@ def colour_named(name: str) -> str:
     """An action colour, matched ignoring case (W1)."""
     folded = name.strip().casefold()
     if folded not in COLOURS:
-        raise BadValue(f"{name!r} is not a colour of the wheel; use one of {', '.join(COLOURS)}")
+        raise BadValue(f"{name!r} is not a colour of the wheel{did_you_mean(name, COLOURS)}; "
+                       f"use one of {', '.join(COLOURS)}")
     return folded
 
 
@@ -122,7 +124,8 @@ def die_named(name: str) -> str:
     """The colour of a die in the bag, matched ignoring case."""
     folded = name.strip().casefold()
     if folded not in DICE:
-        raise BadValue(f"{name!r} is not a die in the bag; use one of {', '.join(DICE)}")
+        raise BadValue(f"{name!r} is not a die in the bag{did_you_mean(name, DICE)}; "
+                       f"use one of {', '.join(DICE)}")
     return folded
 
 
@@ -171,13 +174,20 @@ def draw(
     next_die: Callable[[Bag], str],
     choose: Callable[[Question, Table], bool],
     *,
-    spend_white: bool = False,
+    spend_white: Callable[[Table], bool] | bool = False,
 ) -> Draw:
-    """Play one action to its end: draw until an outcome, then maybe spend a white (W4, W5)."""
+    """Play one action to its end: draw until an outcome, then, after a failure, maybe
+    spend a held white (W4, W5). `spend_white` answers whether to, once the failure is
+    known (the seed: "if you ever fail an action, you may spend one")."""
     colour = colour_named(colour)
-    start, dice = table, []
+    start = table
+    dice: list[str] = []
     while True:
         if table.bag.total == 0:
+            if dice:
+                raise RuleForbids(f"the bag ran out in the middle of the action (every die "
+                                  f"drawn, {', '.join(dice)}, was kept); nothing changed: "
+                                  "put dice in the bag and draw again")
             raise RuleForbids("the bag is empty; put dice in it before drawing")
         die = next_die(table.bag)
         question = question_for(table, die)
@@ -188,7 +198,8 @@ def draw(
         if result.outcome != "again":
             break
     success, spent = result.outcome == "success", False
-    if not success and spend_white and table.held.white > 0:
+    if not success and table.held.white > 0 and (
+            spend_white(table) if callable(spend_white) else spend_white):
         table, success, spent = spend(table), True, True
     return Draw(colour, tuple(dice), success, result.cancelled, spent, start, table)
 
@@ -248,6 +259,29 @@ def curse(table: Table) -> Table:
     return Table(table.bag, _with(table.reserve, "black", +1), _with(table.held, "black", -1))
 
 
+Turn = Literal["spend", "curse"]
+
+
+def check_turn(turn: Turn, last: str | None, success: bool, turned: bool) -> None:
+    """Whether luck may turn the character's last action (W5, W6): a spent white turns a
+    failed draw into a success, the GM's curse a successful one into a failure; each
+    action is turned at most once. `last` is that action's command (None: none yet)."""
+    word = "spend a white on" if turn == "spend" else "curse"
+    if last is None:
+        raise RuleForbids(f"the character has no draw in the journal to {word}; record the "
+                          "draw first (cwx bag draw, with --drawn for dice drawn by hand)")
+    if last != "bag draw":
+        raise RuleForbids(f"the character's last action was `{last}`, not a draw: there is "
+                          f"nothing to {word}")
+    if turned:
+        raise RuleForbids("the character's last draw was already turned (a white spent, or a "
+                          "curse): an action is turned once")
+    if turn == "spend" and success:
+        raise RuleForbids("the character's last draw succeeded; a white is spent on a failure")
+    if turn == "curse" and not success:
+        raise RuleForbids("the character's last draw failed; the GM's curse spoils a success")
+
+
 def settle(table: Table) -> Settlement:
     """End of game (W7): blacks cancel whites one for one, then all blacks go."""
     held = table.held
@@ -269,8 +303,9 @@ def trait_colour(traits: Mapping[str, Sequence[str]], name: str) -> str:
     """The colour of a trait the character has; one it lacks is an error."""
     found = find_trait(traits, name)
     if found is None:
-        names = ", ".join(n for names in traits.values() for n in names)
-        raise BadValue(f"no trait {name!r} (traits: {names})")
+        names = [n for names in traits.values() for n in names]
+        raise BadValue(f"no trait {name!r}{did_you_mean(name, names)} "
+                       f"(traits: {', '.join(names)})")
     return found[0]
 
 

@@ -203,6 +203,54 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
             yield rest
 
 
+class Action(NamedTuple):
+    """A character's last action, as luck spend and the GM's curse see it."""
+
+    event: Event
+    turned: bool  # already turned: by a white spent in the draw, or by a later spend or curse
+
+
+TURNS = ("luck spend", "luck curse")  # what turns an action rather than being one
+# A character's actions are its game's moves; making, adopting, reconciling and undoing
+# files are not (an undone action is not its last one, either).
+ACTIONS = ("bag draw", "game end", "wheel buy", "clock resolve", "xp spend")
+LOOK_BACK = 200  # of the character's lines past the first action found, for git's merges
+
+
+def last_action(path: str, name: str) -> Action | None:
+    """The character's most recent action (a game's move, not undone), read from the end
+    of the journal: what lies before it costs
+    nothing. Git may merge two clones' lines out of time order, so the search goes on
+    a little past the first action found and keeps the latest by (`at`, `id`)."""
+    undone: set[str] = set()
+    turns: list[tuple[str, str]] = []  # (the turning event's id, the id it turned)
+    best: Event | None = None
+    wanted = json.dumps(name).encode()
+    looked = 0
+    for raw in lines_from_end(path):
+        if wanted not in raw:
+            continue
+        event = parse(raw)
+        if isinstance(event, BadLine) or event.file != name:
+            continue
+        if event.undoes:
+            undone.add(event.undoes)
+        if event.command in TURNS and isinstance(event.result.get("turns"), str):
+            turns.append((event.id, event.result["turns"]))
+        if event.command not in ACTIONS or event.id in undone:
+            continue
+        if best is None or (event.when, event.id) > (best.when, best.id):
+            best = event
+        looked += 1
+        if looked > LOOK_BACK:
+            break
+    if best is None:
+        return None
+    turned = bool(best.result.get("white_spent")) or any(
+        target == best.id and turner not in undone for turner, target in turns)
+    return Action(best, turned)
+
+
 def events(path: str) -> Iterator[Event]:
     """The journal's events, skipping lines that are not events (`cwx check` names them)."""
     for item in read(path):

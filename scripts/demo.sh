@@ -35,13 +35,16 @@ say "Sue climbs a fence (Blue, Athletic). She draws white, keeps it for later, d
 run cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --drawn white --drawn blue --keep-white
 say "She draws black and keeps it too (bad luck saved for later), then red: a failure."
 run cwx bag draw --char sue.toml --bag bag.toml --color blue --drawn black --drawn red --keep-black
+say "Now that the failure is known, she spends the white she kept: luck after the fact."
+run cwx luck spend --char sue.toml --bag bag.toml
 say "Holding a black, the next white she draws is cancelled: the black goes back to the reserve."
 run cwx bag draw --char sue.toml --bag bag.toml --color green --drawn white
 say "Rick talks his way past the guard (Purple, Friendly: red or blue will do)."
 run cwx bag draw --char rick.toml --bag bag.toml --trait friendly --drawn black --drawn red --keep-black
 say "Rick sneaks after him (Red, Quick): he keeps another black, a blue fails, he spends his white."
 run cwx bag draw --char rick.toml --bag bag.toml --trait quick --drawn black --drawn blue --keep-black --spend-white
-say "Rick's next success is spoiled: the GM spends one of his blacks."
+say "Rick picks the lock (Red, Quick): red, a success... but the GM spoils it with one of his blacks."
+run cwx bag draw --char rick.toml --bag bag.toml --trait quick --drawn red
 run cwx luck curse --char rick.toml --bag bag.toml
 scene "End of the game"
 run cwx game end --char sue.toml --bag bag.toml

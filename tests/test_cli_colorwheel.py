@@ -151,7 +151,7 @@ def test_exit_code_flag_on_a_failed_draw(campaign: Path) -> None:
     (["--color", "red", "--drawn", "green"], "'green' is not a die"),
     (["--color", "teal"], "'teal' is not a colour"),
     (["--trait", "Flying"], "no trait 'Flying'"),
-    (["--color", "red", "--trait", "Strong"], "--color or the trait"),
+    (["--color", "red", "--trait", "Strong"], "not both: a trait brings its own colour"),
     ([], "--color or the trait"),
     (["--color", "red", "--drawn", "red", "--seed", "3"], "--seed is for random draws"),
 ])
@@ -217,17 +217,19 @@ def test_the_prompt_asks_on_a_terminal_and_keeps_json_clean(campaign: Path) -> N
 
 # ---------------------------------------------------------------- curse, end, buy
 
-def test_luck_curse(campaign: Path) -> None:
+def test_luck_curse_spoils_the_last_successful_draw_once(campaign: Path) -> None:
     draw(campaign, "sue.toml", "--color", "red", "--drawn", "black", "--drawn", "red",
          "--keep-black")
     ran = cwx("luck", "curse", "--char", campaign / "sue.toml", "--bag", campaign / "bag.toml",
               "--json")
-    assert ran.status == 0 and ran.json == {"luck": {"white": 0, "black": 0}}
+    assert ran.status == 0
+    assert ran.json["luck"] == {"white": 0, "black": 0} and ran.json["success"] is False
     again = cwx("luck", "curse", "--char", campaign / "sue.toml", "--bag",
                 campaign / "bag.toml")
     assert again.status == 2
-    assert again.error == (f"cwx: error: {campaign / 'sue.toml'}: the character holds no "
-                           "black die for the GM to use")
+    assert again.error == (f"cwx: error: {campaign / 'sue.toml'}: the character's last draw "
+                           "was already turned (a white spent, or a curse): an action is "
+                           "turned once")
 
 
 def test_game_end(campaign: Path) -> None:

@@ -219,6 +219,9 @@ def ready_for(table: Path, kind: str) -> None:
     assert cwx("adopt", kris, sue).status == 0
     if kind == "adopt":
         sue.write_text(sue.read_text().replace("white = 0", "white = 4"))
+    if kind == "curse":  # the GM's curse spoils a success: one to spoil
+        assert cwx("bag", "draw", "--char", sue, "--bag", table / "bag.toml", "--color", "red",
+                   "--drawn", "red").status == 0
 
 
 @pytest.mark.parametrize("kind", sorted(UNDOABLE))

@@ -26,7 +26,7 @@ from cwx.cli.common import (
     rng,
     wheel_move,
 )
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, emit, plural
 from cwx.colorwheel import Question, Table
 from cwx.errors import BadValue
 from cwx.sheets import BagSheet, WheelCharacter
@@ -70,11 +70,12 @@ def show(file: File, json: JsonFlag = False) -> None:
 @app.command("draw")
 def draw(
     char: CharFile,
-    bag: BagFile,
+    bag: BagFile = None,
     colour: Annotated[str | None, typer.Option(
-        "--color", help="The action's colour.", autocompletion=complete_colours)] = None,
+        "--color", "-C", help="The action's colour: red, yellow, blue, orange, green or purple.",
+        autocompletion=complete_colours)] = None,
     trait: Annotated[str | None, typer.Option(
-        help="The trait used; the action takes its colour.",
+        "--trait", "-t", help="The trait used; the action takes its colour.",
         autocompletion=complete_traits)] = None,
     drawn: Annotated[list[str] | None, typer.Option(
         "--drawn", help="A die the table drew by hand (repeat, in order) instead of a "
@@ -89,9 +90,12 @@ def draw(
     """Draw from the bag for an action. Without --keep-white/--keep-black, a terminal asks;
     a script's answer is no.
 
-    Example: cwx bag draw --char sue.toml --bag bag.toml --trait Athletic --keep-white
+    Example: cwx bag draw --char sue --trait Athletic --keep-white
     """
-    if (colour is None) == (trait is None):
+    if colour is not None and trait is not None:
+        raise BadValue("give the action's colour (--color) or the trait used (--trait), not "
+                       "both: a trait brings its own colour")
+    if colour is None and trait is None:
         raise BadValue("say the action's colour with --color or the trait used with --trait")
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
@@ -100,7 +104,8 @@ def draw(
         action = colorwheel.colour_named(colour) if colour else \
             colorwheel.trait_colour(sheet.traits, trait or "")
         result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
-                                 _answers(keep_white, keep_black), spend_white=spend_white)
+                                 _answers(keep_white, keep_black),
+                                 spend_white=spend_white or _ask_to_spend)
         if recorded:
             recorded.check_all_used()
         return Move(result.after, views.draw_json(result))
@@ -129,9 +134,21 @@ def _ask(question: Question, table: Table) -> bool:
     outcome = "the automatic success" if die == "white" else "the automatic failure"
     spare = (table.reserve.white if die == "white" else table.reserve.black) > 0
     refill = "the GM puts another in the bag" if spare else "the reserve has none to replace it"
+    return _yes(f"Drew {die}. Keep it and draw again ({refill})? No takes {outcome}. [y/N] ")
+
+
+def _ask_to_spend(table: Table) -> bool:
+    """After a failure, on a terminal: the seed's "you may spend one of your whites"."""
+    if not sys.stdin.isatty():
+        return False
+    return _yes(f"The action fails. Spend one of the {plural(table.held.white, 'white')} "
+                "held to turn it into a success? [y/N] ")
+
+
+def _yes(question: str) -> bool:
+    """Ask on stderr (so --json stays clean); no, or the end of input, is the safe answer."""
     while True:
-        sys.stderr.write(f"Drew {die}. Keep it and draw again ({refill})? "
-                         f"No takes {outcome}. [y/N] ")
+        sys.stderr.write(question)
         sys.stderr.flush()
         answer = sys.stdin.readline()
         if not answer:  # end of input: the safe answer

@@ -16,6 +16,7 @@ from cwx.cli.common import (
     Seed,
     about,
     changing,
+    character_path,
     clock_character,
     complete_traits,
     group,
@@ -119,14 +120,16 @@ def verify(
 
 @app.command("resolve")
 def resolve(
-    guess: Annotated[int, typer.Option(help="The player's guess, 1-12.", show_default=False)],
+    guess: Annotated[int, typer.Option(
+        "--guess", "-g", help="The player's guess, 1-12.", show_default=False)],
     target: Annotated[int | None, typer.Option(
-        help="The GM's number, 1-12.", show_default=False)] = None,
+        "--target", "-T", help="The GM's number, 1-12.", show_default=False)] = None,
     trait: Annotated[str | None, typer.Option(
-        help="The relevant trait; its score is read from --char.",
+        "--trait", "-t", help="The relevant trait; its score is read from --char.",
         autocompletion=complete_traits)] = None,
     char: Annotated[str | None, typer.Option(
-        help="The character's file; the experience earned is added to it.")] = None,
+        "--char", "-c", metavar="CHAR", help="The character (a file, or a name in the "
+        "campaign); the experience earned is added to it.")] = None,
     score: Annotated[int | None, typer.Option(
         help="A trait score 1-6, without a character file.")] = None,
     against_seal: Annotated[bool, typer.Option(
@@ -139,8 +142,11 @@ def resolve(
 ) -> None:
     """Resolve a guess against the GM's number; no trait and no score is untrained.
 
-    Example: cwx clock resolve --target 4 --guess 3 --trait Repair --char kris.toml
+    Example: cwx clock resolve --target 4 --guess 3 --trait Repair --char kris
     """
+    if trait is not None and char is None and score is None:
+        raise BadValue(f"--trait {trait}: give the character (--char), whose score cwx reads, "
+                       "or the score itself (--score); a trait is never played untrained")
     if char is not None and score is not None:
         raise BadValue("give --score or --char, not both (with --char the score is the trait's)")
     if against_seal and target is not None:
@@ -150,6 +156,8 @@ def resolve(
     if target is not None:
         clockworx.check_position(target, "--target")
     clockworx.check_position(guess, "--guess")
+    if char is not None:
+        char = character_path(char)
     if char is None and target is not None:
         _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
@@ -180,7 +188,8 @@ def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: 
             return outcome, extra, None
         sheet = clock_character(change, char)
         with about(char):
-            own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
+            own = clockworx.require_trait(sheet.traits, trait, untrained=True) \
+                if trait is not None else None
         outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
         change.save(char, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
         extra["xp_total"] = sheet.xp + outcome.xp

@@ -21,13 +21,24 @@ if TYPE_CHECKING:
     from cwx.files import Change
     from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
+# What is typed at every action has a short form, the same in every command: -c the
+# character, -b the bag, -t the trait, -C the action's colour, -g the guess, -T the
+# target (output.py: -j for --json).
 Seed = Annotated[int | None, typer.Option(
-    help="Make the randomness reproducible [default: the operating system's].")]
-CharFile = Annotated[str, typer.Option("--char", help="The character's file.",
-                                       show_default=False)]
-BagFile = Annotated[str, typer.Option("--bag", help="The bag's file.", show_default=False)]
+    help="Make the randomness reproducible.", show_default="the operating system's")]
+CharFile = Annotated[str, typer.Option(
+    "--char", "-c", metavar="CHAR", show_default=False,
+    help="The character: a file, or a name in the campaign (sue finds sue.toml, or the "
+         "file whose name is Sue).")]
+MaybeChar = Annotated[str | None, typer.Option(
+    "--char", "-c", metavar="CHAR", show_default=False,
+    help="The character: a file, or a name in the campaign.")]
+BagFile = Annotated[str | None, typer.Option(
+    "--bag", "-b", metavar="FILE", show_default="the campaign's bag",
+    help="The bag's file.")]
 Force = Annotated[bool, typer.Option("--force", help="Replace an existing file.")]
-ExitCode = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when the action fails.")]
+ExitCode = Annotated[bool, typer.Option(
+    "--exit-code", help="Exit 1 when the action fails (2 is still an error).")]
 # The player's answers to the Color Wheel's choices, for a draw or for its odds.
 KeepWhite = Annotated[bool, typer.Option(
     "--keep-white", help="Keep every white that may be kept, and draw again.")]
@@ -78,6 +89,82 @@ def reading(paths: list[str]) -> "AbstractContextManager[Change]":
     from cwx import files
 
     return files.reading(paths, waiting=_waiting, note=note)
+
+
+def character_path(value: str) -> str:
+    """--char: a path (an existing one wins), or the name of a character of the campaign
+    found from the current folder: `sue` finds sue.toml, or the file whose name is Sue."""
+    from cwx import campaign, files, sheets
+    from cwx.errors import BadValue
+    from cwx.hints import did_you_mean
+
+    if os.path.lexists(value) or not value.strip():
+        return value
+    root = campaign.root_above(".")
+    if root is None or os.path.dirname(value):
+        return _missing(value)
+    wanted = value.strip().casefold().removesuffix(".toml")
+    found: list[str] = []
+    names: list[str] = []
+    for path in campaign.files_under([root]).tomls:
+        try:
+            data = files.parse(files.read_bytes(path), path)
+        except CwxError:
+            continue
+        if sheets.kind_of(data) != "character":
+            continue
+        name = data.get("name")
+        if not isinstance(name, str):
+            name = files.stem(path)
+        names += [files.stem(path), name]
+        if wanted in (files.stem(path).casefold(), name.casefold()):
+            found.append(os.path.relpath(path))
+    if len(found) > 1:
+        raise BadValue(f"--char {value}: two characters answer to that name, "
+                       f"{' and '.join(found)}; give the file")
+    if not found:
+        raise BadValue(f"--char {value}: no such file, and no character of that name in the "
+                       f"campaign{did_you_mean(value, names)}")
+    return found[0]
+
+
+def _missing(path: str) -> str:
+    """A path that does not exist: said now, with the nearest file of its folder."""
+    from cwx.hints import did_you_mean
+
+    folder = os.path.dirname(path) or "."
+    try:
+        near = [n for n in os.listdir(folder) if n.endswith(".toml")]
+    except OSError:
+        return path  # the files layer says what is wrong with the folder
+    raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near)}", path=path)
+
+
+def bag_path(value: str | None, near: str) -> str:
+    """--bag, or left out: the campaign's default bag (campaign.toml), else its only bag."""
+    from cwx import campaign, files, sheets
+    from cwx.errors import BadValue
+
+    if value:
+        return value
+    root = campaign.root_above(os.path.dirname(os.path.abspath(near)))
+    if root is None:
+        raise BadValue("say which bag with --bag (outside a campaign there is no default)")
+    named = campaign.settings(root).bag
+    if named:
+        return os.path.relpath(os.path.join(root, named))
+    bags = []
+    for path in campaign.files_under([root]).tomls:
+        try:
+            if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "bag":
+                bags.append(os.path.relpath(path))
+        except CwxError:
+            continue
+    if len(bags) != 1:
+        raise BadValue(f"the campaign has {len(bags) or 'no'} bag{'s' if len(bags) != 1 else ''}"
+                       f"{': ' + ', '.join(bags) if bags else ''}; say which with --bag, or "
+                       "name the default as bag = \"…\" in campaign.toml")
+    return bags[0]
 
 
 def in_campaign(folder: str) -> tuple[str, list[str]]:
@@ -159,13 +246,15 @@ class Move(NamedTuple):
     traits: "Mapping[str, tuple[str, ...]] | None" = None
 
 
-def wheel_move(command: str, char: str, bag: str,
+def wheel_move(command: str, char: str, bag: str | None,
                play: "Callable[[WheelCharacter, Table], Move]") -> "tuple[WheelCharacter, Move]":
-    """The skeleton of every Color Wheel move: open the character and the bag under their
-    locks, play one rule on their table, write the dice (and traits) that moved to both
-    files, and journal it, all or nothing."""
+    """The skeleton of every Color Wheel move: find the character (by file or name) and
+    its bag, open both under their locks, play one rule on their table, write the dice
+    (and traits) that moved to both files, and journal it, all or nothing."""
     from cwx.colorwheel import Table
 
+    char = character_path(char)
+    bag = bag_path(bag, char)
     with changing(command, [char, bag], journal_for=char) as change:
         sheet = wheel_character(change, char)
         bag_sheet = change.bag(bag)

@@ -10,10 +10,10 @@ app = group("game", "Color Wheel: the end of the game.")
 
 
 @app.command("end")
-def end(char: CharFile, bag: BagFile, json: JsonFlag = False) -> None:
+def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
     """Settle luck: blacks cancel whites one for one, then every black goes to the reserve.
 
-    Example: cwx game end --char sue.toml --bag bag.toml
+    Example: cwx game end --char sue
     """
     def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
         settled = colorwheel.settle(table)

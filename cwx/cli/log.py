@@ -11,7 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import durable, journal
+from cwx import campaign, durable, journal
+from cwx.cli.common import character_path
 from cwx.cli.output import JsonFlag
 from cwx.errors import BadFile
 
@@ -21,30 +22,35 @@ app = typer.Typer(name="log", add_completion=False)
 @app.command("log")
 def log(
     char: Annotated[str | None, typer.Option(
-        help="Only this character's events.")] = None,
+        "--char", "-c", metavar="CHAR", help="Only this character's events (a file, or a "
+        "name in the campaign).")] = None,
     last: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """The journal in time order (the current folder's, or the character's).
+    """The journal in time order: the campaign's (outside a campaign, the current
+    folder's or the character's).
 
     Example: cwx log --char kris.toml --last 5
     """
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(char)) if char else ".")
+    char = character_path(char) if char else None
+    folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
     path = journal.path_in(folder)
     name = journal.name_in(folder, char) if char else None
     for record, said in durable.inspect(folder):  # a change not yet journaled
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
-    order = _in_time_order(path, name, last)
+    turned = _Turns()
+    order = _in_time_order(path, name, last, turned)
     if json:
         _print_json(path, order)
     else:
-        _print_table(path, order, name)
+        _print_table(path, order, name, turned)
 
 
-def _in_time_order(path: str, name: str | None, last: int | None,
+def _in_time_order(path: str, name: str | None, last: int | None, turned: "_Turns",
                    ) -> list[tuple[str, int, int]]:
     """(when, line, offset) of the wanted events, oldest first. Only these small keys are
-    held, never the events: a long campaign is read as a stream, and read again by offset."""
+    held, never the events: a long campaign is read as a stream, and read again by offset.
+    `turned` learns which draws a later spend or curse turned (those lines are few)."""
     keys: list[tuple[str, int, int]] = []
     skipped: list[int] = []  # lines that are not events, said once at the end
     offset = 0
@@ -58,6 +64,8 @@ def _in_time_order(path: str, name: str | None, last: int | None,
             offset += len(raw)
             if not raw.strip():
                 continue
+            if b'"turns"' in raw or b'"undoes"' in raw:
+                turned.note(journal.parse(raw, number))
             key = journal.key_of(raw, number)
             if isinstance(key, journal.BadLine):
                 skipped.append(number)
@@ -73,6 +81,28 @@ def _in_time_order(path: str, name: str | None, last: int | None,
         print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
               f"were left out (line {shown}); `cwx check` says why", file=sys.stderr)
     return sorted(keys)
+
+
+class _Turns:
+    """Which draws a later luck spend or curse turned, and by which (undone ones aside)."""
+
+    def __init__(self) -> None:
+        self.by: dict[str, tuple[str, str]] = {}  # the draw's id -> (the turn's id, command)
+        self.undone: set[str] = set()
+
+    def note(self, event: journal.Event | journal.BadLine) -> None:
+        if isinstance(event, journal.BadLine):
+            return
+        if event.undoes:
+            self.undone.add(event.undoes)
+        target = event.result.get("turns")
+        if event.command in journal.TURNS and isinstance(target, str):
+            self.by[target] = (event.id, event.command)
+
+    def of(self, draw: str) -> str | None:
+        """The command that turned this draw, if one did and was not undone."""
+        found = self.by.get(draw)
+        return found[1] if found and found[0] not in self.undone else None
 
 
 def _opened(path: str) -> Any:
@@ -106,25 +136,28 @@ def _print_json(path: str, order: list[tuple[str, int, int]]) -> None:
     out.write("]}\n")
 
 
-def _print_table(path: str, order: list[tuple[str, int, int]], name: str | None) -> None:
+def _print_table(path: str, order: list[tuple[str, int, int]], name: str | None,
+                 turned: _Turns) -> None:
     if not order:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
     header = ("when", "who", "what", "outcome", "change")
     widths = [len(cell) for cell in header]
     for event in _events(path, order):  # a first pass for the column widths
-        widths = [max(w, len(cell)) for w, cell in zip(widths, _row(event), strict=True)]
+        widths = [max(w, len(cell))
+                  for w, cell in zip(widths, _row(event, turned), strict=True)]
     print(_line(header, widths))
     for event in _events(path, order):
-        print(_line(_row(event), widths))
+        print(_line(_row(event, turned), widths))
 
 
 def _line(row: tuple[str, ...], widths: list[int]) -> str:
     return "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
 
 
-def _row(event: journal.Event) -> tuple[str, str, str, str, str]:
-    return (event.when.replace("T", " ")[:16], event.who or "GM", _what(event), _outcome(event),
+def _row(event: journal.Event, turned: _Turns) -> tuple[str, str, str, str, str]:
+    return (event.when.replace("T", " ")[:16], event.who or "GM", _what(event),
+            _outcome(event, turned),
             _change(event))
 
 
@@ -137,8 +170,10 @@ def _what(event: journal.Event) -> str:
     return f"{event.command} ({detail})" if detail else event.command
 
 
-def _outcome(event: journal.Event) -> str:
+def _outcome(event: journal.Event, turned: _Turns) -> str:
     result = event.result
+    if event.command in journal.TURNS:
+        return f"turned to {'success' if result.get('success') else 'failure'}"
     if "commitment" in result and "success" not in result:
         return f"revealed {result['target']}" if "target" in result else \
             f"sealed {str(result['commitment'])[:12]}…"
@@ -151,6 +186,8 @@ def _outcome(event: journal.Event) -> str:
         word += ", white cancelled"
     if result.get("white_spent"):
         word += ", white spent"
+    if by := turned.of(event.id):
+        word += ", turned to success" if by == "luck spend" else ", turned to failure"
     return word
 
 

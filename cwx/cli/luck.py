@@ -1,25 +1,75 @@
-"""`cwx luck`: the GM's curse (Color Wheel)."""
+"""`cwx luck`: a character's luck, after the fact: a white spent on a failure, the GM's
+curse on a success (Color Wheel)."""
 
-from cwx import colorwheel
+import os
+from collections.abc import Callable
+
+from cwx import campaign, colorwheel, journal
 from cwx.cli import views
-from cwx.cli.common import BagFile, CharFile, Move, group, wheel_move
+from cwx.cli.common import BagFile, CharFile, Move, character_path, group, wheel_move
 from cwx.cli.output import JsonFlag, emit
+from cwx.colorwheel import Table, Turn
+from cwx.errors import Conflict
 from cwx.sheets import WheelCharacter
 
-app = group("luck", "Color Wheel: the GM's curse on a held black.")
+app = group("luck", "Color Wheel: spend a white on a failure; the GM's curse on a success.")
+
+
+@app.command("spend")
+def spend(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
+    """Turn the character's last action, a failed draw, into a success by spending a held
+    white (it goes to the reserve). The bag is the one that draw came from.
+
+    Example: cwx luck spend --char sue
+    """
+    sheet, move = _turn("spend", char, bag, colorwheel.spend)
+    emit(json, move.result, lambda: f"{sheet.name} spends a white: the failure becomes a "
+                                    f"success.\n  luck  {views.luck_text(move.table.held)}")
 
 
 @app.command("curse")
-def curse(char: CharFile, bag: BagFile, json: JsonFlag = False) -> None:
-    """Turn the character's success into a failure with one of their blacks (it goes to
-    the reserve).
+def curse(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
+    """The GM spoils the character's last action, a successful draw, with one of their
+    blacks (it goes to the reserve).
 
-    Example: cwx luck curse --char sue.toml --bag bag.toml
+    Example: cwx luck curse --char sue
     """
-    def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
-        after = colorwheel.curse(table)
-        return Move(after, {"luck": views.luck_json(after.held)})
-
-    sheet, move = wheel_move("luck curse", char, bag, play)
+    sheet, move = _turn("curse", char, bag, colorwheel.curse)
     emit(json, move.result, lambda: f"The GM spends one of {sheet.name}'s blacks: the success "
                                     f"becomes a failure.\n  luck  {views.luck_text(move.table.held)}")
+
+
+class _Moved(Exception):
+    """The character acted again between the first look at the journal and the lock."""
+
+
+def _turn(turn: Turn, char: str, bag: str | None,
+          rule: Callable[[Table], Table]) -> tuple[WheelCharacter, Move]:
+    """Turn the character's last draw, as the rules allow: a spend and a curse alike."""
+    char = character_path(char)
+    folder = os.path.realpath(campaign.journal_folder(char))
+    path, name = journal.path_in(folder), journal.name_in(folder, char)
+    for _ in range(10):
+        seen = journal.last_action(path, name)  # for the bag that draw came from
+        from_draw = os.path.relpath(os.path.join(folder, seen.event.bag)) \
+            if seen is not None and seen.event.bag else None
+
+        def play(sheet: WheelCharacter, table: Table, seen: journal.Action | None = seen,
+                 ) -> Move:
+            action = journal.last_action(path, name)  # again, under the lock
+            if (action and action.event.id) != (seen and seen.event.id):
+                raise _Moved
+            colorwheel.check_turn(turn, action.event.command if action else None,
+                                  bool(action and action.event.result.get("success")),
+                                  bool(action and action.turned))
+            assert action is not None
+            after = rule(table)
+            return Move(after, {"turns": action.event.id, "success": turn == "spend",
+                                "luck": views.luck_json(after.held)})
+
+        try:
+            return wheel_move(f"luck {turn}", char, bag or from_draw, play)
+        except _Moved:
+            continue
+    raise Conflict("the character keeps acting while cwx reads the journal; run the "
+                   "command again", path=path)

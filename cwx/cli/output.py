@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+JsonFlag = Annotated[bool, typer.Option(
+    "--json", "-j", help="Print one JSON object for scripts.")]
 
 _ANSI = {
     "red": "31", "yellow": "33", "blue": "34", "white": "97", "black": "90",

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from cwx import campaign, files, journal, ledger, sheets, tomledit
-from cwx.cli.common import changing
+from cwx.cli.common import changing, character_path
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import Conflict, RuleForbids
 
@@ -27,6 +27,7 @@ def undo(
 
     Example: cwx undo --char sue.toml
     """
+    char = character_path(char) if char else None
     folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
     path = journal.path_in(folder)
     name = journal.name_in(folder, char) if char else None

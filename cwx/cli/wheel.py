@@ -16,16 +16,18 @@ app = group("wheel", "Color Wheel: trade whites for new traits.")
 @app.command("buy")
 def buy(
     char: CharFile,
-    bag: BagFile,
     colour: Annotated[str, typer.Option(
-        "--color", help="The new trait's colour: 3 whites for a primary, 5 for a secondary.",
-        show_default=False, autocompletion=complete_colours)],
-    trait: Annotated[str, typer.Option(help="The new trait's name.", show_default=False)],
+        "--color", "-C", help="The new trait's colour: 3 whites for a primary (red, yellow, "
+        "blue), 5 for a secondary (orange, green, purple).", show_default=False,
+        autocompletion=complete_colours)],
+    trait: Annotated[str, typer.Option(
+        "--trait", "-t", help="The new trait's name.", show_default=False)],
+    bag: BagFile = None,
     json: JsonFlag = False,
 ) -> None:
     """Trade whites for a new trait (holding no black); the whites go to the reserve.
 
-    Example: cwx wheel buy --char sue.toml --bag bag.toml --color blue --trait Swimmer
+    Example: cwx wheel buy --char sue --color blue --trait Swimmer
     """
     def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
         bought = colorwheel.trade(table, sheet.traits, colour, trait)

@@ -6,7 +6,15 @@ import typer
 
 from cwx import clockworx
 from cwx.cli import views
-from cwx.cli.common import CharFile, about, changing, clock_character, complete_traits, group
+from cwx.cli.common import (
+    CharFile,
+    about,
+    changing,
+    character_path,
+    clock_character,
+    complete_traits,
+    group,
+)
 from cwx.cli.output import JsonFlag, emit
 
 app = group("xp", "ClockWorx: spend experience.")
@@ -18,14 +26,15 @@ def spend(
     new: Annotated[str | None, typer.Option(
         "--new", help="Buy a new trait at 1 (costs 12).")] = None,
     raise_: Annotated[str | None, typer.Option(
-        "--raise", help="Raise a trait by one (n to n+1 costs 12×(n+1)).",
+        "--raise", "-r", help="Raise a trait by one (n to n+1 costs 12×(n+1)).",
         autocompletion=complete_traits)] = None,
     json: JsonFlag = False,
 ) -> None:
     """Spend experience: a new trait, or one more point in a trait.
 
-    Example: cwx xp spend --char kris.toml --raise Repair
+    Example: cwx xp spend --char kris --raise Repair
     """
+    char = character_path(char)
     with changing("xp spend", [char], journal_for=char) as change:
         sheet = clock_character(change, char)
         with about(char):

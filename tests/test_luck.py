@@ -1,0 +1,169 @@
+"""Luck after the fact (W5, W6): a white spent on the last failed draw, the GM's curse on
+the last successful one; each action turned once; the journal says what was turned."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cwx, journal
+
+SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    """A campaign with Sue holding a white and a black, and the bag by default."""
+    folder = tmp_path / "saga"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+               *SUE).status == 0
+    sue = folder / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 1")
+                   .replace("black = 0", "black = 1"))
+    assert cwx("adopt", sue).status == 0
+    return folder
+
+
+def held(folder: Path) -> tuple[int, int]:
+    luck = tomllib.loads((folder / "sue.toml").read_text())["luck"]
+    return luck["white"], luck["black"]
+
+
+def draw(folder: Path, *dice: str, colour: str = "red") -> None:
+    drawn = [part for die in dice for part in ("--drawn", die)]
+    assert cwx("bag", "draw", "-c", "sue", "-C", colour, *drawn, cwd=folder).status == 0
+
+
+def test_a_white_spent_after_the_failure_turns_it_into_a_success(table: Path) -> None:
+    draw(table, "blue")  # red action, blue die: a failure
+    ran = cwx("luck", "spend", "--char", "sue", "--json", cwd=table)
+    assert ran.status == 0 and ran.json["success"] is True
+    assert held(table) == (0, 1)
+    spent = journal(table)[-1]
+    failed = journal(table)[-2]
+    assert spent["command"] == "luck spend" and spent["result"]["turns"] == failed["id"]
+    assert spent["bag"] == "bag.toml"  # the bag that draw came from
+    assert cwx("check", table).status == 0
+    log = cwx("log", "--last", 2, cwd=table).stdout
+    assert "failure, turned to success" in log
+
+
+@pytest.mark.parametrize(("setup", "turn", "complaint"), [
+    ([], "spend", "no draw in the journal"),
+    ([["red"]], "spend", "last draw succeeded"),
+    ([["blue"], "spend"], "spend", "already turned"),
+    ([["blue"]], "curse", "last draw failed"),
+    ([["red"], "curse"], "curse", "already turned"),
+    ([["red"], "end"], "curse", "last action was `game end`, not a draw"),
+    ([["red"], "curse"], "spend", "already turned"),
+])
+def test_luck_turns_only_the_last_draw_and_only_once(table: Path, setup: list[object],
+                                                      turn: str, complaint: str) -> None:
+    for step in setup:
+        if isinstance(step, list):
+            draw(table, *step)
+        elif step == "end":
+            assert cwx("game", "end", "-c", "sue", cwd=table).status == 0
+        else:
+            assert cwx("luck", step, "-c", "sue", cwd=table).status == 0
+    before = (table / "sue.toml").read_bytes(), (table / "bag.toml").read_bytes()
+    ran = cwx("luck", turn, "-c", "sue", cwd=table)
+    assert ran.status == 2 and complaint in ran.error
+    assert ((table / "sue.toml").read_bytes(), (table / "bag.toml").read_bytes()) == before
+
+
+def test_a_draw_that_spent_a_white_is_already_turned(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "blue", "--spend-white",
+               cwd=table).status == 0
+    ran = cwx("luck", "curse", "-c", "sue", cwd=table)
+    assert ran.status == 2 and "already turned" in ran.error
+
+
+def test_an_undone_spend_frees_the_draw_to_be_turned_again(table: Path) -> None:
+    draw(table, "blue")
+    assert cwx("luck", "spend", "-c", "sue", cwd=table).status == 0
+    assert cwx("undo", "-c", "sue", cwd=table).status == 0
+    assert held(table) == (1, 1)
+    assert cwx("luck", "spend", "-c", "sue", cwd=table).status == 0
+    assert held(table) == (0, 1)
+
+
+def test_a_curse_with_no_draw_says_to_record_it(table: Path) -> None:
+    ran = cwx("luck", "curse", "-c", "sue", cwd=table)
+    assert ran.status == 2 and "record the draw first" in ran.error and "--drawn" in ran.error
+
+
+# ---------------------------------------------------------------- the prompt, on a real pty
+
+
+def on_a_terminal(folder: Path, args: list[str], answers: list[bytes],
+                  interrupt_at: int | None = None) -> tuple[int, str]:
+    """Run cwx with a pty as its stdin and stderr, answering each question as it comes."""
+    main, side = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "cwx", *args], cwd=folder, stdin=side,
+                               stdout=subprocess.PIPE, stderr=side, close_fds=True)
+    os.close(side)
+    said = b""
+    asked = 0
+    deadline = time.monotonic() + 30
+    while process.poll() is None and time.monotonic() < deadline:
+        ready, _, _ = select.select([main], [], [], 0.1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(main, 1024)
+        except OSError:
+            break
+        said += chunk
+        if said.count(b"[y/N]") > asked:
+            if interrupt_at == asked:
+                process.send_signal(signal.SIGINT)
+            else:
+                os.write(main, answers[asked] + b"\n")
+            asked += 1
+    process.wait(timeout=30)
+    with_rest = said
+    try:
+        while select.select([main], [], [], 0.1)[0]:
+            with_rest += os.read(main, 1024)
+    except OSError:
+        pass
+    os.close(main)
+    return process.returncode, with_rest.decode(errors="replace")
+
+
+def test_a_failed_draw_on_a_terminal_offers_the_white_at_once(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("black = 1", "black = 0"))
+    assert cwx("adopt", sue).status == 0
+    status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
+                                         "blue"], [b"y"])
+    assert status == 0 and "Spend one of the 1 white held" in said
+    assert held(table) == (0, 0)
+    assert journal(table)[-1]["result"]["white_spent"] is True
+
+
+def test_keep_and_spend_on_a_terminal_then_ctrl_c_changes_nothing(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("black = 1", "black = 0"))
+    assert cwx("adopt", sue).status == 0
+    status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
+                                         "white", "--drawn", "blue"], [b"y", b"n"])
+    assert status == 0 and "Keep it and draw again" in said and "Spend one of the 2" in said
+    assert held(table) == (2, 0)  # kept the white, declined to spend
+    before = sue.read_bytes(), len(journal(table))
+    status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
+                                         "blue"], [], interrupt_at=0)
+    assert status == 130 and "interrupted; nothing was changed" in said
+    assert (sue.read_bytes(), len(journal(table))) == before
