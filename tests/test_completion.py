@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-# A ClockWorx character whose traits test the awkward cases: two words, and names that
-# differ from the word typed only in case.
+# A ClockWorx character whose traits test the awkward cases: two words, names that
+# differ from the word typed only in case, and characters each shell quotes its way.
 KNIFE = """name = "Ana"
 system = "clockworx"
 xp = 0
@@ -27,6 +27,8 @@ xp = 0
 "Knife Fighting" = 3
 Repair = 3
 run = 2
+"Lockpicker's Eye" = 1
+"Sword: Long" = 1
 """
 
 
@@ -97,6 +99,8 @@ def test_a_two_word_trait_is_offered_as_one_word_of_bash(table: Path) -> None:
     # Inside a quote the player opened, readline closes it after the candidate.
     assert bash_reply(table, *RESOLVE, '"Kn') == ["Knife Fighting"]
     assert bash_reply(table, *RESOLVE, "'Kn") == ["Knife Fighting"]
+    assert bash_reply(table, *RESOLVE, "Lo") == [r"Lockpicker\'s\ Eye"]
+    assert bash_reply(table, *RESOLVE, "'Lo") == ["Lockpicker'\\''s Eye"]
 
 
 def test_the_word_typed_so_far_matches_names_in_any_case(table: Path) -> None:
@@ -176,6 +180,8 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab(f"{trait} kn")[-1] == "Knife Fighting"
         assert terminal.tab(f'{trait} "Kn')[-1] == "Knife Fighting"
         assert terminal.tab(f"{trait} re")[-1] == "Repair"
+        assert terminal.tab(f"{trait} lo")[-1] == "Lockpicker's Eye"
+        assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
         assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
     finally:

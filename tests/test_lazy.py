@@ -164,8 +164,9 @@ def test_typers_zsh_completion_offers_candidates_through_arguments(
     command = _demo()
     monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait ")
     assert ZshComplete(command, {}, "cwx", "_CWX_COMPLETE").complete().startswith("_arguments '")
-    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete().startswith(
-        f"_arguments -M '{lazy._ANY_CASE}' '")
+    # ... and formats each candidate with format_completion, which _Zsh quotes its way.
+    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == (
+        f"_arguments -M '{lazy._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
     monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait x")
     assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == "_files"
 

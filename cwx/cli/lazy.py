@@ -96,8 +96,9 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
 # cwx's completion functions (cli/common.py) return every candidate. Names are matched
 # ignoring case (docs/rules.md C1, W1), so the word typed so far is too: `--trait r`
 # offers Repair. Typer would keep only the candidates that start with the word exactly
-# as typed, and zsh filters them again by exact case; bash inserts a candidate as it is,
-# so a two-word trait would become two arguments.
+# as typed, and zsh filters them again by exact case. Bash inserts a candidate as it is,
+# so a two-word trait would become two arguments; Typer's zsh quoting drops an
+# apostrophe (Lockpicker's Eye). fish matches and quotes by itself.
 
 
 def _matching_any_case(param: Parameter) -> None:
@@ -149,10 +150,28 @@ _ANY_CASE = "m:{[:lower:][:upper:]}={[:upper:][:lower:]} r:|[_-]=* r:|=*"
 
 
 class _Zsh(ZshComplete):
-    """Typer's zsh completion, with candidates matched ignoring case by zsh as well."""
+    """Typer's zsh completion, with candidates matched ignoring case by zsh as well, and
+    quoted for zsh as it is set up by default."""
+
+    def format_completion(self, item: CompletionItem) -> str:
+        said = f'"{zsh_quoted(str(item.value))}"'
+        if item.help:
+            said += f':"{zsh_quoted(" ".join(str(item.help).split()))}"'
+        return said
 
     def complete(self) -> str:
         completion = super().complete()
         if completion.startswith("_arguments "):
             return f"_arguments -M '{_ANY_CASE}' {completion.removeprefix('_arguments ')}"
         return completion  # nothing to offer: zsh completes file names
+
+
+def zsh_quoted(text: str) -> str:
+    """`text` as a value or help in the `'*: :(("value":"help"))'` given to `_arguments`,
+    read three times, innermost first: _describe reads `\\:` as a colon within a value
+    and `\\\\` as a backslash, _arguments evaluates the double quotes, and the shell reads
+    the single quotes around it all. (Typer doubles quotes instead, which zsh reads as
+    quotes only with RC_QUOTES set.)"""
+    text = text.replace("\\", "\\\\").replace(":", "\\:")
+    text = re.sub(r'([\\"$`])', r"\\\1", text)
+    return text.replace("'", "'\\''")
