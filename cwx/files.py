@@ -200,10 +200,17 @@ def stem(path: str) -> str:
 
 
 def schema_beside(path: str, kind: Kind) -> str | None:
-    """The `#:schema` target for a new file, when `cwx init` put schemas in its folder."""
+    """The `#:schema` target for a new file: the schema in its folder, else the one
+    `cwx init` put at its campaign's root (`../character.schema.json`), else none."""
     name = f"{kind}.schema.json"
     folder = os.path.dirname(os.path.abspath(path))
-    return f"./{name}" if os.path.isfile(os.path.join(folder, name)) else None
+    if os.path.isfile(os.path.join(folder, name)):
+        return f"./{name}"
+    root = campaign.root_above(folder)
+    if root is None or not os.path.isfile(os.path.join(root, name)):
+        return None
+    # A path relative to the file, as editors read it, with / on every system.
+    return os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/")
 
 
 # ---------------------------------------------------------------- changing

@@ -6,13 +6,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Annotated
 
+import pytest
 import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from typer._click.shell_completion import get_completion_class
+from typer._completion_classes import BashComplete, ZshComplete
 from typer.core import TyperGroup
 
 from cwx.cli import app as app_module
-from cwx.cli.lazy import invoke, lazy_root
+from cwx.cli import lazy
+from cwx.cli.lazy import bash_quoted, invoke, lazy_root
 from cwx.errors import Usage
 from tests.helpers import cwx
 
@@ -104,3 +111,76 @@ def test_a_group_without_a_command_prints_its_help_once() -> None:
     plain = subprocess.run([sys.executable, "-m", "cwx", "char"], capture_output=True,
                            text=True, env={"TYPER_USE_RICH": "0", "PATH": "/usr/bin:/bin"})
     assert plain.returncode == 0 and plain.stdout.count("Usage: cwx char") == 1
+
+
+# ---------------------------------------------------------------- shell completion
+
+
+def _demo() -> typer._click.Command:
+    """A command with one option whose completion offers two names."""
+    demo = typer.Typer(add_completion=False)
+
+    @demo.command()
+    def hello(trait: Annotated[str, typer.Option(
+            autocompletion=lambda: ["Repair", "run"])] = "") -> None:
+        """Say hello."""
+
+    return typer.main.get_command(demo)
+
+
+def test_typer_offers_only_candidates_that_start_with_the_word_in_its_case() -> None:
+    # Why cli/lazy.py wraps each parameter's completion: Typer's own filter, which lets
+    # every candidate through a word of "".
+    (trait,) = _demo().params
+    assert [item.value for item in trait.shell_complete(None, "r")] == ["run"]
+    assert [item.value for item in trait._custom_shell_complete(None, trait, "")] == [
+        "Repair", "run"]
+
+
+def test_a_lazily_built_command_matches_the_word_in_any_case() -> None:
+    resolve = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "char") \
+        .get_command(None, "new")
+    (system,) = [param for param in resolve.params if param.name == "system"]
+    assert [item.value for item in system.shell_complete(None, "CL")] == ["clockworx"]
+    assert [item.value for item in system.shell_complete(None, "")] == [
+        "clockworx", "colorwheel"]
+
+
+def test_cwx_completes_bash_and_zsh_with_its_own_classes_and_typers_script() -> None:
+    demo = typer.Typer()
+    demo.command()(lambda: None)
+    invoke(demo, [])  # building the root registers Typer's classes, then cwx's
+    assert get_completion_class("bash") is lazy._Bash
+    assert get_completion_class("zsh") is lazy._Zsh
+    assert issubclass(lazy._Bash, BashComplete) and issubclass(lazy._Zsh, ZshComplete)
+    # _Bash reads the word as typed from COMP_WORDS, which the script joins with its IFS.
+    script = lazy._Bash(None, {}, "cwx", "_CWX_COMPLETE").source()
+    assert "local IFS=$'\n'" in script and 'COMP_WORDS="${COMP_WORDS[*]}"' in script
+
+
+def test_typers_zsh_completion_offers_candidates_through_arguments(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # _Zsh adds a matcher to this call; with nothing to offer, zsh completes files.
+    command = _demo()
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait ")
+    assert ZshComplete(command, {}, "cwx", "_CWX_COMPLETE").complete().startswith("_arguments '")
+    # ... and formats each candidate with format_completion, which _Zsh quotes its way.
+    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == (
+        f"_arguments -M '{lazy._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
+    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait x")
+    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == "_files"
+
+
+# Names as a player might write them: any printable text, quotes and dollars included.
+_NAMES = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, max_size=12)
+
+
+@given(st.lists(_NAMES, min_size=1, max_size=8))
+@settings(max_examples=30)
+def test_a_quoted_candidate_reads_back_in_bash_as_one_word(names: list[str]) -> None:
+    # Unquoted, and after a quote the player opened (readline closes it).
+    lines = [f"printf '<%s>' {quote}{bash_quoted(name, quote)}{quote}"
+             for name in names for quote in ("", '"', "'")]
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", "\n".join(lines)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout == "".join(f"<{name}>" * 3 for name in names)

@@ -19,6 +19,7 @@ from cwx.cli.common import (
     Seed,
     SpendWhite,
     complete_colours,
+    complete_dice,
     complete_traits,
     create,
     group,
@@ -79,7 +80,7 @@ def draw(
         autocompletion=complete_traits)] = None,
     drawn: Annotated[list[str] | None, typer.Option(
         "--drawn", help="A die the table drew by hand (repeat, in order) instead of a "
-                        "random draw.", autocompletion=complete_colours)] = None,
+                        "random draw.", autocompletion=complete_dice)] = None,
     seed: Seed = None,
     keep_white: KeepWhite = False,
     keep_black: KeepBlack = False,

@@ -6,7 +6,7 @@ import typer
 
 from cwx import files, sheets
 from cwx.cli import views
-from cwx.cli.common import Force, create, group, reading
+from cwx.cli.common import Force, complete_systems, create, group, reading
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadValue
 
@@ -18,7 +18,8 @@ File = Annotated[str, typer.Argument(help="The character's TOML file.", show_def
 @app.command("new")
 def new(
     file: File,
-    system: Annotated[str, typer.Option(help="clockworx or colorwheel.", show_default=False)],
+    system: Annotated[str, typer.Option(help="clockworx or colorwheel.", show_default=False,
+                                        autocompletion=complete_systems)],
     trait: Annotated[list[str], typer.Option(
         help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
              "Color Wheel: COLOUR=NAME, one for each of the six colours.",

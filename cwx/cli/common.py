@@ -269,10 +269,12 @@ def wheel_move(command: str, char: str, bag: str | None,
 
 
 # ---------------------------------------------------------------- shell completion
+# Each gives every candidate: cli/lazy.py keeps those the word typed so far begins, in
+# any case, and quotes them for the shell.
 
 
-def complete_traits(ctx: typer.Context, incomplete: str) -> list[str]:
-    """Shell completion: the trait names in the --char file given so far."""
+def complete_traits(ctx: typer.Context) -> list[str]:
+    """The trait names in the --char file given so far."""
     import tomllib
 
     path = ctx.params.get("char")
@@ -283,13 +285,28 @@ def complete_traits(ctx: typer.Context, incomplete: str) -> list[str]:
             traits = tomllib.load(file).get("traits", {})
     except (OSError, ValueError):
         return []
+    if not isinstance(traits, dict):
+        return []
     names = [n for value in traits.values() if isinstance(value, list) for n in value]
     names += [k for k, v in traits.items() if not isinstance(v, list)]
-    return [n for n in names if isinstance(n, str) and n.casefold().startswith(
-        incomplete.casefold())]
+    return [n for n in names if isinstance(n, str)]
 
 
-def complete_colours(incomplete: str) -> list[str]:
+def complete_colours() -> list[str]:
+    """The colours of an action (docs/rules.md W1)."""
     from cwx.colorwheel import COLOURS
 
-    return [c for c in COLOURS if c.startswith(incomplete.casefold())]
+    return list(COLOURS)
+
+
+def complete_dice() -> list[str]:
+    """The colours a die in the bag can have (W3): only those can be drawn."""
+    from cwx.colorwheel import DICE
+
+    return list(DICE)
+
+
+def complete_systems() -> list[str]:
+    from cwx.sheets import SYSTEMS
+
+    return list(SYSTEMS)

@@ -1,12 +1,17 @@
-"""Typer's internals that cwx leans on, in one place: the lazy command groups and the
-way a command line is run. Typer says its vendored Click is not a public API, so
-tests/test_lazy.py pins everything this module assumes of it."""
+"""Typer's internals that cwx leans on, in one place: the lazy command groups, the way a
+command line is run, and shell completion. Typer says its vendored Click is not a public
+API, so tests/test_lazy.py pins everything this module assumes of it."""
 
+import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import typer
+from typer._click.core import Context, Parameter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from typer._click.shell_completion import CompletionItem, add_completion_class
+from typer._completion_classes import BashComplete, ZshComplete
 from typer.core import TyperGroup
 
 from cwx.errors import Usage
@@ -59,12 +64,17 @@ class _Section(TyperGroup):
 def _built(app: typer.Typer, name: str) -> Any:
     command = typer.main.get_command(app)
     command.name = name
+    for param in command.params:
+        _matching_any_case(param)
     return command
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     """Run a command line: its exit status; usage errors become cwx's own `Usage`."""
     command = typer.main.get_command(app)
+    # Building the root registered Typer's completion classes; cwx's replace two of them.
+    add_completion_class(_Bash, "bash")
+    add_completion_class(_Zsh, "zsh")
     try:
         status = command.main(args=args, prog_name="cwx", standalone_mode=False)
     except NoArgsIsHelpError as error:
@@ -79,3 +89,89 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     except ClickException as error:
         raise Usage(error.format_message()) from None
     return status if isinstance(status, int) else 0
+
+
+# ---------------------------------------------------------------- shell completion
+#
+# cwx's completion functions (cli/common.py) return every candidate. Names are matched
+# ignoring case (docs/rules.md C1, W1), so the word typed so far is too: `--trait r`
+# offers Repair. Typer would keep only the candidates that start with the word exactly
+# as typed, and zsh filters them again by exact case. Bash inserts a candidate as it is,
+# so a two-word trait would become two arguments; Typer's zsh quoting drops an
+# apostrophe (Lockpicker's Eye). fish matches and quotes by itself.
+
+
+def _matching_any_case(param: Parameter) -> None:
+    """Ask a parameter's completion function for every candidate (Typer's exact-case
+    filter lets all through a word of "") and keep those the word begins, in any case."""
+    typers = param._custom_shell_complete
+    if typers is None:
+        return
+
+    def complete(ctx: Context, param: Parameter, incomplete: str) -> list[CompletionItem]:
+        word = incomplete.casefold()
+        items = [c if isinstance(c, CompletionItem) else CompletionItem(c)
+                 for c in typers(ctx, param, "")]
+        return [item for item in items if str(item.value).casefold().startswith(word)]
+
+    param._custom_shell_complete = complete
+
+
+class _Bash(BashComplete):
+    """Candidates quoted for the bash command line they are inserted into."""
+
+    quote = ""  # the quote the word being completed opened, if any
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        # The script joins COMP_WORDS with its IFS, a newline, so the word is there as
+        # typed: unquoted, or inside a quote readline closes after the candidate.
+        words = os.environ["COMP_WORDS"].split("\n")
+        cword = int(os.environ["COMP_CWORD"])
+        if cword < len(words) and words[cword][:1] in ("'", '"'):
+            self.quote = words[cword][0]
+        return super().get_completion_args()
+
+    def format_completion(self, item: CompletionItem) -> str:
+        return bash_quoted(str(item.value), self.quote)
+
+
+def bash_quoted(value: str, quote: str = "") -> str:
+    """`value` as bash reads it back as one word, after `quote` (none, ' or ")."""
+    if quote == "'":
+        return value.replace("'", "'\\''")
+    if quote == '"':
+        return re.sub(r'([\\"$`])', r"\\\1", value)
+    return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
+
+
+# Lower case matches upper (and back), and `-`/`_` start a new part of a word, which is
+# _arguments' own default matcher: --k-w completes --keep-white.
+_ANY_CASE = "m:{[:lower:][:upper:]}={[:upper:][:lower:]} r:|[_-]=* r:|=*"
+
+
+class _Zsh(ZshComplete):
+    """Typer's zsh completion, with candidates matched ignoring case by zsh as well, and
+    quoted for zsh as it is set up by default."""
+
+    def format_completion(self, item: CompletionItem) -> str:
+        said = f'"{zsh_quoted(str(item.value))}"'
+        if item.help:
+            said += f':"{zsh_quoted(" ".join(str(item.help).split()))}"'
+        return said
+
+    def complete(self) -> str:
+        completion = super().complete()
+        if completion.startswith("_arguments "):
+            return f"_arguments -M '{_ANY_CASE}' {completion.removeprefix('_arguments ')}"
+        return completion  # nothing to offer: zsh completes file names
+
+
+def zsh_quoted(text: str) -> str:
+    """`text` as a value or help in the `'*: :(("value":"help"))'` given to `_arguments`,
+    read three times, innermost first: _describe reads `\\:` as a colon within a value
+    and `\\\\` as a backslash, _arguments evaluates the double quotes, and the shell reads
+    the single quotes around it all. (Typer doubles quotes instead, which zsh reads as
+    quotes only with RC_QUOTES set.)"""
+    text = text.replace("\\", "\\\\").replace(":", "\\:")
+    text = re.sub(r'([\\"$`])', r"\\\1", text)
+    return text.replace("'", "'\\''")

@@ -1,0 +1,188 @@
+"""Shell completion in real shells, through the script `cwx --show-completion` prints in
+each: what the shell is offered (bash's COMPREPLY), and what a player's Tab leaves on
+the command line (a real bash, zsh or fish on a pty; zsh and fish are skipped where
+they are not installed)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+# A ClockWorx character whose traits test the awkward cases: two words, names that
+# differ from the word typed only in case, and characters each shell quotes its way.
+KNIFE = """name = "Ana"
+system = "clockworx"
+xp = 0
+
+[traits]
+"Knife Fighting" = 3
+Repair = 3
+run = 2
+"Lockpicker's Eye" = 1
+"Sword: Long" = 1
+"""
+
+
+@pytest.fixture
+def table(campaign: Path) -> Path:
+    """The example campaign, Ana's sheet, and a `cwx` on PATH that is this checkout's."""
+    (campaign / "ana.toml").write_text(KNIFE)
+    return campaign
+
+
+def _env(home: Path) -> dict[str, str]:
+    """A shell that reads no one's settings and writes only under `home` (a tmp_path)."""
+    bin = home / "bin"
+    bin.mkdir(exist_ok=True)
+    program = bin / "cwx"
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m cwx "$@"\n')
+    program.chmod(0o755)
+    return {"PATH": f"{bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home), "XDG_DATA_HOME": str(home),
+            "XDG_CACHE_HOME": str(home), "HISTFILE": str(home / "history"),
+            "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+            "TERM": "dumb", "PS1": "$ ", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+
+
+# ---------------------------------------------------------------- bash: what it is offered
+
+# Source the script cwx prints for the shell it runs in, set the words as bash's
+# programmable completion would, call the completion function, print COMPREPLY.
+_BASH_REPLY = """
+source <(cwx --show-completion)
+COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=()
+_cwx_completion cwx
+printf '%s\\n' "${COMPREPLY[@]}"
+"""
+
+
+def bash_reply(folder: Path, *words: str) -> list[str]:
+    """COMPREPLY for the command line `words`, the last being the word under the cursor."""
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", _BASH_REPLY, "bash", *words],
+                          capture_output=True, text=True, cwd=folder, timeout=60,
+                          env=_env(folder.parent))
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    return [line for line in done.stdout.split("\n") if line]
+
+
+RESOLVE = ("cwx", "clock", "resolve", "--char", "ana.toml", "--trait")
+
+
+def test_drawn_offers_the_dice_in_a_bag_and_no_secondary_colour(table: Path) -> None:
+    assert bash_reply(table, "cwx", "bag", "draw", "--drawn", "") == [
+        "red", "yellow", "blue", "white", "black"]
+    assert bash_reply(table, "cwx", "bag", "draw", "--drawn", "o") == []
+    # An action's colour is still any of the six.
+    assert bash_reply(table, "cwx", "bag", "draw", "--color", "") == [
+        "red", "yellow", "blue", "orange", "green", "purple"]
+
+
+def test_system_offers_the_two_systems(table: Path) -> None:
+    assert bash_reply(table, "cwx", "char", "new", "x.toml", "--system", "") == [
+        "clockworx", "colorwheel"]
+    assert bash_reply(table, "cwx", "char", "new", "x.toml", "--system", "colo") == [
+        "colorwheel"]
+
+
+def test_a_two_word_trait_is_offered_as_one_word_of_bash(table: Path) -> None:
+    assert bash_reply(table, *RESOLVE, "Kn") == [r"Knife\ Fighting"]
+    assert bash_reply(table, *RESOLVE, r"Knife\ F") == [r"Knife\ Fighting"]
+    # Inside a quote the player opened, readline closes it after the candidate.
+    assert bash_reply(table, *RESOLVE, '"Kn') == ["Knife Fighting"]
+    assert bash_reply(table, *RESOLVE, "'Kn") == ["Knife Fighting"]
+    assert bash_reply(table, *RESOLVE, "Lo") == [r"Lockpicker\'s\ Eye"]
+    assert bash_reply(table, *RESOLVE, "'Lo") == ["Lockpicker'\\''s Eye"]
+
+
+def test_the_word_typed_so_far_matches_names_in_any_case(table: Path) -> None:
+    assert bash_reply(table, *RESOLVE, "r") == ["Repair", "run"]
+    assert bash_reply(table, *RESOLVE, "RE") == ["Repair"]
+    assert bash_reply(table, *RESOLVE, "kNIFE") == [r"Knife\ Fighting"]
+    assert bash_reply(table, "cwx", "bag", "draw", "--char", "sue.toml", "--trait", "a") == [
+        "Athletic"]
+    assert bash_reply(table, "cwx", "bag", "draw", "--drawn", "W") == ["white"]
+    assert bash_reply(table, "cwx", "odds", "wheel", "--color", "Pu") == ["purple"]
+
+
+def test_commands_and_options_still_complete(table: Path) -> None:
+    assert bash_reply(table, "cwx", "sch") == ["schema"]
+    assert bash_reply(table, "cwx", "bag", "draw", "--keep-") == ["--keep-white", "--keep-black"]
+
+
+# ---------------------------------------------------------------- a player's Tab, on a pty
+
+_SETUP = {
+    "bash": (["bash", "--norc", "--noprofile", "-i"], ["source <(cwx --show-completion)"]),
+    "zsh": (["zsh", "-f", "-i"], ["autoload -Uz compinit && compinit -D",
+                                  "source <(cwx --show-completion)"]),
+    "fish": (["fish", "--no-config", "-i"], ["cwx --show-completion | source"]),
+}
+
+
+class Terminal:
+    """An interactive shell on a pseudo-terminal, typed into as a player would."""
+
+    def __init__(self, shell: str, folder: Path) -> None:
+        argv, setup = _SETUP[shell]
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the shell, or end (never return to pytest)
+            try:
+                os.chdir(folder)
+                os.execvpe(argv[0], argv, _env(folder.parent))
+            finally:
+                os._exit(127)
+        self.seen = b""
+        for line in setup:  # `:READ''Y` is echoed as typed, printed as :READY
+            self._type(f"{line}; echo :READ''Y\r")
+            self._until(rb":READY\r?\n")
+
+    def tab(self, partial: str) -> list[str]:
+        """Type `partial`, press Tab, and run the line through printf instead of cwx: the
+        words the shell would pass to cwx. Keys typed ahead wait for the completion."""
+        self.seen = b""
+        self._type(f"{partial}\t\x01printf '<%s>' \x05; echo :DO''NE\r")
+        words = self._until(rb"((?:<[^>\r\n]*>)+):DONE").group(1).decode()
+        return re.findall(r"<([^>]*)>", words)
+
+    def close(self) -> None:
+        os.close(self.fd)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+
+    def _type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def _until(self, pattern: bytes) -> re.Match[bytes]:
+        deadline = time.monotonic() + 20
+        while (found := re.search(pattern, self.seen)) is None:
+            assert time.monotonic() < deadline, self.seen.decode(errors="replace")
+            if select.select([self.fd], [], [], 0.05)[0]:
+                self.seen += os.read(self.fd, 65536)
+        return found
+
+
+@pytest.mark.parametrize("shell", list(_SETUP))
+def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: Path) -> None:
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    terminal = Terminal(shell, table)
+    try:
+        trait = "cwx clock resolve --char ana.toml --trait"
+        assert terminal.tab(f"{trait} kn")[-1] == "Knife Fighting"
+        assert terminal.tab(f'{trait} "Kn')[-1] == "Knife Fighting"
+        assert terminal.tab(f"{trait} re")[-1] == "Repair"
+        assert terminal.tab(f"{trait} lo")[-1] == "Lockpicker's Eye"
+        assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
+        assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
+        assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
+    finally:
+        terminal.close()
