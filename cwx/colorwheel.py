@@ -237,12 +237,13 @@ class Recorded:
         self.used += 1
         return die
 
-    def check_all_used(self) -> None:
+    def check_all_used(self, cancelled: bool = False) -> None:
         if self.used < len(self.dice):
-            raise BadValue(
-                f"{len(self.dice)} dice were recorded but the action ended after {self.used}; "
-                "answer the keep choices (--keep-white, --keep-black) as the player did"
-            )
+            why = ("a held black cancelled the white, which ends the action (a white is kept "
+                   "only by a character holding no black)" if cancelled else
+                   "answer the keep choices (--keep-white, --keep-black) as the player did")
+            raise BadValue(f"{len(self.dice)} dice were recorded but the action ended after "
+                           f"{self.used}; {why}")
 
 
 def spend(table: Table) -> Table:
@@ -280,6 +281,13 @@ def check_turn(turn: Turn, last: str | None, success: bool, turned: bool) -> Non
         raise RuleForbids("the character's last draw succeeded; a white is spent on a failure")
     if turn == "curse" and not success:
         raise RuleForbids("the character's last draw failed; the GM's curse spoils a success")
+
+
+def check_end(last: str | None) -> None:
+    """A game ends once (W7): a second end with nothing played since settles nothing."""
+    if last == "game end":
+        raise RuleForbids("the character's game has already ended, and nothing was played "
+                          "since; there is nothing more to settle")
 
 
 def settle(table: Table) -> Settlement:

@@ -44,7 +44,8 @@ def character_file(sheet: Character, schema: str | None = None) -> str:
                 'system = "clockworx"',
                 "xp = 0              # experience; cwx adds what actions earn",
                 "",
-                f"[traits]           # each 1-6; {spent} of the {clockworx.BUDGET} creation points spent",
+                f"[traits]           # each 1-6; at creation {spent} of the {clockworx.BUDGET} "
+                "points were spent",
                 *(f"{toml_key(name)} = {score}" for name, score in sheet.traits.items()),
             ]
         case WheelCharacter():
@@ -147,8 +148,9 @@ companion for the ClockWorx and Color Wheel diceless mechanics. Keep it in git.
 
 MAKEFILE = """\
 # Scripted scenes for this campaign. `make check` before you commit.
-# Each scene is a recipe: cwx exits 1 on a failed action when asked (--exit-code),
-# so a scene can branch on the outcome like any shell command.
+# Each scene is a recipe: cwx exits 1 on a failed action when asked (--exit-code), and 2
+# on an error (a missing file, a typo): a scene tells the two apart, so an error stops
+# make instead of being told as a failure in the story.
 CWX ?= cwx
 HERO ?= hero.toml
 BAG ?= bag.toml
@@ -166,9 +168,10 @@ odds:
 
 # A Color Wheel scene: the hero climbs (Blue); the story goes on either way.
 climb:
-\t@if $(CWX) bag draw --char $(HERO) --bag $(BAG) --color blue --exit-code; then \\
-\t\techo "Over the wall."; \\
-\telse \\
-\t\techo "The guards heard that."; \\
-\tfi
+\t@$(CWX) bag draw --char $(HERO) --bag $(BAG) --color blue --exit-code; \\
+\tcase $$? in \\
+\t\t0) echo "Over the wall." ;; \\
+\t\t1) echo "The guards heard that." ;; \\
+\t\t*) exit 2 ;; \\
+\tesac
 """

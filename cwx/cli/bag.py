@@ -108,7 +108,7 @@ def draw(
                                  _answers(keep_white, keep_black),
                                  spend_white=spend_white or _ask_to_spend)
         if recorded:
-            recorded.check_all_used()
+            recorded.check_all_used(cancelled=result.cancelled)
         return Move(result.after, views.draw_json(result))
 
     sheet, move = wheel_move("bag draw", char, bag, play)

@@ -1,14 +1,24 @@
 """`cwx char`: create a character and show its sheet."""
 
+import os
 from typing import Annotated
 
 import typer
 
 from cwx import files, sheets
 from cwx.cli import views
-from cwx.cli.common import Force, complete_systems, create, group, reading
+from cwx.cli.common import (
+    Force,
+    bag_path,
+    character_path,
+    complete_systems,
+    create,
+    group,
+    in_campaign,
+    reading,
+)
 from cwx.cli.output import JsonFlag, emit
-from cwx.errors import BadValue
+from cwx.errors import BadValue, CwxError
 
 app = group("char", "Create characters and show their sheets.")
 
@@ -44,14 +54,48 @@ def new(
 
 
 @app.command("show")
-def show(file: File, json: JsonFlag = False) -> None:
-    """Show a character's sheet.
+def show(
+    chars: Annotated[list[str] | None, typer.Argument(
+        help="Characters: files, or names in the campaign.", metavar="[CHAR]...",
+        show_default="every character of the campaign, and its bag")] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Show a character's sheet; several, or with none every character of the campaign
+    and its bag, one compact block each (the party at a glance).
 
     Example: cwx char show kris.toml
     """
-    with reading([file]) as change:
-        sheet = change.character(file)
-    emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
+    if chars and len(chars) == 1:
+        path = character_path(chars[0])
+        with reading([path]) as change:
+            sheet = change.character(path)
+        emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
+        return
+    paths = [character_path(c) for c in chars] if chars else _party()
+    bag = None
+    if not chars:
+        try:
+            bag = bag_path(None, os.path.join(".", "-"))
+        except CwxError:
+            bag = None  # a party with no bag (ClockWorx only) shows none
+    with reading(paths + ([bag] if bag else [])) as change:
+        party = [change.character(path) for path in paths]
+        bag_sheet = change.bag(bag) if bag else None
+    result = {"characters": [views.sheet_json(sheet) for sheet in party],
+              "bag": views.bag_sheet_json(bag_sheet) if bag_sheet else None}
+    emit(json, result, lambda: views.party_text(party, bag_sheet))
+
+
+def _party() -> list[str]:
+    """Every character of the campaign the current folder is in."""
+    root, paths = in_campaign(".")
+    found = []
+    for path in paths:
+        if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "character":
+            found.append(os.path.relpath(path))
+    if not found:
+        raise BadValue(f"the campaign at {root} has no characters yet; cwx char new makes one")
+    return found
 
 
 def _pair(text: str) -> tuple[str, str]:

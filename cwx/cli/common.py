@@ -17,6 +17,7 @@ from cwx.errors import BadFile, CwxError
 if TYPE_CHECKING:
     import random
 
+    from cwx import journal
     from cwx.colorwheel import Table
     from cwx.files import Change
     from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
@@ -116,14 +117,15 @@ def character_path(value: str) -> str:
         name = data.get("name")
         if not isinstance(name, str):
             name = files.stem(path)
-        names += [files.stem(path), name]
+        names += [os.path.basename(path), name] if value.endswith(".toml") else \
+            [files.stem(path), name]
         if wanted in (files.stem(path).casefold(), name.casefold()):
             found.append(os.path.relpath(path))
     if len(found) > 1:
-        raise BadValue(f"--char {value}: two characters answer to that name, "
+        raise BadValue(f"{value}: two characters answer to that name, "
                        f"{' and '.join(found)}; give the file")
     if not found:
-        raise BadValue(f"--char {value}: no such file, and no character of that name in the "
+        raise BadValue(f"{value}: no such file, and no character of that name in the "
                        f"campaign{did_you_mean(value, names)}")
     return found[0]
 
@@ -138,6 +140,14 @@ def _missing(path: str) -> str:
     except OSError:
         return path  # the files layer says what is wrong with the folder
     raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near)}", path=path)
+
+
+def last_action(char: str) -> "journal.Action | None":
+    """The character's last action, from the end of the journal it is journaled in."""
+    from cwx import campaign, journal
+
+    folder = os.path.realpath(campaign.journal_folder(char))
+    return journal.last_action(journal.path_in(folder), journal.name_in(folder, char))
 
 
 def bag_path(value: str | None, near: str) -> str:

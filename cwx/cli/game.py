@@ -2,7 +2,15 @@
 
 from cwx import colorwheel
 from cwx.cli import views
-from cwx.cli.common import BagFile, CharFile, Move, group, wheel_move
+from cwx.cli.common import (
+    BagFile,
+    CharFile,
+    Move,
+    character_path,
+    group,
+    last_action,
+    wheel_move,
+)
 from cwx.cli.output import JsonFlag, emit
 from cwx.sheets import WheelCharacter
 
@@ -15,7 +23,11 @@ def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
 
     Example: cwx game end --char sue
     """
+    char = character_path(char)
+
     def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
+        last = last_action(char)  # under the lock: no move comes between
+        colorwheel.check_end(last.event.command if last else None)
         settled = colorwheel.settle(table)
         return Move(settled.table, {"luck": views.luck_json(settled.table.held),
                                     "removed": views.luck_json(settled.removed)})

@@ -38,6 +38,11 @@ def init(
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise BadFile("is a file, not a folder; name a new folder for the campaign",
                       path=folder)
+    above = os.path.dirname(os.path.abspath(folder))
+    while not os.path.lexists(above):
+        above = os.path.dirname(above)
+    if not os.path.isdir(above):
+        raise BadFile(f"cannot be made: {above} is a file, not a folder", path=folder)
     bag = BagSheet(Bag(), Luck(10, 10))
     wanted = {
         campaign.SETTINGS: templates.settings_file(os.path.basename(os.path.abspath(folder))),

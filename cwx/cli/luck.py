@@ -6,7 +6,15 @@ from collections.abc import Callable
 
 from cwx import campaign, colorwheel, journal
 from cwx.cli import views
-from cwx.cli.common import BagFile, CharFile, Move, character_path, group, wheel_move
+from cwx.cli.common import (
+    BagFile,
+    CharFile,
+    Move,
+    character_path,
+    group,
+    last_action,
+    wheel_move,
+)
 from cwx.cli.output import JsonFlag, emit
 from cwx.colorwheel import Table, Turn
 from cwx.errors import Conflict
@@ -48,15 +56,14 @@ def _turn(turn: Turn, char: str, bag: str | None,
     """Turn the character's last draw, as the rules allow: a spend and a curse alike."""
     char = character_path(char)
     folder = os.path.realpath(campaign.journal_folder(char))
-    path, name = journal.path_in(folder), journal.name_in(folder, char)
     for _ in range(10):
-        seen = journal.last_action(path, name)  # for the bag that draw came from
+        seen = last_action(char)  # for the bag that draw came from
         from_draw = os.path.relpath(os.path.join(folder, seen.event.bag)) \
             if seen is not None and seen.event.bag else None
 
         def play(sheet: WheelCharacter, table: Table, seen: journal.Action | None = seen,
                  ) -> Move:
-            action = journal.last_action(path, name)  # again, under the lock
+            action = last_action(char)  # again, under the lock
             if (action and action.event.id) != (seen and seen.event.id):
                 raise _Moved
             colorwheel.check_turn(turn, action.event.command if action else None,
@@ -72,4 +79,4 @@ def _turn(turn: Turn, char: str, bag: str | None,
         except _Moved:
             continue
     raise Conflict("the character keeps acting while cwx reads the journal; run the "
-                   "command again", path=path)
+                   "command again", path=journal.path_in(folder))

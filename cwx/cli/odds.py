@@ -5,8 +5,22 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import colorwheel, odds
-from cwx.cli.common import KeepBlack, KeepWhite, SpendWhite, complete_colours, group, reading
+from cwx import clockworx, colorwheel, odds
+from cwx.cli.common import (
+    KeepBlack,
+    KeepWhite,
+    MaybeChar,
+    SpendWhite,
+    about,
+    bag_path,
+    character_path,
+    clock_character,
+    complete_colours,
+    complete_traits,
+    group,
+    reading,
+    wheel_character,
+)
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadValue
 from cwx.odds import ClockOdds, WheelOdds
@@ -19,14 +33,30 @@ All = Annotated[bool, typer.Option("--all", help="A table of every case.")]
 @app.command("clock")
 def clock(
     score: Annotated[int | None, typer.Option(
-        min=1, max=6, help="The trait's score [default: untrained].")] = None,
+        min=1, max=6, help="The trait's score.", show_default="untrained")] = None,
+    char: MaybeChar = None,
+    trait: Annotated[str | None, typer.Option(
+        "--trait", "-t", help="With --char: the trait whose score the odds are for.",
+        autocompletion=complete_traits)] = None,
     all_: All = False,
     json: JsonFlag = False,
 ) -> None:
-    """Chance of success, of a critical, and expected experience against a uniform target.
+    """Chance of success, of a critical, and expected experience against a uniform target,
+    for a score, or for a character's trait read from its sheet.
 
-    Example: cwx odds clock --score 3
+    Example: cwx odds clock --char kris --trait Repair
     """
+    if char is not None or trait is not None:
+        if score is not None or all_:
+            raise BadValue("the score comes from --char and --trait: leave out --score and --all")
+        if char is None or trait is None:
+            raise BadValue("odds from the sheet need both the character (--char) and the "
+                           "trait (--trait)")
+        path = character_path(char)
+        with reading([path]) as change:
+            sheet = clock_character(change, path)
+        with about(path):
+            score = sheet.traits[clockworx.require_trait(sheet.traits, trait)]
     if all_:
         rows = [odds.clock(s) for s in (None, 1, 2, 3, 4, 5, 6)]
         emit(json, {"odds": [_clock_json(r) for r in rows]}, lambda: _clock_table(rows))
@@ -38,26 +68,56 @@ def clock(
 @app.command("wheel")
 def wheel(
     colour: Annotated[str | None, typer.Option(
-        "--color", help="The action's colour.", autocompletion=complete_colours)] = None,
+        "--color", "-C", help="The action's colour: red, yellow, blue, orange, green or purple.",
+        autocompletion=complete_colours)] = None,
+    char: MaybeChar = None,
+    trait: Annotated[str | None, typer.Option(
+        "--trait", "-t", help="With --char: the trait used; the action takes its colour.",
+        autocompletion=complete_traits)] = None,
     bag: Annotated[str | None, typer.Option(
-        help="Draw from this bag [default: a new bag, 10 spare whites and blacks].")] = None,
-    white: Annotated[int, typer.Option(min=0, help="Whites the character holds.")] = 0,
-    black: Annotated[int, typer.Option(min=0, help="Blacks the character holds.")] = 0,
+        "--bag", "-b", metavar="FILE", help="Draw from this bag.",
+        show_default="with --char the campaign's bag, else a new bag with 10 spare whites "
+                     "and blacks")] = None,
+    white: Annotated[int | None, typer.Option(
+        min=0, help="Whites the character holds.", show_default="0, or --char's")] = None,
+    black: Annotated[int | None, typer.Option(
+        min=0, help="Blacks the character holds.", show_default="0, or --char's")] = None,
     keep_white: KeepWhite = False,
     keep_black: KeepBlack = False,
     spend_white: SpendWhite = False,
     all_: All = False,
     json: JsonFlag = False,
 ) -> None:
-    """Exact chance of success of one action, and the luck held after it.
+    """Exact chance of success of one action, and the luck held after it; with --char,
+    from the character's luck and the campaign's bag.
 
     Keeping dice: computed for up to 160 whites and blacks that may be kept, bag and reserve together.
 
-    Example: cwx odds wheel --color purple --bag bag.toml --keep-white
+    Example: cwx odds wheel --char sue --trait Athletic --keep-white
     """
-    if all_ == (colour is not None):
-        raise BadValue("say the action's colour with --color, or ask for --all of them")
-    table = _table(bag, colorwheel.Luck(white, black))
+    if trait is not None and char is None:
+        raise BadValue("--trait needs the character (--char) whose trait it is; or say the "
+                       "action's colour with --color")
+    if trait is not None and colour is not None:
+        raise BadValue("give the action's colour (--color) or the trait used (--trait), not "
+                       "both: a trait brings its own colour")
+    if all_ == (colour is not None or trait is not None):
+        raise BadValue("say the action's colour with --color (or --trait with --char), or "
+                       "ask for --all of them")
+    held = colorwheel.Luck(white or 0, black or 0)
+    if char is not None:
+        if white is not None or black is not None:
+            raise BadValue("with --char the luck held is the character's: leave out --white "
+                           "and --black")
+        path = character_path(char)
+        bag = bag_path(bag, path)
+        with reading([path]) as change:
+            sheet = wheel_character(change, path)
+        held = sheet.luck
+        if trait is not None:
+            with about(path):
+                colour = colorwheel.trait_colour(sheet.traits, trait)
+    table = _table(bag, held)
     policy = odds.Policy(keep_white, keep_black, spend_white)
     if all_:
         rows = [odds.wheel(table, c, policy) for c in colorwheel.COLOURS]

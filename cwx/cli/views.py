@@ -60,6 +60,34 @@ def sheet_text(sheet: Character) -> str:
     return "\n".join(rows)
 
 
+def party_text(party: list[Character], bag: BagSheet | None) -> str:
+    """The party at a glance: a compact block a character, and the bag."""
+    from cwx.sheets import ClockCharacter, WheelCharacter
+
+    on = colour_on()
+    blocks = []
+    for sheet in party:
+        match sheet:
+            case ClockCharacter():
+                traits = " · ".join(f"{name} {score}" for name, score in sheet.traits.items())
+                blocks.append(f"{paint(sheet.name, 'bold', on)} · ClockWorx · {sheet.xp} xp\n"
+                              f"  {traits}")
+            case WheelCharacter():
+                traits = " · ".join(f"{paint(colour, colour, on)} {', '.join(names)}"
+                                    for colour, names in sheet.traits.items())
+                blocks.append(f"{paint(sheet.name, 'bold', on)} · Color Wheel · "
+                              f"{luck_text(sheet.luck, on)}\n  {traits}")
+            case _:
+                assert_never(sheet)
+    if bag is not None:
+        from cwx import colorwheel
+
+        dice = "  ".join(f"{die} {bag.bag.of(die)}" for die in colorwheel.DICE)
+        blocks.append(f"{paint('bag', 'bold', on)} · {dice} · reserve white "
+                      f"{bag.reserve.white}, black {bag.reserve.black}")
+    return "\n\n".join(blocks)
+
+
 def unspent_text(left: int) -> str:
     return f"\n{left} of {clockworx.BUDGET} creation points left unspent."
 

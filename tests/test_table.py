@@ -1,0 +1,176 @@
+"""At the table: less typing (names, the campaign's bag, short options, the party view,
+odds from the sheet) and what a new player tripped on, each as it was seen."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import EXAMPLES, cwx
+
+SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    """A campaign (cwx init) with Sue, Kris in a subfolder, and the default bag."""
+    folder = tmp_path / "saga"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+               *SUE).status == 0
+    (folder / "party").mkdir()
+    assert cwx("char", "new", folder / "party" / "grizzled.toml", "--system", "clockworx",
+               "--name", "Kris", "--trait", "Scrounge=3", "--trait", "Repair=3",
+               "--trait", "Tough=5").status == 0
+    return folder
+
+
+# ---------------------------------------------------------------- less typing
+
+
+def test_a_character_by_name_and_the_campaigns_bag(table: Path) -> None:
+    ran = cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", "-j", cwd=table)
+    assert ran.status == 0 and ran.json["success"] is True
+    kris = cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "tough", "-c", "kris", "-j",
+               cwd=table)  # the name in the file, not the file's
+    assert kris.status == 0 and kris.json["xp_total"] == 10
+
+
+def test_two_characters_answering_to_one_name_are_named_both(table: Path) -> None:
+    shutil.copy(table / "sue.toml", table / "party" / "sue.toml")
+    ran = cwx("char", "show", "sue", cwd=table / "party")
+    assert ran.status == 2 and "two characters" in ran.error
+    assert "sue.toml" in ran.error and "../sue.toml" in ran.error
+
+
+def test_a_campaign_with_two_bags_and_no_default_asks_which(table: Path) -> None:
+    settings = table / "campaign.toml"
+    settings.write_text(settings.read_text().replace('bag = "bag.toml"', ""))
+    assert cwx("bag", "new", table / "other.toml").status == 0
+    ran = cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", cwd=table)
+    assert ran.status == 2 and "2 bags" in ran.error and "--bag" in ran.error
+    (table / "other.toml").unlink()
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", cwd=table).status == 0
+
+
+def test_outside_a_campaign_the_bag_is_asked_for(campaign: Path) -> None:
+    ran = cwx("bag", "draw", "-c", "sue.toml", "-C", "red", "--drawn", "red", cwd=campaign)
+    assert ran.status == 2 and "--bag" in ran.error
+
+
+@pytest.mark.parametrize(("command", "short"), [
+    (["clock", "resolve"], ["-c", "-t", "-g", "-T", "-j"]),
+    (["bag", "draw"], ["-c", "-b", "-t", "-C", "-j"]),
+    (["luck", "spend"], ["-c", "-b", "-j"]),
+    (["wheel", "buy"], ["-c", "-b", "-t", "-C", "-j"]),
+    (["odds", "wheel"], ["-c", "-b", "-t", "-C", "-j"]),
+])
+def test_short_options_are_the_same_everywhere_and_shown_in_help(command: list[str],
+                                                                 short: list[str]) -> None:
+    text = cwx(*command, "--help", env={"TYPER_USE_RICH": "0"}).stdout
+    for option in short:
+        assert f"{option} " in text or f"{option}," in text, (command, option)
+
+
+def test_the_party_at_a_glance(table: Path) -> None:
+    ran = cwx("char", "show", cwd=table)
+    assert ran.status == 0
+    assert "Sue · Color Wheel" in ran.stdout and "Kris · ClockWorx · 0 xp" in ran.stdout
+    assert "bag · red 1" in ran.stdout
+    both = cwx("char", "show", "sue", "party/grizzled.toml", "-j", cwd=table).json
+    assert [c["name"] for c in both["characters"]] == ["Sue", "Kris"] and both["bag"] is None
+
+
+def test_odds_from_the_sheet(table: Path) -> None:
+    clock = cwx("odds", "clock", "-c", "kris", "-t", "repair", "-j", cwd=table)
+    assert clock.status == 0 and clock.json["p_success_exact"] == "7/12"
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("black = 0", "black = 1"))
+    assert cwx("adopt", sue).status == 0
+    wheel = cwx("odds", "wheel", "-c", "sue", "-t", "strong", "-j", cwd=table)
+    assert wheel.status == 0 and wheel.json["color"] == "red"
+    assert wheel.json["p_success_exact"] == "1/5"  # the held black cancels the white
+    ran = cwx("odds", "wheel", "-c", "sue", "-t", "strong", "--black", 0, cwd=table)
+    assert ran.status == 2 and "leave out --white and --black" in ran.error
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["xp", "spend", "-c", "kris", "--raise", "Repiar"], "did you mean 'Repair'?"),
+    (["bag", "draw", "-c", "sue", "-C", "purpel"], "did you mean 'purple'?"),
+    (["bag", "draw", "-c", "sue", "-C", "red", "--drawn", "whtie"], "did you mean 'white'?"),
+    (["char", "show", "seu.toml"], "did you mean 'sue.toml'?"),
+    (["char", "show", "suee"], "did you mean 'Sue'"),
+])
+def test_a_mistyped_name_gets_a_suggestion(table: Path, args: list[str], hint: str) -> None:
+    ran = cwx(*args, cwd=table)
+    assert ran.status == 2 and hint in ran.error
+    assert "leave out the trait" not in ran.error
+
+
+# ---------------------------------------------------------------- what a new player hit
+
+
+def test_a_trait_without_a_character_or_score_is_an_error(tmp_path: Path) -> None:
+    ran = cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Repair")
+    assert ran.status == 2 and "--char" in ran.error and "--score" in ran.error
+    assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "--score", 3,
+               "-j").json["critical"] is True
+
+
+def test_the_creation_comment_says_when_it_was_true(table: Path) -> None:
+    text = (table / "party" / "grizzled.toml").read_text()
+    assert "at creation 11 of the 12 points were spent" in text
+
+
+def test_a_bag_emptied_mid_action_says_so(tmp_path: Path) -> None:
+    bag = tmp_path / "bag.toml"
+    bag.write_text("[bag]\nwhite = 1\n[reserve]\nwhite = 0\nblack = 0\n")
+    shutil.copy(EXAMPLES / "sue.toml", tmp_path / "sue.toml")
+    ran = cwx("bag", "draw", "-c", tmp_path / "sue.toml", "-b", bag, "-C", "red",
+              "--drawn", "white", "--keep-white")
+    assert ran.status == 2 and "ran out in the middle of the action" in ran.error
+
+
+def test_a_white_cancelled_by_a_black_does_not_blame_the_keep_flags(campaign: Path) -> None:
+    sue = campaign / "sue.toml"
+    sue.write_text(sue.read_text().replace("black = 0", "black = 1"))
+    ran = cwx("bag", "draw", "-c", sue, "-b", campaign / "bag.toml", "-C", "red",
+              "--drawn", "white", "--drawn", "red", "--keep-white")
+    assert ran.status == 2 and "a held black cancelled the white" in ran.error
+    assert "answer the keep choices" not in ran.error
+
+
+def test_a_second_game_end_is_refused(table: Path) -> None:
+    assert cwx("game", "end", "-c", "sue", cwd=table).status == 0
+    ran = cwx("game", "end", "-c", "sue", cwd=table)
+    assert ran.status == 2 and "already ended" in ran.error
+
+
+def test_init_inside_a_file_says_which_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "c2").mkdir()
+    (tmp_path / "c2" / "bag.toml").write_text("")
+    ran = cwx("init", tmp_path / "c2" / "bag.toml")
+    assert ran.status == 2 and "is a file, not a folder" in ran.error
+    ran = cwx("init", tmp_path / "c2" / "bag.toml" / "sub")
+    assert ran.status == 2 and "bag.toml is a file, not a folder" in ran.error
+
+
+def test_the_makefile_tells_a_failed_climb_from_an_error(tmp_path: Path) -> None:
+    folder = tmp_path / "saga"
+    assert cwx("init", folder).status == 0
+    shutil.copy(EXAMPLES / "sue.toml", folder / "hero.toml")
+    cwx_program = f"{sys.executable} -m cwx"
+    for hero, status, said in (("hero.toml", 0, ("Over the wall.", "The guards heard that.")),
+                               ("nobody.toml", 2, ("no such file",))):
+        done = subprocess.run(["make", "--no-print-directory", "climb", f"HERO={hero}",
+                               f"CWX={cwx_program}"], cwd=folder, capture_output=True,
+                              text=True)
+        assert (done.returncode == 0) == (status == 0), done
+        assert any(word in done.stdout + done.stderr for word in said), done
+    assert tomllib.loads((folder / "hero.toml").read_text())["name"] == "Sue"
