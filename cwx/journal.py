@@ -214,20 +214,24 @@ TURNS = ("luck spend", "luck curse")  # what turns an action rather than being o
 # A character's actions are its game's moves; making, adopting, reconciling and undoing
 # files are not (an undone action is not its last one, either).
 ACTIONS = ("bag draw", "game end", "wheel buy", "clock resolve", "xp spend")
-LOOK_BACK = 200  # of the character's lines past the first action found, for git's merges
+LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
 
 
 def last_action(path: str, name: str) -> Action | None:
     """The character's most recent action (a game's move, not undone), read from the end
     of the journal: what lies before it costs
     nothing. Git may merge two clones' lines out of time order, so the search goes on
-    a little past the first action found and keeps the latest by (`at`, `id`)."""
+    LOOK_BACK lines past the first action found, and keeps the latest by (`at`, `id`)."""
     undone: set[str] = set()
     turns: list[tuple[str, str]] = []  # (the turning event's id, the id it turned)
     best: Event | None = None
     wanted = json.dumps(name).encode()
-    looked = 0
+    looked = 0  # lines read since the first action was found
     for raw in lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
         if wanted not in raw:
             continue
         event = parse(raw)
@@ -241,9 +245,6 @@ def last_action(path: str, name: str) -> Action | None:
             continue
         if best is None or (event.when, event.id) > (best.when, best.id):
             best = event
-        looked += 1
-        if looked > LOOK_BACK:
-            break
     if best is None:
         return None
     turned = bool(best.result.get("white_spent")) or any(

@@ -186,3 +186,10 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
     finally:
         terminal.close()
+
+
+def test_traits_complete_for_a_character_given_by_name_and_short_option(table: Path) -> None:
+    (table / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    assert bash_reply(table, "cwx", "clock", "resolve", "-c", "ana", "-t", "Kn") == [
+        r"Knife\ Fighting"]
+    assert bash_reply(table, "cwx", "bag", "draw", "-c", "Sue", "-t", "at") == ["Athletic"]

@@ -284,11 +284,15 @@ def wheel_move(command: str, char: str, bag: str | None,
 
 
 def complete_traits(ctx: typer.Context) -> list[str]:
-    """The trait names in the --char file given so far."""
+    """The trait names of the --char given so far (a file, or a name in the campaign)."""
     import tomllib
 
     path = ctx.params.get("char")
     if not path:
+        return []
+    try:
+        path = character_path(path)  # a name in the campaign completes as well
+    except CwxError:
         return []
     try:
         with open(path, "rb") as file:
