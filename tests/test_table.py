@@ -174,3 +174,10 @@ def test_the_makefile_tells_a_failed_climb_from_an_error(tmp_path: Path) -> None
         assert (done.returncode == 0) == (status == 0), done
         assert any(word in done.stdout + done.stderr for word in said), done
     assert tomllib.loads((folder / "hero.toml").read_text())["name"] == "Sue"
+
+
+def test_an_empty_file_name_asks_for_the_file_not_the_name(tmp_path: Path) -> None:
+    ran = cwx("char", "new", "", "--system", "clockworx", "--trait", "A=1", "--trait", "B=1",
+              "--trait", "C=1")
+    assert ran.status == 2 and "file needs a name, like kris.toml" in ran.error
+    assert "--name" not in ran.error

@@ -42,6 +42,8 @@ def new(
 
     Example: cwx char new kris.toml --system clockworx --trait Scrounge=3 --trait Repair=3 --trait Tough=5
     """
+    if not file.strip():
+        raise BadValue("the character's file needs a name, like kris.toml")
     pairs = [_pair(text) for text in trait]
     sheet = sheets.new_character(system, name or files.stem(file), pairs)
     result = views.sheet_json(sheet)
