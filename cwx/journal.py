@@ -134,12 +134,9 @@ def read_raw(path: str, *, envelope: bool = False, only: bytes = b"",
              ) -> Iterator[tuple[int, Event | BadLine | None]]:
     """Each line's length and what it is (None: a blank line, or one without `only`,
     which is then not parsed), as a stream."""
-    try:
-        file = open(path, "rb")  # noqa: SIM115 - a generator closes it below
-    except FileNotFoundError:
+    file = opened(path)
+    if file is None:
         return
-    except OSError as error:
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
     with file:
         for number, raw in enumerate(lines_of(file), 1):
             if isinstance(raw, int) or len(raw) > MAX_LINE:
@@ -149,6 +146,16 @@ def read_raw(path: str, *, envelope: bool = False, only: bytes = b"",
                 yield len(raw), parse(raw, number, envelope=envelope)
             else:
                 yield len(raw), None
+
+
+def opened(path: str) -> BinaryIO | None:
+    """The journal, open for reading; None when there is none yet."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
 
 
 def lines_of(file: BinaryIO, block: int = 1 << 20) -> Iterator[bytes | int]:
@@ -178,12 +185,9 @@ def lines_of(file: BinaryIO, block: int = 1 << 20) -> Iterator[bytes | int]:
 def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
     """The journal's lines, newest first, read backwards a block at a time: what is
     looked for near the end costs what lies after it, not the campaign's length."""
-    try:
-        file = open(path, "rb")  # noqa: SIM115 - a generator closes it below
-    except FileNotFoundError:
+    file = opened(path)
+    if file is None:
         return
-    except OSError as error:
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
     with file:
         end = file.seek(0, os.SEEK_END)
         rest = b""

@@ -16,6 +16,9 @@ from cwx.cli.main import run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+# Sue's six traits, as `cwx char new --system colorwheel` takes them.
+SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
 _RUNNER = CliRunner()
 
 
@@ -121,3 +124,17 @@ def settle(folder: Path) -> None:
         durable.settle(locks, [str(folder)], finish=True)
     finally:
         locks.release()
+
+
+def two_folders(campaign: Path) -> tuple[Path, Path, Path, Path]:
+    """The example campaign split: the bag in a/, the characters (and so their journal)
+    in z/, so that a change's redo records are written to a/ first, then z/."""
+    import shutil
+
+    a, z = campaign / "a", campaign / "z"
+    a.mkdir()
+    z.mkdir()
+    for name in ("sue.toml", "kris.toml"):
+        shutil.move(campaign / name, z / name)
+    shutil.move(campaign / "bag.toml", a / "bag.toml")
+    return a / "bag.toml", z / "sue.toml", z / "kris.toml", z

@@ -18,7 +18,7 @@ import pytest
 from cwx import durable
 from cwx.errors import WriteFailed
 from cwx.files import Change
-from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle
+from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, two_folders
 
 KEEP_WHITE = ["--color", "blue", "--drawn", "white", "--drawn", "blue", "--keep-white"]
 
@@ -203,17 +203,6 @@ def test_a_link_out_of_the_campaign_is_not_written_through(campaign: Path,
 
 
 # ---------------------------------------------------------------- killed changes
-
-
-def two_folders(campaign: Path) -> tuple[Path, Path, Path, Path]:
-    """The bag in a/, the characters in z/: a change's records are written a/ first."""
-    a, z = campaign / "a", campaign / "z"
-    a.mkdir()
-    z.mkdir()
-    for name in ("sue.toml", "kris.toml"):
-        shutil.move(campaign / name, z / name)
-    shutil.move(campaign / "bag.toml", a / "bag.toml")
-    return a / "bag.toml", z / "sue.toml", z / "kris.toml", z
 
 
 def test_a_kill_between_the_records_of_two_folders_loses_no_die_nor_journal_line(

@@ -15,10 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import cwx
+from tests.helpers import SUE, cwx
 
-SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
-       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
         "--trait", "orange=Bold", "--trait", "green=Kind", "--trait", "purple=Friendly"]
 

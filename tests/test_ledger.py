@@ -13,11 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cwx import journal, ledger
-from tests.helpers import cwx
+from tests.helpers import SUE, cwx
 from tests.helpers import journal as read_journal
-
-SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
-       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
 
 
 def event(at: str, *changes: journal.Change, id: str = "0", command: str = "x") -> journal.Event:

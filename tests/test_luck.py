@@ -15,10 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cwx, journal
-
-SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
-       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+from tests.helpers import SUE, cwx, journal
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cwx import durable, files
-from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, start
+from tests.helpers import SUE, cwx, cwx_process, journal, killed_at, litter, settle, start, two_folders
 
 WRITERS = 32
 
@@ -218,13 +218,8 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
     # record to a/ and then z/, and the steps are slowed so kills land between the copies.
     # After each kill a command runs in z/ alone, then one in both: whatever the kill
     # left must be finished or undone whole, and no other command's journal line lost.
-    a, z = campaign / "a", campaign / "z"
-    a.mkdir()
-    z.mkdir()
-    for name in ("sue.toml", "kris.toml"):
-        shutil.move(campaign / name, z / name)
-    shutil.move(campaign / "bag.toml", a / "bag.toml")
-    sue, kris, bag = z / "sue.toml", z / "kris.toml", a / "bag.toml"
+    bag, sue, kris, z = two_folders(campaign)
+    a = bag.parent
     keep = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "blue", "--drawn", "white",
             "--drawn", "blue", "--keep-white"]
     spend = ["bag", "draw", "--char", sue, "--bag", bag, "--color", "red", "--drawn", "blue",
@@ -373,8 +368,6 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
 
 # ---------------------------------------------------------------- the ledger's commands, killed
 
-SUE_TRAITS = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
-              "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
 LEDGER_COMMANDS = {
     # the command, the checkpoints its commit passes (adopt writes the journal alone)
     "reconcile": (["reconcile"], ["temp", "record#1", "replace#1", "journal", "forget#1"]),
@@ -386,7 +379,7 @@ LEDGER_COMMANDS = {
 def _ledger_table(folder: Path, command: str) -> None:
     assert cwx("init", folder).status == 0
     assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
-               *SUE_TRAITS).status == 0
+               *SUE).status == 0
     sue = folder / "sue.toml"
     if command == "undo":
         assert cwx("bag", "draw", "--char", sue, "--bag", folder / "bag.toml", "--color", "red",

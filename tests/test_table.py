@@ -11,10 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, cwx
-
-SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
-       "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly"]
+from tests.helpers import EXAMPLES, SUE, cwx
 
 
 @pytest.fixture

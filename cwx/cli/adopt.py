@@ -6,6 +6,7 @@ from typing import Annotated, Any
 import typer
 
 from cwx import campaign, files, journal, ledger, sheets
+from cwx.cli import views
 from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile, RuleForbids
@@ -69,14 +70,6 @@ def _text(adopted: list[dict[str, Any]]) -> str:
         if item["key"] is None:
             lines.append(f"  {item['file']}: the whole file, as its history's start")
         else:
-            lines.append(f"  {item['file']} [{item['key']}] {_shown(item['from'])} → "
-                         f"{_shown(item['to'])}")
+            lines.append(f"  {item['file']} [{item['key']}] {views.value_text(item['from'])} → "
+                         f"{views.value_text(item['to'])}")
     return "\n".join(lines)
-
-
-def _shown(value: object) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "[]"
-    return str(value)

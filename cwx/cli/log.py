@@ -1,20 +1,19 @@
 """`cwx log`: the campaign journal in time order, for people or scripts."""
 
-import contextlib
 import heapq
 import io
 import json as json_module
 import os
 import sys
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from cwx import campaign, durable, journal
+from cwx.cli import views
 from cwx.cli.common import character_path
 from cwx.cli.output import JsonFlag
-from cwx.errors import BadFile
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -54,7 +53,7 @@ def _in_time_order(path: str, name: str | None, last: int | None, turned: "_Turn
     keys: list[tuple[str, int, int]] = []
     skipped: list[int] = []  # lines that are not events, said once at the end
     offset = 0
-    with _opened(path) as file:
+    with journal.opened(path) or io.BytesIO() as file:
         for number, raw in enumerate(journal.lines_of(file), 1):
             here = offset
             if isinstance(raw, int):  # a line too long to be an event
@@ -103,15 +102,6 @@ class _Turns:
         """The command that turned this draw, if one did and was not undone."""
         found = self.by.get(draw)
         return found[1] if found and found[0] not in self.undone else None
-
-
-def _opened(path: str) -> Any:
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        return contextlib.nullcontext(io.BytesIO())
-    except OSError as error:
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
 
 
 def _events(path: str, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
@@ -198,13 +188,5 @@ def _change(event: journal.Event) -> str:
             if change.text is not None:  # a secret file (the sealed number) goes unmentioned
                 said.append(f"{'created' if change.created else 'rewrote'} {change.file}")
         elif change.key == "xp" or change.key.startswith(("luck.", "traits.")):
-            said.append(f"{change.key} {_shown(change.before)} → {_shown(change.after)}")
+            said.append(f"{change.key} {views.value_text(change.before)} → {views.value_text(change.after)}")
     return ", ".join(said)
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    if value is None:
-        return "–"
-    return value if isinstance(value, str) else json_module.dumps(value)

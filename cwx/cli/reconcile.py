@@ -6,6 +6,7 @@ from typing import Annotated, Any
 import typer
 
 from cwx import campaign, ledger, tomledit
+from cwx.cli import views
 from cwx.cli.common import changing, in_campaign
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import RuleForbids
@@ -80,14 +81,6 @@ def _text(corrected: list[dict[str, Any]]) -> str:
         return "Nothing to reconcile: every file agrees with the ledger."
     lines = [f"Reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
              "ledger:"]
-    lines += [f"  {c['file']} [{c['key']}] {_shown(c['from'])} → {_shown(c['to'])}"
+    lines += [f"  {c['file']} [{c['key']}] {views.value_text(c['from'])} → {views.value_text(c['to'])}"
               for c in corrected]
     return "\n".join(lines)
-
-
-def _shown(value: object) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "[]"
-    return str(value)

@@ -88,6 +88,19 @@ def party_text(party: list[Character], bag: BagSheet | None) -> str:
     return "\n\n".join(blocks)
 
 
+def value_text(value: object) -> str:
+    """A value a file key held, for a line of text: – for missing, a list as its items."""
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "[]"
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        return str(value)
+    import json
+
+    return json.dumps(value)
+
+
 def unspent_text(left: int) -> str:
     return f"\n{left} of {clockworx.BUDGET} creation points left unspent."
 
