@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
-from cwx.errors import BadFile, CwxError
+from cwx.errors import BadFile, BadValue, CwxError
+from cwx.hints import did_you_mean
 
 if TYPE_CHECKING:
     import random
@@ -96,8 +97,6 @@ def character_path(value: str) -> str:
     """--char: a path (an existing one wins), or the name of a character of the campaign
     found from the current folder: `sue` finds sue.toml, or the file whose name is Sue."""
     from cwx import campaign, files, sheets
-    from cwx.errors import BadValue
-    from cwx.hints import did_you_mean
 
     if os.path.lexists(value) or not value.strip():
         return value
@@ -132,8 +131,6 @@ def character_path(value: str) -> str:
 
 def _missing(path: str) -> str:
     """A path that does not exist: said now, with the nearest file of its folder."""
-    from cwx.hints import did_you_mean
-
     folder = os.path.dirname(path) or "."
     try:
         near = [n for n in os.listdir(folder) if n.endswith(".toml")]
@@ -153,7 +150,6 @@ def last_action(char: str) -> "journal.Action | None":
 def bag_path(value: str | None, near: str) -> str:
     """--bag, or left out: the campaign's default bag (campaign.toml), else its only bag."""
     from cwx import campaign, files, sheets
-    from cwx.errors import BadValue
 
     if value:
         return value
