@@ -189,6 +189,16 @@ class FolderLocks:
             self.waiting(folder)
         fcntl.flock(fd, fcntl.LOCK_EX)
 
+    def holds(self, folder: str) -> bool:
+        """Whether this folder is locked, by whatever name (a bind mount is one folder)."""
+        if os.path.realpath(folder) in self.held:
+            return True
+        try:
+            info = os.stat(folder)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) in self.inodes
+
     def release(self) -> None:
         for fd in self.held.values():
             os.close(fd)  # closing drops the flock
@@ -208,7 +218,8 @@ class Found(NamedTuple):
     problem: str | None
 
 
-def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool) -> list[str]:
+def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool,
+           rebase: Rebase | None = None) -> list[str]:
     """Lock `folders`. When `finish`, first complete (or undo) what a killed command left
     and sweep its temporary files; otherwise leave it be. Returns what the caller may
     want to tell the user (a change waiting, a record cwx will not run)."""
@@ -220,7 +231,7 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool) -> list[
         for found in records:
             if found.redo and not found.problem and _complete(found):
                 needed |= found.redo.folders()
-        if not finish or needed <= set(locks.held):
+        if not finish or all(locks.holds(folder) for folder in needed):
             break
         # A decided change reaches folders we do not hold: start over, in sorted order.
         locks.release()
@@ -233,8 +244,7 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool) -> list[
         if found.redo:
             seen.add(found.redo.name)
         if found.problem or found.redo is None:
-            message = (f"{found.problem}; cwx will not run it. Look at it, and delete it "
-                       "when you know where it came from")
+            message = _said(found.problem)
             if finish:
                 raise Untrusted(message, path=found.path)
             notes.append(f"{found.path}: {message}")
@@ -243,7 +253,13 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool) -> list[
                 _roll_back(found, set(locks.held))
         elif finish:
             try:
-                _roll_forward(found.redo)
+                _roll_forward(found.redo, rebase)
+            except PermissionError as error:
+                owner = os.lstat(found.path).st_uid
+                raise _write_failed(error, f"an interrupted change by another user (uid "
+                                           f"{owner}) waits here, and only they (or root) can "
+                                           "finish it: ask them to run any cwx command that "
+                                           "changes files here") from None
             except OSError as error:
                 raise _write_failed(error, "could not finish a change an interrupted cwx "
                                            "command left; fix the problem and run cwx again") from None
@@ -262,16 +278,23 @@ def inspect(folder: str) -> list[tuple[str, str]]:
     """What `cwx check` says of the redo records in `folder` (path, message): each one cwx
     will not run, and each interrupted change still waiting to be finished or undone."""
     said = []
-    for found in _records(folder):
+    for found in _records(os.path.realpath(folder)):
         if found.problem or found.redo is None:
-            said.append((found.path, f"{found.problem}; cwx will not run it. Look at it, and "
-                                     "delete it when you know where it came from"))
+            said.append((found.path, _said(found.problem)))
         else:
             state = "finished" if _complete(found) else "undone"
             said.append((found.path, f"an interrupted `cwx {found.redo.command}` waits to be "
                                      f"{state}; the next cwx command that changes files here "
                                      "does it"))
     return said
+
+
+def _said(problem: str | None) -> str:
+    """What is said of a record cwx will not run: why, and what a person may do."""
+    if problem and "move it back" in problem:
+        return problem  # a moved campaign's own record: it says what to do
+    return f"{problem}; cwx will not run it. Look at it, and delete it when you know where " \
+           "it came from"
 
 
 def _records(folder: str) -> list[Found]:
@@ -350,6 +373,12 @@ def _untrusted(redo: Redo, found_in: str) -> str | None:
     """Why this record is not one cwx wrote, or None when it could be."""
     folders = redo.folders()
     if found_in not in folders:
+        if not any(os.path.isdir(folder) for folder in folders):
+            return (f"a redo record of an interrupted `cwx {redo.command}` in "
+                    f"{' and '.join(sorted(folders))}, which is not there any more (was the "
+                    "campaign moved?): move it back and run cwx there to finish the change, "
+                    "or give the change up by deleting this record and the .cwx-tmp files "
+                    "beside it")
         return "a redo record naming no file in its own folder"
     for folder in folders:
         if not _canonical(folder):
@@ -379,21 +408,42 @@ def _canonical(folder: str) -> bool:
 
 
 def _complete(found: Found) -> bool:
-    """Whether every folder of the change holds this record: whether it was decided."""
+    """Whether every folder of the change holds this record: whether it was decided. Only
+    a copy that is not there says no; one cwx cannot read says nothing, and is an error."""
     assert found.redo is not None
     for folder in found.redo.folders():
+        path = os.path.join(folder, found.redo.name)
         try:
-            if _read_plain(os.path.join(folder, found.redo.name), MAX_RECORD) != found.raw:
+            if _read_plain(path, MAX_RECORD) != found.raw:
                 return False
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
             return False
+        except OSError as error:
+            raise BadFile(f"cwx cannot tell whether an interrupted `cwx {found.redo.command}` "
+                          f"was decided: this copy of its record cannot be read "
+                          f"({error.strerror}); nothing was changed. Let cwx read it (or ask "
+                          "its owner to run cwx there)", path=path) from None
     return True
 
 
 def _roll_back(found: Found, held: set[str]) -> None:
-    """A change killed before it was decided: nothing was replaced, so forget it."""
+    """A change killed before it was decided: nothing was replaced, so forget it. A record
+    some folder lacks although part of its change was made (a folder moved away since)
+    is never rolled back: that would keep half a change."""
     assert found.redo is not None
-    for pending in found.redo.replace:
+    waiting = [p for p in found.redo.replace if os.path.lexists(p.temp)]
+    # A temporary file gone may have been swept (its target as the change found it) or
+    # moved into place (its target changed): only the second is half a change.
+    replaced = [p for p in found.redo.replace
+                if not os.path.lexists(p.temp) and _fingerprint_of(p.target) != p.old]
+    if waiting and replaced:
+        gone = [f for f in sorted(found.redo.folders())
+                if not os.path.lexists(os.path.join(f, found.redo.name))]
+        raise BadFile(f"an interrupted `cwx {found.redo.command}` is half made, and its record "
+                      f"is missing from {' and '.join(gone)} (a folder moved or renamed?); "
+                      "nothing was changed. Put the folder back and run cwx again to finish "
+                      "it", path=found.path)
+    for pending in waiting:
         if os.path.dirname(pending.temp) in held:
             with contextlib.suppress(OSError):
                 os.unlink(pending.temp)
@@ -402,24 +452,45 @@ def _roll_back(found: Found, held: set[str]) -> None:
             os.unlink(os.path.join(folder, found.redo.name))
 
 
-def _roll_forward(redo: Redo) -> None:
-    """Finish a decided change, unless one of its targets changed since it was computed."""
+Rebase = Callable[[str, bytes, JournalLine], "bytes | None"]
+
+
+def _roll_forward(redo: Redo, rebase: Rebase | None) -> None:
+    """Finish a decided change. A target edited since the change was computed is not
+    overwritten: the change is made again on the edited file (`rebase`, given the target,
+    its bytes now and the change's journal line), or, where the edit touched what the
+    change changes, refused."""
     waiting = [pending for pending in redo.replace if os.path.lexists(pending.temp)]
+    rebased: dict[str, bytes] = {}
     for pending in waiting:
         if not stat.S_ISREG(os.lstat(pending.temp).st_mode):
             raise Untrusted("is not a temporary file cwx wrote; cwx will not move it into "
                             "place. Look at it, and delete it and the redo record "
-                            f"{redo.name} beside it", path=pending.temp)
-        if _fingerprint_of(pending.target) != pending.old:
-            folders = " and ".join(sorted(redo.folders()))
+                            f"{redo.name} beside it", path=pending.target)
+        _still_writable(pending.target)
+        if _fingerprint_of(pending.target) == pending.old:
+            continue
+        now = _bytes_of(pending.target)
+        remade = rebase(pending.target, now, redo.journal) \
+            if rebase and redo.journal and now is not None else None
+        if remade is None:
             raise Conflict(
-                f"changed after an interrupted `cwx {redo.command}` computed its change, so cwx "
-                f"will not finish it over your edit. To keep your edit, delete {redo.name} "
-                f"(in {folders}) and {os.path.basename(pending.temp)}; to take cwx's change "
-                f"instead, move {os.path.basename(pending.temp)} over the file",
+                f"was edited after an interrupted `cwx {redo.command}` computed its change, "
+                "in a value that change sets too, so cwx will not choose between them; "
+                "nothing was changed. Put that value back as it was and run cwx again to "
+                f"finish the change (the journal line waits in {redo.name})",
                 path=pending.target)
+        rebased[pending.target] = remade
     for pending in waiting:
-        os.replace(pending.temp, pending.target)
+        if pending.target in rebased:
+            mode = stat.S_IMODE(os.stat(pending.target).st_mode)
+            os.replace(_write_temp(pending.target, rebased[pending.target], mode),
+                       pending.target)
+            os.unlink(pending.temp)
+        else:
+            if os.path.lexists(pending.target):  # the mode it has now, not when computed
+                os.chmod(pending.temp, stat.S_IMODE(os.stat(pending.target).st_mode))
+            os.replace(pending.temp, pending.target)
     for folder in sorted({os.path.dirname(p.target) for p in waiting}):
         _sync_folder(folder)
     if redo.journal:
@@ -427,6 +498,24 @@ def _roll_forward(redo: Redo) -> None:
     for folder in sorted(redo.folders()):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(folder, redo.name))
+
+
+def _still_writable(target: str) -> None:
+    """A file made read-only since the kill is not replaced behind its owner's back."""
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        return
+    if not mode & 0o222:
+        raise WriteFailed("was made read-only after an interrupted cwx command; make it "
+                          "writable (chmod u+w) to let cwx finish that change", path=target)
+
+
+def _bytes_of(path: str) -> bytes | None:
+    try:
+        return _read_plain(path, MAX_RECORD)
+    except OSError:
+        return None
 
 
 def _fingerprint_of(path: str) -> str | None:

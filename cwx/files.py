@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
-from cwx import campaign, durable, journal, sheets, tomledit
+from cwx import campaign, durable, journal, ledger, sheets, tomledit
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.sheets import BagSheet, Character, Kind
 from cwx.tomledit import Key
@@ -335,7 +335,8 @@ class Change:
 
     def __enter__(self) -> Change:
         try:
-            notes = durable.settle(self.locks, self.folders(), finish=not self.read_only)
+            notes = durable.settle(self.locks, self.folders(), finish=not self.read_only,
+                                   rebase=rebase)
         except BaseException:
             self.locks.release()
             raise
@@ -397,6 +398,32 @@ def reading(paths: Sequence[str], *, waiting: Say | None = None,
     that changes files (and the caller is told of it)."""
     with Change("read", paths, None, waiting=waiting, note=note, read_only=True) as change:
         yield change
+
+
+def rebase(target: str, now: bytes, line: durable.JournalLine) -> bytes | None:
+    """An interrupted change made again on a file edited since it was computed, from the
+    keys its journal line says it changed; None when it cannot be (the edit changed one of
+    those keys too, or the change wrote the whole file)."""
+    event = journal.parse(line.line)
+    if isinstance(event, journal.BadLine):
+        return None
+    name = journal.name_in(os.path.dirname(line.path), target)
+    mine = [change for change in event.changes if change.file == name]
+    if not mine or any(change.key is None for change in mine):
+        return None
+    try:
+        text = now.decode("utf-8")
+        data = tomllib.loads(text)
+        edits: list[tuple[Key, Any]] = []
+        for change in mine:
+            assert change.key is not None
+            key = ledger.split(change.key)
+            if tomledit.value_at(data, key) != change.before:
+                return None
+            edits.append((key, change.after))
+        return tomledit.edited(text, data, edits, target).encode()
+    except (ValueError, CwxError):
+        return None
 
 
 def _place(path: str) -> str:

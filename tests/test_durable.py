@@ -251,19 +251,76 @@ def test_a_reading_command_never_finishes_an_interrupted_change(campaign: Path,
     assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
 
 
-def test_a_hand_edit_after_a_kill_is_never_overwritten(campaign: Path, tmp_path: Path) -> None:
+def test_a_hand_edit_after_a_kill_is_kept_and_the_change_made_on_top_of_it(
+        campaign: Path, tmp_path: Path) -> None:
     bag, sue = campaign / "bag.toml", campaign / "sue.toml"
     killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
               *KEEP_WHITE)
     # Sue's file was replaced first; the bag's waits. The GM edits the bag meanwhile.
-    edited = bag.read_text() + "# a note written while the change waited\n"
+    bag.write_text(bag.read_text() + "# a note written while the change waited\n")
+    assert cwx("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+               "--char", campaign / "kris.toml").status == 0
+    text = bag.read_text()
+    assert text.endswith("# a note written while the change waited\n")
+    assert tomllib.loads(text)["reserve"]["white"] == 9
+    assert whites(bag, sue) == 11 and litter(campaign) == []
+    assert [e["command"] for e in journal(campaign)] == ["bag draw", "clock resolve"]
+
+
+def test_a_hand_edit_of_the_same_value_after_a_kill_is_never_overwritten(
+        campaign: Path, tmp_path: Path) -> None:
+    bag, sue = campaign / "bag.toml", campaign / "sue.toml"
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    edited = bag.read_text().replace("white = 10", "white = 12")  # the reserve, by hand
     bag.write_text(edited)
     ran = cwx("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
               "--char", campaign / "kris.toml")
-    assert ran.status == 2 and f"{bag}: changed after an interrupted `cwx bag draw`" in ran.error
-    assert "To keep your edit, delete" in ran.error
+    assert ran.status == 2 and f"{bag}: was edited after an interrupted `cwx bag draw`" in ran.error
+    assert "Put that value back as it was and run cwx again" in ran.error
     assert bag.read_text() == edited
-    assert any(n.startswith(durable.REDO_PREFIX) for n in litter(campaign))
+    # The table puts it back: the change is finished, nothing lost.
+    bag.write_text(edited.replace("white = 12", "white = 10"))
+    assert cwx("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+               "--char", campaign / "kris.toml").status == 0
+    assert whites(bag, sue) == 11 and litter(campaign) == []
+
+
+def test_a_file_made_read_only_after_a_kill_is_not_replaced(campaign: Path,
+                                                            tmp_path: Path) -> None:
+    bag, sue = campaign / "bag.toml", campaign / "sue.toml"
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    bag.chmod(0o444)
+    ran = cwx("clock", "resolve", "--target", 3, "--guess", 3, "--char", campaign / "kris.toml")
+    assert ran.status == 2 and "made read-only" in ran.error
+    assert stat.S_IMODE(bag.stat().st_mode) == 0o444
+
+
+def test_a_half_made_change_whose_other_folder_moved_is_not_rolled_back(
+        campaign: Path, tmp_path: Path) -> None:
+    bag, sue, _, z = two_folders(campaign)
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    z.rename(campaign / "party")  # Sue's file was changed; the bag's change waits in a/
+    before = bag.read_bytes()
+    ran = cwx("bag", "new", bag.parent / "spare.toml")
+    assert ran.status == 2 and "half made" in ran.error and "moved or renamed" in ran.error
+    assert bag.read_bytes() == before
+    (campaign / "party").rename(z)
+    assert cwx("bag", "new", bag.parent / "spare.toml").status == 0
+    assert whites(bag, z / "sue.toml") == 11
+
+
+def test_check_finds_an_interrupted_change_wherever_it_is_asked_from(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bag, sue = campaign / "bag.toml", campaign / "sue.toml"
+    killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", sue, "--bag", bag,
+              *KEEP_WHITE)
+    monkeypatch.chdir(campaign)
+    for where in (".", str(campaign)):
+        out = cwx("check", where).stdout
+        assert "waits to be finished" in out and "cwx will not run it" not in out, where
 
 
 def test_init_force_after_a_killed_init_succeeds_at_once(tmp_path: Path) -> None:
