@@ -92,7 +92,9 @@ def parse(raw: bytes, path: str) -> dict[str, Any]:
                       path=path, line=raw.count(b"\n", 0, error.start) + 1) from None
     _refuse_long_keys(text, path)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+        _refuse_deep(data, raw, path)
+        return data
     except tomllib.TOMLDecodeError as error:
         if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
             raise BadFile("has git conflict markers: a merge is not finished. Settle the "
@@ -115,9 +117,15 @@ _NOT_KEYS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)
 _DOTTED = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}")
 
 
+_DEEP_KEY = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){2,}")
+MAX_DEEP_KEYS = 64  # keys of three parts or more (a.b.c): tomlkit's work grows as their square
+MAX_DEPTH = 64  # tables and arrays within each other (tomlkit stops at 100, with an error)
+
+
 def _refuse_long_keys(text: str, path: str) -> None:
-    """A dotted key of very many parts takes tomllib minutes (and cwx's own code deep
-    recursion): refuse it before parsing. Nothing in a cwx file comes near the limit."""
+    """Dotted keys of very many parts, or very many of three parts or more, take the TOML
+    parsers minutes (and cwx's own code deep recursion): refuse them before parsing.
+    Nothing in a cwx file comes near the limits."""
     if text.count(".") < MAX_KEY_PARTS:
         return
     bare = _NOT_KEYS.sub(lambda m: "" if m.group(0)[0] == "#" else
@@ -126,6 +134,26 @@ def _refuse_long_keys(text: str, path: str) -> None:
         line = bare.count("\n", 0, found.start()) + 1
         raise BadFile(f"is not valid for cwx: a dotted key of more than {MAX_KEY_PARTS} parts",
                       path=path, line=line)
+    for number, found in enumerate(_DEEP_KEY.finditer(bare), 1):
+        if number > MAX_DEEP_KEYS:
+            raise BadFile(f"is not valid for cwx: more than {MAX_DEEP_KEYS} dotted keys of "
+                          "three parts or more (editing them would take minutes)", path=path,
+                          line=bare.count("\n", 0, found.start()) + 1)
+
+
+def _refuse_deep(data: dict[str, Any], raw: bytes, path: str) -> None:
+    """Tables and arrays nested past MAX_DEPTH: refused at reading, so that no command
+    finds out only when it comes to write the file."""
+    pending: list[tuple[Any, int, str]] = [(data, 0, "")]
+    while pending:
+        value, depth, key = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BadFile(f"is not valid for cwx: tables or arrays nested more than {MAX_DEPTH} "
+                          "deep", path=path, line=line_of(raw, key.partition(".")[0] or None))
+        if isinstance(value, dict):
+            pending += [(v, depth + 1, f"{key}.{k}" if key else k) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(v, depth + 1, key) for v in value]
 
 
 def _refuse_shape(text: str, path: str, pattern: str, message: str) -> NoReturn:
@@ -234,6 +262,9 @@ class Change:
             raise BadFile("names the same file twice (through a link?); give each its own",
                           path=" and ".join(self.files))
         self.journal = journal.path_in(os.path.realpath(journal_in)) if journal_in else None
+        if not read_only:  # refused before any lock, so nothing outside is even swept
+            for path, real in self.files.items():
+                _within_bound(path, real)
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
@@ -362,7 +393,6 @@ class Change:
             new_text = _new_text(file)
             _unchanged_since_read(file)
             _writable(file)
-            _within_bound(file)
             replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode,
                                                     file.raw))
             changes.extend(self._changes(file))
@@ -437,14 +467,14 @@ def _place(path: str) -> str:
     return real
 
 
-def _within_bound(file: Loaded) -> None:
+def _within_bound(path: str, real: str) -> None:
     """A link the user made inside the campaign is written through; one that leads out of
     it (or, outside any campaign, out of the named file's folder) never is."""
-    bound = campaign.bound(file.path)
-    if not campaign.inside(file.real, bound):
-        raise BadFile(f"leads to {file.real}, outside {bound}; cwx does not write through "
+    bound = campaign.bound(path)
+    if not campaign.inside(real, bound):
+        raise BadFile(f"leads to {real}, outside {bound}; cwx does not write through "
                       "links that leave the campaign. Copy the file into the campaign",
-                      path=file.path)
+                      path=path)
 
 
 def _new_text(file: Loaded) -> str:

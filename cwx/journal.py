@@ -14,8 +14,10 @@ Versions:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, BinaryIO, NamedTuple
@@ -149,13 +151,21 @@ def read_raw(path: str, *, envelope: bool = False, only: bytes = b"",
 
 
 def opened(path: str) -> BinaryIO | None:
-    """The journal, open for reading; None when there is none yet."""
+    """The journal, open for reading; None when there is none yet. A journal that is not
+    a regular file (a link to /dev/zero, a FIFO) is an error, never read without end."""
     try:
-        return open(path, "rb")
+        # O_NONBLOCK: opening a FIFO must not wait for a writer that never comes.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as error:
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise BadFile("is not a regular file, so it is no journal; put the journal itself "
+                      "here", path=path)
+    os.set_blocking(fd, True)
+    return open(fd, "rb")
 
 
 def lines_of(file: BinaryIO, block: int = 1 << 20) -> Iterator[bytes | int]:
@@ -323,7 +333,14 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number a journal holds")
 
 
-_scan = json.JSONDecoder(parse_constant=_no_constant).raw_decode
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is not a number a journal holds")
+    return number
+
+
+_scan = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite).raw_decode
 
 
 def _decode(text: str) -> Any:

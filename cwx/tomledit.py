@@ -43,11 +43,16 @@ def edited(old: str, data: Mapping[str, Any], edits: Sequence[Edit], path: str) 
     if quick is not None and parses_to(quick, meant):
         return quick
     import tomlkit
+    from tomlkit.exceptions import TOMLKitError
 
-    document = tomlkit.parse(old)
-    for key, value in edits:
-        edit(document, key, value)
-    text = tomlkit.dumps(document)
+    try:
+        document = tomlkit.parse(old)
+        for key, value in edits:
+            edit(document, key, value)
+        text = tomlkit.dumps(document)
+    except (TOMLKitError, RecursionError) as error:
+        raise BadFile(f"cwx cannot edit this file ({error}); nothing was written. Make the "
+                      "change by hand", path=path) from None
     if "\r\n" in old and "\n" not in old.replace("\r\n", ""):
         text = re.sub(r"(?<!\r)\n", "\r\n", text)  # tomlkit writes new lines as \n
     if not parses_to(text, meant):

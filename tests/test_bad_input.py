@@ -291,6 +291,8 @@ JOURNAL_LINES = {
     "result not an object": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":[1]}',
     "a NaN": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":{"xp":NaN}}',
     "a lone surrogate": '{"v":1,"id":"\\udcff","at":"2026-11-29T12:00:00Z","command":"x"}',
+    "an overflowing float": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x",'
+                            '"result":{"xp":1e999}}',
     "a huge number": '{"v":1,"id":"a","at":"2026-11-29T12:00:00Z","command":"x","result":{"xp":'
                      + "9" * 5000 + "}}",
 }

@@ -444,3 +444,51 @@ def test_ctrl_c_during_start_up_prints_no_traceback(campaign: Path) -> None:
             # Done before the signal came, or stopped by it on the way out.
             assert process.returncode in (0, -signal.SIGINT), err
     assert caught >= 3
+
+
+def test_a_folder_mounted_twice_is_one_folder_even_after_a_kill(campaign: Path,
+                                                                 tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting needs root")
+    one, two = campaign / "m1", campaign / "m2"
+    one.mkdir()
+    two.mkdir()
+    for name in ("sue.toml", "bag.toml"):
+        shutil.move(campaign / name, one / name)
+    if subprocess.run(["mount", "--bind", str(one), str(two)], capture_output=True).returncode:
+        pytest.skip("this machine does not allow a bind mount")
+    try:
+        killed_at("replace#1", tmp_path / "flag", "bag", "draw", "--char", one / "sue.toml",
+                  "--bag", two / "bag.toml", *KEEP_WHITE)
+        ran = cwx_process("bag", "draw", "--char", one / "sue.toml", "--bag", one / "bag.toml",
+                          "--color", "red", "--drawn", "red", timeout=30)
+        assert ran.status == 0, ran.stderr
+        assert whites(one / "bag.toml", one / "sue.toml") == 11
+    finally:
+        subprocess.run(["umount", str(two)], check=False)
+
+
+def test_a_journal_that_is_a_device_or_a_fifo_is_an_error_never_a_hang(campaign: Path) -> None:
+    path = campaign / "journal.jsonl"
+    path.symlink_to("/dev/zero")  # git can carry this link in a cloned campaign
+    for args in (["log"], ["check", campaign], ["log", "--json"]):
+        ran = cwx_process(*args, cwd=campaign, timeout=20)
+        assert ran.status == 2 and "is not a regular file" in ran.stdout + ran.stderr
+    path.unlink()
+    os.mkfifo(path)
+    ran = cwx_process("log", cwd=campaign, timeout=20)
+    assert ran.status == 2 and "is not a regular file" in ran.stderr
+
+
+def test_a_write_refused_for_leaving_the_campaign_touches_nothing_outside(
+        campaign: Path, tmp_path: Path) -> None:
+    (campaign / "campaign.toml").write_text("")
+    home = tmp_path / "home"
+    home.mkdir()
+    stray = home / f".notes.{'d' * 8}{durable.TEMP_SUFFIX}"
+    stray.write_text("data")
+    (campaign / "party").symlink_to(home)
+    ran = cwx("char", "new", campaign / "party" / "hero.toml", "--system", "clockworx",
+              "--trait", "A=3", "--trait", "B=3", "--trait", "C=3")
+    assert ran.status == 2 and "outside" in ran.error
+    assert stray.exists() and sorted(os.listdir(home)) == [stray.name]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,25 @@ def test_a_journal_is_read_in_blocks_and_a_line_too_long_is_never_held(
     lines = list(module.lines_of(io.BytesIO(text), block=4))
     assert lines == [b"short\n", 26, b"ok\n", 41, b"last"]
     assert sum(len(x) if isinstance(x, bytes) else x for x in lines) == len(text)
+
+
+def test_log_reads_the_journal_it_opened_even_when_git_replaces_it(
+        campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx import journal as module
+
+    kris = campaign / "kris.toml"
+    for guess in (3, 4):
+        cwx("clock", "resolve", "--target", 4, "--guess", guess, "--trait", "Repair",
+            "--char", kris)
+    path = campaign / "journal.jsonl"
+    reading = module.lines_of
+
+    def then_replaced(file: Any, block: int = 1 << 20) -> Any:
+        yield from reading(file, block)
+        other = campaign / "other.jsonl"  # a pull writes a new file over the old name
+        other.write_bytes(b'{"v":2}\n' + path.read_bytes())
+        other.replace(path)
+
+    monkeypatch.setattr(module, "lines_of", then_replaced)
+    ran = cwx("log", "--json", cwd=campaign)
+    assert ran.status == 0 and [e["result"]["xp"] for e in ran.json["events"]] == [2, 6]

@@ -136,3 +136,21 @@ def test_an_unrevealed_seal_resolves_once(tmp_path: Path) -> None:
     assert first.status == 0 and first.json["success"] is True
     again = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", tmp_path)
     assert again.status == 2 and "already revealed" in again.error
+
+
+def test_a_reveal_journaled_from_any_character_folder_is_witnessed(tmp_path: Path) -> None:
+    from tests.helpers import EXAMPLES
+
+    gm, b, c = tmp_path / "gm", tmp_path / "b", tmp_path / "c"
+    for folder in (gm, b, c):
+        folder.mkdir()
+    for folder in (b, c):
+        (folder / "kris.toml").write_bytes((EXAMPLES / "kris.toml").read_bytes())
+    assert cwx("clock", "pick", "--seal", "--target", 5, "--campaign", gm).status == 0
+    assert cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", gm,
+               "--char", b / "kris.toml").status == 0
+    path = gm / SEALED
+    path.write_text(path.read_text().replace('"revealed": true', '"revealed": false'))
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", gm,
+              "--char", c / "kris.toml")
+    assert ran.status == 2 and "was revealed" in ran.error

@@ -172,7 +172,9 @@ def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: 
     """Resolve against a character (adding the experience) and/or the sealed number
     (revealing it), as one change with one journal line."""
     paths = [p for p in (char, seal_path) if p]
-    acting = char or seal_path
+    # A sealed number's events are journaled beside it, wherever the character is: that
+    # journal is the witness that it was revealed.
+    acting = seal_path or char
     assert acting is not None
     with changing("clock resolve", paths, journal_for=acting) as change:
         extra: dict[str, Any] = {}

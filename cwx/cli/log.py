@@ -6,7 +6,7 @@ import json as json_module
 import os
 import sys
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import typer
 
@@ -38,43 +38,45 @@ def log(
     for record, said in durable.inspect(folder):  # a change not yet journaled
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
     turned = _Turns()
-    order = _in_time_order(path, name, last, turned)
-    if json:
-        _print_json(path, order)
-    else:
-        _print_table(path, order, name, turned)
+    # One open journal for both passes: a journal replaced meanwhile (a git pull, an
+    # editor's save) is read whole from the file that was there.
+    with journal.opened(path) or io.BytesIO() as file:
+        order = _in_time_order(file, path, name, last, turned)
+        if json:
+            _print_json(file, order)
+        else:
+            _print_table(file, order, name, turned)
 
 
-def _in_time_order(path: str, name: str | None, last: int | None, turned: "_Turns",
-                   ) -> list[tuple[str, int, int]]:
+def _in_time_order(file: BinaryIO, path: str, name: str | None, last: int | None,
+                   turned: "_Turns") -> list[tuple[str, int, int]]:
     """(when, line, offset) of the wanted events, oldest first. Only these small keys are
     held, never the events: a long campaign is read as a stream, and read again by offset.
     `turned` learns which draws a later spend or curse turned (those lines are few)."""
     keys: list[tuple[str, int, int]] = []
     skipped: list[int] = []  # lines that are not events, said once at the end
     offset = 0
-    with journal.opened(path) or io.BytesIO() as file:
-        for number, raw in enumerate(journal.lines_of(file), 1):
-            here = offset
-            if isinstance(raw, int):  # a line too long to be an event
-                offset += raw
-                skipped.append(number)
-                continue
-            offset += len(raw)
-            if not raw.strip():
-                continue
-            if b'"turns"' in raw or b'"undoes"' in raw:
-                turned.note(journal.parse(raw, number))
-            key = journal.key_of(raw, number)
-            if isinstance(key, journal.BadLine):
-                skipped.append(number)
-            elif name is None or key.file == name:
-                if last is None:
-                    keys.append((key.when, number, here))
-                elif len(keys) < last:
-                    heapq.heappush(keys, (key.when, number, here))
-                else:
-                    heapq.heappushpop(keys, (key.when, number, here))
+    for number, raw in enumerate(journal.lines_of(file), 1):
+        here = offset
+        if isinstance(raw, int):  # a line too long to be an event
+            offset += raw
+            skipped.append(number)
+            continue
+        offset += len(raw)
+        if not raw.strip():
+            continue
+        if b'"turns"' in raw or b'"undoes"' in raw:
+            turned.note(journal.parse(raw, number))
+        key = journal.key_of(raw, number)
+        if isinstance(key, journal.BadLine):
+            skipped.append(number)
+        elif name is None or key.file == name:
+            if last is None:
+                keys.append((key.when, number, here))
+            elif len(keys) < last:
+                heapq.heappush(keys, (key.when, number, here))
+            else:
+                heapq.heappushpop(keys, (key.when, number, here))
     if skipped:
         shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
         print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
@@ -104,40 +106,37 @@ class _Turns:
         return found[1] if found and found[0] not in self.undone else None
 
 
-def _events(path: str, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
+def _events(file: BinaryIO, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
     """The chosen events, read again whole; one whose changes are not a journal's is
     left out (`cwx check` names it)."""
-    if not order:
-        return
-    with open(path, "rb") as file:
-        for _, line, offset in order:
-            file.seek(offset)
-            event = journal.parse(file.readline(journal.MAX_LINE + 1), line)
-            if isinstance(event, journal.Event):
-                yield event
+    for _, line, offset in order:
+        file.seek(offset)
+        event = journal.parse(file.readline(journal.MAX_LINE + 1), line)
+        if isinstance(event, journal.Event):
+            yield event
 
 
-def _print_json(path: str, order: list[tuple[str, int, int]]) -> None:
+def _print_json(file: BinaryIO, order: list[tuple[str, int, int]]) -> None:
     out = sys.stdout
     out.write('{"events": [')
-    for number, event in enumerate(_events(path, order)):
+    for number, event in enumerate(_events(file, order)):
         out.write(", " if number else "")
         out.write(json_module.dumps(event.to_json(), ensure_ascii=False, allow_nan=False))
     out.write("]}\n")
 
 
-def _print_table(path: str, order: list[tuple[str, int, int]], name: str | None,
+def _print_table(file: BinaryIO, order: list[tuple[str, int, int]], name: str | None,
                  turned: _Turns) -> None:
     if not order:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
     header = ("when", "who", "what", "outcome", "change")
     widths = [len(cell) for cell in header]
-    for event in _events(path, order):  # a first pass for the column widths
+    for event in _events(file, order):  # a first pass for the column widths
         widths = [max(w, len(cell))
                   for w, cell in zip(widths, _row(event, turned), strict=True)]
     print(_line(header, widths))
-    for event in _events(path, order):
+    for event in _events(file, order):
         print(_line(_row(event, turned), widths))
 
 
