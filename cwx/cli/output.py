@@ -25,13 +25,24 @@ painting = "auto"
 
 
 def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> None:
-    """Print the result: `data` as JSON, or `text()` for people."""
+    """Print the result: `data` as JSON, or `text()` for people. A reader that went away
+    does not end the command: its exit status (--exit-code) still says the outcome."""
     if as_json:
         import json  # here: a result for people, the common case, never loads it
 
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n")
+        said = json.dumps(data, ensure_ascii=False, allow_nan=False) + "\n"
     else:
-        sys.stdout.write(text().rstrip("\n") + "\n")
+        said = text().rstrip("\n") + "\n"
+    try:
+        sys.stdout.write(said)
+    except BrokenPipeError:
+        quiet_stdout()
+
+
+def quiet_stdout() -> None:
+    """The reader went away (`cwx log | head`): say nothing more, and let exit not complain."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def colour_on(stream: Any = None) -> bool:
