@@ -6,7 +6,7 @@ import _signal  # type: ignore[import-not-found]
 import os as _os
 import sys as _sys
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def _interrupted_at_start(signum: int, frame: object) -> None:

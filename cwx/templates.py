@@ -117,8 +117,9 @@ def table_readme(name: str) -> str:
     return f"""\
 # {name}
 
-A campaign folder for [cwx](https://pypi.org/project/cwx/), the command-line
-companion for the ClockWorx and Color Wheel diceless mechanics. Keep it in git.
+A campaign folder for [cwx](https://pypi.org/project/cwx-rpg/), the command-line
+companion for the ClockWorx and Color Wheel diceless mechanics (`pip install cwx-rpg`
+puts the `cwx` command on your path). Keep it in git.
 
 ## What is here
 

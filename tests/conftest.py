@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from cwx.cli import output
 from tests.helpers import EXAMPLES
 
 # Deterministic in CI, so a failure is a failure of the code and reproduces.
@@ -26,4 +27,8 @@ def campaign(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def _no_colour(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    # Whatever the developer's shell asks of colour, a test starts from auto, and each
+    # in-process run from the --paint of its own command line.
+    for name in ("FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR", "CWX_PAINT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(output, "painting", "auto")

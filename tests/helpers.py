@@ -138,3 +138,26 @@ def two_folders(campaign: Path) -> tuple[Path, Path, Path, Path]:
         shutil.move(campaign / name, z / name)
     shutil.move(campaign / "bag.toml", a / "bag.toml")
     return a / "bag.toml", z / "sue.toml", z / "kris.toml", z
+
+
+def on_a_terminal(*args: object, env: dict[str, str] | None = None,
+                  cwd: Path | None = None) -> str:
+    """What cwx prints to a terminal: a real process whose stdout is a pseudo-terminal."""
+    import pty
+
+    leader, follower = pty.openpty()
+    inherited = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    process = subprocess.Popen([sys.executable, "-m", "cwx", *map(str, args)],
+                               stdout=follower, stderr=subprocess.PIPE, cwd=cwd,
+                               env={**inherited, "TERM": "xterm-256color", **(env or {})})
+    os.close(follower)
+    seen = b""
+    try:
+        while chunk := os.read(leader, 65536):
+            seen += chunk
+    except OSError:  # the terminal closes when the process ends (EIO on Linux)
+        pass
+    finally:
+        os.close(leader)
+    process.communicate(timeout=60)
+    return seen.decode().replace("\r\n", "\n")

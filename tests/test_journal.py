@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,56 @@ def test_log_for_people_is_a_table(campaign: Path) -> None:
     text = cwx("log", "--char", campaign / "kris.toml").stdout
     assert text.splitlines()[0].split() == ["when", "who", "what", "outcome", "change"]
     assert "Kris" in text and "clock resolve (Repair, 3 vs 4)" in text and "xp 0 → 2" in text
+
+
+def test_log_shows_the_dice_each_draw_drew(campaign: Path) -> None:
+    cwx("bag", "draw", "--char", campaign / "sue.toml", "--bag", campaign / "bag.toml",
+        "--color", "blue", "--drawn", "white", "--drawn", "red", "--keep-white")
+    cwx("bag", "draw", "--char", campaign / "rick.toml", "--bag", campaign / "bag.toml",
+        "--trait", "Friendly", "--drawn", "blue")
+    rows = cwx("log", cwd=campaign).stdout.splitlines()[1:]
+    assert re.search(r"  bag draw \(blue; drew white, red\) +failure  ", rows[0])
+    assert "bag draw (purple; drew blue)" in rows[1] and "success" in rows[1]
+
+
+def test_log_columns_stay_aligned_with_wide_and_combining_names(campaign: Path) -> None:
+    for file, name in (("yuu.toml", "勇者ユウ"), ("zoe.toml", "Zoe\u0308 Ｘ")):
+        cwx("char", "new", campaign / file, "--system", "clockworx", "--name", name,
+            "--trait", "剣=3", "--trait", "Tough=3", "--trait", "Climb=1")
+    cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+        "--char", campaign / "kris.toml")
+    lines = cwx("log", cwd=campaign).stdout.splitlines()
+    assert len(lines) == 4
+    starts = [_start(line) for line in lines]
+    assert len(set(starts)) == 1, "\n".join(lines)
+
+
+def _start(line: str) -> int:
+    """The screen column at which the line's third cell (what) begins."""
+    import unicodedata
+
+    what = next(line.index(word) for word in ("what", "char new", "clock resolve")
+                if word in line)
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+               for c in line[:what])
+
+
+def test_log_jsonl_is_one_event_a_line_and_nothing_else(campaign: Path) -> None:
+    assert cwx("log", "--jsonl", cwd=campaign).stdout == ""  # no journal yet: no lines
+    kris = campaign / "kris.toml"
+    for guess in (3, 4, 5):
+        cwx("clock", "resolve", "--target", 4, "--guess", guess, "--trait", "Repair",
+            "--char", kris)
+    whole = cwx("log", "--json", cwd=campaign).json
+    lines = cwx("log", "--jsonl", cwd=campaign).stdout.splitlines()
+    assert [json.loads(line) for line in lines] == whole["events"]
+    assert len(lines) == 3 and set(whole) == {"events"}
+    last = cwx("log", "--jsonl", "--last", 1, "--char", kris, cwd=campaign).stdout
+    assert [json.loads(last)] == whole["events"][-1:]
+    both = cwx("log", "--json", "--jsonl", cwd=campaign)
+    assert both.status == 2 and "choose one" in both.error
+    assert "--jsonl" in cwx("log", "--help").stdout
 
 
 def test_a_damaged_journal_line_is_left_out_by_log_and_named_by_check(campaign: Path) -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from typer._click.shell_completion import get_completion_class
 from typer._completion_classes import BashComplete, ZshComplete
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup
 
 from cwx.cli import app as app_module
 from cwx.cli import lazy
@@ -111,6 +111,88 @@ def test_a_group_without_a_command_prints_its_help_once() -> None:
     plain = subprocess.run([sys.executable, "-m", "cwx", "char"], capture_output=True,
                            text=True, env={"TYPER_USE_RICH": "0", "PATH": "/usr/bin:/bin"})
     assert plain.returncode == 0 and plain.stdout.count("Usage: cwx char") == 1
+
+
+# ---------------------------------------------------------------- help and pipes
+
+
+def _file_command() -> typer._click.Command:
+    demo = typer.Typer(add_completion=False)
+
+    @demo.command()
+    def hello(file: Annotated[str, typer.Argument(metavar="FILE", help="A file.")]) -> None:
+        """Say hello."""
+
+    return typer.main.get_command(demo)
+
+
+def test_typer_writes_a_required_argument_in_braces_and_its_text_as_str() -> None:
+    # Why cli/lazy.py shows arguments its own way: Typer's usage line says {FILE}, and
+    # rich's help puts the type's metavar, or <str>, beside the argument's name.
+    (file,) = _file_command().params
+    assert isinstance(file, TyperArgument)
+    assert file.make_metavar(None, usage=True) == "{FILE}"
+    assert file.type.get_metavar(param=file, ctx=None) is None and file.type.name == "str"
+
+
+def test_a_lazily_built_argument_is_its_metavar_alone() -> None:
+    new = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "char") \
+        .get_command(None, "new")
+    (file,) = [param for param in new.params if isinstance(param, TyperArgument)]
+    assert file.make_metavar(None, usage=True) == "FILE"
+    assert file.type.get_metavar(param=file, ctx=None) == ""
+    assert file.type.convert("kris.toml", file, None) == "kris.toml"
+
+
+def test_typer_draws_help_with_rich_only_while_a_command_has_a_markup_mode(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    command = _file_command()
+    command.rich_markup_mode = None
+    with command.make_context("hello", ["x"]) as ctx:
+        plain = ctx.get_help()
+    assert plain.startswith("Usage: hello [OPTIONS] {FILE}") and "╭" not in plain
+    command.rich_markup_mode = "rich"
+    with command.make_context("hello", ["x"]) as ctx:
+        assert not ctx.get_help().strip()  # rich prints it itself
+    assert "╭" in capsys.readouterr().out
+
+
+_SEEN: list[str] = []
+
+
+def _seen(value: str) -> None:
+    _SEEN.append(value)
+
+
+def test_click_calls_an_options_callback_for_its_default_too() -> None:
+    # --paint is read through its callback, so every command line sets it afresh.
+    _SEEN.clear()
+    demo = typer.Typer()
+
+    @demo.callback(invoke_without_command=True)
+    def root(paint: Annotated[str, typer.Option(callback=_seen)] = "auto") -> None:
+        """Root."""
+
+    assert invoke(demo, []) == 0 and _SEEN == ["auto"]
+    assert invoke(demo, ["--paint", "never"]) == 0 and _SEEN == ["auto", "never"]
+
+
+def test_typer_ends_a_broken_pipe_with_exit_1_from_inside_its_handler(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Typer wraps sys.stdout and sys.stderr as it does so: put them back afterwards.
+    monkeypatch.setattr(sys, "stdout", sys.stdout)
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
+    demo = typer.Typer()
+
+    @demo.command()
+    def hello() -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with pytest.raises(SystemExit) as ended:
+        typer.main.get_command(demo).main(args=[], standalone_mode=False)
+    assert ended.value.code == 1 and isinstance(ended.value.__context__, BrokenPipeError)
+    with pytest.raises(BrokenPipeError):  # cwx's main ends it quietly, with 0
+        invoke(demo, [])
 
 
 # ---------------------------------------------------------------- shell completion

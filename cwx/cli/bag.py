@@ -34,16 +34,17 @@ from cwx.sheets import BagSheet, WheelCharacter
 
 app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
 
-File = Annotated[str, typer.Argument(help="The bag's TOML file.", show_default=False)]
+File = Annotated[str, typer.Argument(metavar="FILE", help="The bag's TOML file.",
+                                     show_default=False)]
 
 
 @app.command("new")
 def new(
     file: File,
     white_reserve: Annotated[int, typer.Option(
-        min=0, help="Spare white dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
+        min=0, metavar="N", help="Spare white dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
     black_reserve: Annotated[int, typer.Option(
-        min=0, help="Spare black dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
+        min=0, metavar="N", help="Spare black dice beside the bag.")] = colorwheel.DEFAULT_RESERVE,
     force: Force = False,
     json: JsonFlag = False,
 ) -> None:
@@ -73,14 +74,16 @@ def draw(
     char: CharFile,
     bag: BagFile = None,
     colour: Annotated[str | None, typer.Option(
-        "--color", "-C", help="The action's colour: red, yellow, blue, orange, green or purple.",
+        "--color", "-C", metavar="COLOR",
+        help="The action's colour: red, yellow, blue, orange, green or purple.",
         autocompletion=complete_colours)] = None,
     trait: Annotated[str | None, typer.Option(
-        "--trait", "-t", help="The trait used; the action takes its colour.",
+        "--trait", "-t", metavar="NAME", help="The trait used; the action takes its colour.",
         autocompletion=complete_traits)] = None,
     drawn: Annotated[list[str] | None, typer.Option(
-        "--drawn", help="A die the table drew by hand (repeat, in order) instead of a "
-                        "random draw.", autocompletion=complete_dice)] = None,
+        "--drawn", metavar="DIE", help="A die the table drew by hand: red, yellow, blue, white "
+        "or black (repeat, in order), instead of a random draw.",
+        autocompletion=complete_dice)] = None,
     seed: Seed = None,
     keep_white: KeepWhite = False,
     keep_black: KeepBlack = False,

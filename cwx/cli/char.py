@@ -22,19 +22,20 @@ from cwx.errors import BadValue, CwxError
 
 app = group("char", "Create characters and show their sheets.")
 
-File = Annotated[str, typer.Argument(help="The character's TOML file.", show_default=False)]
+File = Annotated[str, typer.Argument(metavar="FILE", help="The character's TOML file.",
+                                     show_default=False)]
 
 
 @app.command("new")
 def new(
     file: File,
-    system: Annotated[str, typer.Option(help="clockworx or colorwheel.", show_default=False,
-                                        autocompletion=complete_systems)],
+    system: Annotated[str, typer.Option(metavar="SYSTEM", help="clockworx or colorwheel.",
+                                        show_default=False, autocompletion=complete_systems)],
     trait: Annotated[list[str], typer.Option(
-        help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
-             "Color Wheel: COLOUR=NAME, one for each of the six colours.",
-        show_default=False)],
-    name: Annotated[str | None, typer.Option(help="The character's name [default: the file's name].")] = None,
+        metavar="TRAIT", help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
+        "Color Wheel: COLOUR=NAME, one for each of the six colours.", show_default=False)],
+    name: Annotated[str | None, typer.Option(
+        metavar="NAME", help="The character's name.", show_default="the file's name")] = None,
     force: Force = False,
     json: JsonFlag = False,
 ) -> None:

@@ -18,8 +18,8 @@ COUNTED = ("luck", "bag", "reserve")  # where W9 finds whites and blacks
 @app.command("check")
 def check(
     paths: Annotated[list[str] | None, typer.Argument(
-        help="Folders (searched below) or files [default: the current folder].",
-        show_default=False, metavar="PATH...")] = None,
+        help="Folders (searched below) or files.", show_default="the current folder",
+        metavar="PATH...")] = None,
     json: JsonFlag = False,
 ) -> None:
     """Validate every character and bag file, every journal line, what an interrupted

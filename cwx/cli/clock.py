@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 app = group("clock", "ClockWorx: pick the GM's number, resolve a guess, seal a number.")
 
 SealFolder = Annotated[str, typer.Option(
-    "--campaign", help="The campaign folder the sealed number is kept in.")]
+    "--campaign", metavar="DIR", help="The campaign folder the sealed number is kept in.")]
 
 
 @app.command("pick")
@@ -42,7 +42,8 @@ def pick(
     keep_secret: Annotated[bool, typer.Option(
         "--seal", help="Keep the number secret: print only a commitment to it.")] = False,
     target: Annotated[int | None, typer.Option(
-        help="With --seal: the number the GM chose [default: a random one].")] = None,
+        metavar="N", help="With --seal: the number the GM chose, 1-12.",
+        show_default="a random one")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="With --seal: replace a sealed number not yet revealed.")] = False,
     campaign: SealFolder = ".",
@@ -95,10 +96,12 @@ def reveal(campaign: SealFolder = ".", json: JsonFlag = False) -> None:
 
 @app.command("verify")
 def verify(
-    commitment: Annotated[str, typer.Option(help="The commitment the GM shared.",
+    commitment: Annotated[str, typer.Option(metavar="HEX", help="The commitment the GM shared.",
                                             show_default=False)],
-    target: Annotated[int, typer.Option(help="The number revealed.", show_default=False)],
-    nonce: Annotated[str, typer.Option(help="The nonce revealed.", show_default=False)],
+    target: Annotated[int, typer.Option(metavar="N", help="The number revealed.",
+                                        show_default=False)],
+    nonce: Annotated[str, typer.Option(metavar="HEX", help="The nonce revealed.",
+                                       show_default=False)],
     json: JsonFlag = False,
 ) -> None:
     """Check a revealed number against the commitment shared before the guess; no files
@@ -121,22 +124,22 @@ def verify(
 @app.command("resolve")
 def resolve(
     guess: Annotated[int, typer.Option(
-        "--guess", "-g", help="The player's guess, 1-12.", show_default=False)],
+        "--guess", "-g", metavar="N", help="The player's guess, 1-12.", show_default=False)],
     target: Annotated[int | None, typer.Option(
-        "--target", "-T", help="The GM's number, 1-12.", show_default=False)] = None,
+        "--target", "-T", metavar="N", help="The GM's number, 1-12.", show_default=False)] = None,
     trait: Annotated[str | None, typer.Option(
-        "--trait", "-t", help="The relevant trait; its score is read from --char.",
+        "--trait", "-t", metavar="NAME", help="The relevant trait; its score is read from --char.",
         autocompletion=complete_traits)] = None,
     char: Annotated[str | None, typer.Option(
         "--char", "-c", metavar="CHAR", help="The character (a file, or a name in the "
         "campaign); the experience earned is added to it.")] = None,
     score: Annotated[int | None, typer.Option(
-        help="A trait score 1-6, without a character file.")] = None,
+        metavar="N", help="A trait score 1-6, without a character file.")] = None,
     against_seal: Annotated[bool, typer.Option(
         "--sealed", help="Resolve against the sealed number, and reveal it.")] = False,
     campaign: Annotated[str | None, typer.Option(
-        "--campaign", help="With --sealed: the folder of the sealed number "
-                           "[default: the character's, else the current one].")] = None,
+        "--campaign", metavar="DIR", help="With --sealed: the folder of the sealed number.",
+        show_default="the character's folder, else the current one")] = None,
     exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 # character, -b the bag, -t the trait, -C the action's colour, -g the guess, -T the
 # target (output.py: -j for --json).
 Seed = Annotated[int | None, typer.Option(
-    help="Make the randomness reproducible.", show_default="the operating system's")]
+    metavar="N", help="Make the randomness reproducible.",
+    show_default="the operating system's")]
 CharFile = Annotated[str, typer.Option(
     "--char", "-c", metavar="CHAR", show_default=False,
     help="The character: a file, or a name in the campaign (sue finds sue.toml, or the "

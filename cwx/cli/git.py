@@ -18,8 +18,8 @@ app = group("git", "Play one campaign from several git clones: merges that add u
 @app.command("setup")
 def setup(
     folder: Annotated[str, typer.Argument(
-        help="A folder of the campaign [default: the current folder].", metavar="DIR",
-        show_default=False)] = ".",
+        help="A folder of the campaign.", metavar="DIR",
+        show_default="the current folder")] = ".",
     json: JsonFlag = False,
 ) -> None:
     """Prepare this clone: .gitattributes (journal merge=union, characters and bags

@@ -20,7 +20,7 @@ app = typer.Typer(name="init", add_completion=False)
 
 @app.command("init")
 def init(
-    folder: Annotated[str, typer.Argument(help="The campaign folder (made if missing).",
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="The campaign folder (made if missing).",
                                           show_default=False)],
     force: Annotated[bool, typer.Option(
         "--force", help="Use a folder that is not empty; files already there are kept.")] = False,

@@ -1,19 +1,24 @@
 """Typer's internals that cwx leans on, in one place: the lazy command groups, the way a
-command line is run, and shell completion. Typer says its vendored Click is not a public
-API, so tests/test_lazy.py pins everything this module assumes of it."""
+command line is run, how help is shown, and shell completion. Typer says its vendored
+Click is not a public API, so tests/test_lazy.py pins everything this module assumes of it."""
 
+import errno
 import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import typer
 from typer._click.core import Context, Parameter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from typer._click.formatting import HelpFormatter
 from typer._click.shell_completion import CompletionItem, add_completion_class
+from typer._click.types import StringParamType
 from typer._completion_classes import BashComplete, ZshComplete
-from typer.core import TyperGroup
+from typer.core import MarkupMode, TyperArgument, TyperGroup
 
+from cwx.cli.output import colour_on
 from cwx.errors import Usage
 
 # A name on the command line is a module under cwx.cli with a Typer `app`: a group of
@@ -28,6 +33,11 @@ def lazy_root(modules: Mapping[str, Shape]) -> type[TyperGroup]:
     class Root(TyperGroup):
         def list_commands(self, ctx: Any) -> list[str]:
             return list(modules)
+
+        def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+            # Built before --paint is read: the root decides when its help is asked for.
+            self.rich_markup_mode = help_markup()
+            super().format_help(ctx, formatter)
 
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
             if cmd_name not in modules:
@@ -46,7 +56,8 @@ class _Section(TyperGroup):
     """A command group whose commands are built only when one is called."""
 
     def __init__(self, name: str, app: typer.Typer) -> None:
-        super().__init__(name=name, help=app.info.help, no_args_is_help=True)
+        super().__init__(name=name, help=app.info.help, no_args_is_help=True,
+                         rich_markup_mode=help_markup())
         self.infos = {info.name or "": info for info in app.registered_commands}
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -62,11 +73,54 @@ class _Section(TyperGroup):
 
 
 def _built(app: typer.Typer, name: str) -> Any:
-    command = typer.main.get_command(app)
+    command: Any = typer.main.get_command(app)  # a TyperCommand or a TyperGroup
     command.name = name
+    command.rich_markup_mode = help_markup()
     for param in command.params:
         _matching_any_case(param)
+        if isinstance(param, TyperArgument):
+            _named_by_metavar(param)
     return command
+
+
+# ---------------------------------------------------------------- help
+#
+# Typer draws help with rich: boxes and colour, for a person at a terminal. Read by a
+# program (help2man runs `cwx --help` through a pipe), or without colour, it is Click's
+# plain text. A command is built after the root's options (--paint) are read; the root
+# itself decides when its help is asked for.
+
+
+def help_markup() -> MarkupMode:
+    """Rich help for a terminal that takes colour (--paint, NO_COLOR), else plain text."""
+    return "rich" if sys.stdout.isatty() and colour_on(sys.stdout) else None
+
+
+class _Argument(TyperArgument):
+    """An argument shown as its metavar says (FILE, DIR, PATH...): Typer would write a
+    required one in braces in the usage line ({FILE})."""
+
+    def make_metavar(self, ctx: Context, *, usage: bool = False) -> str:
+        var = self.metavar or (self.name or "").upper()
+        if not usage or self.required or var.startswith("["):
+            return var
+        return f"[{var}]"
+
+
+class _Text(StringParamType):
+    """Text named by its argument's metavar alone: rich's help would add `<str>`."""
+
+    def get_metavar(self, param: Parameter, ctx: Context) -> str:
+        return ""
+
+
+_TEXT = _Text()
+
+
+def _named_by_metavar(param: TyperArgument) -> None:
+    param.__class__ = _Argument
+    if type(param.type) is StringParamType:
+        param.type = _TEXT
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
@@ -77,6 +131,12 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     add_completion_class(_Zsh, "zsh")
     try:
         status = command.main(args=args, prog_name="cwx", standalone_mode=False)
+    except SystemExit as exit:
+        # Typer answers a reader that went away (`cwx --help | head -1`) with exit 1, from
+        # inside its handler of the broken pipe; cwx ends such a command quietly, with 0.
+        if isinstance(exit.__context__, OSError) and exit.__context__.errno == errno.EPIPE:
+            raise BrokenPipeError(errno.EPIPE, "the reader went away") from None
+        raise
     except NoArgsIsHelpError as error:
         # `cwx` or `cwx char` alone asks for the manual. With rich, Typer has printed it
         # already while making the error; without, it is the error's message.

@@ -5,6 +5,7 @@ import io
 import json as json_module
 import os
 import sys
+import unicodedata
 from collections.abc import Iterator
 from typing import Annotated, BinaryIO
 
@@ -13,7 +14,7 @@ import typer
 from cwx import campaign, durable, journal
 from cwx.cli import views
 from cwx.cli.common import character_path
-from cwx.cli.output import JsonFlag
+from cwx.errors import BadValue
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -23,14 +24,22 @@ def log(
     char: Annotated[str | None, typer.Option(
         "--char", "-c", metavar="CHAR", help="Only this character's events (a file, or a "
         "name in the campaign).")] = None,
-    last: Annotated[int | None, typer.Option(min=1, help="Only the last N events.")] = None,
-    json: JsonFlag = False,
+    last: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="Only the last N events.")] = None,
+    json: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print one JSON object for scripts: the journal's events, oldest "
+        "first, as the list under its key events.")] = False,
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl", help="Print JSON Lines: one event per line, oldest first, and nothing "
+        "else (for a stream reader such as jq or grep).")] = False,
 ) -> None:
     """The journal in time order: the campaign's (outside a campaign, the current
     folder's or the character's).
 
     Example: cwx log --char kris.toml --last 5
     """
+    if json and jsonl:
+        raise BadValue("--json prints one object, --jsonl one line per event: choose one")
     char = character_path(char) if char else None
     folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
     path = journal.path_in(folder)
@@ -44,6 +53,8 @@ def log(
         order = _in_time_order(file, path, name, last, turned)
         if json:
             _print_json(file, order)
+        elif jsonl:
+            _print_jsonl(file, order)
         else:
             _print_table(file, order, name, turned)
 
@@ -125,15 +136,21 @@ def _print_json(file: BinaryIO, order: list[tuple[str, int, int]]) -> None:
     out.write("]}\n")
 
 
+def _print_jsonl(file: BinaryIO, order: list[tuple[str, int, int]]) -> None:
+    out = sys.stdout
+    for event in _events(file, order):
+        out.write(json_module.dumps(event.to_json(), ensure_ascii=False, allow_nan=False) + "\n")
+
+
 def _print_table(file: BinaryIO, order: list[tuple[str, int, int]], name: str | None,
                  turned: _Turns) -> None:
     if not order:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
     header = ("when", "who", "what", "outcome", "change")
-    widths = [len(cell) for cell in header]
+    widths = [_width(cell) for cell in header]
     for event in _events(file, order):  # a first pass for the column widths
-        widths = [max(w, len(cell))
+        widths = [max(w, _width(cell))
                   for w, cell in zip(widths, _row(event, turned), strict=True)]
     print(_line(header, widths))
     for event in _events(file, order):
@@ -141,7 +158,15 @@ def _print_table(file: BinaryIO, order: list[tuple[str, int, int]], name: str | 
 
 
 def _line(row: tuple[str, ...], widths: list[int]) -> str:
-    return "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+    return "  ".join(cell + " " * (w - _width(cell))
+                     for cell, w in zip(row, widths, strict=True)).rstrip()
+
+
+def _width(text: str) -> int:
+    """The columns `text` takes on a terminal: a wide character (勇, ユ) two, a combining
+    mark none, any other one."""
+    return sum(0 if unicodedata.combining(char) else
+               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
 
 
 def _row(event: journal.Event, turned: _Turns) -> tuple[str, str, str, str, str]:
@@ -156,6 +181,10 @@ def _what(event: journal.Event) -> str:
     if event.command == "clock resolve":
         detail = f"{result.get('trait') or 'untrained'}, {result.get('guess')} vs " \
                  f"{result.get('target')}"
+    draws = result.get("draws")
+    if isinstance(draws, list) and draws:  # the dice drawn, in order
+        drew = f"drew {', '.join(map(str, draws))}"
+        detail = f"{detail}; {drew}" if detail else drew
     return f"{event.command} ({detail})" if detail else event.command
 
 

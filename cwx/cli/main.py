@@ -29,7 +29,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     # runs a full one at exit if collection is on: together about 10 ms (measured, 23M
     # instructions). Cycles are left to the end of the process, which frees everything.
     gc.disable()
-    sys.exit(_run(argv, program=True))
+    status = _run(argv, program=True)
+    try:  # what is still buffered, while an exception here can be answered
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from cwx.cli.output import quiet_stdout
+
+        quiet_stdout()
+    sys.exit(status)
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +57,7 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
 
     from cwx.cli.app import app
     from cwx.cli.lazy import invoke
+    from cwx.cli.output import quiet_stdout
     from cwx.errors import CwxError
 
     try:
@@ -61,8 +69,8 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
         return fail(str(error))
     except (typer.Abort, KeyboardInterrupt):
         status = INTERRUPTED
-    except BrokenPipeError:
-        _quiet_stdout()
+    except BrokenPipeError:  # the reader went away: nothing more to say
+        quiet_stdout()
         return 0
     except Exception as error:  # a bug in cwx: still one line, never a traceback
         if os.environ.get("CWX_DEBUG"):
@@ -93,9 +101,3 @@ def fail(message: str, status: int = USAGE_EXIT) -> int:
     text = " ".join(message.split())  # one line, always
     print(f"cwx: error: {text}", file=sys.stderr)
     return status
-
-
-def _quiet_stdout() -> None:
-    # The reader went away (`cwx log | head`): say nothing more, and let exit not complain.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())

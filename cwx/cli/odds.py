@@ -33,10 +33,10 @@ All = Annotated[bool, typer.Option("--all", help="A table of every case.")]
 @app.command("clock")
 def clock(
     score: Annotated[int | None, typer.Option(
-        min=1, max=6, help="The trait's score.", show_default="untrained")] = None,
+        min=1, max=6, metavar="N", help="The trait's score.", show_default="untrained")] = None,
     char: MaybeChar = None,
     trait: Annotated[str | None, typer.Option(
-        "--trait", "-t", help="With --char: the trait whose score the odds are for.",
+        "--trait", "-t", metavar="NAME", help="With --char: the trait whose score the odds are for.",
         autocompletion=complete_traits)] = None,
     all_: All = False,
     json: JsonFlag = False,
@@ -68,20 +68,21 @@ def clock(
 @app.command("wheel")
 def wheel(
     colour: Annotated[str | None, typer.Option(
-        "--color", "-C", help="The action's colour: red, yellow, blue, orange, green or purple.",
+        "--color", "-C", metavar="COLOR",
+        help="The action's colour: red, yellow, blue, orange, green or purple.",
         autocompletion=complete_colours)] = None,
     char: MaybeChar = None,
     trait: Annotated[str | None, typer.Option(
-        "--trait", "-t", help="With --char: the trait used; the action takes its colour.",
+        "--trait", "-t", metavar="NAME", help="With --char: the trait used; the action takes its colour.",
         autocompletion=complete_traits)] = None,
     bag: Annotated[str | None, typer.Option(
         "--bag", "-b", metavar="FILE", help="Draw from this bag.",
         show_default="with --char the campaign's bag, else a new bag with 10 spare whites "
                      "and blacks")] = None,
     white: Annotated[int | None, typer.Option(
-        min=0, help="Whites the character holds.", show_default="0, or --char's")] = None,
+        min=0, metavar="N", help="Whites the character holds.", show_default="0, or --char's")] = None,
     black: Annotated[int | None, typer.Option(
-        min=0, help="Blacks the character holds.", show_default="0, or --char's")] = None,
+        min=0, metavar="N", help="Blacks the character holds.", show_default="0, or --char's")] = None,
     keep_white: KeepWhite = False,
     keep_black: KeepBlack = False,
     spend_white: SpendWhite = False,

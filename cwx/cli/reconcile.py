@@ -17,8 +17,8 @@ app = typer.Typer(name="reconcile", add_completion=False)
 @app.command("reconcile")
 def reconcile(
     folder: Annotated[str, typer.Argument(
-        help="A folder of the campaign [default: the current folder].", metavar="DIR",
-        show_default=False)] = ".",
+        help="A folder of the campaign.", metavar="DIR",
+        show_default="the current folder")] = ".",
     json: JsonFlag = False,
 ) -> None:
     """Set every key that differs from the ledger to its ledger value, as one change the

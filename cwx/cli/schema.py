@@ -13,7 +13,8 @@ app = typer.Typer(name="schema", add_completion=False)
 
 @app.command("schema")
 def schema(
-    kind: Annotated[str, typer.Argument(help="character or bag.", show_default=False,
+    kind: Annotated[str, typer.Argument(metavar="KIND", help="character or bag.",
+                                        show_default=False,
                                         autocompletion=lambda: ["character", "bag"])],
 ) -> None:
     """Print the JSON Schema of a character or bag file (it is JSON already: no --json).

@@ -18,7 +18,8 @@ ASIDE = ("reconcile", "undo")  # never undone; creations (whole files) neither
 @app.command("undo")
 def undo(
     char: Annotated[str | None, typer.Option(
-        "--char", "-c", help="Only this character's changes.")] = None,
+        "--char", "-c", metavar="CHAR", help="Only this character's changes (a file, or a name "
+        "in the campaign).")] = None,
     json: JsonFlag = False,
 ) -> None:
     """Undo the most recent change not yet undone (creations, reconciles and undos aside)

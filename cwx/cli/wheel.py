@@ -17,11 +17,11 @@ app = group("wheel", "Color Wheel: trade whites for new traits.")
 def buy(
     char: CharFile,
     colour: Annotated[str, typer.Option(
-        "--color", "-C", help="The new trait's colour: 3 whites for a primary (red, yellow, "
+        "--color", "-C", metavar="COLOR", help="The new trait's colour: 3 whites for a primary (red, yellow, "
         "blue), 5 for a secondary (orange, green, purple).", show_default=False,
         autocompletion=complete_colours)],
     trait: Annotated[str, typer.Option(
-        "--trait", "-t", help="The new trait's name.", show_default=False)],
+        "--trait", "-t", metavar="NAME", help="The new trait's name.", show_default=False)],
     bag: BagFile = None,
     json: JsonFlag = False,
 ) -> None:
