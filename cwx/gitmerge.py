@@ -49,7 +49,9 @@ def _one(key: str, base: Any, ours: Any, theirs: Any) -> tuple[Any, str | None]:
         total = (base or 0) + ((ours or 0) - (base or 0)) + ((theirs or 0) - (base or 0))
         if total < 0:
             return None, f"{key} would add up to {total}, below 0: both sides spent it"
-        return (None if total == 0 and key.startswith("traits.") else total), None
+        if total == 0 and (key.startswith("traits.") or None in (ours, theirs)):
+            return None, None  # removed by one side (or a trait at 0, which is none)
+        return total, None
     if isinstance(ours, list) and isinstance(theirs, list) and \
             (base is None or isinstance(base, list)):
         return _lists(base or [], ours, theirs), None

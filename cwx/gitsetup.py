@@ -75,6 +75,14 @@ def attributes_text(old: str) -> str:
     return body + "\n".join([*head, *missing]) + "\n"
 
 
+def shared_hooks(folder: str) -> bool:
+    """Whether the clone takes its hooks from core.hooksPath (perhaps shared)."""
+    try:
+        return bool(git("config", "core.hooksPath", cwd=folder))
+    except BadFile:
+        return False
+
+
 def hooks_folder(folder: str) -> str:
     path = git("rev-parse", "--git-path", "hooks", cwd=folder)
     return os.path.abspath(os.path.join(folder, path))
@@ -127,3 +135,15 @@ def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
     git("update-ref", "-m", "cwx reconcile", "HEAD", commit, cwd=work_tree)
     git("add", "--", *paths, cwd=work_tree)
     return commit[:12]
+
+
+def uncommitted(work_tree: str, folder: str) -> list[str]:
+    """The campaign's files with changes not committed (the journal and TOML files)."""
+    listed = git("status", "--porcelain", "--untracked-files=no", "--", folder or ".",
+                 cwd=work_tree)
+    found = []
+    for line in listed.splitlines():
+        path = line[3:].split(" -> ")[-1]
+        if path.endswith((".toml", "journal.jsonl")):
+            found.append(path)
+    return found

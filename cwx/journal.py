@@ -20,7 +20,7 @@ import re
 import stat
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from cwx.errors import BadFile
 
@@ -57,6 +57,12 @@ class Event(NamedTuple):
     changes: tuple[Change, ...]
     undoes: str | None = None
     line: int = 0  # where it stands in the journal, for messages and ties
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        """Where it stands in time: (`at`, `id`), every clone alike. Version 1 stamped to
+        the second, so its ties go by the journal's order (its line) instead."""
+        return (self.when, self.id, 0) if self.v >= 2 else (self.when, "", self.line)
 
     @property
     def when(self) -> str:
@@ -132,10 +138,10 @@ def read(path: str) -> Iterator[Event | BadLine]:
             yield item
 
 
-def read_raw(path: str, *, envelope: bool = False, only: bytes = b"",
+def read_raw(path: str, *, envelope: bool = False, only: tuple[bytes, ...] = (),
              ) -> Iterator[tuple[int, Event | BadLine | None]]:
-    """Each line's length and what it is (None: a blank line, or one without `only`,
-    which is then not parsed), as a stream."""
+    """Each line's length and what it is (None: a blank line, or, with `only`, one holding
+    none of those bytes, which is then not parsed), as a stream."""
     file = opened(path)
     if file is None:
         return
@@ -144,7 +150,7 @@ def read_raw(path: str, *, envelope: bool = False, only: bytes = b"",
             if isinstance(raw, int) or len(raw) > MAX_LINE:
                 size = raw if isinstance(raw, int) else len(raw)
                 yield size, BadLine(number, "is longer than any event cwx writes")
-            elif raw.strip() and only in raw:
+            elif raw.strip() and (not only or any(part in raw for part in only)):
                 yield len(raw), parse(raw, number, envelope=envelope)
             else:
                 yield len(raw), None
@@ -168,7 +174,11 @@ def opened(path: str) -> BinaryIO | None:
     return open(fd, "rb")
 
 
-def lines_of(file: BinaryIO, block: int = 1 << 20) -> Iterator[bytes | int]:
+class Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+def lines_of(file: Readable, block: int = 1 << 20) -> Iterator[bytes | int]:
     """The lines of a file, read a block at a time, each with its newline (a last line
     cut short without). A line longer than MAX_LINE is never held: it comes as its
     length alone, so memory stays bounded and offsets stay right."""
@@ -393,8 +403,8 @@ def _change(item: Any) -> Change:
             raise TypeError("a file's text must be text")
         return _record(Change, (item["file"], None, None, None, bool(item.get("created")),
                                 text, False))
-    if type(key) is not str:
-        raise TypeError("a change's key must be text")
+    if type(key) is not str or not key:
+        raise TypeError("a change's key must be text, not empty")
     return _record(Change, (item["file"], key, item.get("from"), item.get("to"), False, None,
                             item.get("correction") is True))
 

@@ -12,7 +12,9 @@ each file's ledger values (docs/rules.md, "The campaign ledger"):
 - a missing whole number counts as 0 (a trait at 0 is no trait), and a reconcile's
   corrections do not count: they only bring files to the ledger.
 
-Events are ordered by (`at`, `id`), so every clone orders them alike.
+Events are ordered by (`at`, `id`), so every clone orders them alike (version 1 events,
+stamped to the second, by (`at`, their line in the journal)). An event git copied twice
+counts once, and of two undos of one change, or two turns of one draw, only the first.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from cwx.journal import BadLine, Event, read_raw
+from cwx.journal import TURNS, BadLine, Event, read_raw
 
 # The keys cwx writes; every other key is the player's own and never drifts.
 TOP = ("name", "system", "xp")
 TABLES = ("traits", "luck", "bag", "reserve")
 COUNTS = ("xp", "luck.", "bag.", "reserve.")  # whole numbers that may not go below 0
-Order = tuple[str, str]  # (when, id)
+Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
 
 
 def is_number(value: object) -> bool:
@@ -55,15 +57,18 @@ class Value(NamedTuple):
 
     value: Any  # None: missing (a whole number missing counts as 0)
     recent: tuple[str, ...]  # "bag draw (Sue, 2026-11-30 12:00)", the latest last
+    clash: str | None = None  # two clones changed it from the same value: a person decides
 
 
 class _Key:
     """One key's changes, folded as they come, in any order: a long journal costs
-    memory for its keys, never for its lines."""
+    memory for its keys, never for its lines (a trait's score keeps its few steps, to see
+    two clones raise it from the same score)."""
 
-    __slots__ = ("first", "items", "last", "latest", "numbers", "recent", "start", "total")
+    __slots__ = ("first", "items", "last", "latest", "numbers", "recent", "start", "steps",
+                 "total")
 
-    def __init__(self) -> None:
+    def __init__(self, key: str) -> None:
         self.first: Order | None = None  # the earliest change, and what it changed from
         self.start: Any = None
         self.latest: Order | None = None  # the latest change, and what it changed to
@@ -72,6 +77,8 @@ class _Key:
         self.numbers = True
         self.items: dict[str, tuple[Order, bool]] = {}  # a list's item: its latest change
         self.recent: list[tuple[Order, str]] = []
+        self.steps: list[tuple[Order, Any, Any, str]] | None = \
+            [] if key.startswith("traits.") else None
 
     def add(self, order: Order, before: Any, after: Any, said: str) -> None:
         if self.first is None or order < self.first:
@@ -91,12 +98,14 @@ class _Key:
                     self.items[item] = (order, present)
         if len(self.recent) < 3 or order > self.recent[0][0]:
             self.recent = sorted([*self.recent, (order, said)])[-3:]
+        if self.steps is not None:
+            self.steps.append((order, before, after, said))
 
     def value(self, created: bool, base: Any) -> Value:
         start = base if created else self.start
         recent = tuple(said for _, said in self.recent)
         if self.numbers and (start is None or is_number(start)):
-            return Value((start or 0) + self.total, recent)
+            return Value((start or 0) + self.total, recent, self._clash(start))
         if isinstance(start, list) or self.items:
             items = [i for i in _items(start) if self.items.get(i, ((), True))[1]]
             items += [i for i, (_, present) in sorted(self.items.items(), key=lambda x: x[1])
@@ -104,61 +113,104 @@ class _Key:
             return Value(items, recent)
         return Value(self.last, recent)
 
+    def _clash(self, start: Any) -> str | None:
+        """A score changed from a value it no longer had: two clones raised (or bought)
+        the same trait at once, each paying for it from the same score (C6)."""
+        running = start or 0
+        for _, before, after, said in sorted(self.steps or []):
+            if (before or 0) != running:
+                return f"changed from {before or 0} when it was {running}, by {said}: two " \
+                       "clones spent experience on it at once"
+            running = after or 0
+        return None
 
-Creations = dict[str, tuple[Order, dict[str, Any]]]  # each file's latest creation
+
+Creations = dict[str, list[tuple[Order, dict[str, Any]]]]  # each file's creations, in order
 
 
 class Ledger:
     """The fold of a campaign's journal, file by file and key by key."""
 
-    def __init__(self, creations: Creations) -> None:
-        self.creations = creations
+    def __init__(self, creations: Creations, void: set[str] | None = None) -> None:
+        self.creations = {file: sorted(made, key=lambda c: c[0])
+                          for file, made in creations.items()}
+        self.void = void or set()  # events that count for nothing (a second undo of one)
         self.keys: dict[str, dict[str, _Key]] = {}
         self.known: set[str] = set(creations)  # every file the journal names
+        self.seen: set[str] = set()  # events already folded: git's union can copy a line
 
     def add(self, event: Event) -> None:
-        order = (event.when, event.id)
+        if event.id in self.seen:
+            return
+        self.seen.add(event.id)
+        order = event.order
         said = ""
         for change in event.changes:
             self.known.add(change.file)
-            if change.key is None or change.correction:
+            if change.key is None or change.correction or event.id in self.void:
                 continue  # creations are known already; corrections do not count
-            created = self.creations.get(change.file)
-            if created is not None and order <= created[0]:
-                continue  # before the file's latest creation: that started it anew
+            made = self.creations.get(change.file)
+            # A file made anew (char new --force) starts a new ledger: changes before that
+            # do not count. The first creation bounds nothing: a clone's clock may run
+            # behind, and no change can come before the file it changes.
+            if made and len(made) > 1 and order <= made[-1][0]:
+                continue
             said = said or f"{event.command} ({event.who or 'GM'}, " \
                             f"{event.when[:16].replace('T', ' ')})"
             keys = self.keys.setdefault(change.file, {})
-            (keys.get(change.key) or keys.setdefault(change.key, _Key())).add(
+            (keys.get(change.key) or keys.setdefault(change.key, _Key(change.key))).add(
                 order, change.before, change.after, said)
 
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
-        created = self.creations.get(file)
-        baseline = created[1] if created else {}
+        made = self.creations.get(file)
+        baseline = made[-1][1] if made else {}
         changed = self.keys.get(file, {})
         found: dict[str, Value] = {}
         for key in sorted(set(baseline) | set(changed)):
             if key in changed:
-                found[key] = changed[key].value(created is not None, baseline.get(key))
+                found[key] = changed[key].value(made is not None, baseline.get(key))
             else:
                 found[key] = Value(baseline[key], ())
         return found
 
 
-def creation(event: Event, into: Creations) -> None:
-    """Note the files an event created (or wrote whole, as an adoption does), keeping each
-    file's latest creation: the baseline its ledger starts from."""
-    order = (event.when, event.id)
-    for change in event.changes:
-        if change.key is not None or change.text is None:
-            continue
-        if change.file in into and into[change.file][0] >= order:
-            continue
-        try:
-            into[change.file] = (order, values_of(tomllib.loads(change.text)))
-        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
-            continue  # not a TOML file of cwx's (a README, a schema): no ledger
+class _Prelude:
+    """What must be known before the changes are folded: each file's creations, and the
+    events that count for nothing (a second undo of one change, a second turn of one
+    draw: two clones did it at once, and git brought both)."""
+
+    def __init__(self) -> None:
+        self.creations: Creations = {}
+        self.targets: dict[tuple[str, str], list[tuple[Order, str]]] = {}
+        self.undone: set[str] = set()
+        self.seen: set[str] = set()
+
+    def note(self, event: Event) -> None:
+        if event.id in self.seen:
+            return
+        self.seen.add(event.id)
+        for change in event.changes:
+            if change.key is None and change.text is not None:
+                try:
+                    values = values_of(tomllib.loads(change.text))
+                except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+                    continue  # not a TOML file of cwx's (a README, a schema): no ledger
+                self.creations.setdefault(change.file, []).append((event.order, values))
+        if event.undoes:
+            self.undone.add(event.undoes)
+            self.targets.setdefault(("undo", event.undoes), []).append((event.order, event.id))
+        turned = event.result.get("turns")
+        if isinstance(turned, str) and event.command in TURNS:
+            self.targets.setdefault(("turn", turned), []).append((event.order, event.id))
+
+    def void(self) -> set[str]:
+        """Every undo or turn of a change after the first (by time); turns undone aside."""
+        void: set[str] = set()
+        for (kind, _), doers in self.targets.items():
+            live = sorted(d for d in doers if kind == "undo" or d[1] not in self.undone)
+            void.update(doer for _, doer in live[1:])
+        return void
 
 
 def _items(value: Any) -> list[Any]:
@@ -169,10 +221,10 @@ def fold(events: Iterable[Event]) -> Ledger:
     """The ledger of a few events held in memory (a journal's are folded by
     `fold_journal`, as a stream)."""
     listed = list(events)
-    creations: Creations = {}
+    prelude = _Prelude()
     for event in listed:
-        creation(event, creations)
-    ledger = Ledger(creations)
+        prelude.note(event)
+    ledger = Ledger(prelude.creations, prelude.void())
     for event in listed:
         ledger.add(event)
     return ledger
@@ -180,13 +232,13 @@ def fold(events: Iterable[Event]) -> Ledger:
 
 def fold_journal(path: str, bad: Callable[[BadLine], None] | None = None) -> Ledger:
     """The ledger of the journal at `path`, read twice as a stream: once for the few lines
-    that create files (the baselines), once for every change. `bad` hears of each line
-    that is not an event."""
-    creations: Creations = {}
-    for _, item in read_raw(path, only=b'"text"'):
+    that create files or undo or turn a change, once for every change. `bad` hears of
+    each line that is not an event."""
+    prelude = _Prelude()
+    for _, item in read_raw(path, only=(b'"text"', b'"undoes"', b'"turns"')):
         if isinstance(item, Event):
-            creation(item, creations)
-    ledger = Ledger(creations)
+            prelude.note(item)
+    ledger = Ledger(prelude.creations, prelude.void())
     for _, item in read_raw(path):
         if isinstance(item, Event):
             ledger.add(item)
@@ -205,6 +257,34 @@ def same(key: str, ledger: Any, file: Any) -> bool:
     if isinstance(ledger, list) and isinstance(file, list):
         return set(_items(ledger)) == set(_items(file)) and len(file) == len(set(file))
     return bool(ledger == file)
+
+
+class Difference(NamedTuple):
+    """A key where a file and the ledger part: what each says, and, when the ledger's own
+    value is one the rules forbid or no one can settle alone, why."""
+
+    key: str
+    file: Any
+    ledger: Value
+    refused: str | None
+
+
+def differences(values: Mapping[str, Any], known: Mapping[str, Value]) -> list[Difference]:
+    """Every key of a file (its ledger keys, `values_of`) that differs from the ledger,
+    or whose ledger value the rules refuse; a key only one of them has counts too."""
+    found = []
+    for key in sorted(set(values) | set(known)):
+        entry = known.get(key, Value(None, ()))
+        refused = forbidden(key, entry.value) or entry.clash
+        if refused is not None or not same(key, entry.value, values.get(key)):
+            found.append(Difference(key, values.get(key), entry, refused))
+    return found
+
+
+def dice(values: Mapping[str, Any]) -> int:
+    """The whites and blacks among a file's ledger keys (W9 counts them everywhere)."""
+    return sum(value for key, value in values.items() if is_number(value) and
+               key.startswith(("luck.", "bag.", "reserve.")) and key.endswith((".white", ".black")))
 
 
 def forbidden(key: str, value: Any) -> str | None:
@@ -226,7 +306,7 @@ def settled(key: str, ledger_value: Any, file_value: Any) -> Any:
         return None if value == 0 and key.startswith("traits.") else value
     if isinstance(ledger_value, list):
         wanted = _items(ledger_value)
-        kept = [item for item in _items(file_value) if item in wanted]
+        kept = list(dict.fromkeys(item for item in _items(file_value) if item in wanted))
         return kept + [item for item in wanted if item not in kept]
     return ledger_value
 

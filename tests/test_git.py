@@ -238,3 +238,56 @@ def test_random_play_on_two_clones_merges_to_what_one_clone_playing_both_holds(
     assert dice(second) == before
     checked(second)
     assert ledger_keys(second) == ledger_keys(solo)
+
+
+def test_a_pull_never_reconciles_away_edits_not_yet_committed(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+              "--char", "kris.toml")
+    table.commit(alice, "+2")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    sue = bob / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 3"))  # the GM, by hand
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert "not yet committed" in pulled.stderr
+    assert value(bob, "sue.toml", "luck", "white") == 3
+
+
+def test_a_squash_merge_is_left_to_be_committed(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    table.git(alice, "checkout", "--quiet", "-b", "feat")
+    table.cwx(alice, "clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+              "--char", "kris.toml")
+    table.commit(alice, "feat: +10")
+    table.git(alice, "checkout", "--quiet", "main")
+    head = table.git(alice, "rev-parse", "HEAD").stdout
+    done = table.git(alice, "merge", "--squash", "feat")
+    assert "squash merge is not committed yet" in done.stderr
+    assert table.git(alice, "rev-parse", "HEAD").stdout == head  # no commit of its own
+
+
+def test_a_hook_that_is_a_link_is_kept_and_the_driver_still_set(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    _, bob = table.start()
+    hooks = bob / ".git" / "hooks"
+    (hooks / "pre-commit").unlink()
+    (tmp_path / "mine").write_text("#!/bin/sh\nexit 0\n")
+    (hooks / "pre-commit").symlink_to(tmp_path / "mine")
+    ran = table.cwx(bob, "git", "setup")
+    assert ran.status == 0 and "pre-commit is not cwx's" in ran.stderr
+    assert (hooks / "pre-commit").is_symlink()
+    assert "cwx git merge" in table.git(bob, "config", "merge.cwx.driver").stdout
+
+
+def test_a_shared_hooks_folder_gets_no_hook(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    _, bob = table.start()
+    shared = tmp_path / "shared-hooks"
+    shared.mkdir()
+    table.git(bob, "config", "core.hooksPath", str(shared))
+    ran = table.cwx(bob, "git", "setup")
+    assert ran.status == 0 and "core.hooksPath" in ran.stderr
+    assert list(shared.iterdir()) == []

@@ -269,3 +269,120 @@ def test_undo_refuses_a_value_changed_since_naming_the_key(table: Path) -> None:
     assert ran.status == 2 and "[traits.red]" in ran.error
     assert "no longer holds what the change wrote" in ran.error
     assert sue.read_bytes() == before
+
+
+# ---------------------------------------------------------------- what the adversary found
+
+
+def test_a_line_git_copied_twice_counts_once(table: Path) -> None:
+    kris = table / "party" / "kris.toml"
+    assert cwx("clock", "resolve", "--target", 4, "--guess", 4, "--trait", "Tough",
+               "--char", kris).status == 0
+    path = table / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, lines[-1]]) + "\n")  # what a union merge can make
+    assert cwx("check", table).status == 0
+    events = cwx("log", "--json", cwd=table).json["events"]
+    assert len(events) == len(lines)
+
+
+def test_two_undos_of_one_change_take_it_back_once() -> None:
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "clockworx"\nxp = 0\n')
+    plus = event("2026-01-01T00:00:02.000Z", change("xp", 0, 10), id="p")
+    undos = [journal.Event(2, f"u{n}", f"2026-01-01T00:00:0{3 + n}.000Z", "undo", None,
+                           "a.toml", None, {}, (change("xp", 10, 0),), "p")
+             for n in range(2)]
+    folded = ledger.fold([event("2026-01-01T00:00:01.000Z", made, id="m"), plus, *undos])
+    assert folded.values("a.toml")["xp"].value == 0  # not -10
+
+
+def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path) -> None:
+    kris = table / "party" / "kris.toml"
+    kris.write_text(kris.read_text().replace("xp = 0 ", "xp = 100 "))
+    assert cwx("adopt", kris).status == 0
+    raise_ = journal.encode(journal.new("xp spend", [
+        journal.Change("party/kris.toml", "traits.Repair", 3, 4),
+        journal.Change("party/kris.toml", "xp", 100, 52)], who="Kris", file="party/kris.toml"))
+    path = table / "journal.jsonl"
+    path.write_bytes(path.read_bytes() + raise_ + raise_.replace(b'"id":"', b'"id":"f'))
+    ran = cwx("check", table)
+    assert ran.status == 2 and "[traits.Repair]: the ledger cannot settle it" in ran.stdout
+    assert "two clones spent experience on it at once" in ran.stdout
+    assert cwx("reconcile", cwd=table).status == 2
+
+
+def test_a_change_stamped_before_its_files_creation_still_counts() -> None:
+    # A clone whose clock runs behind: its change looks older than the file it changes.
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 0\n')
+    events = [event("2026-01-01T00:05:00.000Z", made, id="m"),
+              event("2026-01-01T00:01:00.000Z", change("luck.white", 0, 1), id="k")]
+    assert ledger.fold(events).values("a.toml")["luck.white"].value == 1
+
+
+def test_version_1_events_of_one_second_keep_the_journals_order() -> None:
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "clockworx"\nxp = 0\n')
+    first = journal.parse(json.dumps({"v": 1, "id": "ffff", "at": "2026-01-01T00:00:01Z",
+                                      "command": "char new", "changes": [
+                                          {"file": "a.toml", "created": True,
+                                           "text": made.text}]}).encode(), 1)
+    then = journal.parse(json.dumps({"v": 1, "id": "0000", "at": "2026-01-01T00:00:01Z",
+                                     "command": "clock resolve", "changes": [
+                                         {"file": "a.toml", "key": "xp", "from": 0,
+                                          "to": 10}]}).encode(), 2)
+    remade = journal.parse(json.dumps({"v": 1, "id": "aaaa", "at": "2026-01-01T00:00:00Z",
+                                       "command": "char new", "changes": [
+                                           {"file": "a.toml", "created": True,
+                                            "text": made.text}]}).encode(), 0)
+    assert isinstance(first, journal.Event) and isinstance(then, journal.Event)
+    assert isinstance(remade, journal.Event)
+    assert ledger.fold([remade, first, then]).values("a.toml")["xp"].value == 10
+
+
+def test_a_key_the_file_has_and_the_ledger_has_not_is_named(table: Path) -> None:
+    kris = table / "party" / "kris.toml"
+    kris.write_text(kris.read_text().replace("Tough = 5", "Tough = 5\nClimb = 6"))
+    ran = cwx("check", table)
+    assert ran.status == 2 and "[traits.Climb]: the file says 6, the ledger nothing" in ran.stdout
+    assert cwx("reconcile", cwd=table).status == 0
+    assert "Climb" not in kris.read_text()
+
+
+def test_a_file_gone_with_its_dice_fails_w9(table: Path) -> None:
+    sue = table / "sue.toml"
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    ran = cwx("char", "new", sue, "--force", "--system", "colorwheel", "--name", "Sue", *SUE)
+    assert ran.status == 2 and "holds 1 white and black dice" in ran.error
+    sue.unlink()
+    ran = cwx("check", table)
+    assert ran.status == 2 and "sue.toml: is gone, with 1 white and black dice" in ran.stdout
+
+
+def test_reconcile_settles_a_duplicated_list_item(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace('red = ["Strong"]', 'red = ["Strong", "Strong"]'))
+    assert cwx("reconcile", cwd=table).status == 0
+    assert tomllib.loads(sue.read_text())["traits"]["red"] == ["Strong"]
+
+
+def test_log_json_gives_the_journals_own_objects(table: Path) -> None:
+    line = '{"v":1,"id":"v1","at":"2099-01-01T00:00:00Z","command":"note","changes":[]}'
+    path = table / "journal.jsonl"
+    path.write_text(path.read_text() + line + "\n")
+    assert cwx("log", "--json", "--last", 1, cwd=table).json["events"] == [json.loads(line)]
+
+
+def test_log_merges_many_stretches_into_time_order(table: Path) -> None:
+    path = table / "journal.jsonl"
+    blocks = []
+    for block in range(3):  # three clones' stretches, each in order, interleaved in time
+        blocks += [json.dumps({"v": 2, "id": f"{block}{n:03d}", "command": "note",
+                               "at": f"2099-01-01T00:{n:02d}:0{block}.000Z", "changes": []})
+                   for n in range(20)]
+    path.write_text(path.read_text() + "\n".join(blocks) + "\n")
+    events = cwx("log", "--json", cwd=table).json["events"]
+    assert [e["at"] for e in events] == sorted(e["at"] for e in events)
+    assert len([e for e in events if e["command"] == "note"]) == 60

@@ -41,7 +41,7 @@ def check(
         if kind is None:
             skipped.append(path)
             continue
-        if kind != "settings":
+        if kind not in ("settings", "unreadable"):
             sheets_read[path] = data
         if not said:
             valid[path] = kind
@@ -89,7 +89,7 @@ def _check_toml(path: str, root: str | None,
             campaign.settings(os.path.dirname(path) or ".")
             return "settings", data, []
     except CwxError as error:
-        return "unreadable", {}, [error]
+        return "unreadable", {}, [error]  # named once: no ledger comparison of what is unread
     kind = sheets.kind_of(data)
     if kind is None:
         return None, data, []
@@ -100,37 +100,46 @@ def _check_toml(path: str, root: str | None,
 def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
                         folded: ledger.Ledger) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
-    rules forbid, and W9 counted over the whole campaign."""
+    rules forbid, and W9 counted over the whole campaign (a file gone with its dice too)."""
     real_root = os.path.realpath(root)
     problems: list[CwxError] = []
     in_files = in_ledger = 0
+    present = set()
     for path, data in read.items():
         name = journal.name_in(real_root, path)
         if name.startswith(".."):
             continue  # outside the campaign: no ledger
+        present.add(name)
         if name not in folded.known:
             problems.append(CwxError(f"has no history in the ledger; `cwx adopt {name}` "
                                      "records it as it is", path=path))
             continue
         raw = files.read_bytes(path)
-        values = ledger.values_of(data)
-        for key, entry in folded.values(name).items():
-            line = files.line_of(raw, key)
-            if (why := ledger.forbidden(key, entry.value)) is not None:
-                after = ", ".join(entry.recent)
-                problems.append(CwxError(f"the ledger says {why}: two clones spent the same "
-                                         f"dice or experience (after {after}). Edit the files "
-                                         f"as the table decides, then cwx adopt them together",
-                                         path=path, line=line, key=key))
-            elif not ledger.same(key, entry.value, values.get(key)):
+        values, known = ledger.values_of(data), folded.values(name)
+        for difference in ledger.differences(values, known):
+            line = files.line_of(raw, difference.key)
+            after = ", ".join(difference.ledger.recent)
+            if difference.refused is not None:
                 problems.append(CwxError(
-                    f"the file says {_shown(values.get(key))}, the ledger "
-                    f"{_shown(entry.value)}: `cwx reconcile` if the ledger is right, "
-                    f"`cwx adopt {name}` if the file is", path=path, line=line, key=key))
-            if key.startswith(COUNTED) and key.endswith((".white", ".black")):
-                in_ledger += entry.value if ledger.is_number(entry.value) else 0
-        in_files += sum(v for k, v in values.items() if k.startswith(COUNTED)
-                        and k.endswith((".white", ".black")) and ledger.is_number(v))
+                    f"the ledger cannot settle it: {difference.refused} (after {after}). Edit "
+                    "the files as the table decides, then cwx adopt them together",
+                    path=path, line=line, key=difference.key))
+            else:
+                problems.append(CwxError(
+                    f"the file says {_shown(difference.file)}, the ledger "
+                    f"{_shown(difference.ledger.value)}: `cwx reconcile` if the ledger is "
+                    f"right, `cwx adopt {name}` if the file is", path=path, line=line,
+                    key=difference.key))
+        in_files += ledger.dice(values)
+        in_ledger += ledger.dice({key: entry.value for key, entry in known.items()})
+    for name in sorted(folded.known - present):
+        held = ledger.dice({key: entry.value for key, entry in folded.values(name).items()})
+        if held and not os.path.lexists(os.path.join(real_root, name)):
+            problems.append(CwxError(
+                f"is gone, with {held} white and black dice the ledger says it held (W9: "
+                "dice are never destroyed): restore it, or move its dice by hand and adopt "
+                "the files", path=os.path.join(root, name)))
+            in_ledger += held
     if in_files != in_ledger:
         problems.append(CwxError(f"W9: the files hold {in_files} white and black dice, the "
                                  f"ledger {in_ledger}; `cwx reconcile` brings them together",

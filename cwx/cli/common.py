@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
-from cwx.errors import BadFile, BadValue, CwxError
+from cwx.errors import BadFile, BadValue, CwxError, RuleForbids
 from cwx.hints import did_you_mean
 
 if TYPE_CHECKING:
@@ -237,8 +237,25 @@ def create(command: str, file: str, sheet: "Character | BagSheet", *, force: boo
     kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
     text = templates.file_of(sheet, files.schema_beside(file, kind))
     with changing(command, [file], journal_for=file) as change:
+        if force and os.path.lexists(file):
+            _no_dice_lost(change, file)
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
+
+
+def _no_dice_lost(change: "Change", file: str) -> None:
+    """A file made anew over one that holds whites or blacks would destroy them (W9)."""
+    from cwx import ledger
+
+    try:
+        held = ledger.dice(ledger.values_of(change.data(file)))
+    except CwxError:
+        return  # a file cwx cannot read holds nothing it can count: --force may replace it
+    if held:
+        raise RuleForbids(f"holds {held} white and black dice, which a new file would destroy "
+                          "(W9: dice are never created or destroyed); end the game first (cwx "
+                          "game end), or move the dice by hand and cwx adopt the files",
+                          path=file)
 
 
 # ---------------------------------------------------------------- the Color Wheel's moves

@@ -44,20 +44,23 @@ def prepare(folder: str) -> dict[str, Any]:
         raise BadFile("is not inside a git work tree; git init (or git clone) first",
                       path=root)
     hooks = gitsetup.hooks_folder(root)
-    os.makedirs(hooks, exist_ok=True)
+    # core.hooksPath: a folder other repositories may share; cwx installs nothing there.
+    shared = gitsetup.shared_hooks(root)
+    if not shared:
+        os.makedirs(hooks, exist_ok=True)
     attributes = os.path.join(root, ".gitattributes")
-    kept, written = [], []
-    paths = [attributes] + [os.path.join(hooks, name) for name in gitsetup.HOOKS]
-    with changing("git setup", paths, journal_for=None) as change:
+    written: list[str] = []
+    ours = {} if shared else {name: os.path.join(hooks, name) for name in gitsetup.HOOKS}
+    kept = [name for name, hook in ours.items()  # a link, or the player's own: theirs
+            if os.path.islink(hook) or (os.path.lexists(hook) and not gitsetup.is_ours(hook))]
+    for name in kept:
+        del ours[name]
+    with changing("git setup", [attributes, *ours.values()], journal_for=None) as change:
         old = (change.raw(attributes) or b"").decode("utf-8", "replace")
         if (new := gitsetup.attributes_text(old)) != old:
             change.create(attributes, new, force=True)
             written.append(".gitattributes")
-        for name in gitsetup.HOOKS:
-            hook = os.path.join(hooks, name)
-            if os.path.lexists(hook) and not gitsetup.is_ours(hook):
-                kept.append(name)
-                continue
+        for name, hook in ours.items():
             text = gitsetup.hook_text(name)
             if change.raw(hook) != text.encode():
                 change.create(hook, text, force=True, mode=0o755)
@@ -67,6 +70,10 @@ def prepare(folder: str) -> dict[str, Any]:
     for name in kept:
         note(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "
              f"`cwx git hook {name}` to reconcile (or check) this campaign")
+    if shared:
+        note(f"hooks come from {hooks} (core.hooksPath), which other repositories may share, "
+             "so cwx installed none there: have its post-merge, post-rewrite and pre-commit "
+             "hooks run `cwx git hook NAME \"$@\"`")
     return {"campaign": root, "written": written, "kept": kept, "driver": "merge.cwx"}
 
 
@@ -118,7 +125,7 @@ def _text_merge(ours: str, base: str, theirs: str, *, clash: bool) -> int:
             file.write(b"<<<<<<< ours\n" + merged_text + b"=======\n" + their_text +
                        b">>>>>>> theirs\n")
         return 1
-    return min(done.returncode, 127)
+    return 1 if done.returncode else 0  # git merge-file counts the conflicts: git wants 1
 
 
 @app.command("hook", hidden=True)
@@ -131,19 +138,34 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         return
     if name == "post-rewrite" and (args or [""])[0] != "rebase":
         return  # an amended commit brings nothing in
+    what = "rebase" if name == "post-rewrite" else "merge"
+    if name == "post-merge" and (args or ["0"])[0] == "1":
+        note("a squash merge is not committed yet: after you commit it, run `cwx reconcile` "
+             "(and commit that) if `cwx check` asks for it")
+        return
     for folder in gitsetup.campaigns(work_tree):
         where = os.path.join(work_tree, folder)
         if name == "pre-commit":
             _check_before_commit(where)
             continue
+        dirty = gitsetup.uncommitted(work_tree, folder)
+        if dirty:  # a player's edits not yet committed are never reconciled away
+            note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "
+                 f"{', '.join(dirty)} had changes not yet committed. Commit them (or `cwx "
+                 "adopt` them), then `cwx reconcile` if `cwx check` asks for it")
+            continue
+        kept: list[str] = []
         try:
-            corrected = reconcile.run(where)
+            corrected = reconcile.run(where, numbers_only=True, kept=kept)
         except CwxError as error:
-            note(f"after the {'rebase' if name == 'post-rewrite' else 'merge'}, the campaign "
-                 f"needs a person: {error}")
+            note(f"after the {what}, the campaign needs a person: {error}")
             continue
         if corrected:
             _commit(work_tree, where, corrected, name)
+        if kept:
+            note(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
+                 "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
+                 "is the table's choice, or `cwx reconcile` to take the ledger's")
 
 
 def _check_before_commit(where: str) -> None:

@@ -6,7 +6,7 @@ import json as json_module
 import os
 import sys
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, BinaryIO
 
 import typer
@@ -59,12 +59,20 @@ def log(
             _print_table(file, order, name, turned)
 
 
+Key = tuple[str, int, int]  # (when, line, offset)
+Order = Callable[[], Iterator[Key]]  # the wanted events' keys in time order, as often as asked
+MAX_RUNS = 4096  # stretches of the journal already in time order, merged as they are read
+
+
 def _in_time_order(file: BinaryIO, path: str, name: str | None, last: int | None,
-                   turned: "_Turns") -> list[tuple[str, int, int]]:
-    """(when, line, offset) of the wanted events, oldest first. Only these small keys are
-    held, never the events: a long campaign is read as a stream, and read again by offset.
-    `turned` learns which draws a later spend or curse turned (those lines are few)."""
-    keys: list[tuple[str, int, int]] = []
+                   turned: "_Turns") -> Order:
+    """The wanted events in time order, however git merged the journal's lines, held in
+    bounded memory: for --last N, the N latest keys; else the journal's stretches that are
+    already in time order (a clone appends in order; a merge makes a few stretches),
+    merged as they are read again. `turned` learns which draws a spend or curse turned."""
+    latest: list[Key] = []
+    runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
+    previous = ""
     skipped: list[int] = []  # lines that are not events, said once at the end
     offset = 0
     for number, raw in enumerate(journal.lines_of(file), 1):
@@ -82,17 +90,54 @@ def _in_time_order(file: BinaryIO, path: str, name: str | None, last: int | None
         if isinstance(key, journal.BadLine):
             skipped.append(number)
         elif name is None or key.file == name:
-            if last is None:
-                keys.append((key.when, number, here))
-            elif len(keys) < last:
-                heapq.heappush(keys, (key.when, number, here))
-            else:
-                heapq.heappushpop(keys, (key.when, number, here))
+            if last is not None:
+                heapq.heappush(latest, (key.when, number, here))
+                if len(latest) > last:
+                    heapq.heappop(latest)
+            elif key.when < previous:
+                runs.append((here, number))
+            previous = max(previous, key.when) if last is not None else key.when
     if skipped:
         shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
         print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
               f"were left out (line {shown}); `cwx check` says why", file=sys.stderr)
-    return sorted(keys)
+    if last is not None or offset == 0:
+        ordered = sorted(latest)
+        return lambda: iter(ordered)
+    if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
+        everything = sorted(key for start, line in runs[:1]
+                            for key in _keys(file, start, offset, line, name))
+        return lambda: iter(everything)
+    bounds = [(start, end, line) for (start, line), (end, _) in
+              zip(runs, [*runs[1:], (offset, 0)], strict=True)]
+    return lambda: heapq.merge(*(_keys(file, start, end, line, name)
+                                 for start, end, line in bounds))
+
+
+def _keys(file: BinaryIO, start: int, end: int, line: int, name: str | None,
+          ) -> Iterator[Key]:
+    """The wanted events' keys between two offsets of the journal, in the journal's order."""
+    offset = start
+    for number, raw in enumerate(journal.lines_of(_Span(file, start, end)), line):
+        here = offset
+        offset += raw if isinstance(raw, int) else len(raw)
+        if isinstance(raw, int) or not raw.strip():
+            continue
+        key = journal.key_of(raw, number)
+        if not isinstance(key, journal.BadLine) and (name is None or key.file == name):
+            yield key.when, number, here
+
+
+class _Span:
+    """A stretch of the open journal, read without moving anyone else's place in it."""
+
+    def __init__(self, file: BinaryIO, start: int, end: int) -> None:
+        self.fd, self.at, self.end = file.fileno(), start, end
+
+    def read(self, size: int) -> bytes:
+        chunk = os.pread(self.fd, min(size, self.end - self.at), self.at)
+        self.at += len(chunk)
+        return chunk
 
 
 class _Turns:
@@ -117,34 +162,63 @@ class _Turns:
         return found[1] if found and found[0] not in self.undone else None
 
 
-def _events(file: BinaryIO, order: list[tuple[str, int, int]]) -> Iterator[journal.Event]:
+def _events(file: BinaryIO, order: Order) -> Iterator[journal.Event]:
     """The chosen events, read again whole; one whose changes are not a journal's is
     left out (`cwx check` names it)."""
-    for _, line, offset in order:
-        file.seek(offset)
-        event = journal.parse(file.readline(journal.MAX_LINE + 1), line)
-        if isinstance(event, journal.Event):
-            yield event
+    for event, _ in _lines(file, order):
+        yield event
 
 
-def _print_json(file: BinaryIO, order: list[tuple[str, int, int]]) -> None:
+def _lines(file: BinaryIO, order: Order) -> Iterator[tuple[journal.Event, bytes]]:
+    # Git's union merge can copy a line: each event once. A copy has its original's time,
+    # so it comes right beside it: only the ids of the moment are kept.
+    moment, seen = "", set[str]()
+    for when, line, offset in order():
+        raw = _line_at(file, offset)
+        event = journal.parse(raw, line)
+        if when != moment:
+            moment, seen = when, set()
+        if isinstance(event, journal.Event) and event.id not in seen:
+            seen.add(event.id)
+            yield event, raw
+
+
+def _line_at(file: BinaryIO, offset: int) -> bytes:
+    """The line at `offset` of the open journal (read in place, as the stretches are)."""
+    found = b""
+    while len(found) <= journal.MAX_LINE:
+        chunk = os.pread(file.fileno(), 1 << 16, offset + len(found))
+        end = chunk.find(b"\n")
+        if end >= 0 or not chunk:
+            return found + (chunk[:end + 1] if end >= 0 else chunk)
+        found += chunk
+    return found
+
+
+def _objects(file: BinaryIO, order: Order) -> Iterator[str]:
+    """Each chosen event as the journal holds it (a version 1 event stays one)."""
+    for _, raw in _lines(file, order):
+        yield json_module.dumps(json_module.loads(raw), ensure_ascii=False, allow_nan=False)
+
+
+def _print_json(file: BinaryIO, order: Order) -> None:
     out = sys.stdout
     out.write('{"events": [')
-    for number, event in enumerate(_events(file, order)):
+    for number, text in enumerate(_objects(file, order)):
         out.write(", " if number else "")
-        out.write(json_module.dumps(event.to_json(), ensure_ascii=False, allow_nan=False))
+        out.write(text)
     out.write("]}\n")
 
 
-def _print_jsonl(file: BinaryIO, order: list[tuple[str, int, int]]) -> None:
+def _print_jsonl(file: BinaryIO, order: Order) -> None:
     out = sys.stdout
-    for event in _events(file, order):
-        out.write(json_module.dumps(event.to_json(), ensure_ascii=False, allow_nan=False) + "\n")
+    for text in _objects(file, order):
+        out.write(text + "\n")
 
 
-def _print_table(file: BinaryIO, order: list[tuple[str, int, int]], name: str | None,
+def _print_table(file: BinaryIO, order: Order, name: str | None,
                  turned: _Turns) -> None:
-    if not order:
+    if next(order(), None) is None:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
     header = ("when", "who", "what", "outcome", "change")

@@ -30,11 +30,16 @@ def reconcile(
     emit(json, {"corrected": corrected}, lambda: _text(corrected))
 
 
-def run(folder: str) -> list[dict[str, Any]]:
-    """Reconcile the campaign `folder` is in: the keys corrected (file, key, from, to)."""
+def run(folder: str, *, numbers_only: bool = False,
+        kept: list[str] | None = None) -> list[dict[str, Any]]:
+    """Reconcile the campaign `folder` is in: the keys corrected (file, key, from, to).
+    With `numbers_only` (after a merge, no one asked), only whole numbers are set: any
+    other value the ledger disagrees with is left as a person chose it, and named in
+    `kept`."""
     root, paths = in_campaign(folder)
     corrected: list[dict[str, Any]] = []
     refused: list[str] = []
+    kept = [] if kept is None else kept
     with changing("reconcile", paths, journal_for=os.path.join(root, campaign.SETTINGS)) \
             as change:
         folded = ledger.fold_journal(change.journal or "")
@@ -43,14 +48,18 @@ def run(folder: str) -> list[dict[str, Any]]:
             if name not in folded.known:
                 continue
             values = ledger.values_of(change.data(path))
-            for key, entry in folded.values(name).items():
-                if (why := ledger.forbidden(key, entry.value)) is not None:
-                    after = ", ".join(entry.recent)
-                    refused.append(f"{name}: {why} (after {after})")
-                elif not ledger.same(key, entry.value, values.get(key)):
-                    value = ledger.settled(key, entry.value, values.get(key))
+            for difference in ledger.differences(values, folded.values(name)):
+                key, entry = difference.key, difference.ledger
+                if difference.refused is not None:
+                    refused.append(f"{name}: {difference.refused} (after "
+                                   f"{', '.join(entry.recent)})")
+                elif numbers_only and not (ledger.is_number(entry.value) or
+                                           ledger.is_number(difference.file)):
+                    kept.append(f"{name} [{key}]")
+                else:
+                    value = ledger.settled(key, entry.value, difference.file)
                     change.set(path, ledger.split(key), value, correction=True)
-                    corrected.append({"file": name, "key": key, "from": values.get(key),
+                    corrected.append({"file": name, "key": key, "from": difference.file,
                                       "to": value})
         if refused:
             raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
