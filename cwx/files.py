@@ -171,27 +171,41 @@ def _toml_complaint(message: str) -> tuple[str, int | None]:
     return f"{text[:1].lower()}{text[1:]} (column {found.group(2)})", int(found.group(1))
 
 
+_KEY_PART = r'(?:"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+)'
+_KEY = re.compile(rf"^\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=")
+_HEADER_KEY = re.compile(rf"^\s*\[\[?\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]\]?")
+_PART = re.compile(_KEY_PART)
+
+
 def line_of(raw: bytes, key: str | None) -> int | None:
-    """The line where a dotted key (or its table) is written, if it can be found."""
+    """The line where a key (or its table) is written, if it can be found. The key is as
+    errors and the journal name it: its table, a dot, then the name as it stands (a
+    quoted name may hold dots, colons, any letter)."""
     if not key:
         return None
-    wanted = [part.strip("'\"") for part in key.split(".")]
+    table_name, dot, rest = key.partition(".")
+    wanted = [table_name, rest] if dot else [table_name]
     table: list[str] = []
     best = None
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
-        stripped = line.strip()
-        if header := re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", stripped):
-            table = [p.strip().strip("'\"") for p in header.group(1).split(".")]
+        if header := _HEADER_KEY.match(line):
+            table = _parts(header.group(1))
             if table == wanted[: len(table)] and best is None:
                 best = number
             continue
-        if assign := re.match(r"^([A-Za-z0-9_\-\"'. ]+?)\s*=", stripped):
-            path = table + [p.strip().strip("'\"") for p in assign.group(1).split(".")]
-            if path == wanted:
+        if assign := _KEY.match(line):
+            path = table + _parts(assign.group(1))
+            if path == wanted or (len(wanted) == 2 and path[:1] == wanted[:1] and
+                                  ".".join(path[1:]) == wanted[1]):
                 return number
             if path == wanted[: len(path)] and len(path) > len(table):
                 best = number
     return best
+
+
+def _parts(key: str) -> list[str]:
+    """A TOML key's parts, quotes taken off (escapes aside: a name is found, not read)."""
+    return [part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(key)]
 
 
 def character_from(data: Mapping[str, Any], raw: bytes, path: str) -> Character:

@@ -230,3 +230,11 @@ def test_the_same_file_under_two_names_is_refused(campaign: Path) -> None:
               "--color", "red", "--drawn", "red")
     assert ran.status == 2 and "names the same file twice" in ran.error
     assert (campaign / "sue.toml").read_bytes() == before
+
+
+def test_a_quoted_name_is_found_on_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "ana.toml"
+    path.write_text('name = "Ana"\nsystem = "clockworx"\n[traits]\n"Knife Fighting" = 3\n'
+                    '"Sword: Long" = 9\n"épée" = 1\n')
+    ran = cwx("char", "show", path)
+    assert ran.status == 2 and ran.error.startswith(f"cwx: error: {path}:5 [traits.Sword: Long]")
