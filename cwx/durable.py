@@ -25,40 +25,45 @@ checked to name only cwx's own temporary files, beside their targets, in folders
 each hold the very same record. Anything else is refused and left for a person.
 
 This layer never prints: what to say while waiting for a lock is the caller's, and
-what it finds is returned as notes or raised as errors.
+what it finds is returned as notes or raised as errors. The locks are locks.py's; the
+redo record's form, and the checks that tell cwx's own from a planted one, redo.py's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import json
 import os
-import re
 import signal
 import stat
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from cwx.errors import BadFile, Conflict, WriteFailed
+from cwx.locks import FolderLocks
+from cwx.redo import (
+    MAX_RECORD,
+    REDO_PREFIX,
+    REDO_SUFFIX,
+    TEMP_NAME,
+    TEMP_SUFFIX,
+    Found,
+    JournalLine,
+    Pending,
+    Redo,
+    Untrusted,
+    complete,
+    fingerprint,
+    fingerprint_of,
+    read_plain,
+    records,
+    said,
+)
 
-TEMP_SUFFIX = ".cwx-tmp"
-REDO_PREFIX = ".cwx-redo-"
-REDO_SUFFIX = ".json"
-JOURNAL = "journal.jsonl"
-RECORD_VERSION = 2  # 1 (cwx 0.1): no fingerprints of the old files, so never rolled forward
-MAX_RECORD = 8 << 20  # two files of at most 1 MiB and a journal line holding their text
 # The test seam: CWX_TEST_CHECKPOINT="sleep SECONDS" waits at every checkpoint of a commit
 # (so that random kills land inside it), "pause NAME[#N] FLAG" creates FLAG at the Nth
 # checkpoint NAME and waits there to be killed. Read once, only by `checkpoint`.
 CHECKPOINT_HOOK = "CWX_TEST_CHECKPOINT"
-
-_TEMP_NAME = re.compile(r"^\.(.+)\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX) + "$")
-_RECORD_NAME = re.compile("^" + re.escape(REDO_PREFIX) + r"[0-9a-f]{12}" + re.escape(REDO_SUFFIX) + "$")
-_FINGERPRINT = re.compile(r"^[0-9]+:[0-9a-f]{8}$")
-Waiting = Callable[[str], None]
 
 
 class Replacement(NamedTuple):
@@ -68,50 +73,6 @@ class Replacement(NamedTuple):
     data: bytes
     mode: int | None  # the permission bits to set; None for a new file (the umask decides)
     old: bytes | None  # the bytes the change was computed from; None for a new file
-
-
-class JournalLine(NamedTuple):
-    """One event for the journal at `path`: one JSON object and a newline."""
-
-    path: str
-    line: bytes
-
-
-class Pending(NamedTuple):
-    temp: str
-    target: str
-    old: str | None  # fingerprint of the bytes the change was computed from; None: no file
-
-
-class Redo(NamedTuple):
-    """What a decided change still has to do: enough to finish it, or to see it is not ours."""
-
-    command: str
-    replace: tuple[Pending, ...]
-    journal: JournalLine | None
-    journal_size: int  # the journal's size before the line
-    name: str  # the record's file name, the same in every folder it is written to
-
-    def folders(self) -> set[str]:
-        paths = [pending.target for pending in self.replace]
-        if self.journal:
-            paths.append(self.journal.path)
-        return {os.path.dirname(path) for path in paths}
-
-    def encode(self) -> bytes:
-        journal = [self.journal.path, self.journal.line.decode()] if self.journal else None
-        return json.dumps({"redo": RECORD_VERSION, "command": self.command,
-                           "replace": [list(p) for p in self.replace], "journal": journal,
-                           "journal_size": self.journal_size}).encode()
-
-
-class Untrusted(BadFile):
-    """A redo record cwx did not write (or cannot finish safely): never executed."""
-
-
-def fingerprint(data: bytes) -> str:
-    """Enough to notice that a file changed: its length and CRC-32."""
-    return f"{len(data)}:{zlib.crc32(data):08x}"
 
 
 # ---------------------------------------------------------------- the test seam
@@ -149,73 +110,7 @@ def _hook_from(spec: str) -> Callable[[str], None]:
     return lambda name: None
 
 
-# ---------------------------------------------------------------- locks
-
-
-class FolderLocks:
-    """Exclusive locks on folders, taken in sorted order and released together."""
-
-    def __init__(self, waiting: Waiting | None = None) -> None:
-        self.held: dict[str, int] = {}  # real path -> open descriptor holding the flock
-        self.inodes: set[tuple[int, int]] = set()
-        self.waiting = waiting
-
-    def acquire(self, folders: Iterable[str]) -> None:
-        for folder in sorted({os.path.realpath(f) for f in folders} - set(self.held)):
-            try:
-                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            except FileNotFoundError:
-                raise BadFile("the folder does not exist; create it first", path=folder) from None
-            except NotADirectoryError:
-                raise BadFile("is not a folder", path=folder) from None
-            except PermissionError:
-                raise BadFile("cwx may not open this folder (permission denied)",
-                              path=folder) from None
-            info = os.fstat(fd)
-            if (info.st_dev, info.st_ino) in self.inodes:  # the same folder, mounted twice
-                os.close(fd)
-                continue
-            self._lock(fd, folder)
-            self.held[folder] = fd
-            self.inodes.add((info.st_dev, info.st_ino))
-
-    def _lock(self, fd: int, folder: str) -> None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            pass
-        if self.waiting:
-            self.waiting(folder)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-
-    def holds(self, folder: str) -> bool:
-        """Whether this folder is locked, by whatever name (a bind mount is one folder)."""
-        if os.path.realpath(folder) in self.held:
-            return True
-        try:
-            info = os.stat(folder)
-        except OSError:
-            return False
-        return (info.st_dev, info.st_ino) in self.inodes
-
-    def release(self) -> None:
-        for fd in self.held.values():
-            os.close(fd)  # closing drops the flock
-        self.held.clear()
-        self.inodes.clear()
-
-
 # ---------------------------------------------------------------- settling
-
-
-class Found(NamedTuple):
-    """A redo record as found in one folder."""
-
-    path: str
-    raw: bytes
-    redo: Redo | None  # None: not a record this cwx can finish
-    problem: str | None
 
 
 def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool,
@@ -226,10 +121,10 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool,
     wanted = {os.path.realpath(folder) for folder in folders}
     while True:
         locks.acquire(wanted)
-        records = [found for folder in sorted(locks.held) for found in _records(folder)]
+        waiting = [found for folder in sorted(locks.held) for found in records(folder)]
         needed: set[str] = set()
-        for found in records:
-            if found.redo and not found.problem and _complete(found):
+        for found in waiting:
+            if found.redo and not found.problem and complete(found):
                 needed |= found.redo.folders()
         if not finish or all(locks.holds(folder) for folder in needed):
             break
@@ -238,17 +133,17 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool,
         wanted |= needed
     notes: list[str] = []
     seen: set[str] = set()
-    for found in records:
+    for found in waiting:
         if found.redo and found.redo.name in seen:
             continue  # the same record, found in a second folder
         if found.redo:
             seen.add(found.redo.name)
         if found.problem or found.redo is None:
-            message = _said(found.problem)
+            message = said(found.problem)
             if finish:
                 raise Untrusted(message, path=found.path)
             notes.append(f"{found.path}: {message}")
-        elif not _complete(found):
+        elif not complete(found):
             if finish:
                 _roll_back(found, set(locks.held))
         elif finish:
@@ -274,158 +169,6 @@ def settle(locks: FolderLocks, folders: Iterable[str], *, finish: bool,
     return notes
 
 
-def inspect(folder: str) -> list[tuple[str, str]]:
-    """What `cwx check` says of the redo records in `folder` (path, message): each one cwx
-    will not run, and each interrupted change still waiting to be finished or undone."""
-    said = []
-    for found in _records(os.path.realpath(folder)):
-        if found.problem or found.redo is None:
-            said.append((found.path, _said(found.problem)))
-        else:
-            state = "finished" if _complete(found) else "undone"
-            said.append((found.path, f"an interrupted `cwx {found.redo.command}` waits to be "
-                                     f"{state}; the next cwx command that changes files here "
-                                     "does it"))
-    return said
-
-
-def _said(problem: str | None) -> str:
-    """What is said of a record cwx will not run: why, and what a person may do."""
-    if problem and "move it back" in problem:
-        return problem  # a moved campaign's own record: it says what to do
-    return f"{problem}; cwx will not run it. Look at it, and delete it when you know where " \
-           "it came from"
-
-
-def _records(folder: str) -> list[Found]:
-    """The redo records in `folder`, read and checked."""
-    try:
-        names = sorted(n for n in os.listdir(folder) if n.startswith(REDO_PREFIX))
-    except OSError:
-        return []
-    found = []
-    for name in names:
-        path = os.path.join(folder, name)
-        try:
-            raw = _read_plain(path, MAX_RECORD)
-        except OSError as error:
-            found.append(Found(path, b"", None, f"a redo record cwx cannot read "
-                                                f"({error.strerror})"))
-            continue
-        redo, problem = _decode(raw, name)
-        if redo is not None and problem is None:
-            problem = _untrusted(redo, folder)
-        found.append(Found(path, raw, redo, problem))
-    return found
-
-
-def _read_plain(path: str, limit: int) -> bytes:
-    """A regular file's bytes, never through a link, at most `limit` of them."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(0, "not a regular file", path)
-        if info.st_size > limit:
-            raise OSError(0, "too large to be one", path)
-        return os.read(fd, limit + 1)
-    finally:
-        os.close(fd)
-
-
-def _decode(raw: bytes, name: str) -> tuple[Redo | None, str | None]:
-    if not _RECORD_NAME.match(name):
-        return None, "a file named like a redo record, which cwx never names so"
-    try:
-        fields = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None, "a redo record that is not valid JSON"
-    if not isinstance(fields, dict):
-        return None, "a redo record that is not a JSON object"
-    if fields.get("redo") != RECORD_VERSION:
-        return None, ("a redo record from an older cwx, which cannot tell whether its files "
-                      "were edited since")
-    try:
-        replace = tuple(_pending(item) for item in fields["replace"])
-        journal, line = fields["journal"], None
-        if journal is not None:
-            if not (isinstance(journal, list) and len(journal) == 2 and
-                    all(isinstance(part, str) for part in journal)):
-                raise TypeError
-            line = JournalLine(journal[0], journal[1].encode())
-        size, command = fields["journal_size"], fields["command"]
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0 or \
-                not isinstance(command, str) or len(command) > 100:
-            raise TypeError
-    except (KeyError, TypeError, ValueError, UnicodeEncodeError):
-        return None, "a redo record of a shape cwx never writes"
-    return Redo(command, replace, line, size, name), None
-
-
-def _pending(item: Any) -> Pending:
-    if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str) and
-            isinstance(item[1], str) and (item[2] is None or isinstance(item[2], str))):
-        raise TypeError
-    return Pending(item[0], item[1], item[2])
-
-
-def _untrusted(redo: Redo, found_in: str) -> str | None:
-    """Why this record is not one cwx wrote, or None when it could be."""
-    folders = redo.folders()
-    if found_in not in folders:
-        if not any(os.path.isdir(folder) for folder in folders):
-            return (f"a redo record of an interrupted `cwx {redo.command}` in "
-                    f"{' and '.join(sorted(folders))}, which is not there any more (was the "
-                    "campaign moved?): move it back and run cwx there to finish the change, "
-                    "or give the change up by deleting this record and the .cwx-tmp files "
-                    "beside it")
-        return "a redo record naming no file in its own folder"
-    for folder in folders:
-        if not _canonical(folder):
-            return f"a redo record naming a file in {folder}, not a folder's real path"
-    for pending in redo.replace:
-        folder, name = os.path.split(pending.target)
-        match = _TEMP_NAME.match(os.path.basename(pending.temp))
-        if not match or match.group(1) != name or os.path.dirname(pending.temp) != folder:
-            return f"a redo record naming {pending.temp}, not a temporary file of cwx's beside " \
-                   f"{pending.target}"
-        if pending.old is not None and not _FINGERPRINT.match(pending.old):
-            return "a redo record of a shape cwx never writes"
-    if redo.journal:
-        line = redo.journal.line
-        if os.path.basename(redo.journal.path) != JOURNAL:
-            return f"a redo record that would append to {redo.journal.path}, which is no journal"
-        if not line.endswith(b"\n") or b"\n" in line[:-1] or len(line) > MAX_RECORD:
-            return "a redo record whose journal line is not one line"
-    if not redo.replace and not redo.journal:
-        return "a redo record with nothing to do"
-    return None
-
-
-def _canonical(folder: str) -> bool:
-    return os.path.isabs(folder) and os.path.normpath(folder) == folder and \
-        os.path.realpath(folder) == folder
-
-
-def _complete(found: Found) -> bool:
-    """Whether every folder of the change holds this record: whether it was decided. Only
-    a copy that is not there says no; one cwx cannot read says nothing, and is an error."""
-    assert found.redo is not None
-    for folder in found.redo.folders():
-        path = os.path.join(folder, found.redo.name)
-        try:
-            if _read_plain(path, MAX_RECORD) != found.raw:
-                return False
-        except (FileNotFoundError, NotADirectoryError):
-            return False
-        except OSError as error:
-            raise BadFile(f"cwx cannot tell whether an interrupted `cwx {found.redo.command}` "
-                          f"was decided: this copy of its record cannot be read "
-                          f"({error.strerror}); nothing was changed. Let cwx read it (or ask "
-                          "its owner to run cwx there)", path=path) from None
-    return True
-
-
 def _roll_back(found: Found, held: set[str]) -> None:
     """A change killed before it was decided: nothing was replaced, so forget it. A record
     some folder lacks although part of its change was made (a folder moved away since)
@@ -435,7 +178,7 @@ def _roll_back(found: Found, held: set[str]) -> None:
     # A temporary file gone may have been swept (its target as the change found it) or
     # moved into place (its target changed): only the second is half a change.
     replaced = [p for p in found.redo.replace
-                if not os.path.lexists(p.temp) and _fingerprint_of(p.target) != p.old]
+                if not os.path.lexists(p.temp) and fingerprint_of(p.target) != p.old]
     if waiting and replaced:
         gone = [f for f in sorted(found.redo.folders())
                 if not os.path.lexists(os.path.join(f, found.redo.name))]
@@ -468,7 +211,7 @@ def _roll_forward(redo: Redo, rebase: Rebase | None) -> None:
                             "place. Look at it, and delete it and the redo record "
                             f"{redo.name} beside it", path=pending.target)
         _still_writable(pending.target)
-        if _fingerprint_of(pending.target) == pending.old:
+        if fingerprint_of(pending.target) == pending.old:
             continue
         now = _bytes_of(pending.target)
         remade = rebase(pending.target, now, redo.journal) \
@@ -513,18 +256,9 @@ def _still_writable(target: str) -> None:
 
 def _bytes_of(path: str) -> bytes | None:
     try:
-        return _read_plain(path, MAX_RECORD)
+        return read_plain(path, MAX_RECORD)
     except OSError:
         return None
-
-
-def _fingerprint_of(path: str) -> str | None:
-    try:
-        return fingerprint(_read_plain(path, MAX_RECORD))
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return "unreadable"
 
 
 def _finish_journal(entry: JournalLine, before: int) -> None:
@@ -733,7 +467,7 @@ def _sweep(folder: str) -> None:
     except OSError:
         return
     for name in names:
-        if _TEMP_NAME.match(name):
+        if TEMP_NAME.match(name):
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
 
@@ -763,6 +497,6 @@ def _sync_folder(folder: str) -> None:
 def _write_failed(error: OSError, outcome: str) -> WriteFailed:
     reason = error.strerror or str(error)
     path = error.filename
-    if isinstance(path, str) and (temp := _TEMP_NAME.match(os.path.basename(path))):
+    if isinstance(path, str) and (temp := TEMP_NAME.match(os.path.basename(path))):
         path = os.path.join(os.path.dirname(path), temp.group(1))  # the file it was for
     return WriteFailed(f"could not write ({reason}); {outcome}", path=path)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
-from cwx import campaign, durable, journal, ledger, sheets, tomledit
+from cwx import campaign, durable, journal, ledger, locks, redo, sheets, tomledit
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.sheets import BagSheet, Character, Kind
 from cwx.tomledit import Key
@@ -283,7 +283,7 @@ class Change:
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
         self.journaled: list[journal.Change] = []  # what the journal says beyond the edits
-        self.locks = durable.FolderLocks(waiting)
+        self.locks = locks.FolderLocks(waiting)
         self.note = note
         self.read_only = read_only
 
@@ -424,11 +424,11 @@ class Change:
                                correction=(file.path, key) in self.corrections)
                 for key, value in file.edits]
 
-    def _journal_line(self, changes: list[journal.Change]) -> durable.JournalLine | None:
+    def _journal_line(self, changes: list[journal.Change]) -> redo.JournalLine | None:
         if self.journal is None:
             return None
         event = journal.new(self.command, changes, **(self.event or {}))
-        return durable.JournalLine(self.journal, journal.encode(event))
+        return redo.JournalLine(self.journal, journal.encode(event))
 
     def name_of(self, path: str) -> str:
         """A path as the journal names it: relative to the journal's folder when inside it."""
@@ -444,7 +444,7 @@ def reading(paths: Sequence[str], *, waiting: Say | None = None,
         yield change
 
 
-def rebase(target: str, now: bytes, line: durable.JournalLine) -> bytes | None:
+def rebase(target: str, now: bytes, line: redo.JournalLine) -> bytes | None:
     """An interrupted change made again on a file edited since it was computed, from the
     keys its journal line says it changed; None when it cannot be (the edit changed one of
     those keys too, or the change wrote the whole file)."""

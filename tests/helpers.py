@@ -108,22 +108,23 @@ def killed_at(checkpoint: str, flag: Path, *args: object, cwd: Path | None = Non
 
 def litter(folder: Path) -> list[str]:
     """What a killed command left in a folder: temporary files and redo records."""
-    from cwx import durable
+    from cwx import redo
 
     return sorted(n for n in os.listdir(folder)
-                  if n.endswith(durable.TEMP_SUFFIX) or n.startswith(durable.REDO_PREFIX))
+                  if n.endswith(redo.TEMP_SUFFIX) or n.startswith(redo.REDO_PREFIX))
 
 
 def settle(folder: Path) -> None:
     """What every command that changes files does first: lock the folder and finish
     (or undo) what a killed command left."""
     from cwx import durable
+    from cwx.locks import FolderLocks
 
-    locks = durable.FolderLocks()
+    held = FolderLocks()
     try:
-        durable.settle(locks, [str(folder)], finish=True)
+        durable.settle(held, [str(folder)], finish=True)
     finally:
-        locks.release()
+        held.release()
 
 
 def two_folders(campaign: Path) -> tuple[Path, Path, Path, Path]:

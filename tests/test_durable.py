@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable
+from cwx import durable, redo
 from cwx.errors import WriteFailed
 from cwx.files import Change
 from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, two_folders
@@ -30,7 +30,7 @@ def whites(bag: Path, *characters: Path) -> int:
 
 
 def plant(folder: Path, record: dict[str, object], name: str = "0" * 12) -> Path:
-    path = folder / f"{durable.REDO_PREFIX}{name}.json"
+    path = folder / f"{redo.REDO_PREFIX}{name}.json"
     path.write_text(json.dumps(record))
     return path
 
@@ -96,7 +96,7 @@ def test_check_names_a_planted_record(campaign: Path, outside: Path) -> None:
                    '"journal_size": 0}',
 ])
 def test_a_record_of_any_other_shape_is_refused(campaign: Path, shape: str) -> None:
-    path = campaign / f"{durable.REDO_PREFIX}{'1' * 12}.json"
+    path = campaign / f"{redo.REDO_PREFIX}{'1' * 12}.json"
     path.write_text(shape)
     ran = cwx("xp", "spend", "--char", campaign / "mara.toml", "--new", "Climb")
     assert ran.status == 2 and "cwx will not run it" in ran.error
@@ -124,10 +124,10 @@ def test_a_record_that_is_only_in_some_of_its_folders_is_undone_not_finished(
     other.mkdir()
     bag, sue = campaign / "bag.toml", other / "sue.toml"
     shutil.move(campaign / "sue.toml", sue)
-    temp = campaign / f".bag.toml.{'a' * 8}{durable.TEMP_SUFFIX}"
+    temp = campaign / f".bag.toml.{'a' * 8}{redo.TEMP_SUFFIX}"
     temp.write_text("[bag]\nwhite = 99\n")
     plant(campaign, {"redo": 2, "command": "bag draw",
-                     "replace": [[str(temp), str(bag), durable.fingerprint(bag.read_bytes())]],
+                     "replace": [[str(temp), str(bag), redo.fingerprint(bag.read_bytes())]],
                      "journal": [str(other / "journal.jsonl"), '{"v": 2}\n'],
                      "journal_size": 0})
     before = bag.read_bytes()
@@ -138,7 +138,7 @@ def test_a_record_that_is_only_in_some_of_its_folders_is_undone_not_finished(
 
 def test_a_record_that_is_a_link_is_refused(campaign: Path, tmp_path: Path) -> None:
     (tmp_path / "real.json").write_text("{}")
-    (campaign / f"{durable.REDO_PREFIX}{'3' * 12}.json").symlink_to(tmp_path / "real.json")
+    (campaign / f"{redo.REDO_PREFIX}{'3' * 12}.json").symlink_to(tmp_path / "real.json")
     ran = cwx("xp", "spend", "--char", campaign / "mara.toml", "--new", "Climb")
     assert ran.status == 2 and "cannot read" in ran.error
 
@@ -404,7 +404,7 @@ def test_a_replace_refused_after_the_change_was_decided_is_undone_at_once(
     replacing = os.replace
 
     def refused(source: str, target: str) -> None:
-        if not os.path.basename(target).startswith(durable.REDO_PREFIX):
+        if not os.path.basename(target).startswith(redo.REDO_PREFIX):
             raise OSError(errno.EPERM, "Operation not permitted", target)
         replacing(source, target)
 
@@ -485,7 +485,7 @@ def test_a_write_refused_for_leaving_the_campaign_touches_nothing_outside(
     (campaign / "campaign.toml").write_text("")
     home = tmp_path / "home"
     home.mkdir()
-    stray = home / f".notes.{'d' * 8}{durable.TEMP_SUFFIX}"
+    stray = home / f".notes.{'d' * 8}{redo.TEMP_SUFFIX}"
     stray.write_text("data")
     (campaign / "party").symlink_to(home)
     ran = cwx("char", "new", campaign / "party" / "hero.toml", "--system", "clockworx",

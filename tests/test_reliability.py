@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable, files
+from cwx import durable, files, redo
 from tests.helpers import SUE, cwx, cwx_process, journal, killed_at, litter, settle, start, two_folders
 
 WRITERS = 32
@@ -240,8 +240,8 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
         reserve = tomllib.loads(bag.read_text())["reserve"]["white"]
         move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
         _kill_at_random(keep if move > 0 else spend, typical, rng)
-        records_alone += sum(1 for name in os.listdir(a) if name.startswith(durable.REDO_PREFIX)) \
-            > sum(1 for name in os.listdir(z) if name.startswith(durable.REDO_PREFIX))
+        records_alone += sum(1 for name in os.listdir(a) if name.startswith(redo.REDO_PREFIX)) \
+            > sum(1 for name in os.listdir(z) if name.startswith(redo.REDO_PREFIX))
         resolves = sum(e["command"] == "clock resolve" for e in journal(z))
         assert cwx_process(*in_z).status == 0
         assert cwx_process("bag", "new", a / f"spare-{n}.toml").status == 0  # settles a/
@@ -269,7 +269,7 @@ def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
     # The window itself: Sue holds the white, the bag has not yet given it up.
     assert tomllib.loads(sue.read_text())["luck"]["white"] == 1
     assert bag.read_bytes() == bag_before
-    assert any(n.startswith(durable.REDO_PREFIX) for n in litter(campaign))
+    assert any(n.startswith(redo.REDO_PREFIX) for n in litter(campaign))
     assert journal(campaign) == []
     # The next command that changes files in the folder finishes the change before its own.
     assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
@@ -282,7 +282,7 @@ def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
 
 def test_a_temporary_file_left_by_a_kill_is_swept_by_the_next_changing_command(
         campaign: Path) -> None:
-    stray = campaign / f".kris.toml.{'d' * 8}{durable.TEMP_SUFFIX}"
+    stray = campaign / f".kris.toml.{'d' * 8}{redo.TEMP_SUFFIX}"
     stray.write_text("half a file")
     assert cwx("char", "show", campaign / "kris.toml").status == 0
     assert stray.exists()  # a reading command leaves it
@@ -324,7 +324,7 @@ def test_a_folder_refusing_writes_is_a_clear_error_even_for_root(
     opening = os.open
 
     def read_only_folder(path: str, flags: int, *args: int) -> int:
-        if str(path).endswith(durable.TEMP_SUFFIX):
+        if str(path).endswith(redo.TEMP_SUFFIX):
             raise OSError(errno.EROFS, "Read-only file system", path)
         return opening(path, flags, *args)
 
@@ -356,9 +356,9 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
     old = b'{"v":1,"command":"earlier"}\n'
     line = b'{"v":1,"command":"killed"}\n'
     journal_path.write_bytes(old + line[:9])
-    redo = durable.Redo("test", (), durable.JournalLine(str(journal_path), line), len(old),
-                        f"{durable.REDO_PREFIX}{'0' * 12}.json")
-    (tmp_path / redo.name).write_bytes(redo.encode())
+    record = redo.Redo("test", (), redo.JournalLine(str(journal_path), line), len(old),
+                       f"{redo.REDO_PREFIX}{'0' * 12}.json")
+    (tmp_path / record.name).write_bytes(record.encode())
     settle(tmp_path)
     assert journal_path.read_bytes() == old + line
     assert litter(tmp_path) == []

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, durable, files, journal, ledger, sheets
+from cwx import campaign, files, journal, ledger, redo, sheets
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import CwxError
 
@@ -62,7 +62,7 @@ def check(
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     for folder in found.folders:
-        problems += [CwxError(text, path=path) for path, text in durable.inspect(folder)]
+        problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
     checked = len(valid) + len({e.path for e in problems})
     result: dict[str, Any] = {

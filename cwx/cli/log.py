@@ -11,7 +11,7 @@ from typing import Annotated, BinaryIO
 
 import typer
 
-from cwx import campaign, durable, journal
+from cwx import campaign, journal, redo
 from cwx.cli import views
 from cwx.cli.common import character_path
 from cwx.errors import BadValue
@@ -44,7 +44,7 @@ def log(
     folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
     path = journal.path_in(folder)
     name = journal.name_in(folder, char) if char else None
-    for record, said in durable.inspect(folder):  # a change not yet journaled
+    for record, said in redo.inspect(folder):  # a change not yet journaled
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
     turned = _Turns()
     # One open journal for both passes: a journal replaced meanwhile (a git pull, an
