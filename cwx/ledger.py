@@ -30,6 +30,16 @@ TOP = ("name", "system", "xp")
 TABLES = ("traits", "luck", "bag", "reserve")
 COUNTS = ("xp", "luck.", "bag.", "reserve.")  # whole numbers that may not go below 0
 Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
+Said = tuple[str, str | None, str]  # (command, who, when): a change, told when needed
+
+
+def _first(entry: tuple[Any, ...]) -> Any:
+    return entry[0]
+
+
+def _saying(said: Said) -> str:
+    command, who, when = said
+    return f"{command} ({who or 'GM'}, {when[:16].replace('T', ' ')})"
 
 
 def is_number(value: object) -> bool:
@@ -76,34 +86,40 @@ class _Key:
         self.total = 0  # the sum of to - from, while every value is a whole number
         self.numbers = True
         self.items: dict[str, tuple[Order, bool]] = {}  # a list's item: its latest change
-        self.recent: list[tuple[Order, str]] = []
-        self.steps: list[tuple[Order, Any, Any, str]] | None = \
+        self.recent: list[tuple[Order, Said]] = []
+        self.steps: list[tuple[Order, Any, Any, Said]] | None = \
             [] if key.startswith("traits.") else None
 
-    def add(self, order: Order, before: Any, after: Any, said: str) -> None:
+    def add(self, order: Order, before: Any, after: Any, said: Said) -> None:
+        # The hot path of a long journal's fold: plain type tests, no sorting.
         if self.first is None or order < self.first:
             self.first, self.start = order, before
         if self.latest is None or order > self.latest:
             self.latest, self.last = order, after
-        if self.numbers and (before is None or is_number(before)) and \
-                (after is None or is_number(after)):
+        if self.numbers and (before is None or type(before) is int) and \
+                (after is None or type(after) is int):
             self.total += (after or 0) - (before or 0)
         else:
             self.numbers = False
-        if isinstance(before, list) or isinstance(after, list):
+        if type(before) is list or type(after) is list:
             was, now = _items(before), _items(after)
             for item, present in [*((i, True) for i in now if i not in was),
                                   *((i, False) for i in was if i not in now)]:
                 if item not in self.items or self.items[item][0] < order:
                     self.items[item] = (order, present)
-        if len(self.recent) < 3 or order > self.recent[0][0]:
-            self.recent = sorted([*self.recent, (order, said)])[-3:]
+        recent = self.recent
+        if not recent or order > recent[-1][0]:  # a journal mostly comes in time's order
+            recent.append((order, said))
+            if len(recent) > 3:
+                del recent[0]
+        elif len(recent) < 3 or order > recent[0][0]:
+            self.recent = sorted([*recent, (order, said)], key=_first)[-3:]
         if self.steps is not None:
             self.steps.append((order, before, after, said))
 
     def value(self, created: bool, base: Any) -> Value:
         start = base if created else self.start
-        recent = tuple(said for _, said in self.recent)
+        recent = tuple(_saying(said) for _, said in self.recent)
         if self.numbers and (start is None or is_number(start)):
             return Value((start or 0) + self.total, recent, self._clash(start))
         if isinstance(start, list) or self.items:
@@ -117,9 +133,10 @@ class _Key:
         """A score changed from a value it no longer had: two clones raised (or bought)
         the same trait at once, each paying for it from the same score (C6)."""
         running = start or 0
-        for _, before, after, said in sorted(self.steps or []):
+        for _, before, after, said in sorted(self.steps or [], key=_first):
             if (before or 0) != running:
-                return f"changed from {before or 0} when it was {running}, by {said}: two " \
+                return f"changed from {before or 0} when it was {running}, by " \
+                       f"{_saying(said)}: two " \
                        "clones spent experience on it at once"
             running = after or 0
         return None
@@ -144,10 +161,11 @@ class Ledger:
             return
         self.seen.add(event.id)
         order = event.order
-        said = ""
+        said = (event.command, event.who, event.at)
+        void = event.id in self.void
         for change in event.changes:
             self.known.add(change.file)
-            if change.key is None or change.correction or event.id in self.void:
+            if change.key is None or change.correction or void:
                 continue  # creations are known already; corrections do not count
             made = self.creations.get(change.file)
             # A file made anew (char new --force) starts a new ledger: changes before that
@@ -155,8 +173,6 @@ class Ledger:
             # behind, and no change can come before the file it changes.
             if made and len(made) > 1 and order <= made[-1][0]:
                 continue
-            said = said or f"{event.command} ({event.who or 'GM'}, " \
-                            f"{event.when[:16].replace('T', ' ')})"
             keys = self.keys.setdefault(change.file, {})
             (keys.get(change.key) or keys.setdefault(change.key, _Key(change.key))).add(
                 order, change.before, change.after, said)
