@@ -241,6 +241,69 @@ TURNS = ("luck spend", "luck curse")  # what turns an action rather than being o
 # files are not (an undone action is not its last one, either).
 ACTIONS = ("bag draw", "game end", "wheel buy", "clock resolve", "xp spend")
 LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
+Order = tuple[str, str, int]  # Event.order
+
+
+class Turns:
+    """Which undos and turns (a luck spend, a curse) count, however git merged two
+    clones' lines (docs/rules.md, "The campaign ledger"): of two undos of one change, the
+    first; a turn made while another turn of the same draw still stood counts for nothing
+    (two clones turned it at once), and so does an undo of what counts for nothing. A turn
+    undone before the next was made leaves the draw free to be turned again."""
+
+    def __init__(self) -> None:
+        self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
+        self.turns: dict[str, list[tuple[Order, str, str]]] = {}  # a draw -> its turns
+        self.seen: set[str] = set()  # git's union can copy a line: each event once
+        self._void: set[str] | None = None
+
+    def note(self, event: Event) -> None:
+        turned = event.result.get("turns")
+        is_turn = event.command in TURNS and isinstance(turned, str)
+        if not (event.undoes or is_turn) or event.id in self.seen:
+            return
+        self.seen.add(event.id)
+        self._void = None
+        if event.undoes:
+            self.undos.setdefault(event.undoes, []).append((event.order, event.id))
+        if is_turn:
+            assert isinstance(turned, str)
+            self.turns.setdefault(turned, []).append((event.order, event.id, event.command))
+
+    def void(self) -> set[str]:
+        """The undos and turns that count for nothing."""
+        if self._void is not None:
+            return self._void
+        void: set[str] = set()
+        undone_at: dict[str, Order] = {}
+        for target, undos in self.undos.items():
+            first, *later = sorted(undos)
+            undone_at[target] = first[0]
+            void.update(undo for _, undo in later)
+        for turns in self.turns.values():
+            standing, until = False, None  # a turn stands until its undo, if any
+            for order, turn, _ in sorted(turns):
+                if standing and (until is None or order < until):
+                    void.add(turn)
+                else:
+                    standing, until = True, undone_at.get(turn)
+        void.update(min(self.undos[target])[1] for target in list(void)
+                    if target in self.undos)
+        self._void = void
+        return void
+
+    def undone(self) -> set[str]:
+        """What a counting undo took back."""
+        void = self.void()
+        return {target for target, undos in self.undos.items()
+                if min(undos)[1] not in void}
+
+    def by(self, draw: str) -> str | None:
+        """The command that turned this draw and still counts (None: none does)."""
+        void, undone = self.void(), self.undone()
+        live = [command for _, turn, command in sorted(self.turns.get(draw, []))
+                if turn not in void and turn not in undone]
+        return live[-1] if live else None
 
 
 def last_action(path: str, name: str) -> Action | None:
@@ -248,8 +311,8 @@ def last_action(path: str, name: str) -> Action | None:
     of the journal: what lies before it costs
     nothing. Git may merge two clones' lines out of time order, so the search goes on
     LOOK_BACK lines past the first action found, and keeps the latest by (`at`, `id`)."""
-    undone: set[str] = set()
-    turns: list[tuple[str, str]] = []  # (the turning event's id, the id it turned)
+    actions: list[Event] = []
+    turns = Turns()
     best: Event | None = None
     wanted = json.dumps(name).encode()
     looked = 0  # lines read since the first action was found
@@ -263,18 +326,17 @@ def last_action(path: str, name: str) -> Action | None:
         event = parse(raw)
         if isinstance(event, BadLine) or event.file != name:
             continue
-        if event.undoes:
-            undone.add(event.undoes)
-        if event.command in TURNS and isinstance(event.result.get("turns"), str):
-            turns.append((event.id, event.result["turns"]))
-        if event.command not in ACTIONS or event.id in undone:
-            continue
-        if best is None or (event.when, event.id) > (best.when, best.id):
-            best = event
-    if best is None:
+        turns.note(event)
+        if event.command in ACTIONS:
+            actions.append(event)
+            if best is None and event.id not in turns.undos:  # undone: look on
+                best = event
+    undone = turns.undone()
+    live = [event for event in actions if event.id not in undone]
+    if not live:
         return None
-    turned = bool(best.result.get("white_spent")) or any(
-        target == best.id and turner not in undone for turner, target in turns)
+    best = max(live, key=lambda event: (event.when, event.id))
+    turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
     return Action(best, turned)
 
 

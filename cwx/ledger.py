@@ -14,7 +14,7 @@ each file's ledger values (docs/rules.md, "The campaign ledger"):
 
 Events are ordered by (`at`, `id`), so every clone orders them alike (version 1 events,
 stamped to the second, by (`at`, their line in the journal)). An event git copied twice
-counts once, and of two undos of one change, or two turns of one draw, only the first.
+counts once; of two undos of one change, or two turns of one draw, see journal.Turns.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from cwx.journal import TURNS, BadLine, Event, read_raw
+from cwx.journal import BadLine, Event, Turns, read_raw
 
 # The keys cwx writes; every other key is the player's own and never drifts.
 TOP = ("name", "system", "xp")
@@ -193,16 +193,16 @@ class Ledger:
 
 class _Prelude:
     """What must be known before the changes are folded: each file's creations, and the
-    events that count for nothing (a second undo of one change, a second turn of one
-    draw: two clones did it at once, and git brought both)."""
+    events that count for nothing (journal.Turns: a second undo of one change, a second
+    turn of one draw: two clones did it at once, and git brought both)."""
 
     def __init__(self) -> None:
         self.creations: Creations = {}
-        self.targets: dict[tuple[str, str], list[tuple[Order, str]]] = {}
-        self.undone: set[str] = set()
+        self.turns = Turns()
         self.seen: set[str] = set()
 
     def note(self, event: Event) -> None:
+        self.turns.note(event)
         if event.id in self.seen:
             return
         self.seen.add(event.id)
@@ -213,20 +213,9 @@ class _Prelude:
                 except (tomllib.TOMLDecodeError, ValueError, RecursionError):
                     continue  # not a TOML file of cwx's (a README, a schema): no ledger
                 self.creations.setdefault(change.file, []).append((event.order, values))
-        if event.undoes:
-            self.undone.add(event.undoes)
-            self.targets.setdefault(("undo", event.undoes), []).append((event.order, event.id))
-        turned = event.result.get("turns")
-        if isinstance(turned, str) and event.command in TURNS:
-            self.targets.setdefault(("turn", turned), []).append((event.order, event.id))
 
     def void(self) -> set[str]:
-        """Every undo or turn of a change after the first (by time); turns undone aside."""
-        void: set[str] = set()
-        for (kind, _), doers in self.targets.items():
-            live = sorted(d for d in doers if kind == "undo" or d[1] not in self.undone)
-            void.update(doer for _, doer in live[1:])
-        return void
+        return self.turns.void()
 
 
 def _items(value: Any) -> list[Any]:

@@ -166,6 +166,31 @@ def test_one_buys_a_trait_while_the_other_draws(tmp_path: Path) -> None:
     checked(bob)
 
 
+def test_two_clones_spending_on_one_failure_and_an_undo_keep_the_ledger(tmp_path: Path,
+                                                                         ) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", "--color", "red", "--drawn", "blue")
+    table.commit(alice, "Sue keeps a white, then fails")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    for clone in (alice, bob):  # both players spend her white on the failure at once
+        table.cwx(clone, "luck", "spend", "-c", "sue")
+        table.commit(clone, "Sue spends her white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    assert value(bob, "sue.toml", "luck", "white") == 0  # one white spent, not two
+    checked(bob)
+    undone = cwx("undo", "-c", "sue", cwd=bob)  # the spend that counts is the one undone
+    assert undone.status == 0, undone.stderr
+    assert value(bob, "sue.toml", "luck", "white") == 1 and dice(bob) == (11, 11)
+    checked(bob)
+    assert cwx("luck", "spend", "-c", "sue", cwd=bob).status == 0  # the failure is free again
+    assert value(bob, "sue.toml", "luck", "white") == 0 and dice(bob) == (11, 11)
+    checked(bob)
+
+
 def test_two_different_names_are_a_real_conflict_that_check_names(tmp_path: Path) -> None:
     table = Table(tmp_path)
     alice, bob = table.start()

@@ -297,6 +297,36 @@ def test_two_undos_of_one_change_take_it_back_once() -> None:
     assert folded.values("a.toml")["xp"].value == 0  # not -10
 
 
+def spend(at: str, id: str, draw: str, before: int) -> journal.Event:
+    return journal.Event(2, id, at, "luck spend", None, "a.toml", None, {"turns": draw},
+                         (change("luck.white", before, before - 1),))
+
+
+def undo_of(at: str, id: str, target: str, back: tuple[int, int]) -> journal.Event:
+    return journal.Event(2, id, at, "undo", None, "a.toml", None, {},
+                         (change("luck.white", *back),), target)
+
+
+@pytest.mark.parametrize(("later", "white"), [
+    ([], 1),  # two clones spent on one failure: the first counts
+    ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2))], 2),  # and it is undone
+    ([undo_of("2026-01-01T00:00:05.000Z", "u2", "s2", (1, 2))], 1),  # undoing the void: void
+    ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2)),  # undone, then spent anew
+      spend("2026-01-01T00:00:06.000Z", "s3", "d", 2)], 1),
+], ids=["both", "first-undone", "void-undone", "undone-then-again"])
+def test_two_turns_of_one_draw_count_once_and_an_undo_frees_it_only_from_then_on(
+        later: list[journal.Event], white: int) -> None:
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 2\n')
+    draw = journal.Event(2, "d", "2026-01-01T00:00:02.000Z", "bag draw", None, "a.toml", None,
+                         {"success": False}, ())
+    events = [event("2026-01-01T00:00:01.000Z", made, id="m"), draw,
+              spend("2026-01-01T00:00:03.000Z", "s1", "d", 2),
+              spend("2026-01-01T00:00:04.000Z", "s2", "d", 2), *later]
+    for order in (events, events[::-1]):
+        assert ledger.fold(order).values("a.toml")["luck.white"].value == white
+
+
 def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path) -> None:
     kris = table / "party" / "kris.toml"
     kris.write_text(kris.read_text().replace("xp = 0 ", "xp = 100 "))

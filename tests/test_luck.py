@@ -96,6 +96,19 @@ def test_an_undone_spend_frees_the_draw_to_be_turned_again(table: Path) -> None:
     assert held(table) == (0, 1)
 
 
+def test_undo_takes_back_a_draw_that_changed_nothing_so_it_is_no_longer_the_last(
+        table: Path) -> None:
+    draw(table, "red")  # a success: no file changes
+    draw(table, "blue")  # a failure: none either
+    failed = journal(table)[-1]
+    undone = cwx("undo", "-c", "sue", "--json", cwd=table)
+    assert undone.status == 0 and undone.json["undid"]["id"] == failed["id"]
+    assert held(table) == (1, 1)  # nothing older was taken back
+    ran = cwx("luck", "spend", "-c", "sue", cwd=table)  # the success is the last action now
+    assert ran.status == 2 and "succeeded" in ran.error
+    assert cwx("check", table).status == 0
+
+
 def test_a_curse_with_no_draw_says_to_record_it(table: Path) -> None:
     ran = cwx("luck", "curse", "-c", "sue", cwd=table)
     assert ran.status == 2 and "record the draw first" in ran.error and "--drawn" in ran.error

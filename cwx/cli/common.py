@@ -39,6 +39,8 @@ MaybeChar = Annotated[str | None, typer.Option(
 BagFile = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the campaign's bag",
     help="The bag's file.")]
+CampaignFolder = Annotated[str, typer.Argument(
+    help="A folder of the campaign.", metavar="DIR", show_default="the current folder")]
 Force = Annotated[bool, typer.Option("--force", help="Replace an existing file.")]
 ExitCode = Annotated[bool, typer.Option(
     "--exit-code", help="Exit 1 when the action fails (2 is still an error).")]

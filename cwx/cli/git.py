@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from cwx import campaign, files, gitmerge, gitsetup, sheets, tomledit
-from cwx.cli.common import changing, group, note
+from cwx.cli.common import CampaignFolder, changing, group, note
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile, CwxError
 
@@ -17,9 +17,7 @@ app = group("git", "Play one campaign from several git clones: merges that add u
 
 @app.command("setup")
 def setup(
-    folder: Annotated[str, typer.Argument(
-        help="A folder of the campaign.", metavar="DIR",
-        show_default="the current folder")] = ".",
+    folder: CampaignFolder = ".",
     json: JsonFlag = False,
 ) -> None:
     """Prepare this clone: .gitattributes (journal merge=union, characters and bags

@@ -46,7 +46,7 @@ def log(
     name = journal.name_in(folder, char) if char else None
     for record, said in redo.inspect(folder):  # a change not yet journaled
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
-    turned = _Turns()
+    turned = journal.Turns()
     # One open journal for both passes: a journal replaced meanwhile (a git pull, an
     # editor's save) is read whole from the file that was there.
     with journal.opened(path) or io.BytesIO() as file:
@@ -65,7 +65,7 @@ MAX_RUNS = 4096  # stretches of the journal already in time order, merged as the
 
 
 def _in_time_order(file: BinaryIO, path: str, name: str | None, last: int | None,
-                   turned: "_Turns") -> Order:
+                   turned: "journal.Turns") -> Order:
     """The wanted events in time order, however git merged the journal's lines, held in
     bounded memory: for --last N, the N latest keys; else the journal's stretches that are
     already in time order (a clone appends in order; a merge makes a few stretches),
@@ -85,7 +85,9 @@ def _in_time_order(file: BinaryIO, path: str, name: str | None, last: int | None
         if not raw.strip():
             continue
         if b'"turns"' in raw or b'"undoes"' in raw:
-            turned.note(journal.parse(raw, number))
+            event = journal.parse(raw, number)
+            if isinstance(event, journal.Event):
+                turned.note(event)
         key = journal.key_of(raw, number)
         if isinstance(key, journal.BadLine):
             skipped.append(number)
@@ -138,28 +140,6 @@ class _Span:
         chunk = os.pread(self.fd, min(size, self.end - self.at), self.at)
         self.at += len(chunk)
         return chunk
-
-
-class _Turns:
-    """Which draws a later luck spend or curse turned, and by which (undone ones aside)."""
-
-    def __init__(self) -> None:
-        self.by: dict[str, tuple[str, str]] = {}  # the draw's id -> (the turn's id, command)
-        self.undone: set[str] = set()
-
-    def note(self, event: journal.Event | journal.BadLine) -> None:
-        if isinstance(event, journal.BadLine):
-            return
-        if event.undoes:
-            self.undone.add(event.undoes)
-        target = event.result.get("turns")
-        if event.command in journal.TURNS and isinstance(target, str):
-            self.by[target] = (event.id, event.command)
-
-    def of(self, draw: str) -> str | None:
-        """The command that turned this draw, if one did and was not undone."""
-        found = self.by.get(draw)
-        return found[1] if found and found[0] not in self.undone else None
 
 
 def _events(file: BinaryIO, order: Order) -> Iterator[journal.Event]:
@@ -217,7 +197,7 @@ def _print_jsonl(file: BinaryIO, order: Order) -> None:
 
 
 def _print_table(file: BinaryIO, order: Order, name: str | None,
-                 turned: _Turns) -> None:
+                 turned: journal.Turns) -> None:
     if next(order(), None) is None:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
@@ -243,7 +223,7 @@ def _width(text: str) -> int:
                2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
 
 
-def _row(event: journal.Event, turned: _Turns) -> tuple[str, str, str, str, str]:
+def _row(event: journal.Event, turned: journal.Turns) -> tuple[str, str, str, str, str]:
     return (event.when.replace("T", " ")[:16], event.who or "GM", _what(event),
             _outcome(event, turned),
             _change(event))
@@ -262,8 +242,10 @@ def _what(event: journal.Event) -> str:
     return f"{event.command} ({detail})" if detail else event.command
 
 
-def _outcome(event: journal.Event, turned: _Turns) -> str:
+def _outcome(event: journal.Event, turned: journal.Turns) -> str:
     result = event.result
+    if event.id in turned.void():  # an undo or turn two clones made at once
+        return "counts for nothing: the first of the two counts"
     if event.command in journal.TURNS:
         return f"turned to {'success' if result.get('success') else 'failure'}"
     if "commitment" in result and "success" not in result:
@@ -278,7 +260,7 @@ def _outcome(event: journal.Event, turned: _Turns) -> str:
         word += ", white cancelled"
     if result.get("white_spent"):
         word += ", white spent"
-    if by := turned.of(event.id):
+    if by := turned.by(event.id):
         word += ", turned to success" if by == "luck spend" else ", turned to failure"
     return word
 

@@ -1,13 +1,13 @@
 """`cwx reconcile`: bring every file of the campaign to its ledger value."""
 
 import os
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from cwx import campaign, ledger, tomledit
 from cwx.cli import views
-from cwx.cli.common import changing, in_campaign
+from cwx.cli.common import CampaignFolder, changing, in_campaign
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import RuleForbids
 
@@ -16,9 +16,7 @@ app = typer.Typer(name="reconcile", add_completion=False)
 
 @app.command("reconcile")
 def reconcile(
-    folder: Annotated[str, typer.Argument(
-        help="A folder of the campaign.", metavar="DIR",
-        show_default="the current folder")] = ".",
+    folder: CampaignFolder = ".",
     json: JsonFlag = False,
 ) -> None:
     """Set every key that differs from the ledger to its ledger value, as one change the

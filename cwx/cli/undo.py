@@ -68,12 +68,19 @@ def undo(
 
 
 def latest_undoable(path: str, name: str | None) -> journal.Event:
-    """The most recent change (of the file `name`, if given) not yet undone."""
-    undone = {event.undoes for event in journal.events(path) if event.undoes}
+    """The most recent change (of the file `name`, if given) not yet undone and counting
+    in the ledger; an action that changed no file (a failed draw) is one too: undone, it
+    is no longer the character's last action."""
+    turns = journal.Turns()
+    for _, item in journal.read_raw(path, only=(b'"undoes"', b'"turns"')):
+        if isinstance(item, journal.Event):
+            turns.note(item)
+    passed = turns.void() | turns.undone()
     best: journal.Event | None = None
     for event in journal.events(path):
-        if event.command in ASIDE or event.id in undone or \
-                not any(c.key is not None for c in event.changes) or \
+        if event.command in ASIDE or event.id in passed or \
+                not (event.command in journal.ACTIONS or
+                     any(c.key is not None for c in event.changes)) or \
                 (name is not None and event.file != name and
                  all(c.file != name for c in event.changes)):
             continue
