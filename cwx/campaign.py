@@ -75,8 +75,10 @@ class Found(NamedTuple):
     folders: list[str]  # every folder searched, for the redo records it may hold
 
 
-def files_under(paths: Sequence[str]) -> Found:
-    """The TOML files and journals under `paths`, skipping hidden files and folders."""
+def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
+    """The TOML files and journals under `paths`, skipping hidden files and folders (and
+    without `nested`, a folder below that is a campaign of its own: the nearest root
+    wins)."""
     found = Found([], [], [])
     for path in paths:
         if not os.path.isdir(path):
@@ -84,7 +86,8 @@ def files_under(paths: Sequence[str]) -> Found:
             continue
         for folder, dirs, names in os.walk(path):
             found.folders.append(folder)
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (
+                nested or not os.path.isfile(os.path.join(folder, d, SETTINGS))))
             for name in sorted(names):
                 if name.startswith("."):
                     continue

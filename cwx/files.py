@@ -279,6 +279,8 @@ class Change:
         if not read_only:  # refused before any lock, so nothing outside is even swept
             for path, real in self.files.items():
                 _within_bound(path, real)
+            if journal_in:
+                _in_one_campaign(list(self.files), journal_in)
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
@@ -489,6 +491,25 @@ def _within_bound(path: str, real: str) -> None:
         raise BadFile(f"leads to {real}, outside {bound}; cwx does not write through "
                       "links that leave the campaign. Copy the file into the campaign",
                       path=path)
+
+
+def _in_one_campaign(paths: Sequence[str], journal_in: str) -> None:
+    """Every file a change writes is in the campaign whose journal records it (or, with no
+    campaign, in none): a die moved into another campaign would break its W9 unseen."""
+    home = campaign.root_above(journal_in)
+    home_real = os.path.realpath(home) if home else None
+    for path in paths:
+        theirs = campaign.root_above(os.path.dirname(os.path.abspath(path)))
+        if (os.path.realpath(theirs) if theirs else None) == home_real:
+            continue
+        if theirs is None:
+            said = f"is outside the campaign at {home}"
+        elif home is None:
+            said = f"is in the campaign at {theirs}, and this change is not"
+        else:
+            said = f"is in the campaign at {theirs}, not in this one at {home}"
+        raise BadFile(f"{said}: a change stays inside one campaign, whose journal records "
+                      "it. Play each campaign's characters with its own bag", path=path)
 
 
 def _new_text(file: Loaded) -> str:

@@ -108,12 +108,11 @@ def path_in(folder: str) -> str:
 
 
 def name_in(folder: str, path: str) -> str:
-    """A file as the journal in `folder` names it: relative to it when inside it. The file's
+    """A file as the journal in `folder` names it: relative to that folder. The file's
     folder is resolved, its own name kept (a link the user made is named as made)."""
     real = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))),
                         os.path.basename(path))
-    relative = os.path.relpath(real, folder)
-    return path if relative.startswith("..") else relative
+    return os.path.relpath(real, folder)  # from the journal, wherever the command ran
 
 
 def _change_json(change: Change) -> dict[str, Any]:

@@ -8,11 +8,22 @@ from collections.abc import Iterable
 from cwx.errors import BadValue
 
 
+def fold(name: str) -> str:
+    """A name as it is compared: ignoring case, and "ë" typed as one letter or as "e" and
+    a dot above alike (Unicode's NFC: keyboards and file systems differ)."""
+    name = name.strip()
+    if not name.isascii():
+        import unicodedata  # only for names beyond ASCII
+
+        name = unicodedata.normalize("NFC", name)
+    return name.casefold()
+
+
 def find(names: Iterable[str], wanted: str) -> str | None:
     """A trait's own spelling, matching `wanted` ignoring case."""
-    folded = wanted.strip().casefold()
+    folded = fold(wanted)
     for own in names:
-        if own.casefold() == folded:
+        if fold(own) == folded:
             return own
     return None
 
@@ -23,9 +34,9 @@ def check_names(named: Iterable[tuple[str, str]]) -> None:
     for name, key in named:
         if not name.strip():
             raise BadValue("trait names must not be empty", key=key)
-        if name.casefold() in seen:
-            earlier = seen[name.casefold()]
+        if fold(name) in seen:
+            earlier = seen[fold(name)]
             said = f"{name!r} is named twice" if earlier == name else \
                 f"{name!r} repeats {earlier!r} (names are compared ignoring case)"
             raise BadValue(f"trait {said}", key=key)
-        seen[name.casefold()] = name
+        seen[fold(name)] = name

@@ -65,6 +65,10 @@ def test_outside_a_campaign_the_bag_is_asked_for(campaign: Path) -> None:
     (["clock", "resolve"], ["-c", "-t", "-g", "-T", "-j"]),
     (["bag", "draw"], ["-c", "-b", "-t", "-C", "-j"]),
     (["luck", "spend"], ["-c", "-b", "-j"]),
+    (["char", "new"], ["-t", "-j"]),
+    (["clock", "pick"], ["-T", "-j"]),
+    (["clock", "verify"], ["-T", "-j"]),
+    (["xp", "spend"], ["-c", "-n", "-r", "-j"]),
     (["wheel", "buy"], ["-c", "-b", "-t", "-C", "-j"]),
     (["odds", "wheel"], ["-c", "-b", "-t", "-C", "-j"]),
 ])
@@ -178,3 +182,90 @@ def test_an_empty_file_name_asks_for_the_file_not_the_name(tmp_path: Path) -> No
               "--trait", "C=1")
     assert ran.status == 2 and "file needs a name, like kris.toml" in ran.error
     assert "--name" not in ran.error
+
+
+# ---------------------------------------------------------------- one campaign, one journal
+
+
+def keep_then_fail(char: str, bag: str, cwd: Path) -> None:
+    """A white kept, then a failed draw: the failure luck spend may turn."""
+    assert cwx("bag", "draw", "-c", char, "-b", bag, "-C", "red", "--drawn", "white",
+               "--drawn", "red", "--keep-white", cwd=cwd).status == 0
+    assert cwx("bag", "draw", "-c", char, "-b", bag, "-C", "red", "--drawn", "blue",
+               cwd=cwd).status == 0
+
+
+def test_outside_a_campaign_luck_goes_back_to_the_bag_the_draw_came_from(
+        tmp_path: Path) -> None:
+    (tmp_path / "chars").mkdir()
+    (tmp_path / "bags").mkdir()
+    assert cwx("bag", "new", tmp_path / "bags" / "b.toml").status == 0
+    assert cwx("char", "new", tmp_path / "chars" / "sue.toml", "--system", "colorwheel",
+               *SUE).status == 0
+    keep_then_fail("chars/sue.toml", "bags/b.toml", tmp_path)
+    (tmp_path / "chars" / "bags").mkdir()  # a bag of the same name where it must not go
+    assert cwx("bag", "new", tmp_path / "chars" / "bags" / "b.toml").status == 0
+    assert cwx("luck", "spend", "-c", "chars/sue.toml", cwd=tmp_path).status == 0
+    reserve = tomllib.loads((tmp_path / "bags" / "b.toml").read_text())["reserve"]
+    assert reserve["white"] == 10  # kept one, then spent it back
+    assert tomllib.loads((tmp_path / "chars" / "bags" / "b.toml").read_text()) \
+        ["reserve"]["white"] == 10
+
+
+def test_a_bag_of_another_campaign_is_refused(table: Path, tmp_path: Path) -> None:
+    assert cwx("init", tmp_path / "other").status == 0
+    ran = cwx("bag", "draw", "-c", "sue", "-b", "../other/bag.toml", "-C", "red", "--drawn",
+              "white", "--drawn", "red", "--keep-white", cwd=table)
+    assert ran.status == 2 and "stays inside one campaign" in ran.error
+    assert cwx("check", tmp_path / "other").status == 0 and cwx("check", table).status == 0
+
+
+def test_a_campaign_inside_another_is_its_own(table: Path) -> None:
+    assert cwx("init", table / "side").status == 0  # journals its making in its own journal
+    assert cwx("char", "new", table / "side" / "nina.toml", "--system", "clockworx",
+               "--name", "Nina", "--trait", "A=4", "--trait", "B=4", "--trait", "C=4").status == 0
+    assert cwx("check", cwd=table / "side").status == 0
+    ran = cwx("check", cwd=table)
+    assert ran.status == 0, ran.stdout
+    party = cwx("char", "show", "-j", cwd=table).json
+    assert "Nina" not in [c["name"] for c in party["characters"]]
+    assert cwx("char", "show", "nina", cwd=table).status == 2  # the nearest root wins
+    assert cwx("char", "show", "nina", cwd=table / "side").status == 0
+
+
+def test_the_party_view_shows_what_it_can(table: Path) -> None:
+    (table / "bag.toml").unlink()
+    (table / "tool.toml").write_text("[tool\n")
+    ran = cwx("char", "show", cwd=table)
+    assert ran.status == 0 and "Sue · Color Wheel" in ran.stdout
+    assert "tool.toml" in ran.stderr and "bag.toml: no such file" in ran.stderr
+    assert str(table) not in ran.stderr  # named from here, as every other message
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["bag", "draw", "-c", ".", "-C", "red"], "is a folder"),
+    (["bag", "draw", "-c", "sue", "-b", "bg.toml", "-C", "red"], "did you mean 'bag.toml'"),
+    (["clock", "verify", "--commitment", "ab", "--target", 3, "--nonce"],
+     "see 'cwx clock verify --help'"),
+])
+def test_what_a_player_mistyped_is_said_plainly(table: Path, args: list[object],
+                                                said: str) -> None:
+    ran = cwx(*args, cwd=table)
+    assert ran.status == 2 and said in ran.error
+
+
+def test_a_name_typed_in_either_unicode_form_is_found(table: Path) -> None:
+    import unicodedata
+
+    composed = unicodedata.normalize("NFC", "Zoë Ærø")
+    assert cwx("char", "new", table / "zoe.toml", "--system", "clockworx", "--name", composed,
+               "-t", f"{composed}'s Knife=4", "-t", "B=4", "-t", "C=4").status == 0
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    ran = cwx("odds", "clock", "-c", decomposed, "-t", f"{decomposed}'s knife", "-j", cwd=table)
+    assert ran.status == 0, ran.error
+
+
+def test_bag_show_takes_the_campaigns_bag(table: Path) -> None:
+    ran = cwx("bag", "show", "-j", cwd=table / "party")
+    assert ran.status == 0 and ran.json["reserve"]["white"] == 10

@@ -1,5 +1,6 @@
 """`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Annotated
@@ -18,6 +19,7 @@ from cwx.cli.common import (
     Move,
     Seed,
     SpendWhite,
+    bag_path,
     complete_colours,
     complete_dice,
     complete_traits,
@@ -59,11 +61,16 @@ def new(
 
 
 @app.command("show")
-def show(file: File, json: JsonFlag = False) -> None:
+def show(
+    file: Annotated[str | None, typer.Argument(
+        metavar="[FILE]", help="The bag's TOML file.", show_default="the campaign's bag")] = None,
+    json: JsonFlag = False,
+) -> None:
     """Show the dice in the bag and the reserve beside it.
 
     Example: cwx bag show bag.toml
     """
+    file = bag_path(file, os.path.join(".", "-"))
     with reading([file]) as change:
         sheet = change.bag(file)
     emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))

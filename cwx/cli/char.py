@@ -15,6 +15,7 @@ from cwx.cli.common import (
     create,
     group,
     in_campaign,
+    note,
     reading,
 )
 from cwx.cli.output import JsonFlag, emit
@@ -32,7 +33,7 @@ def new(
     system: Annotated[str, typer.Option(metavar="SYSTEM", help="clockworx or colorwheel.",
                                         show_default=False, autocompletion=complete_systems)],
     trait: Annotated[list[str], typer.Option(
-        metavar="TRAIT", help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
+        "--trait", "-t", metavar="TRAIT", help="ClockWorx: NAME=SCORE (three or more, 12 points in all). "
         "Color Wheel: COLOUR=NAME, one for each of the six colours.", show_default=False)],
     name: Annotated[str | None, typer.Option(
         metavar="NAME", help="The character's name.", show_default="the file's name")] = None,
@@ -81,6 +82,9 @@ def show(
             bag = bag_path(None, os.path.join(".", "-"))
         except CwxError:
             bag = None  # a party with no bag (ClockWorx only) shows none
+        if bag and not os.path.lexists(bag):
+            note(f"{bag}: no such file; the party is shown without its bag")
+            bag = None
     with reading(paths + ([bag] if bag else [])) as change:
         party = [change.character(path) for path in paths]
         bag_sheet = change.bag(bag) if bag else None
@@ -91,11 +95,11 @@ def show(
 
 def _party() -> list[str]:
     """Every character of the campaign the current folder is in."""
-    root, paths = in_campaign(".")
+    root, paths = in_campaign(".", lambda error: note(f"{error}; left out (cwx check says more)"))
     found = []
     for path in paths:
         if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "character":
-            found.append(os.path.relpath(path))
+            found.append(path)
     if not found:
         raise BadValue(f"the campaign at {root} has no characters yet; cwx char new makes one")
     return found

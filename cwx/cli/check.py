@@ -34,27 +34,39 @@ def check(
     problems: list[CwxError] = []
     valid: dict[str, str] = {}
     skipped: list[str] = []
-    sheets_read: dict[str, dict[str, Any]] = {}
+    # Each file against the ledger of its own campaign: the nearest root wins, so a
+    # campaign inside another's folder is checked against its own journal.
+    campaigns: dict[str, str] = {os.path.realpath(root): root} if root is not None else {}
+    sheets_read: dict[str | None, dict[str, dict[str, Any]]] = {}
+    home_of: dict[str, str | None] = {}
     for path in found.tomls:
-        kind, data, said = _check_toml(path, root)
+        kind, data, said = _check_toml(path)
         problems += said
+        folder = os.path.dirname(path) or "."
+        if folder not in home_of:
+            home = campaign.root_above(folder)
+            home_of[folder] = os.path.realpath(home) if home is not None else None
+            if home is not None:
+                campaigns.setdefault(os.path.realpath(home), home)
         if kind is None:
             skipped.append(path)
             continue
         if kind not in ("settings", "unreadable"):
-            sheets_read[path] = data
+            sheets_read.setdefault(home_of[folder], {})[path] = data
         if not said:
             valid[path] = kind
-    # The campaign's own journal is read once, for its lines and for its ledger.
-    root_journal = os.path.realpath(journal.path_in(root)) if root is not None else None
-    others = [path for path in found.journals if os.path.realpath(path) != root_journal]
-    for path in sorted(others) + ([journal.path_in(root)] if root is not None else []):
+    # Each campaign's own journal is read once, for its lines and for its ledger.
+    ledgers = {os.path.realpath(journal.path_in(home)): home for home in campaigns.values()}
+    others = [path for path in found.journals if os.path.realpath(path) not in ledgers]
+    for path in sorted(others) + sorted(journal.path_in(home) for home in ledgers.values()):
         bad: list[CwxError] = []
-        if os.path.realpath(path) == root_journal and root is not None:
+        home = ledgers.get(os.path.realpath(path))
+        if home is not None:
             lines: list[journal.BadLine] = []
             folded = ledger.fold_journal(path, lines.append)
             bad += [CwxError(line.reason, path=path, line=line.line) for line in lines]
-            problems += _against_the_ledger(root, sheets_read, folded)
+            problems += _against_the_ledger(
+                home, sheets_read.get(os.path.realpath(home), {}), folded)
         else:
             bad += [CwxError(item.reason, path=path, line=item.line)
                     for item in journal.read(path) if isinstance(item, journal.BadLine)]
@@ -79,8 +91,7 @@ def check(
         raise typer.Exit(2)
 
 
-def _check_toml(path: str, root: str | None,
-                ) -> tuple[str | None, dict[str, Any], list[CwxError]]:
+def _check_toml(path: str) -> tuple[str | None, dict[str, Any], list[CwxError]]:
     """(its kind, or None for TOML that is not cwx's; its data; its problems)."""
     try:
         raw = files.read_bytes(path)

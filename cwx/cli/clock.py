@@ -42,7 +42,7 @@ def pick(
     keep_secret: Annotated[bool, typer.Option(
         "--seal", help="Keep the number secret: print only a commitment to it.")] = False,
     target: Annotated[int | None, typer.Option(
-        metavar="N", help="With --seal: the number the GM chose, 1-12.",
+        "--target", "-T", metavar="N", help="With --seal: the number the GM chose, 1-12.",
         show_default="a random one")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="With --seal: replace a sealed number not yet revealed.")] = False,
@@ -98,8 +98,8 @@ def reveal(campaign: SealFolder = ".", json: JsonFlag = False) -> None:
 def verify(
     commitment: Annotated[str, typer.Option(metavar="HEX", help="The commitment the GM shared.",
                                             show_default=False)],
-    target: Annotated[int, typer.Option(metavar="N", help="The number revealed.",
-                                        show_default=False)],
+    target: Annotated[int, typer.Option("--target", "-T", metavar="N",
+                                        help="The number revealed.", show_default=False)],
     nonce: Annotated[str, typer.Option(metavar="HEX", help="The nonce revealed.",
                                        show_default=False)],
     json: JsonFlag = False,

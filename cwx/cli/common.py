@@ -78,14 +78,16 @@ def note(text: str) -> None:
     print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
 
 
-def changing(command: str, paths: list[str], journal_for: str | None) -> "Change":
+def changing(command: str, paths: list[str], journal_for: str | None, *,
+             new_root: str | None = None) -> "Change":
     """The files one command changes, under their locks, journaled where `journal_for`
     belongs: its campaign's root, or outside any campaign its own folder (None: files
-    that are not the game's, such as git's, are not journaled)."""
+    that are not the game's, such as git's, are not journaled). `new_root`: a campaign
+    being made, which journals its own making."""
     from cwx import campaign
     from cwx.files import Change
 
-    journal_in = campaign.journal_folder(journal_for) if journal_for else None
+    journal_in = new_root or (campaign.journal_folder(journal_for) if journal_for else None)
     return Change(command, paths, journal_in, waiting=_waiting, note=note)
 
 
@@ -100,16 +102,19 @@ def character_path(value: str) -> str:
     """--char: a path (an existing one wins), or the name of a character of the campaign
     found from the current folder: `sue` finds sue.toml, or the file whose name is Sue."""
     from cwx import campaign, files, sheets
+    from cwx.traitnames import fold
 
+    if os.path.isdir(value):
+        raise BadFile("is a folder; give a character's file, or its name", path=value)
     if os.path.lexists(value) or not value.strip():
         return value
     root = campaign.root_above(".")
     if root is None or os.path.dirname(value):
         return _missing(value)
-    wanted = value.strip().casefold().removesuffix(".toml")
+    wanted = fold(value).removesuffix(".toml")
     found: list[str] = []
     names: list[str] = []
-    for path in campaign.files_under([root]).tomls:
+    for path in campaign.files_under([root], nested=False).tomls:
         try:
             data = files.parse(files.read_bytes(path), path)
         except CwxError:
@@ -121,7 +126,7 @@ def character_path(value: str) -> str:
             name = files.stem(path)
         names += [os.path.basename(path), name] if value.endswith(".toml") else \
             [files.stem(path), name]
-        if wanted in (files.stem(path).casefold(), name.casefold()):
+        if wanted in (fold(files.stem(path)), fold(name)):
             found.append(os.path.relpath(path))
     if len(found) > 1:
         raise BadValue(f"{value}: two characters answer to that name, "
@@ -136,7 +141,7 @@ def _missing(path: str) -> str:
     """A path that does not exist: said now, with the nearest file of its folder."""
     folder = os.path.dirname(path) or "."
     try:
-        near = [n for n in os.listdir(folder) if n.endswith(".toml")]
+        near = [n for n in os.listdir(folder) if n.endswith(".toml") and n != "campaign.toml"]
     except OSError:
         return path  # the files layer says what is wrong with the folder
     raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near)}", path=path)
@@ -155,7 +160,9 @@ def bag_path(value: str | None, near: str) -> str:
     from cwx import campaign, files, sheets
 
     if value:
-        return value
+        if os.path.isdir(value):
+            raise BadFile("is a folder; give the bag's file", path=value)
+        return value if os.path.lexists(value) else _missing(value)
     root = campaign.root_above(os.path.dirname(os.path.abspath(near)))
     if root is None:
         raise BadValue("say which bag with --bag (outside a campaign there is no default)")
@@ -163,7 +170,7 @@ def bag_path(value: str | None, near: str) -> str:
     if named:
         return os.path.relpath(os.path.join(root, named))
     bags = []
-    for path in campaign.files_under([root]).tomls:
+    for path in campaign.files_under([root], nested=False).tomls:
         try:
             if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "bag":
                 bags.append(os.path.relpath(path))
@@ -176,9 +183,11 @@ def bag_path(value: str | None, near: str) -> str:
     return bags[0]
 
 
-def in_campaign(folder: str) -> tuple[str, list[str]]:
-    """The campaign `folder` is in (its root), and its character and bag files; any
-    other TOML file there is the player's own and left out."""
+def in_campaign(folder: str, unreadable: Callable[[CwxError], None] | None = None,
+                ) -> tuple[str, list[str]]:
+    """The campaign `folder` is in (its root), and its character and bag files, named from
+    the current folder; any other TOML file there is the player's own and left out. A file
+    that cannot be read is an error, or with `unreadable`, told to it and left out."""
     from cwx import campaign, files, sheets
 
     root = campaign.root_above(folder)
@@ -186,10 +195,18 @@ def in_campaign(folder: str) -> tuple[str, list[str]]:
         raise BadFile("is not inside a campaign (no campaign.toml here or above); "
                       "cwx init marks one", path=folder)
     paths = []
-    for path in campaign.files_under([root]).tomls:
+    for path in campaign.files_under([root], nested=False).tomls:
+        path = os.path.relpath(path)
         if os.path.basename(path) == campaign.SETTINGS:
             continue
-        if sheets.kind_of(files.parse(files.read_bytes(path), path)) is not None:
+        try:
+            kind = sheets.kind_of(files.parse(files.read_bytes(path), path))
+        except CwxError as error:
+            if unreadable is None:
+                raise
+            unreadable(error)
+            continue
+        if kind is not None:
             paths.append(path)
     return root, paths
 

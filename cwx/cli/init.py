@@ -62,8 +62,8 @@ def init(
             raise BadFile(f"cannot be made ({error.strerror})", path=folder) from None
     paths = {name: os.path.join(folder, name) for name in wanted}
     try:
-        with changing("init", list(paths.values()),
-                      journal_for=os.path.join(folder, "bag.toml")) as change:
+        with changing("init", list(paths.values()), journal_for=None,
+                      new_root=folder) as change:
             # Decided under the lock, after any interrupted init here was finished.
             kept = sorted(n for n, p in paths.items() if os.path.lexists(p))
             created = sorted(set(wanted) - set(kept))

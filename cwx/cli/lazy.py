@@ -144,11 +144,24 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
             print(text)
         return 0
     except UsageError as error:
-        where = error.ctx.command_path if error.ctx is not None else "cwx"
+        where = error.ctx.command_path if error.ctx is not None else _path_of(command, args)
         raise Usage(f"{error.format_message().rstrip('.')}; see '{where} --help'") from None
     except ClickException as error:
         raise Usage(error.format_message()) from None
     return status if isinstance(status, int) else 0
+
+
+def _path_of(command: Any, args: Sequence[str] | None) -> str:
+    """The command a command line names ("cwx clock verify"), for an error the option
+    parser raised without saying whose option it was."""
+    words, here = ["cwx"], command
+    for arg in args if args is not None else sys.argv[1:]:
+        inner = here.get_command(None, arg) if hasattr(here, "get_command") else None
+        if inner is None:
+            break
+        words.append(arg)
+        here = inner
+    return " ".join(words)
 
 
 # ---------------------------------------------------------------- shell completion

@@ -24,7 +24,7 @@ app = group("xp", "ClockWorx: spend experience.")
 def spend(
     char: CharFile,
     new: Annotated[str | None, typer.Option(
-        "--new", metavar="NAME", help="Buy a new trait at 1 (costs 12).")] = None,
+        "--new", "-n", metavar="NAME", help="Buy a new trait at 1 (costs 12).")] = None,
     raise_: Annotated[str | None, typer.Option(
         "--raise", "-r", metavar="NAME", help="Raise a trait by one (n to n+1 costs 12×(n+1)).",
         autocompletion=complete_traits)] = None,
