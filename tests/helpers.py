@@ -71,6 +71,20 @@ def cwx_process(*args: object, cwd: Path | None = None, env: dict[str, str] | No
     return Ran(done.returncode, done.stdout, done.stderr)
 
 
+def saga(folder: Path, kris: str | None = None) -> Path:
+    """A campaign made by `cwx init`, with Sue (Color Wheel) and, at `kris` (a path in
+    it), Kris (ClockWorx); the campaign's bag is the default."""
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+               *SUE).status == 0
+    if kris is not None:
+        (folder / kris).parent.mkdir(parents=True, exist_ok=True)
+        assert cwx("char", "new", folder / kris, "--system", "clockworx", "--name", "Kris",
+                   "--trait", "Scrounge=3", "--trait", "Repair=3",
+                   "--trait", "Tough=5").status == 0
+    return folder
+
+
 def journal(folder: Path) -> list[dict[str, Any]]:
     path = folder / "journal.jsonl"
     if not path.exists():

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cwx import journal, ledger
-from tests.helpers import SUE, cwx
+from tests.helpers import SUE, cwx, saga
 from tests.helpers import journal as read_journal
 
 
@@ -87,15 +87,7 @@ def test_the_fold_of_deltas_is_their_sum_whatever_the_order(
 
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
-    folder = tmp_path / "saga"
-    assert cwx("init", folder).status == 0
-    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
-               *SUE).status == 0
-    party = folder / "party"
-    party.mkdir()
-    assert cwx("char", "new", party / "kris.toml", "--system", "clockworx", "--name", "Kris",
-               "--trait", "Scrounge=3", "--trait", "Repair=3", "--trait", "Tough=5").status == 0
-    return folder
+    return saga(tmp_path / "saga", kris="party/kris.toml")
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

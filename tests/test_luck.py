@@ -15,16 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import SUE, cwx, journal
+from tests.helpers import cwx, journal, saga
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
     """A campaign with Sue holding a white and a black, and the bag by default."""
-    folder = tmp_path / "saga"
-    assert cwx("init", folder).status == 0
-    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
-               *SUE).status == 0
+    folder = saga(tmp_path / "saga")
     sue = folder / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 1")
                    .replace("black = 0", "black = 1"))

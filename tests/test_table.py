@@ -11,21 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, SUE, cwx
+from tests.helpers import EXAMPLES, SUE, cwx, saga
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Path:
     """A campaign (cwx init) with Sue, Kris in a subfolder, and the default bag."""
-    folder = tmp_path / "saga"
-    assert cwx("init", folder).status == 0
-    assert cwx("char", "new", folder / "sue.toml", "--system", "colorwheel", "--name", "Sue",
-               *SUE).status == 0
-    (folder / "party").mkdir()
-    assert cwx("char", "new", folder / "party" / "grizzled.toml", "--system", "clockworx",
-               "--name", "Kris", "--trait", "Scrounge=3", "--trait", "Repair=3",
-               "--trait", "Tough=5").status == 0
-    return folder
+    return saga(tmp_path / "saga", kris="party/grizzled.toml")
 
 
 # ---------------------------------------------------------------- less typing
