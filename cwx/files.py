@@ -496,11 +496,11 @@ def _within_bound(path: str, real: str) -> None:
 def _in_one_campaign(paths: Sequence[str], journal_in: str) -> None:
     """Every file a change writes is in the campaign whose journal records it (or, with no
     campaign, in none): a die moved into another campaign would break its W9 unseen."""
-    home = campaign.root_above(journal_in)
-    home_real = os.path.realpath(home) if home else None
+    home = campaign.root_above(os.path.realpath(journal_in))
     for path in paths:
-        theirs = campaign.root_above(os.path.dirname(os.path.abspath(path)))
-        if (os.path.realpath(theirs) if theirs else None) == home_real:
+        # Where the file really is: a link inside this campaign may lead into another.
+        theirs = campaign.root_above(os.path.dirname(os.path.realpath(path)))
+        if theirs == home:
             continue
         if theirs is None:
             said = f"is outside the campaign at {home}"

@@ -108,11 +108,9 @@ def path_in(folder: str) -> str:
 
 
 def name_in(folder: str, path: str) -> str:
-    """A file as the journal in `folder` names it: relative to that folder. The file's
-    folder is resolved, its own name kept (a link the user made is named as made)."""
-    real = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))),
-                        os.path.basename(path))
-    return os.path.relpath(real, folder)  # from the journal, wherever the command ran
+    """A file as the journal in `folder` names it: its real path (links resolved, so a file
+    reached through a link is the one file the ledger knows), relative to that folder."""
+    return os.path.relpath(os.path.realpath(path), folder)
 
 
 def _change_json(change: Change) -> dict[str, Any]:
@@ -233,6 +231,7 @@ class Action(NamedTuple):
 
     event: Event
     turned: bool  # already turned: by a white spent in the draw, or by a later spend or curse
+    undone_turns: tuple[str, ...] = ()  # its turns undone since: a new turn names them
 
 
 TURNS = ("luck spend", "luck curse")  # what turns an action rather than being one
@@ -248,11 +247,13 @@ class Turns:
     clones' lines (docs/rules.md, "The campaign ledger"): of two undos of one change, the
     first; a turn made while another turn of the same draw still stood counts for nothing
     (two clones turned it at once), and so does an undo of what counts for nothing. A turn
-    undone before the next was made leaves the draw free to be turned again."""
+    undone before the next was made leaves the draw free to be turned again: the next names
+    it (`after_undone`), so a clock set back between the two changes nothing."""
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
         self.turns: dict[str, list[tuple[Order, str, str]]] = {}  # a draw -> its turns
+        self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
         self.seen: set[str] = set()  # git's union can copy a line: each event once
         self._void: set[str] | None = None
 
@@ -268,6 +269,9 @@ class Turns:
         if is_turn:
             assert isinstance(turned, str)
             self.turns.setdefault(turned, []).append((event.order, event.id, event.command))
+            knew = event.result.get("after_undone")
+            if isinstance(knew, list):
+                self.knew[event.id] = {item for item in knew if isinstance(item, str)}
 
     def void(self) -> set[str]:
         """The undos and turns that count for nothing."""
@@ -280,12 +284,14 @@ class Turns:
             undone_at[target] = first[0]
             void.update(undo for _, undo in later)
         for turns in self.turns.values():
-            standing, until = False, None  # a turn stands until its undo, if any
+            standing = None  # the turn that counts, until its undo
             for order, turn, _ in sorted(turns):
-                if standing and (until is None or order < until):
-                    void.add(turn)
+                freed = standing is None or (standing in undone_at and (
+                    standing in self.knew.get(turn, ()) or order > undone_at[standing]))
+                if freed:
+                    standing = turn
                 else:
-                    standing, until = True, undone_at.get(turn)
+                    void.add(turn)  # made by a clone that had not seen the standing one undone
         void.update(min(self.undos[target])[1] for target in list(void)
                     if target in self.undos)
         self._void = void
@@ -336,7 +342,8 @@ def last_action(path: str, name: str) -> Action | None:
         return None
     best = max(live, key=lambda event: (event.when, event.id))
     turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
-    return Action(best, turned)
+    return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
+                                             if turn in undone)))
 
 
 def events(path: str) -> Iterator[Event]:

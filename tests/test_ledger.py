@@ -289,8 +289,9 @@ def test_two_undos_of_one_change_take_it_back_once() -> None:
     assert folded.values("a.toml")["xp"].value == 0  # not -10
 
 
-def spend(at: str, id: str, draw: str, before: int) -> journal.Event:
-    return journal.Event(2, id, at, "luck spend", None, "a.toml", None, {"turns": draw},
+def spend(at: str, id: str, draw: str, before: int, knew: tuple[str, ...] = ()) -> journal.Event:
+    result = {"turns": draw, **({"after_undone": list(knew)} if knew else {})}
+    return journal.Event(2, id, at, "luck spend", None, "a.toml", None, result,
                          (change("luck.white", before, before - 1),))
 
 
@@ -317,6 +318,19 @@ def test_two_turns_of_one_draw_count_once_and_an_undo_frees_it_only_from_then_on
               spend("2026-01-01T00:00:04.000Z", "s2", "d", 2), *later]
     for order in (events, events[::-1]):
         assert ledger.fold(order).values("a.toml")["luck.white"].value == white
+
+
+def test_a_turn_made_after_its_clone_undid_the_last_counts_whatever_its_clock() -> None:
+    made = journal.Change("a.toml", None, None, None, created=True,
+                          text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 2\n')
+    events = [event("2026-01-01T00:00:01.000Z", made, id="m"),
+              spend("2026-01-01T00:00:03.000Z", "s1", "d", 2),
+              undo_of("2026-01-01T00:00:09.000Z", "u1", "s1", (1, 2)),
+              # the clock was set back between the undo and the next spend
+              spend("2026-01-01T00:00:05.000Z", "s3", "d", 2, knew=("s1",))]
+    assert ledger.fold(events).values("a.toml")["luck.white"].value == 1
+    blind = [*events[:3], spend("2026-01-01T00:00:05.000Z", "s3", "d", 2)]
+    assert ledger.fold(blind).values("a.toml")["luck.white"].value == 2  # another clone's
 
 
 def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path) -> None:

@@ -87,10 +87,13 @@ def test_a_draw_that_spent_a_white_is_already_turned(table: Path) -> None:
 def test_an_undone_spend_frees_the_draw_to_be_turned_again(table: Path) -> None:
     draw(table, "blue")
     assert cwx("luck", "spend", "-c", "sue", cwd=table).status == 0
+    first = journal(table)[-1]["id"]
     assert cwx("undo", "-c", "sue", cwd=table).status == 0
     assert held(table) == (1, 1)
     assert cwx("luck", "spend", "-c", "sue", cwd=table).status == 0
     assert held(table) == (0, 1)
+    # the new turn names the undone one: no clock set back can make it count for nothing
+    assert journal(table)[-1]["result"]["after_undone"] == [first]
 
 
 def test_undo_takes_back_a_draw_that_changed_nothing_so_it_is_no_longer_the_last(

@@ -261,3 +261,44 @@ def test_a_name_typed_in_either_unicode_form_is_found(table: Path) -> None:
 def test_bag_show_takes_the_campaigns_bag(table: Path) -> None:
     ran = cwx("bag", "show", "-j", cwd=table / "party")
     assert ran.status == 0 and ran.json["reserve"]["white"] == 10
+
+
+def test_a_link_into_a_campaign_inside_this_one_is_refused(table: Path) -> None:
+    assert cwx("init", table / "side").status == 0
+    (table / "sidebag.toml").symlink_to(table / "side" / "bag.toml")
+    ran = cwx("bag", "draw", "-c", "sue", "-b", "sidebag.toml", "-C", "red", "--drawn",
+              "white", "--drawn", "red", "--keep-white", cwd=table)
+    assert ran.status == 2 and "stays inside one campaign" in ran.error
+    assert cwx("check", cwd=table).status == 0
+
+
+def test_a_file_reached_through_a_link_is_one_file_to_the_ledger(table: Path) -> None:
+    (table / "bags").mkdir()
+    assert cwx("bag", "new", table / "bags" / "b2.toml").status == 0
+    (table / "link.toml").symlink_to(Path("bags") / "b2.toml")
+    assert cwx("bag", "draw", "-c", "sue", "-b", "link.toml", "-C", "red", "--drawn", "white",
+               "--drawn", "red", "--keep-white", cwd=table).status == 0
+    ran = cwx("check", cwd=table)
+    assert ran.status == 0, ran.stdout
+    assert journal_names(table)[-1] == "bags/b2.toml"
+
+
+def journal_names(folder: Path) -> list[str]:
+    from tests.helpers import journal
+
+    return [event["bag"] for event in journal(folder) if event.get("bag")]
+
+
+def test_bag_show_outside_a_campaign_asks_for_the_file(tmp_path: Path) -> None:
+    ran = cwx("bag", "show", cwd=tmp_path)
+    assert ran.status == 2 and "say which bag as FILE" in ran.error
+
+
+def test_a_players_folder_named_like_the_character_still_finds_them(table: Path) -> None:
+    (table / "zed").mkdir()
+    assert cwx("char", "new", table / "zed" / "zed.toml", "--system", "clockworx",
+               "-t", "A=4", "-t", "B=4", "-t", "C=4").status == 0
+    ran = cwx("char", "show", "zed", "-j", cwd=table)
+    assert ran.status == 0 and ran.json["name"] == "zed"
+    ran = cwx("char", "show", "party", cwd=table)
+    assert ran.status == 2 and "is a folder" in ran.error

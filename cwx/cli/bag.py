@@ -70,7 +70,7 @@ def show(
 
     Example: cwx bag show bag.toml
     """
-    file = bag_path(file, os.path.join(".", "-"))
+    file = bag_path(file, os.path.join(".", "-"), ask="as FILE")
     with reading([file]) as change:
         sheet = change.bag(file)
     emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))

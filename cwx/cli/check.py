@@ -42,7 +42,7 @@ def check(
     for path in found.tomls:
         kind, data, said = _check_toml(path)
         problems += said
-        folder = os.path.dirname(path) or "."
+        folder = os.path.dirname(os.path.realpath(path))  # where the file really is
         if folder not in home_of:
             home = campaign.root_above(folder)
             home_of[folder] = os.path.realpath(home) if home is not None else None
@@ -118,8 +118,8 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
     present = set()
     for path, data in read.items():
         name = journal.name_in(real_root, path)
-        if name.startswith(".."):
-            continue  # outside the campaign: no ledger
+        if name.startswith("..") or name in present:
+            continue  # outside the campaign: no ledger; or a link to a file checked already
         present.add(name)
         if name not in folded.known:
             problems.append(CwxError(f"has no history in the ledger; `cwx adopt {name}` "

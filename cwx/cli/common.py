@@ -104,11 +104,12 @@ def character_path(value: str) -> str:
     from cwx import campaign, files, sheets
     from cwx.traitnames import fold
 
-    if os.path.isdir(value):
-        raise BadFile("is a folder; give a character's file, or its name", path=value)
-    if os.path.lexists(value) or not value.strip():
+    folder = os.path.isdir(value)
+    if (os.path.lexists(value) and not folder) or not value.strip():
         return value
     root = campaign.root_above(".")
+    if folder and (root is None or os.path.dirname(value) or value in (".", "..")):
+        raise BadFile("is a folder; give a character's file, or its name", path=value)
     if root is None or os.path.dirname(value):
         return _missing(value)
     wanted = fold(value).removesuffix(".toml")
@@ -131,6 +132,9 @@ def character_path(value: str) -> str:
     if len(found) > 1:
         raise BadValue(f"{value}: two characters answer to that name, "
                        f"{' and '.join(found)}; give the file")
+    if not found and folder:
+        raise BadFile("is a folder, and no character of the campaign has that name; give a "
+                      "character's file, or its name", path=value)
     if not found:
         raise BadValue(f"{value}: no such file, and no character of that name in the "
                        f"campaign{did_you_mean(value, names)}")
@@ -155,8 +159,9 @@ def last_action(char: str) -> "journal.Action | None":
     return journal.last_action(journal.path_in(folder), journal.name_in(folder, char))
 
 
-def bag_path(value: str | None, near: str) -> str:
-    """--bag, or left out: the campaign's default bag (campaign.toml), else its only bag."""
+def bag_path(value: str | None, near: str, ask: str = "with --bag") -> str:
+    """--bag, or left out: the campaign's default bag (campaign.toml), else its only bag.
+    `ask`: how the command takes a bag, for the error that says to give one."""
     from cwx import campaign, files, sheets
 
     if value:
@@ -165,7 +170,7 @@ def bag_path(value: str | None, near: str) -> str:
         return value if os.path.lexists(value) else _missing(value)
     root = campaign.root_above(os.path.dirname(os.path.abspath(near)))
     if root is None:
-        raise BadValue("say which bag with --bag (outside a campaign there is no default)")
+        raise BadValue(f"say which bag {ask} (outside a campaign there is no default)")
     named = campaign.settings(root).bag
     if named:
         return os.path.relpath(os.path.join(root, named))
@@ -178,7 +183,7 @@ def bag_path(value: str | None, near: str) -> str:
             continue
     if len(bags) != 1:
         raise BadValue(f"the campaign has {len(bags) or 'no'} bag{'s' if len(bags) != 1 else ''}"
-                       f"{': ' + ', '.join(bags) if bags else ''}; say which with --bag, or "
+                       f"{': ' + ', '.join(bags) if bags else ''}; say which {ask}, or "
                        "name the default as bag = \"…\" in campaign.toml")
     return bags[0]
 
@@ -194,11 +199,13 @@ def in_campaign(folder: str, unreadable: Callable[[CwxError], None] | None = Non
     if root is None:
         raise BadFile("is not inside a campaign (no campaign.toml here or above); "
                       "cwx init marks one", path=folder)
-    paths = []
+    paths, seen, real_root = [], set(), os.path.realpath(root)
     for path in campaign.files_under([root], nested=False).tomls:
-        path = os.path.relpath(path)
-        if os.path.basename(path) == campaign.SETTINGS:
-            continue
+        path, real = os.path.relpath(path), os.path.realpath(path)
+        if os.path.basename(path) == campaign.SETTINGS or real in seen or \
+                campaign.root_above(os.path.dirname(real)) != real_root:
+            continue  # the settings; a file met already, or one of another campaign, by a link
+        seen.add(real)
         try:
             kind = sheets.kind_of(files.parse(files.read_bytes(path), path))
         except CwxError as error:

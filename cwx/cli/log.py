@@ -245,7 +245,9 @@ def _what(event: journal.Event) -> str:
 def _outcome(event: journal.Event, turned: journal.Turns) -> str:
     result = event.result
     if event.id in turned.void():  # an undo or turn two clones made at once
-        return "counts for nothing: the first of the two counts"
+        return "counts for nothing: another undo came first, or what it undoes counts " \
+               "for nothing" if event.undoes else \
+            "counts for nothing: another turn of that draw came first"
     if event.command in journal.TURNS:
         return f"turned to {'success' if result.get('success') else 'failure'}"
     if "commitment" in result and "success" not in result:

@@ -71,8 +71,11 @@ def _turn(turn: Turn, char: str, bag: str | None,
                                   bool(action and action.turned))
             assert action is not None
             after = rule(table)
-            return Move(after, {"turns": action.event.id, "success": turn == "spend",
-                                "luck": views.luck_json(after.held)})
+            result = {"turns": action.event.id, "success": turn == "spend",
+                      "luck": views.luck_json(after.held)}
+            if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
+                result["after_undone"] = list(action.undone_turns)
+            return Move(after, result)
 
         try:
             return wheel_move(f"luck {turn}", char, bag or from_draw, play)
