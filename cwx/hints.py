@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """" (did you mean 'Repair'?)" for the closest choice, ignoring case; "" for none."""
+def nearest(word: str, names: Iterable[str], n: int = 2) -> list[str]:
+    """The names closest to `word`, best first, ignoring case; a file name is compared
+    without ".toml", which every candidate shares."""
     import difflib  # only on the way to an error
 
     from cwx.traitnames import fold
 
-    by_fold = {fold(choice): choice for choice in choices}
-    close = difflib.get_close_matches(fold(word), list(by_fold), n=2, cutoff=0.6)
-    if not close:
-        return ""
-    shown = " or ".join(repr(by_fold[c]) for c in close)
-    return f" (did you mean {shown}?)"
+    def key(name: str) -> str:
+        return fold(name).removesuffix(".toml")
+
+    by_key = {key(name): name for name in names}
+    return [by_key[c] for c in difflib.get_close_matches(key(word), list(by_key), n=n,
+                                                          cutoff=0.6)]
+
+
+def did_you_mean(word: str, choices: Iterable[str], shown: Mapping[str, str] | None = None,
+                 ) -> str:
+    """" (did you mean 'Repair'?)" for the closest choice; "" for none. `shown`: what to
+    show for a choice, where that is not the choice itself (a file's path)."""
+    close = nearest(word, choices)
+    show = shown or {}
+    return f" (did you mean {' or '.join(repr(show.get(c, c)) for c in close)}?)" \
+        if close else ""

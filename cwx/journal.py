@@ -104,7 +104,7 @@ def encode(event: Event) -> bytes:
 
 
 def path_in(folder: str) -> str:
-    return os.path.join(folder, NAME)
+    return NAME if folder in ("", ".") else os.path.join(folder, NAME)  # no "./" in messages
 
 
 def name_in(folder: str, path: str) -> str:

@@ -127,7 +127,7 @@ def test_a_hand_edit_fails_check_until_adopted(table: Path) -> None:
     ran = cwx("check", table)
     assert ran.status == 2
     assert "sue.toml:" in ran.stdout and "[luck.white]: the file says 2, the ledger 0" in ran.stdout
-    assert "cwx adopt sue.toml" in ran.stdout and "W9" in ran.stdout
+    assert f"cwx adopt {sue}" in ran.stdout and "W9" in ran.stdout  # as check was given it
     assert cwx("adopt", sue).status == 0
     assert cwx("check", table).status == 0
     assert read_journal(table)[-1]["changes"] == [

@@ -302,3 +302,69 @@ def test_a_players_folder_named_like_the_character_still_finds_them(table: Path)
     assert ran.status == 0 and ran.json["name"] == "zed"
     ran = cwx("char", "show", "party", cwd=table)
     assert ran.status == 2 and "is a folder" in ran.error
+
+
+# ---------------------------------------------------------------- the third review
+
+
+def test_a_character_reached_through_a_link_answers_to_its_name_once(table: Path) -> None:
+    (table / "sub").mkdir()
+    (table / "sub" / "s.toml").symlink_to("../sue.toml")
+    ran = cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", "-j", cwd=table)
+    assert ran.status == 0, ran.error
+    from_sub = cwx("char", "show", "sue", cwd=table / "sub")
+    assert from_sub.status == 0 and "Sue" in from_sub.stdout
+
+
+def test_a_number_sealed_from_a_subfolder_is_kept_at_the_campaigns_root(table: Path) -> None:
+    gm = table / "gm"
+    gm.mkdir()
+    assert cwx("clock", "pick", "--seal", "-T", 4, cwd=gm).status == 0
+    assert (table / ".cwx-sealed.json").exists() and not (gm / ".cwx-sealed.json").exists()
+    ran = cwx("clock", "resolve", "--sealed", "-g", 4, "-t", "Repair", "-c", "kris", "-j",
+              cwd=table)
+    assert ran.status == 0 and ran.json["target"] == 4
+    assert cwx("clock", "reveal", "-j", cwd=gm).json["target"] == 4
+
+
+def test_outside_a_campaign_the_number_is_sealed_where_the_gm_is(tmp_path: Path) -> None:
+    assert cwx("clock", "pick", "--seal", cwd=tmp_path).status == 0
+    assert (tmp_path / ".cwx-sealed.json").exists()
+    missing = cwx("clock", "reveal", cwd=tmp_path / "..")
+    assert missing.status == 2 and "cwx: error: .cwx-sealed.json: no sealed number" in missing.error
+
+
+def test_a_suggested_file_keeps_its_folder_and_its_kind(table: Path) -> None:
+    (table / "bags").mkdir()
+    assert cwx("bag", "new", table / "bags" / "b2.toml").status == 0
+    ran = cwx("bag", "show", "bags/b.toml", cwd=table)
+    assert ran.status == 2 and "did you mean 'bags/b2.toml'?" in ran.error
+    not_a_character = cwx("char", "show", "bags/b2.tom", cwd=table)
+    assert not_a_character.status == 2 and "did you mean" not in not_a_character.error
+    not_a_bag = cwx("bag", "show", "seu.toml", cwd=table)
+    assert not_a_bag.status == 2 and "did you mean" not in not_a_bag.error
+    elsewhere = cwx("char", "show", "hero.toml", cwd=table)  # not 'grizzled', the other kind
+    assert elsewhere.status == 2 and "did you mean" not in elsewhere.error
+
+
+def test_outside_a_campaign_a_name_without_toml_is_offered_the_file(campaign: Path) -> None:
+    ran = cwx("char", "show", "sue", cwd=campaign)
+    assert ran.status == 2 and "did you mean 'sue.toml'?" in ran.error
+
+
+def test_check_from_a_subfolder_says_commands_that_work_there(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 1"))
+    ran = cwx("check", "..", cwd=table / "party")
+    assert ran.status == 2 and "`cwx adopt ../sue.toml`" in ran.stdout
+    assert ran.stdout.startswith("../journal.jsonl: W9")
+    assert cwx("adopt", "../sue.toml", cwd=table / "party").status == 0
+
+
+def test_luck_says_when_the_bag_of_the_draw_is_gone(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "red", cwd=table).status == 0
+    (table / "bag.toml").rename(table / "sack.toml")
+    ran = cwx("luck", "spend", "-c", "sue", cwd=table)
+    assert ran.status == 2 and "the bag the last draw came from is gone" in ran.error
+    assert "--bag" in ran.error
+    assert "the bag the last draw came from" in cwx("luck", "spend", "--help").stdout

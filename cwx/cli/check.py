@@ -36,7 +36,10 @@ def check(
     skipped: list[str] = []
     # Each file against the ledger of its own campaign: the nearest root wins, so a
     # campaign inside another's folder is checked against its own journal.
-    campaigns: dict[str, str] = {os.path.realpath(root): root} if root is not None else {}
+    def named(folder: str) -> str:  # a campaign's folder, named as the paths were given
+        return folder if os.path.isabs(given[0]) else os.path.relpath(folder)
+
+    campaigns: dict[str, str] = {os.path.realpath(root): named(root)} if root is not None else {}
     sheets_read: dict[str | None, dict[str, dict[str, Any]]] = {}
     home_of: dict[str, str | None] = {}
     for path in found.tomls:
@@ -47,7 +50,7 @@ def check(
             home = campaign.root_above(folder)
             home_of[folder] = os.path.realpath(home) if home is not None else None
             if home is not None:
-                campaigns.setdefault(os.path.realpath(home), home)
+                campaigns.setdefault(os.path.realpath(home), named(home))
         if kind is None:
             skipped.append(path)
             continue
@@ -91,6 +94,13 @@ def check(
         raise typer.Exit(2)
 
 
+def _arg(path: str) -> str:
+    """A file as a command typed here takes it (the file as check names it, quoted)."""
+    import shlex
+
+    return shlex.quote(path)
+
+
 def _check_toml(path: str) -> tuple[str | None, dict[str, Any], list[CwxError]]:
     """(its kind, or None for TOML that is not cwx's; its data; its problems)."""
     try:
@@ -122,7 +132,7 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
             continue  # outside the campaign: no ledger; or a link to a file checked already
         present.add(name)
         if name not in folded.known:
-            problems.append(CwxError(f"has no history in the ledger; `cwx adopt {name}` "
+            problems.append(CwxError(f"has no history in the ledger; `cwx adopt {_arg(path)}` "
                                      "records it as it is", path=path))
             continue
         raw = files.read_bytes(path)
@@ -139,7 +149,7 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
                 problems.append(CwxError(
                     f"the file says {_shown(difference.file)}, the ledger "
                     f"{_shown(difference.ledger.value)}: `cwx reconcile` if the ledger is "
-                    f"right, `cwx adopt {name}` if the file is", path=path, line=line,
+                    f"right, `cwx adopt {_arg(path)}` if the file is", path=path, line=line,
                     key=difference.key))
         in_files += ledger.dice(values)
         in_ledger += ledger.dice({key: entry.value for key, entry in known.items()})

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 
 app = group("clock", "ClockWorx: pick the GM's number, resolve a guess, seal a number.")
 
-SealFolder = Annotated[str, typer.Option(
-    "--campaign", metavar="DIR", help="The campaign folder the sealed number is kept in.")]
+SealFolder = Annotated[str | None, typer.Option(
+    "--campaign", metavar="DIR", help="The folder the sealed number is kept in.",
+    show_default="the campaign's root, outside a campaign the current folder")]
 
 
 @app.command("pick")
@@ -46,7 +47,7 @@ def pick(
         show_default="a random one")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="With --seal: replace a sealed number not yet revealed.")] = False,
-    campaign: SealFolder = ".",
+    campaign: SealFolder = None,
     json: JsonFlag = False,
 ) -> None:
     """Pick a target from 1 to 12 for a GM who wants a die; --seal keeps it secret.
@@ -63,7 +64,7 @@ def pick(
         raise BadValue("a sealed number must not be predictable; leave out --seed")
     from cwx import seal
 
-    path = _seal_path(campaign)
+    path = _seal_path(campaign, ".")
     with changing("clock pick --seal", [path], journal_for=path) as change:
         raw = change.raw(path)
         seal.replacing(seal.decode(raw, path) if raw is not None else None, force=force,
@@ -78,14 +79,14 @@ def pick(
 
 
 @app.command("reveal")
-def reveal(campaign: SealFolder = ".", json: JsonFlag = False) -> None:
+def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     """Reveal the sealed number, with the nonce that proves it was the one sealed.
 
     Example: cwx clock reveal
     """
     from cwx import seal
 
-    path = _seal_path(campaign)
+    path = _seal_path(campaign, ".")
     with changing("clock reveal", [path], journal_for=path) as change:
         sealed = seal.decode(change.raw(path), path)
         if not sealed.revealed:
@@ -139,7 +140,7 @@ def resolve(
         "--sealed", help="Resolve against the sealed number, and reveal it.")] = False,
     campaign: Annotated[str | None, typer.Option(
         "--campaign", metavar="DIR", help="With --sealed: the folder of the sealed number.",
-        show_default="the character's folder, else the current one")] = None,
+        show_default="the campaign's root (the character's, else the current folder's)")] = None,
     exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:
@@ -164,7 +165,8 @@ def resolve(
     if char is None and target is not None:
         _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
-    seal_path = _seal_path(campaign or os.path.dirname(char or "")) if against_seal else None
+    seal_path = _seal_path(campaign, os.path.dirname(char or "") or ".") if against_seal \
+        else None
     outcome, extra, who = _resolve_in_files(target, guess, trait, score, char, seal_path)
     _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
 
@@ -222,10 +224,16 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
         raise typer.Exit(1)
 
 
-def _seal_path(folder: str) -> str:
+def _seal_path(folder: str | None, near: str) -> str:
+    """The sealed number's file: in `folder` if given, else at the root of the campaign
+    `near` is in (one place for a GM who seals from any of its folders), else in `near`."""
+    from cwx import campaign
     from cwx.seal import FILE  # imported only here: hashing is not cheap to load
 
-    return os.path.join(folder or ".", FILE)
+    if folder is None:
+        root = campaign.root_above(near)
+        folder = os.path.relpath(root) if root is not None else near
+    return os.path.normpath(os.path.join(folder, FILE))
 
 
 def _sealed_to_resolve(change: "Change", path: str) -> "Seal":

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 import typer
 
 from cwx.errors import BadFile, BadValue, CwxError, RuleForbids
-from cwx.hints import did_you_mean
+from cwx.hints import did_you_mean, nearest
 
 if TYPE_CHECKING:
     import random
@@ -111,10 +111,10 @@ def character_path(value: str) -> str:
     if folder and (root is None or os.path.dirname(value) or value in (".", "..")):
         raise BadFile("is a folder; give a character's file, or its name", path=value)
     if root is None or os.path.dirname(value):
-        return _missing(value)
+        return _missing(value, "character")
     wanted = fold(value).removesuffix(".toml")
-    found: list[str] = []
-    names: list[str] = []
+    found: dict[str, str] = {}  # by real path: a file reached by a link too is one character
+    names: dict[str, str] = {}  # for "did you mean": a name compared, and what is shown
     for path in campaign.files_under([root], nested=False).tomls:
         try:
             data = files.parse(files.read_bytes(path), path)
@@ -125,30 +125,48 @@ def character_path(value: str) -> str:
         name = data.get("name")
         if not isinstance(name, str):
             name = files.stem(path)
-        names += [os.path.basename(path), name] if value.endswith(".toml") else \
-            [files.stem(path), name]
+        # Suggested in the form typed: a file's path for "….toml", else the character's name
+        # (over the file's stem where the two fold alike).
+        names[name] = name
+        if value.endswith(".toml"):
+            names[os.path.basename(path)] = os.path.relpath(path)
+        elif fold(files.stem(path)) != fold(name):
+            names[files.stem(path)] = files.stem(path)
         if wanted in (fold(files.stem(path)), fold(name)):
-            found.append(os.path.relpath(path))
+            real = os.path.realpath(path)
+            if real not in found or os.path.abspath(found[real]) != real:
+                found[real] = os.path.relpath(path)  # the file itself over a link to it
     if len(found) > 1:
         raise BadValue(f"{value}: two characters answer to that name, "
-                       f"{' and '.join(found)}; give the file")
+                       f"{' and '.join(found.values())}; give the file")
     if not found and folder:
         raise BadFile("is a folder, and no character of the campaign has that name; give a "
                       "character's file, or its name", path=value)
     if not found:
         raise BadValue(f"{value}: no such file, and no character of that name in the "
-                       f"campaign{did_you_mean(value, names)}")
-    return found[0]
+                       f"campaign{did_you_mean(value, names, names)}")
+    return next(iter(found.values()))
 
 
-def _missing(path: str) -> str:
-    """A path that does not exist: said now, with the nearest file of its folder."""
-    folder = os.path.dirname(path) or "."
+def _missing(path: str, kind: str) -> str:
+    """A path that does not exist: said now, with the nearest file of its folder that is a
+    `kind` ("character" or "bag"), named as the path was typed."""
+    from cwx import files, sheets
+
+    folder = os.path.dirname(path)
     try:
-        near = [n for n in os.listdir(folder) if n.endswith(".toml") and n != "campaign.toml"]
+        names = [n for n in os.listdir(folder or ".") if n.endswith(".toml")]
     except OSError:
         return path  # the files layer says what is wrong with the folder
-    raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near)}", path=path)
+    near = {}
+    for name in nearest(os.path.basename(path), names, 8):  # read only these: a folder may be big
+        try:
+            data = files.parse(files.read_bytes(os.path.join(folder, name)), name)
+        except CwxError:
+            continue
+        if sheets.kind_of(data) == kind:
+            near[name] = os.path.join(folder, name)
+    raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near, near)}", path=path)
 
 
 def last_action(char: str) -> "journal.Action | None":
@@ -167,7 +185,7 @@ def bag_path(value: str | None, near: str, ask: str = "with --bag") -> str:
     if value:
         if os.path.isdir(value):
             raise BadFile("is a folder; give the bag's file", path=value)
-        return value if os.path.lexists(value) else _missing(value)
+        return value if os.path.lexists(value) else _missing(value, "bag")
     root = campaign.root_above(os.path.dirname(os.path.abspath(near)))
     if root is None:
         raise BadValue(f"say which bag {ask} (outside a campaign there is no default)")

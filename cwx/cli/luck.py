@@ -3,11 +3,13 @@ curse on a success (Color Wheel)."""
 
 import os
 from collections.abc import Callable
+from typing import Annotated
+
+import typer
 
 from cwx import campaign, colorwheel, journal
 from cwx.cli import views
 from cwx.cli.common import (
-    BagFile,
     CharFile,
     Move,
     character_path,
@@ -17,14 +19,19 @@ from cwx.cli.common import (
 )
 from cwx.cli.output import JsonFlag, emit
 from cwx.colorwheel import Table, Turn
-from cwx.errors import Conflict
+from cwx.errors import BadFile, Conflict
 from cwx.sheets import WheelCharacter
+
+# Luck turns a draw already made, so the bag is the one it came from.
+DrawBag = Annotated[str | None, typer.Option(
+    "--bag", "-b", metavar="FILE", show_default="the bag the last draw came from",
+    help="The bag's file.")]
 
 app = group("luck", "Color Wheel: spend a white on a failure; the GM's curse on a success.")
 
 
 @app.command("spend")
-def spend(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
+def spend(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
     """Turn the character's last action, a failed draw, into a success by spending a held
     white (it goes to the reserve). The bag is the one that draw came from.
 
@@ -36,7 +43,7 @@ def spend(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
 
 
 @app.command("curse")
-def curse(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
+def curse(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
     """The GM spoils the character's last action, a successful draw, with one of their
     blacks (it goes to the reserve).
 
@@ -60,6 +67,9 @@ def _turn(turn: Turn, char: str, bag: str | None,
         seen = last_action(char)  # for the bag that draw came from
         from_draw = os.path.relpath(os.path.join(folder, seen.event.bag)) \
             if seen is not None and seen.event.bag else None
+        if bag is None and from_draw is not None and not os.path.lexists(from_draw):
+            raise BadFile("no such file: the bag the last draw came from is gone; if it was "
+                          "moved, say where with --bag", path=from_draw)
 
         def play(sheet: WheelCharacter, table: Table, seen: journal.Action | None = seen,
                  ) -> Move:
