@@ -63,6 +63,28 @@ def bound(path: str) -> str:
     return os.path.realpath(root_above(folder) or folder)
 
 
+def named_by_journal(journal_folder: str, name: str) -> str:
+    """The file a journal in `journal_folder` names `name`, if it is within that journal's
+    reach: its campaign, or with no campaign its own folder. A journal is input (a campaign
+    from git, a line another player wrote), never a way to a file elsewhere."""
+    from cwx.errors import BadFile
+
+    path = os.path.join(journal_folder, name)
+    real = os.path.realpath(path)
+    root = root_above(journal_folder)
+    if root is None:
+        reach = os.path.realpath(journal_folder)
+        within = inside(real, reach)
+    else:
+        theirs = root_above(os.path.dirname(real))
+        within = theirs is not None and os.path.realpath(theirs) == os.path.realpath(root)
+    if not within:
+        raise BadFile(f"names {name}, outside {'its campaign' if root else 'its own folder'}; "
+                      "cwx follows a journal only to files there (name the file yourself, "
+                      "or mend the line)", path=journal.path_in(journal_folder))
+    return path
+
+
 def inside(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 

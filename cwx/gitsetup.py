@@ -25,7 +25,7 @@ ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characte
                    "by adding up (cwx git setup)")
 
 
-def git(*args: str, cwd: str, env: dict[str, str] | None = None) -> str:
+def git(*args: str, cwd: str, env: dict[str, str] | None = None, strip: bool = True) -> str:
     """Run git; its output, or a clear error."""
     try:
         done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
@@ -35,7 +35,7 @@ def git(*args: str, cwd: str, env: dict[str, str] | None = None) -> str:
     if done.returncode != 0:
         raise BadFile(f"git {' '.join(args)} failed: {done.stderr.strip() or done.returncode}",
                       path=cwd)
-    return done.stdout.strip()
+    return done.stdout.strip() if strip else done.stdout
 
 
 def top(folder: str) -> str | None:
@@ -137,13 +137,32 @@ def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
     return commit[:12]
 
 
+# What cwx leaves only on the machine it ran on (templates.GITIGNORE): git never carries
+# them, unless someone added them past .gitignore.
+NEVER_COMMITTED = (".cwx-sealed.json", ".*.cwx-tmp", ".cwx-redo-*.json")
+
+
+def tracked_litter(work_tree: str, folder: str) -> list[str]:
+    """Files git tracks in the campaign `folder` that cwx never commits: a redo record, a
+    temporary file or a sealed number another clone pushed on purpose."""
+    base = f"{folder}/" if folder else ""
+    listed = git("ls-files", "-z", "--", *(f":(glob){base}**/{name}" for name in NEVER_COMMITTED),
+                 cwd=work_tree, strip=False)
+    return [path for path in listed.split("\0") if path]
+
+
 def uncommitted(work_tree: str, folder: str) -> list[str]:
     """The campaign's files with changes not committed (the journal and TOML files)."""
-    listed = git("status", "--porcelain", "--untracked-files=no", "--", folder or ".",
-                 cwd=work_tree)
+    # -z: paths as they are (no quoting of other letters), each entry "XY path", a rename
+    # followed by the path it came from.
+    entries = iter(git("status", "--porcelain", "-z", "--untracked-files=no", "--",
+                       folder or ".", cwd=work_tree, strip=False).split("\0"))
     found = []
-    for line in listed.splitlines():
-        path = line[3:].split(" -> ")[-1]
-        if path.endswith((".toml", "journal.jsonl")):
-            found.append(path)
+    for entry in entries:
+        if len(entry) < 4:
+            continue
+        if entry[0] in "RC":
+            next(entries, None)
+        if entry[3:].endswith((".toml", "journal.jsonl")):
+            found.append(entry[3:])
     return found

@@ -19,6 +19,7 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
@@ -290,6 +291,23 @@ def dice(values: Mapping[str, Any]) -> int:
     """The whites and blacks among a file's ledger keys (W9 counts them everywhere)."""
     return sum(value for key, value in values.items() if is_number(value) and
                key.startswith(("luck.", "bag.", "reserve.")) and key.endswith((".white", ".black")))
+
+
+def is_die(key: str) -> bool:
+    return dice({key: 1}) == 1
+
+
+def gone(folded: Ledger, root: str, present: Iterable[str]) -> dict[str, int]:
+    """The files of the campaign at `root` the ledger says hold dice, and that are gone
+    (not among `present`, nor on disk): their dice are still the campaign's (W9)."""
+    found = {}
+    for name in sorted(folded.known - set(present)):
+        if os.path.isabs(name) or os.path.normpath(name).startswith(os.pardir):
+            continue  # not the campaign's: check names such a line
+        held = dice({key: entry.value for key, entry in folded.values(name).items()})
+        if held and not os.path.lexists(os.path.join(root, name)):
+            found[name] = held
+    return found
 
 
 def forbidden(key: str, value: Any) -> str | None:

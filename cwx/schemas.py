@@ -27,7 +27,9 @@ _LUCK = {
     "properties": {"white": _COUNT, "black": _COUNT},
     "additionalProperties": False,
 }
-_NAME = {"type": "string", "pattern": r"\S", "description": "A name: not empty, not only spaces."}
+_NAME = {"type": "string", "pattern": r"\S",
+         "not": {"pattern": "[\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]"},
+         "description": "A name: not empty, not only spaces, no control characters."}
 
 
 def _any_case(colour: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, assert_never
 
-from cwx import clockworx
+from cwx import clockworx, traitnames
 from cwx.errors import BadFile, BadValue, shown
 from cwx.tomledit import LARGEST
 
@@ -138,6 +138,7 @@ def character(data: Mapping[str, Any], default_name: str) -> Character:
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name.strip():
         raise BadFile("name must be a non-empty string", key="name")
+    _as_bad_file(lambda: traitnames.shown_as(name, "name"))
     traits = _table(data, "traits")
     match system:
         case "clockworx":
@@ -258,9 +259,13 @@ def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Chara
     """A character as created on the command line (C1, W2), checked as creation requires."""
     folded = system.strip().casefold()
     if folded not in SYSTEMS:
-        raise BadValue(f"unknown system {shown(system)}; use clockworx or colorwheel")
+        from cwx.hints import did_you_mean
+
+        raise BadValue(f"unknown system {shown(system)}{did_you_mean(system, SYSTEMS)}; use "
+                       "clockworx or colorwheel")
     if not name.strip():
         raise BadValue("the character needs a name: give --name, or a file name before .toml")
+    traitnames.shown_as(name, "name")
     match folded:
         case "clockworx":
             return _new_clock_character(name, pairs)

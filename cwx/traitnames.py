@@ -8,6 +8,17 @@ from collections.abc import Iterable
 from cwx.errors import BadValue
 
 
+def shown_as(name: str, key: str) -> None:
+    """A name is shown at the table: a control character in it (a tab, an escape) is
+    refused, never sent to a terminal (docs/rules.md D3)."""
+    from cwx.printable import control_in
+
+    control = control_in(name)
+    if control is not None:
+        raise BadValue(f"names must not hold control characters ({control}); write it "
+                       "without", key=key)
+
+
 def fold(name: str) -> str:
     """A name as it is compared: ignoring case, and "ë" typed as one letter or as "e" and
     a dot above alike (Unicode's NFC: keyboards and file systems differ)."""
@@ -34,6 +45,7 @@ def check_names(named: Iterable[tuple[str, str]]) -> None:
     for name, key in named:
         if not name.strip():
             raise BadValue("trait names must not be empty", key=key)
+        shown_as(name, key)
         if fold(name) in seen:
             earlier = seen[fold(name)]
             said = f"{name!r} is named twice" if earlier == name else \

@@ -5,6 +5,7 @@ cloning); git runs with its author set in the environment and no global config."
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tomllib
@@ -316,3 +317,70 @@ def test_a_shared_hooks_folder_gets_no_hook(tmp_path: Path) -> None:
     ran = table.cwx(bob, "git", "setup")
     assert ran.status == 0 and "core.hooksPath" in ran.stderr
     assert list(shared.iterdir()) == []
+
+
+def test_a_die_git_carries_into_a_moved_file_is_never_reconciled_away(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    (alice / "pcs").mkdir()
+    table.git(alice, "mv", "sue.toml", "pcs/sue.toml")
+    table.cwx(alice, "adopt", "pcs/sue.toml", "sue.toml")  # moved: Sue's keys go with her
+    checked(alice)
+    table.commit(alice, "Sue moves into pcs/")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    table.commit(bob, "Sue keeps a white")
+    before = dice(bob)
+    pulled = table.pull(bob, rebase=False)  # git takes the white into pcs/sue.toml
+    assert pulled.returncode == 0, pulled.stderr
+    assert value(bob, "pcs/sue.toml", "luck", "white") == 1  # not reconciled away
+    assert "the ledger's dice in files that are gone" in pulled.stderr
+    ran = cwx("check", ".", cwd=bob)
+    assert ran.status == 2 and "sue.toml: is gone, with 1 white and black dice" in ran.stdout
+    assert "`cwx reconcile` brings them together" not in ran.stdout
+    refused = cwx("reconcile", cwd=bob)
+    assert refused.status == 2 and "would be lost" in refused.error
+    # The table settles it: the die is where git put it, and the gone file leaves the ledger.
+    assert cwx("adopt", "sue.toml", "pcs/sue.toml", cwd=bob).status == 0
+    checked(bob)
+    bag = tomllib.loads((bob / "bag.toml").read_text())
+    assert bag["bag"]["white"] + bag["reserve"]["white"] + \
+        value(bob, "pcs/sue.toml", "luck", "white") + value(bob, "rick.toml", "luck", "white") \
+        == before[0]
+
+
+def test_an_edit_not_yet_committed_in_a_file_of_any_name_is_kept(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "char", "new", "süe.toml", "--system", "colorwheel", "--name", "Süe",
+              *SUE)
+    table.commit(alice, "Süe joins")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    table.cwx(bob, "clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+              "--char", "kris.toml")
+    table.commit(bob, "+2")
+    table.git(bob, "push", "--quiet", "origin", "main")
+    sue = alice / "süe.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 3"))  # the GM, by hand
+    pulled = table.pull(alice, rebase=False)
+    assert pulled.returncode == 0 and "süe.toml had changes not yet committed" in pulled.stderr
+    assert value(alice, "süe.toml", "luck", "white") == 3
+
+
+def test_a_redo_record_git_brings_is_never_finished_by_the_hook(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    temp = ".kris.toml.deadbeef.cwx-tmp"
+    (alice / temp).write_text((alice / "kris.toml").read_text().replace("xp = 0", "xp = 900"))
+    (alice / ".cwx-redo-0123456789ab.json").write_text(json.dumps({
+        "redo": 2, "command": "xp spend", "journal": None, "journal_size": 0,
+        "replace": [[str(bob / temp), str(bob / "kris.toml"), None]]}))
+    table.git(alice, "add", "--force", temp, ".cwx-redo-0123456789ab.json")
+    table.git(alice, "commit", "--quiet", "--no-verify", "-m", "planted")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode == 0
+    assert "which cwx never commits" in pulled.stderr and ".cwx-redo-0123456789ab.json" in \
+        pulled.stderr
+    assert value(bob, "kris.toml", "xp") == 0 and (bob / temp).exists()

@@ -422,3 +422,72 @@ def test_log_merges_many_stretches_into_time_order(table: Path) -> None:
     events = cwx("log", "--json", cwd=table).json["events"]
     assert [e["at"] for e in events] == sorted(e["at"] for e in events)
     assert len([e for e in events if e["command"] == "note"]) == 60
+
+
+# ---------------------------------------------------------------- a journal is input
+
+
+def hostile(folder: Path, **line: Any) -> None:
+    """A line another player wrote into the journal by hand, pushed through git."""
+    event = {"v": 2, "id": "evil", "at": "2099-01-01T00:00:00.000Z", "command": "xp spend",
+             "who": "x", "file": None, "bag": None, "result": {}, "changes": [], **line}
+    with (folder / "journal.jsonl").open("a") as file:
+        file.write(json.dumps(event) + "\n")
+
+
+def test_undo_never_follows_the_journal_into_another_campaign(tmp_path: Path) -> None:
+    home, other = saga(tmp_path / "home"), saga(tmp_path / "other", kris="kris.toml")
+    kris = other / "kris.toml"
+    before = kris.read_bytes()
+    hostile(home, file="../other/kris.toml",
+            changes=[{"file": "../other/kris.toml", "key": "xp", "from": 500, "to": 0}])
+    ran = cwx("undo", cwd=home)
+    assert ran.status == 2 and "names ../other/kris.toml, outside its campaign" in ran.error
+    assert kris.read_bytes() == before and cwx("check", other).status == 0
+    named = cwx("check", home)
+    assert named.status == 2 and "names ../other/kris.toml, outside the campaign" in named.stdout
+
+
+def test_undo_of_a_line_naming_a_file_elsewhere_writes_no_journal_there(tmp_path: Path) -> None:
+    home = saga(tmp_path / "home")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    hostile(home, command="bag draw", file=str(elsewhere / ".bashrc"))
+    ran = cwx("undo", cwd=home)
+    assert ran.status == 2 and "outside its campaign" in ran.error
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_outside_a_campaign_undo_stays_in_the_journals_folder(tmp_path: Path) -> None:
+    clone, mine = tmp_path / "clone", tmp_path / "mine"
+    clone.mkdir()
+    mine.mkdir()
+    assert cwx("char", "new", mine / "kris.toml", "--system", "clockworx", "-t", "A=4",
+               "-t", "B=4", "-t", "C=4").status == 0
+    before = (mine / "kris.toml").read_bytes()
+    hostile(clone, file=str(mine / "kris.toml"),
+            changes=[{"file": str(mine / "kris.toml"), "key": "xp", "from": 1000, "to": 0}])
+    ran = cwx("undo", cwd=clone)
+    assert ran.status == 2 and "outside its own folder" in ran.error
+    assert (mine / "kris.toml").read_bytes() == before
+
+
+def test_luck_never_follows_the_journal_to_a_bag_outside_the_campaign(tmp_path: Path) -> None:
+    home = saga(tmp_path / "home")
+    elsewhere = tmp_path / "mybag.toml"
+    assert cwx("bag", "new", elsewhere).status == 0
+    before = elsewhere.read_bytes()
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=home).status == 0
+    hostile(home, command="bag draw", who="Sue", file="sue.toml", bag=str(elsewhere),
+            result={"success": False})
+    ran = cwx("luck", "spend", "-c", "sue", cwd=home)
+    assert ran.status == 2 and "outside the campaign; say which bag with --bag" in ran.error
+    assert elsewhere.read_bytes() == before
+
+
+def test_log_shows_control_characters_a_line_holds_never_sends_them(table: Path) -> None:
+    hostile(table, who="Sue\x1b[31mRED\r\nFAKE LINE", command="bag draw\x1b]0;PWNED\x07")
+    ran = cwx("log", cwd=table)
+    assert ran.status == 0 and "\x1b" not in ran.stdout and "\x07" not in ran.stdout
+    assert "Sue\\x1b[31mRED\\r\\nFAKE LINE" in ran.stdout

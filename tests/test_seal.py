@@ -154,3 +154,14 @@ def test_a_reveal_journaled_from_any_character_folder_is_witnessed(tmp_path: Pat
     ran = cwx("clock", "resolve", "--sealed", "--guess", 5, "--campaign", gm,
               "--char", c / "kris.toml")
     assert ran.status == 2 and "was revealed" in ran.error
+
+
+def test_a_sealed_number_others_can_read_is_not_resolved_against(tmp_path: Path) -> None:
+    # A file git brought (git makes no 0600 file) or a copy: someone else may know it.
+    cwx("clock", "pick", "--seal", "--target", 7, "--campaign", tmp_path)
+    (tmp_path / SEALED).chmod(0o644)
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 7, "--score", 3, "--campaign", tmp_path)
+    assert ran.status == 2 and "can be read by others (mode 644)" in ran.error
+    assert cwx("clock", "reveal", "--campaign", tmp_path).status == 2
+    assert cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path).status == 0
+    assert (tmp_path / SEALED).stat().st_mode & 0o777 == 0o600

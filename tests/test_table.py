@@ -187,8 +187,10 @@ def keep_then_fail(char: str, bag: str, cwd: Path) -> None:
                cwd=cwd).status == 0
 
 
-def test_outside_a_campaign_luck_goes_back_to_the_bag_the_draw_came_from(
+def test_outside_a_campaign_luck_asks_for_a_bag_outside_the_journals_folder(
         tmp_path: Path) -> None:
+    # A journal is input: outside a campaign it is followed only within its own folder,
+    # so the player names the draw's bag, and a bag of the same name elsewhere is not it.
     (tmp_path / "chars").mkdir()
     (tmp_path / "bags").mkdir()
     assert cwx("bag", "new", tmp_path / "bags" / "b.toml").status == 0
@@ -197,7 +199,11 @@ def test_outside_a_campaign_luck_goes_back_to_the_bag_the_draw_came_from(
     keep_then_fail("chars/sue.toml", "bags/b.toml", tmp_path)
     (tmp_path / "chars" / "bags").mkdir()  # a bag of the same name where it must not go
     assert cwx("bag", "new", tmp_path / "chars" / "bags" / "b.toml").status == 0
-    assert cwx("luck", "spend", "-c", "chars/sue.toml", cwd=tmp_path).status == 0
+    asked = cwx("luck", "spend", "-c", "chars/sue.toml", cwd=tmp_path)
+    assert asked.status == 2 and asked.error.startswith("cwx: error: bags/b.toml: the bag the "
+                                                        "last draw came from is outside")
+    assert cwx("luck", "spend", "-c", "chars/sue.toml", "-b", "bags/b.toml",
+               cwd=tmp_path).status == 0
     reserve = tomllib.loads((tmp_path / "bags" / "b.toml").read_text())["reserve"]
     assert reserve["white"] == 10  # kept one, then spent it back
     assert tomllib.loads((tmp_path / "chars" / "bags" / "b.toml").read_text()) \

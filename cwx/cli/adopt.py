@@ -24,6 +24,8 @@ def adopt(
     """Journal, for each key whose file value differs from its ledger value, a change from
     the one to the other (a file with no history: its whole text): the GM's hand-given
     reward, or the table's decision after two clones spent the same dice, joins the ledger.
+    A file the ledger knows that is gone (moved, say) leaves it: adopt it together with the
+    files that hold its dice now.
 
     Example: cwx adopt rick.toml bag.toml
     """
@@ -36,11 +38,14 @@ def adopt(
         folded = ledger.fold_journal(change.journal or "")
         changes: list[journal.Change] = []
         for path in paths:
-            data = change.data(path)
-            if sheets.kind_of(data) is None:
+            gone = not os.path.lexists(path) and change.name_of(path) in folded.known
+            # A file gone from the campaign (moved by git, say): its keys leave the ledger,
+            # adopted with the files that hold its dice now (W9).
+            data: dict[str, Any] = {} if gone else change.data(path)
+            if not gone and sheets.kind_of(data) is None:
                 raise BadFile("is not a character or bag file; cwx keeps no ledger of it",
                               path=path)
-            for problem in sheets.problems(data, files.stem(path))[:1]:
+            for problem in [] if gone else sheets.problems(data, files.stem(path))[:1]:
                 raise RuleForbids(f"the rules refuse it ({problem.message}); mend it first",
                                   path=path, key=problem.key)
             name = change.name_of(path)

@@ -154,17 +154,23 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
         in_files += ledger.dice(values)
         in_ledger += ledger.dice({key: entry.value for key, entry in known.items()})
     for name in sorted(folded.known - present):
-        held = ledger.dice({key: entry.value for key, entry in folded.values(name).items()})
-        if held and not os.path.lexists(os.path.join(real_root, name)):
+        if os.path.isabs(name) or os.path.normpath(name).startswith(os.pardir):
             problems.append(CwxError(
-                f"is gone, with {held} white and black dice the ledger says it held (W9: "
-                "dice are never destroyed): restore it, or move its dice by hand and adopt "
-                "the files", path=os.path.join(root, name)))
-            in_ledger += held
+                f"names {name}, outside the campaign: cwx never follows a journal there "
+                "(a line another program or person wrote; mend or remove it)",
+                path=journal.path_in(root)))
+    gone = ledger.gone(folded, real_root, present)
+    for name, held in gone.items():
+        problems.append(CwxError(
+            f"is gone, with {held} white and black dice the ledger says it held (W9: dice "
+            "are never destroyed): restore it, or put its dice where the table decides and "
+            f"`cwx adopt` it with the files that hold them now", path=os.path.join(root, name)))
+        in_ledger += held
     if in_files != in_ledger:
+        settle = "restore the files that are gone, or adopt them as said" if gone else \
+            "`cwx reconcile` brings them together"
         problems.append(CwxError(f"W9: the files hold {in_files} white and black dice, the "
-                                 f"ledger {in_ledger}; `cwx reconcile` brings them together",
-                                 path=journal.path_in(root)))
+                                 f"ledger {in_ledger}; {settle}", path=journal.path_in(root)))
     return problems
 
 

@@ -24,7 +24,7 @@ from cwx.cli.common import (
 )
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.clockworx import ClockOutcome
-from cwx.errors import BadValue
+from cwx.errors import BadValue, RuleForbids
 
 if TYPE_CHECKING:
     from cwx.files import Change
@@ -89,6 +89,7 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     path = _seal_path(campaign, ".")
     with changing("clock reveal", [path], journal_for=path) as change:
         sealed = seal.decode(change.raw(path), path)
+        _kept_private(path)
         if not sealed.revealed:
             _mark_revealed(change, path, sealed)
             change.record(sealed.proof())
@@ -241,8 +242,21 @@ def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
     from cwx import journal, seal
 
     sealed = seal.decode(change.raw(path), path)
+    _kept_private(path)
     witnesses = {journal.path_in(os.path.dirname(os.path.realpath(path))), change.journal}
     return seal.to_resolve(sealed, [journal.lines_from_end(p) for p in witnesses if p], path)
+
+
+def _kept_private(path: str) -> None:
+    """cwx keeps a sealed number readable by the GM alone (0600): one others can read, or
+    another user's, was not sealed by cwx here (a file copied in, or brought by git, whose
+    number someone else may know)."""
+    info = os.stat(path)
+    if info.st_mode & 0o077 or info.st_uid != os.getuid():
+        raise RuleForbids(f"can be read by others (mode {info.st_mode & 0o777:o}) or is another "
+                          "user's, so it is no number cwx sealed here (a copy, or a file from "
+                          "git); the GM seals a new one with cwx clock pick --seal --force",
+                          path=path)
 
 
 def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:

@@ -146,6 +146,12 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         if name == "pre-commit":
             _check_before_commit(where)
             continue
+        litter = gitsetup.tracked_litter(work_tree, folder)
+        if litter:  # never finished here: another clone's record is not this one's change
+            note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: git "
+                 f"brought {', '.join(litter)}, which cwx never commits. Look at them, `git "
+                 "rm` them and commit; cwx does not finish or trust them")
+            continue
         dirty = gitsetup.uncommitted(work_tree, folder)
         if dirty:  # a player's edits not yet committed are never reconciled away
             note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "

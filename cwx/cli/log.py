@@ -15,6 +15,7 @@ from cwx import campaign, journal, redo
 from cwx.cli import views
 from cwx.cli.common import character_path
 from cwx.errors import BadValue
+from cwx.printable import printable
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -224,9 +225,10 @@ def _width(text: str) -> int:
 
 
 def _row(event: journal.Event, turned: journal.Turns) -> tuple[str, str, str, str, str]:
-    return (event.when.replace("T", " ")[:16], event.who or "GM", _what(event),
-            _outcome(event, turned),
-            _change(event))
+    # Any line may have been written by another program or player: shown, never obeyed.
+    return (printable(event.when.replace("T", " ")[:16]), printable(event.who or "GM"),
+            printable(_what(event)), printable(_outcome(event, turned)),
+            printable(_change(event)))
 
 
 def _what(event: journal.Event) -> str:

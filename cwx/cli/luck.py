@@ -54,6 +54,24 @@ def curse(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
                                     f"becomes a failure.\n  luck  {views.luck_text(move.table.held)}")
 
 
+def _bag_of(folder: str, action: journal.Action | None) -> str | None:
+    """The bag the character's last draw came from, as the journal in `folder` names it."""
+    if action is None or not action.event.bag:
+        return None
+    name = action.event.bag
+    path = os.path.relpath(os.path.join(folder, name))
+    try:
+        campaign.named_by_journal(folder, name)
+    except BadFile:
+        reach = "the campaign" if campaign.root_above(folder) else "the journal's folder"
+        raise BadFile(f"the bag the last draw came from is outside {reach}; say which bag "
+                      "with --bag", path=path) from None
+    if not os.path.lexists(path):
+        raise BadFile("no such file: the bag the last draw came from is gone; if it was "
+                      "moved, say where with --bag", path=path)
+    return path
+
+
 class _Moved(Exception):
     """The character acted again between the first look at the journal and the lock."""
 
@@ -65,11 +83,7 @@ def _turn(turn: Turn, char: str, bag: str | None,
     folder = os.path.realpath(campaign.journal_folder(char))
     for _ in range(10):
         seen = last_action(char)  # for the bag that draw came from
-        from_draw = os.path.relpath(os.path.join(folder, seen.event.bag)) \
-            if seen is not None and seen.event.bag else None
-        if bag is None and from_draw is not None and not os.path.lexists(from_draw):
-            raise BadFile("no such file: the bag the last draw came from is gone; if it was "
-                          "moved, say where with --bag", path=from_draw)
+        from_draw = _bag_of(folder, seen) if bag is None else None
 
         def play(sheet: WheelCharacter, table: Table, seen: journal.Action | None = seen,
                  ) -> Move:

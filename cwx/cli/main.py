@@ -98,6 +98,8 @@ def _utf8_arguments(args: Sequence[str]) -> None:
 
 
 def fail(message: str, status: int = USAGE_EXIT) -> int:
-    text = " ".join(message.split())  # one line, always
+    from cwx.printable import printable  # a name from a file is shown, never obeyed
+
+    text = printable(" ".join(message.split()))  # one line, always
     print(f"cwx: error: {text}", file=sys.stderr)
     return status

@@ -59,6 +59,11 @@ def run(folder: str, *, numbers_only: bool = False,
                     change.set(path, ledger.split(key), value, correction=True)
                     corrected.append({"file": name, "key": key, "from": difference.file,
                                       "to": value})
+        gone = ledger.gone(folded, os.path.realpath(root), map(change.name_of, paths))
+        if gone and any(ledger.is_die(c["key"]) for c in corrected):
+            refused.append("the ledger's dice in files that are gone (" + ", ".join(
+                f"{name}: {held}" for name, held in gone.items()) + ") would be lost; restore "
+                "them, or cwx adopt each with the files that hold its dice now")
         if refused:
             raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "

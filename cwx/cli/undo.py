@@ -9,6 +9,7 @@ from cwx import campaign, files, journal, ledger, sheets, tomledit
 from cwx.cli.common import changing, character_path
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import Conflict, RuleForbids
+from cwx.printable import printable
 
 app = typer.Typer(name="undo", add_completion=False)
 
@@ -33,38 +34,41 @@ def undo(
     path = journal.path_in(folder)
     name = journal.name_in(folder, char) if char else None
     target = latest_undoable(path, name)
-    touched = {os.path.join(folder, c.file): c.file for c in target.changes if c.key}
-    acting = os.path.join(folder, target.file) if target.file else os.path.join(folder, "-")
-    with changing("undo", sorted(touched), journal_for=acting) as change:
+    def file(name: str) -> str:
+        return campaign.named_by_journal(folder, name)
+
+    touched = {file(c.file): c.file for c in target.changes if c.key}
+    # Journaled where the undone change was: the journal read, whatever its line says.
+    with changing("undo", sorted(touched), journal_for=os.path.join(folder, "-")) as change:
         if latest_undoable(path, name).id != target.id:
             raise Conflict("the journal changed while cwx read it; run cwx undo again",
                            path=path)
         for change_of_key in target.changes:
             if change_of_key.key is None or change_of_key.correction:
                 continue
-            file = os.path.join(folder, change_of_key.file)
+            path = file(change_of_key.file)
             key = ledger.split(change_of_key.key)
-            current = tomledit.value_at(change.data(file), key)
+            current = tomledit.value_at(change.data(path), key)
             try:
                 back = ledger.undone(change_of_key.key, change_of_key.before,
                                      change_of_key.after, current)
             except ValueError as error:
-                raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=file,
+                raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=path,
                                   key=change_of_key.key) from None
-            change.set(file, key, back)
-        for file in touched:
-            after = tomledit.with_edits(change.data(file), change.loaded[file].edits)
-            for problem in sheets.problems(after, files.stem(file))[:1]:
+            change.set(path, key, back)
+        for path in touched:
+            after = tomledit.with_edits(change.data(path), change.loaded[path].edits)
+            for problem in sheets.problems(after, files.stem(path))[:1]:
                 raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
-                                  f"refuse ({problem.message})", path=file, key=problem.key)
+                                  f"refuse ({problem.message})", path=path, key=problem.key)
         result = {"undid": {"id": target.id, "command": target.command, "at": target.at,
                             "who": target.who}}
         change.record(result, who=target.who,
-                      file=os.path.join(folder, target.file) if target.file else None,
-                      bag=os.path.join(folder, target.bag) if target.bag else None,
+                      file=file(target.file) if target.file else None,
+                      bag=file(target.bag) if target.bag else None,
                       undoes=target.id)
-    emit(json, result, lambda: f"Undid `{target.command}` by {target.who or 'the GM'} "
-                               f"({target.when[:16].replace('T', ' ')}).")
+    emit(json, result, lambda: printable(f"Undid `{target.command}` by {target.who or 'the GM'}"
+                                         f" ({target.when[:16].replace('T', ' ')})."))
 
 
 def latest_undoable(path: str, name: str | None) -> journal.Event:
