@@ -16,8 +16,11 @@ def nearest(word: str, names: Iterable[str], n: int = 2) -> list[str]:
         return fold(name).removesuffix(".toml")
 
     by_key = {key(name): name for name in names}
-    return [by_key[c] for c in difflib.get_close_matches(key(word), list(by_key), n=n,
-                                                          cutoff=0.6)]
+    typed = key(word)
+    # The start of a longer name ("Knife" for "Knife Fighting") first, then the close ones.
+    starts = [k for k in by_key if len(typed) >= 3 and k.startswith(typed)] if typed else []
+    close = difflib.get_close_matches(typed, list(by_key), n=n, cutoff=0.6)
+    return [by_key[k] for k in dict.fromkeys(starts + close)][:n]
 
 
 def did_you_mean(word: str, choices: Iterable[str], shown: Mapping[str, str] | None = None,

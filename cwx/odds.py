@@ -84,7 +84,8 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
     blacks = table.bag.black + table.reserve.black if _keeps(table, "black", policy) else 0
     if whites + blacks <= MOST_KEPT:
         return
-    dice = " and ".join(f"{n:,} {die}s" for n, die in ((whites, "white"), (blacks, "black")) if n)
+    dice = " and ".join(f"{n:,} {die}{'s' if n != 1 else ''}"
+                        for n, die in ((whites, "white"), (blacks, "black")) if n)
     raise BadValue(
         f"the odds of keeping dice from {dice} (bag and reserve together) would take too long to "
         f"compute exactly; cwx computes them for up to {MOST_KEPT} whites and blacks that may be "

@@ -159,7 +159,7 @@ def test_a_failed_draw_on_a_terminal_offers_the_white_at_once(table: Path) -> No
     assert cwx("adopt", sue).status == 0
     status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
                                          "blue"], [b"y"])
-    assert status == 0 and "Spend one of the 1 white held" in said
+    assert status == 0 and "Spend the white held" in said
     assert held(table) == (0, 0)
     assert journal(table)[-1]["result"]["white_spent"] is True
 
@@ -177,3 +177,13 @@ def test_keep_and_spend_on_a_terminal_then_ctrl_c_changes_nothing(table: Path) -
                                          "blue"], [], interrupt_at=0)
     assert status == 130 and "interrupted; nothing was changed" in said
     assert (sue.read_bytes(), len(journal(table))) == before
+
+
+def test_no_spend_is_offered_for_a_record_that_is_refused(table: Path) -> None:
+    # Sue holds a white and a black: the black cancels a drawn white, the action ends, and
+    # the red recorded after it makes the record wrong. Nothing to ask about.
+    before = (table / "sue.toml").read_bytes()
+    status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "blue", "--drawn",
+                                         "white", "--drawn", "red"], [b"y"])
+    assert status == 2 and "[y/N]" not in said and "a held black cancelled the white" in said
+    assert (table / "sue.toml").read_bytes() == before

@@ -374,3 +374,28 @@ def test_luck_says_when_the_bag_of_the_draw_is_gone(table: Path) -> None:
     assert ran.status == 2 and "the bag the last draw came from is gone" in ran.error
     assert "--bag" in ran.error
     assert "the bag the last draw came from" in cwx("luck", "spend", "--help").stdout
+
+
+def test_the_start_of_a_longer_trait_name_is_offered(tmp_path: Path) -> None:
+    assert cwx("char", "new", tmp_path / "k.toml", "--system", "clockworx",
+               "-t", "Knife Fighting=4", "-t", "B=4", "-t", "C=4").status == 0
+    ran = cwx("odds", "clock", "-c", "k.toml", "-t", "Knife", cwd=tmp_path)
+    assert ran.status == 2 and "did you mean 'Knife Fighting'?" in ran.error
+
+
+def test_one_character_named_twice_is_shown_once(table: Path) -> None:
+    ran = cwx("char", "show", "sue", "sue.toml", "-j", cwd=table)
+    assert ran.status == 0 and [c["name"] for c in ran.json["characters"]] == ["Sue"]
+
+
+def test_paint_after_the_command_says_where_it_goes() -> None:
+    ran = cwx("clock", "resolve", "-T", 1, "-g", 1, "--paint", "always")
+    assert ran.status == 2
+    assert "goes before the command: cwx --paint always clock resolve" in ran.error
+
+
+def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
+    ran = cwx("char", "new", tmp_path / "a.toml", "--system", "clockworx", "--name", "a\tb",
+              "-t", "A=4", "-t", "B=4", "-t", "C=4")
+    assert ran.status == 2 and "control characters (\\t)" in ran.error
+    assert not (tmp_path / "a.toml").exists()

@@ -111,12 +111,17 @@ def draw(
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
+    def ask_to_spend(table: Table) -> bool:
+        if recorded and recorded.used < len(recorded.dice):
+            return False  # the record is refused below: no question about an action not made
+        return _ask_to_spend(table)
+
     def play(sheet: WheelCharacter, table: Table) -> Move:
         action = colorwheel.colour_named(colour) if colour else \
             colorwheel.trait_colour(sheet.traits, trait or "")
         result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
                                  _answers(keep_white, keep_black),
-                                 spend_white=spend_white or _ask_to_spend)
+                                 spend_white=spend_white or ask_to_spend)
         if recorded:
             recorded.check_all_used(cancelled=result.cancelled)
         return Move(result.after, views.draw_json(result))
@@ -152,8 +157,9 @@ def _ask_to_spend(table: Table) -> bool:
     """After a failure, on a terminal: the seed's "you may spend one of your whites"."""
     if not sys.stdin.isatty():
         return False
-    return _yes(f"The action fails. Spend one of the {plural(table.held.white, 'white')} "
-                "held to turn it into a success? [y/N] ")
+    held = "the white" if table.held.white == 1 else \
+        f"one of the {plural(table.held.white, 'white')}"
+    return _yes(f"The action fails. Spend {held} held to turn it into a success? [y/N] ")
 
 
 def _yes(question: str) -> bool:

@@ -145,6 +145,9 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
         return 0
     except UsageError as error:
         where = error.ctx.command_path if error.ctx is not None else _path_of(command, args)
+        if getattr(error, "option_name", None) == "--paint":  # the root's, said too late
+            raise Usage("--paint is cwx's own option and goes before the command: "
+                        f"cwx --paint always {where.removeprefix('cwx ')} …") from None
         raise Usage(f"{error.format_message().rstrip('.')}; see '{where} --help'") from None
     except ClickException as error:
         raise Usage(error.format_message()) from None
