@@ -18,5 +18,7 @@ def control_in(text: str) -> str | None:
 
 
 def printable(text: str) -> str:
+    if text.isprintable():  # no control character, nor any other that needs a look
+        return text
     return _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"),
                         text)

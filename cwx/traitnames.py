@@ -11,6 +11,8 @@ from cwx.errors import BadValue
 def shown_as(name: str, key: str) -> None:
     """A name is shown at the table: a control character in it (a tab, an escape) is
     refused, never sent to a terminal (docs/rules.md D3)."""
+    if name.isprintable():
+        return  # the common case, without compiling the search for the rare one
     from cwx.printable import control_in
 
     control = control_in(name)
