@@ -148,9 +148,7 @@ def advance(
     if (new is None) == (raise_ is None):
         raise BadValue("say either a new trait to buy or a trait to raise")
     if new is not None:
-        name = new.strip()
-        if not name:
-            raise BadValue("a new trait needs a name")
+        name = traitnames.new_name(new, "--new")
         if (own := traitnames.find(traits, name)) is not None:
             raise RuleForbids(f"the character already has {own!r}; raise it instead")
         return _pay(name, 1, NEW_TRAIT_COST, xp, new=True)

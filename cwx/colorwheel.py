@@ -337,9 +337,7 @@ def trade(
 ) -> Trade:
     """Trade 3 whites (primary) or 5 (secondary) for a new trait, holding no black (W8)."""
     colour = colour_named(colour)
-    name = trait.strip()
-    if not name:
-        raise BadValue("a new trait needs a name")
+    name = traitnames.new_name(trait, "--trait")
     if (found := find_trait(traits, name)) is not None:
         raise RuleForbids(f"the character already has {found[1]!r} on {found[0]}")
     held = table.held

@@ -46,6 +46,17 @@ def top(folder: str) -> str | None:
         return None
 
 
+def tracks(path: str) -> bool:
+    """Whether git tracks the file at `path` (False outside git, or without git)."""
+    try:
+        done = subprocess.run(["git", "ls-files", "--error-unmatch", "--",
+                               os.path.basename(path)], cwd=os.path.dirname(path) or ".",
+                              capture_output=True)
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
 def program() -> str:
     """How a hook or the merge driver runs this very cwx (whichever venv it lives in)."""
     return f"{shlex.quote(sys.executable)} -m cwx"
@@ -145,10 +156,13 @@ NEVER_COMMITTED = (".cwx-sealed.json", ".*.cwx-tmp", ".cwx-redo-*.json")
 def tracked_litter(work_tree: str, folder: str) -> list[str]:
     """Files git tracks in the campaign `folder` that cwx never commits: a redo record, a
     temporary file or a sealed number another clone pushed on purpose."""
-    base = f"{folder}/" if folder else ""
-    listed = git("ls-files", "-z", "--", *(f":(glob){base}**/{name}" for name in NEVER_COMMITTED),
-                 cwd=work_tree, strip=False)
-    return [path for path in listed.split("\0") if path]
+    import fnmatch
+
+    # The folder as it is named (a campaign may be called "camp[1]"), the names matched here.
+    listed = git("ls-files", "-z", "--", f":(literal){folder or '.'}", cwd=work_tree,
+                 strip=False)
+    return [path for path in listed.split("\0") if path and
+            any(fnmatch.fnmatchcase(os.path.basename(path), name) for name in NEVER_COMMITTED)]
 
 
 def uncommitted(work_tree: str, folder: str) -> list[str]:

@@ -19,7 +19,6 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
@@ -154,13 +153,16 @@ class Ledger:
                           for file, made in creations.items()}
         self.void = void or set()  # events that count for nothing (a second undo of one)
         self.keys: dict[str, dict[str, _Key]] = {}
-        self.known: set[str] = set(creations)  # every file the journal names
+        self.known: set[str] = set(creations)  # every file the journal changes
+        self.named: set[str] = set()  # files an event names beside its changes (who, bag)
         self.seen: set[str] = set()  # events already folded: git's union can copy a line
 
     def add(self, event: Event) -> None:
         if event.id in self.seen:
             return
         self.seen.add(event.id)
+        if event.v >= 2:  # version 1 named a bag from where the command ran
+            self.named.update(name for name in (event.file, event.bag) if name is not None)
         order = event.order
         said = (event.command, event.who, event.at)
         void = event.id in self.void
@@ -297,15 +299,14 @@ def is_die(key: str) -> bool:
     return dice({key: 1}) == 1
 
 
-def gone(folded: Ledger, root: str, present: Iterable[str]) -> dict[str, int]:
-    """The files of the campaign at `root` the ledger says hold dice, and that are gone
-    (not among `present`, nor on disk): their dice are still the campaign's (W9)."""
+def uncounted(folded: Ledger, present: Iterable[str]) -> dict[str, int]:
+    """The files the ledger says hold dice that are not among the campaign's character
+    and bag files `present` now: gone, or become something else (emptied, another
+    file's link, another campaign's). Their dice are still the campaign's (W9)."""
     found = {}
     for name in sorted(folded.known - set(present)):
-        if os.path.isabs(name) or os.path.normpath(name).startswith(os.pardir):
-            continue  # not the campaign's: check names such a line
         held = dice({key: entry.value for key, entry in folded.values(name).items()})
-        if held and not os.path.lexists(os.path.join(root, name)):
+        if held:
             found[name] = held
     return found
 

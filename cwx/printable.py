@@ -7,8 +7,15 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls and DEL, and the bidirectional overrides that reorder what is shown.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 controls and DEL; the line and paragraph separators; the bidirectional
+# overrides and isolates that reorder what is shown, and the deprecated format marks.
+CONTROLS = ((0x00, 0x1F), (0x7F, 0x9F), (0x2028, 0x2029), (0x202A, 0x202E), (0x2066, 0x206F))
+_CONTROL = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CONTROLS) + "]")
+
+
+def pattern() -> str:
+    """A regular expression for any of them, as JSON Schema writes one (for the schemas)."""
+    return "[" + "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in CONTROLS) + "]"
 
 
 def control_in(text: str) -> str | None:

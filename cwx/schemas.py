@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cwx import clockworx, colorwheel, sheets
+from cwx import clockworx, colorwheel, printable, sheets
 from cwx.tomledit import LARGEST
 
 # The character's rules depend on its system, which only `if`/`then` (draft 7 on) can
@@ -28,7 +28,7 @@ _LUCK = {
     "additionalProperties": False,
 }
 _NAME = {"type": "string", "pattern": r"\S",
-         "not": {"pattern": "[\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]"},
+         "not": {"pattern": printable.pattern()},
          "description": "A name: not empty, not only spaces, no control characters."}
 
 

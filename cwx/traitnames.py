@@ -21,6 +21,15 @@ def shown_as(name: str, key: str) -> None:
                        "without", key=key)
 
 
+def new_name(name: str, key: str) -> str:
+    """A trait name a player gives to buy a trait: trimmed, not empty, and printable."""
+    trimmed = name.strip()
+    if not trimmed:
+        raise BadValue("a new trait needs a name")
+    shown_as(trimmed, key)
+    return trimmed
+
+
 def fold(name: str) -> str:
     """A name as it is compared: ignoring case, and "ë" typed as one letter or as "e" and
     a dot above alike (Unicode's NFC: keyboards and file systems differ)."""

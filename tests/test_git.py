@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cwx import gitsetup
 from tests.helpers import SUE, cwx
 
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
@@ -336,7 +337,7 @@ def test_a_die_git_carries_into_a_moved_file_is_never_reconciled_away(tmp_path: 
     assert value(bob, "pcs/sue.toml", "luck", "white") == 1  # not reconciled away
     assert "the ledger's dice in files that are gone" in pulled.stderr
     ran = cwx("check", ".", cwd=bob)
-    assert ran.status == 2 and "sue.toml: is gone, with 1 white and black dice" in ran.stdout
+    assert ran.status == 2 and "sue.toml: is gone, with 1 die (a white or a black)" in ran.stdout
     assert "`cwx reconcile` brings them together" not in ran.stdout
     refused = cwx("reconcile", cwd=bob)
     assert refused.status == 2 and "would be lost" in refused.error
@@ -384,3 +385,28 @@ def test_a_redo_record_git_brings_is_never_finished_by_the_hook(tmp_path: Path) 
     assert "which cwx never commits" in pulled.stderr and ".cwx-redo-0123456789ab.json" in \
         pulled.stderr
     assert value(bob, "kris.toml", "xp") == 0 and (bob / temp).exists()
+
+
+def test_a_sealed_number_git_brings_is_never_resolved_against(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    _, bob = table.start()
+    assert cwx("clock", "pick", "--seal", "--target", 7, cwd=bob).status == 0
+    (bob / ".cwx-sealed.json").chmod(0o600)  # as git checks out under umask 077
+    table.git(bob, "add", "--force", ".cwx-sealed.json")
+    table.git(bob, "commit", "--quiet", "--no-verify", "-m", "the player's own number")
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 7, "--score", 3, cwd=bob)
+    assert ran.status == 2 and "is in git, where every clone has it" in ran.error
+
+
+def test_what_git_should_never_carry_is_found_in_a_folder_of_any_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table(tmp_path)
+    for name in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "HOME"):
+        monkeypatch.setenv(name, table.env[name])  # gitsetup runs git in this process
+    camp = tmp_path / "alice" / "camp[1]"
+    table.clone("alice")
+    assert cwx("init", camp).status == 0
+    (camp / ".cwx-sealed.json").write_text("{}")
+    table.git(camp.parent, "add", "--force", "camp[1]/.cwx-sealed.json")
+    assert gitsetup.tracked_litter(str(camp.parent), "camp[1]") == ["camp[1]/.cwx-sealed.json"]
+    assert gitsetup.tracked_litter(str(camp.parent), "camp1") == []

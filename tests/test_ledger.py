@@ -394,7 +394,7 @@ def test_a_file_gone_with_its_dice_fails_w9(table: Path) -> None:
     assert ran.status == 2 and "holds 1 white and black dice" in ran.error
     sue.unlink()
     ran = cwx("check", table)
-    assert ran.status == 2 and "sue.toml: is gone, with 1 white and black dice" in ran.stdout
+    assert ran.status == 2 and "sue.toml: is gone, with 1 die (a white or a black)" in ran.stdout
 
 
 def test_reconcile_settles_a_duplicated_list_item(table: Path) -> None:
@@ -491,3 +491,63 @@ def test_log_shows_control_characters_a_line_holds_never_sends_them(table: Path)
     ran = cwx("log", cwd=table)
     assert ran.status == 0 and "\x1b" not in ran.stdout and "\x07" not in ran.stdout
     assert "Sue\\x1b[31mRED\\r\\nFAKE LINE" in ran.stdout
+
+
+@pytest.mark.parametrize("how", ["emptied", "not cwx's", "a folder", "a link to sue.toml"])
+def test_a_bag_no_longer_counted_fails_check_and_is_not_reconciled_away(
+        table: Path, how: str) -> None:
+    bag = table / "bag.toml"
+    bag.unlink()
+    if how == "emptied":
+        bag.write_text("")
+    elif how == "not cwx's":
+        bag.write_text("x = 1\n")
+    elif how == "a folder":
+        bag.mkdir()
+    else:
+        bag.symlink_to("sue.toml")
+    ran = cwx("check", cwd=table)
+    assert ran.status == 2 and "W9" in ran.stdout
+    assert "bag.toml: is" in ran.stdout and "22 white and black dice" in ran.stdout
+    assert cwx("reconcile", cwd=table).status in (0, 2)
+    assert cwx("check", cwd=table).status == 2
+
+
+def test_adopting_a_gone_bag_alone_is_refused(table: Path) -> None:
+    (table / "bag.toml").unlink()
+    ran = cwx("adopt", "bag.toml", cwd=table)
+    assert ran.status == 2 and "gone with 22 white and black dice" in ran.error
+    assert cwx("check", cwd=table).status == 2
+
+
+def test_check_names_a_bag_a_line_leads_out_to_and_agrees_with_undo(table: Path) -> None:
+    hostile(table, command="bag draw", who="Sue", file="sue.toml", bag="../victim.toml")
+    ran = cwx("check", cwd=table)
+    assert ran.status == 2 and "names ../victim.toml, outside the campaign" in ran.stdout
+    (table / "journal.jsonl").write_text(
+        "\n".join((table / "journal.jsonl").read_text().splitlines()[:-1]) + "\n")
+    back_in = f"../{table.name}/sue.toml"  # leaves the folder and comes back: inside
+    hostile(table, file=back_in, changes=[{"file": back_in, "key": "luck.white", "from": 0,
+                                           "to": 0}])
+    assert "outside the campaign" not in cwx("check", cwd=table).stdout
+
+
+def test_check_shows_a_key_with_a_control_character_as_an_escape(table: Path) -> None:
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace('red = ["Strong"]', 'red = ["Str\\u001b[31mong"]'))
+    ran = cwx("check", cwd=table)
+    assert ran.status == 2 and "\x1b" not in ran.stdout and "\\x1b" in ran.stdout
+
+
+def test_a_new_trait_with_a_control_character_is_refused(table: Path) -> None:
+    kris = saga(table.parent / "k", kris="kris.toml") / "kris.toml"
+    kris.write_text(kris.read_text().replace("xp = 0", "xp = 50"))
+    before = kris.read_bytes()
+    ran = cwx("xp", "spend", "-c", kris, "--new", "Cl\x1b[2Jimb")
+    assert ran.status == 2 and "control characters" in ran.error and "\x1b" not in ran.error
+    assert kris.read_bytes() == before
+    sue = table / "sue.toml"
+    sue.write_text(sue.read_text().replace("white = 0", "white = 5"))
+    assert cwx("adopt", sue).status == 0
+    ran = cwx("wheel", "buy", "-c", sue, "-C", "blue", "-t", "Sw\x1b[2Jimmer")
+    assert ran.status == 2 and "control characters" in ran.error

@@ -399,3 +399,11 @@ def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
               "-t", "A=4", "-t", "B=4", "-t", "C=4")
     assert ran.status == 2 and "control characters (\\t)" in ran.error
     assert not (tmp_path / "a.toml").exists()
+
+
+def test_the_party_view_leaves_out_a_sheet_the_rules_refuse(table: Path) -> None:
+    kris = table / "party" / "grizzled.toml"
+    kris.write_text(kris.read_text().replace("Tough = 5", "Tough = 9"))
+    ran = cwx("char", "show", "-j", cwd=table)
+    assert ran.status == 0 and [c["name"] for c in ran.json["characters"]] == ["Sue"]
+    assert "grizzled.toml" in ran.error and "left out" in ran.error

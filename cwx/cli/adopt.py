@@ -10,6 +10,7 @@ from cwx.cli import views
 from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile, RuleForbids
+from cwx.printable import printable
 
 app = typer.Typer(name="adopt", add_completion=False)
 
@@ -37,12 +38,14 @@ def adopt(
     with changing("adopt", list(paths), journal_for=paths[0]) as change:
         folded = ledger.fold_journal(change.journal or "")
         changes: list[journal.Change] = []
+        leaving: list[str] = []  # files gone (moved by git, say): their keys leave the ledger
+        moved = taken = 0  # dice the other files bring into the ledger; those leaving take (W9)
         for path in paths:
             gone = not os.path.lexists(path) and change.name_of(path) in folded.known
-            # A file gone from the campaign (moved by git, say): its keys leave the ledger,
-            # adopted with the files that hold its dice now (W9).
             data: dict[str, Any] = {} if gone else change.data(path)
-            if not gone and sheets.kind_of(data) is None:
+            if gone:
+                leaving.append(path)
+            elif sheets.kind_of(data) is None:
                 raise BadFile("is not a character or bag file; cwx keeps no ledger of it",
                               path=path)
             for problem in [] if gone else sheets.problems(data, files.stem(path))[:1]:
@@ -53,6 +56,7 @@ def adopt(
                 text = change.bytes_of(path).decode("utf-8")
                 changes.append(journal.Change(name, None, None, None, text=text))
                 adopted.append({"file": name, "key": None, "from": None, "to": None})
+                moved += ledger.dice(ledger.values_of(data))
                 continue
             values, known = ledger.values_of(data), folded.values(name)
             for key in sorted(set(values) | set(known)):
@@ -61,6 +65,15 @@ def adopt(
                     changes.append(journal.Change(name, key, was, values.get(key)))
                     adopted.append({"file": name, "key": key, "from": was,
                                     "to": values.get(key)})
+                    delta = ledger.dice({key: values.get(key) or 0}) - \
+                        ledger.dice({key: was or 0})
+                    taken, moved = (taken - delta, moved) if gone else (taken, moved + delta)
+        if leaving and moved != taken:
+            raise RuleForbids(
+                f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone with "
+                f"{taken} white and black dice, and the other files named bring {moved} into "
+                "the ledger (W9: dice are never made or destroyed): put its dice where the "
+                "table decides and name those files in the same adopt", path=leaving[0])
         if changes:
             change.record({"adopted": len(adopted)}, changes=changes,
                           file=paths[0] if len(paths) == 1 else None)
@@ -77,4 +90,4 @@ def _text(adopted: list[dict[str, Any]]) -> str:
         else:
             lines.append(f"  {item['file']} [{item['key']}] {views.value_text(item['from'])} → "
                          f"{views.value_text(item['to'])}")
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))  # names from files: shown, never obeyed

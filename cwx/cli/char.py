@@ -90,7 +90,14 @@ def show(
             note(f"{bag}: no such file; the party is shown without its bag")
             bag = None
     with reading(paths + ([bag] if bag else [])) as change:
-        party = [change.character(path) for path in paths]
+        party = []
+        for path in paths:
+            try:
+                party.append(change.character(path))
+            except CwxError as error:
+                if chars:
+                    raise  # a character asked for by name is shown, or said why not
+                note(f"{error}; left out (cwx check says more)")
         bag_sheet = change.bag(bag) if bag else None
     result = {"characters": [views.sheet_json(sheet) for sheet in party],
               "bag": views.bag_sheet_json(bag_sheet) if bag_sheet else None}

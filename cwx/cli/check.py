@@ -9,6 +9,7 @@ import typer
 from cwx import campaign, files, journal, ledger, redo, sheets
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import CwxError
+from cwx.printable import printable
 
 app = typer.Typer(name="check", add_completion=False)
 
@@ -69,7 +70,9 @@ def check(
             folded = ledger.fold_journal(path, lines.append)
             bad += [CwxError(line.reason, path=path, line=line.line) for line in lines]
             problems += _against_the_ledger(
-                home, sheets_read.get(os.path.realpath(home), {}), folded)
+                home, sheets_read.get(os.path.realpath(home), {}), folded,
+                [os.path.realpath(path) for path in given],
+                {os.path.realpath(e.path) for e in problems if e.path})
         else:
             bad += [CwxError(item.reason, path=path, line=item.line)
                     for item in journal.read(path) if isinstance(item, journal.BadLine)]
@@ -118,10 +121,12 @@ def _check_toml(path: str) -> tuple[str | None, dict[str, Any], list[CwxError]]:
                         for problem in sheets.problems(data, files.stem(path))]
 
 
-def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
-                        folded: ledger.Ledger) -> list[CwxError]:
+def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledger.Ledger,
+                        scopes: list[str], reported: set[str]) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
-    rules forbid, and W9 counted over the whole campaign (a file gone with its dice too)."""
+    rules forbid, and W9 counted over the campaign as far as `scopes` (the real paths
+    checked) reach: a file gone with its dice, or no longer counted, too. `reported`: real
+    paths whose problems are said already."""
     real_root = os.path.realpath(root)
     problems: list[CwxError] = []
     in_files = in_ledger = 0
@@ -153,25 +158,42 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]],
                     key=difference.key))
         in_files += ledger.dice(values)
         in_ledger += ledger.dice({key: entry.value for key, entry in known.items()})
-    for name in sorted(folded.known - present):
-        if os.path.isabs(name) or os.path.normpath(name).startswith(os.pardir):
+    for name in sorted(folded.known | folded.named):
+        try:
+            campaign.named_by_journal(real_root, name)
+        except CwxError:
             problems.append(CwxError(
                 f"names {name}, outside the campaign: cwx never follows a journal there "
                 "(a line another program or person wrote; mend or remove it)",
                 path=journal.path_in(root)))
-    gone = ledger.gone(folded, real_root, present)
-    for name, held in gone.items():
-        problems.append(CwxError(
-            f"is gone, with {held} white and black dice the ledger says it held (W9: dice "
-            "are never destroyed): restore it, or put its dice where the table decides and "
-            f"`cwx adopt` it with the files that hold them now", path=os.path.join(root, name)))
+    uncounted = {name: held for name, held in ledger.uncounted(folded, present).items()
+                 if any(campaign.inside(os.path.join(real_root, name), scope) for scope in scopes)}
+    for name, held in uncounted.items():
+        path = os.path.normpath(os.path.join(root, name))
+        if os.path.realpath(path) in reported:
+            pass  # unreadable, and said so: its dice are still counted below
+        elif not os.path.lexists(path):
+            problems.append(CwxError(
+                f"is gone, with {_dice(held)} the ledger says it held (W9: dice are never "
+                "destroyed): restore it, or put its dice where the table decides and `cwx "
+                "adopt` it with the files that hold them now", path=path))
+        else:
+            problems.append(CwxError(
+                f"is no longer a character or bag file of this campaign, but the ledger says "
+                f"it holds {_dice(held)} (W9: dice are never destroyed): restore it, or put its "
+                "dice where the table decides and `cwx adopt` it with the files that hold "
+                "them now", path=path))
         in_ledger += held
     if in_files != in_ledger:
-        settle = "restore the files that are gone, or adopt them as said" if gone else \
+        settle = "the files named above must be settled first" if uncounted else \
             "`cwx reconcile` brings them together"
-        problems.append(CwxError(f"W9: the files hold {in_files} white and black dice, the "
-                                 f"ledger {in_ledger}; {settle}", path=journal.path_in(root)))
+        problems.append(CwxError(f"W9: the files hold {_dice(in_files)}, the ledger "
+                                 f"{in_ledger}; {settle}", path=journal.path_in(root)))
     return problems
+
+
+def _dice(count: int) -> str:
+    return f"{count} white and black dice" if count != 1 else "1 die (a white or a black)"
 
 
 def _shown(value: object) -> str:
@@ -183,7 +205,7 @@ def _shown(value: object) -> str:
 
 
 def _text(problems: list[CwxError], checked: int, valid: int, skipped: list[str]) -> str:
-    lines = [str(error) for error in problems]
+    lines = [printable(str(error)) for error in problems]  # a file's name or key, shown
     if not checked and not skipped:
         lines.append("No character, bag or journal files found.")
     else:

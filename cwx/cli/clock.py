@@ -248,15 +248,20 @@ def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
 
 
 def _kept_private(path: str) -> None:
-    """cwx keeps a sealed number readable by the GM alone (0600): one others can read, or
-    another user's, was not sealed by cwx here (a file copied in, or brought by git, whose
-    number someone else may know)."""
+    """cwx keeps a sealed number readable by the GM alone (0600) and out of git: one others
+    can read, another user's, or one git tracks was not sealed by cwx here (a copy, or a
+    file another clone pushed), and someone else may know its number."""
+    from cwx import gitsetup
+
     info = os.stat(path)
     if info.st_mode & 0o077 or info.st_uid != os.getuid():
-        raise RuleForbids(f"can be read by others (mode {info.st_mode & 0o777:o}) or is another "
-                          "user's, so it is no number cwx sealed here (a copy, or a file from "
-                          "git); the GM seals a new one with cwx clock pick --seal --force",
-                          path=path)
+        said = f"can be read by others (mode {info.st_mode & 0o777:o}) or is another user's"
+    elif gitsetup.tracks(path):
+        said = "is in git, where every clone has it (git rm --cached it first)"
+    else:
+        return
+    raise RuleForbids(f"{said}, so it is no number cwx sealed here: someone else may know it. "
+                      "The GM seals a new one with cwx clock pick --seal --force", path=path)
 
 
 def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:

@@ -75,7 +75,9 @@ def _waiting(folder: str) -> None:
 
 def note(text: str) -> None:
     """Tell the player something on stderr, beside the result (never inside --json)."""
-    print(f"cwx: note: {' '.join(text.split())}", file=sys.stderr)
+    from cwx.printable import printable  # a name from a file is shown, never obeyed
+
+    print(f"cwx: note: {printable(' '.join(text.split()))}", file=sys.stderr)
 
 
 def changing(command: str, paths: list[str], journal_for: str | None, *,

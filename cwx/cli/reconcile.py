@@ -10,6 +10,7 @@ from cwx.cli import views
 from cwx.cli.common import CampaignFolder, changing, in_campaign
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import RuleForbids
+from cwx.printable import printable
 
 app = typer.Typer(name="reconcile", add_completion=False)
 
@@ -59,11 +60,13 @@ def run(folder: str, *, numbers_only: bool = False,
                     change.set(path, ledger.split(key), value, correction=True)
                     corrected.append({"file": name, "key": key, "from": difference.file,
                                       "to": value})
-        gone = ledger.gone(folded, os.path.realpath(root), map(change.name_of, paths))
-        if gone and any(ledger.is_die(c["key"]) for c in corrected):
-            refused.append("the ledger's dice in files that are gone (" + ", ".join(
-                f"{name}: {held}" for name, held in gone.items()) + ") would be lost; restore "
-                "them, or cwx adopt each with the files that hold its dice now")
+        uncounted = ledger.uncounted(folded, map(change.name_of, paths))
+        if uncounted and any(ledger.is_die(c["key"]) for c in corrected):
+            refused.append("the ledger's dice in files that are gone or no longer the "
+                           "campaign's (" + ", ".join(f"{name}: {held}" for name, held in
+                                                       uncounted.items()) + ") would be lost; "
+                           "restore them, or cwx adopt each with the files that hold its dice "
+                           "now")
         if refused:
             raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "
@@ -95,4 +98,4 @@ def _text(corrected: list[dict[str, Any]]) -> str:
              "ledger:"]
     lines += [f"  {c['file']} [{c['key']}] {views.value_text(c['from'])} → {views.value_text(c['to'])}"
               for c in corrected]
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))  # names from files: shown, never obeyed
