@@ -154,7 +154,7 @@ class Ledger:
         self.void = void or set()  # events that count for nothing (a second undo of one)
         self.keys: dict[str, dict[str, _Key]] = {}
         self.known: set[str] = set(creations)  # every file the journal changes
-        self.named: set[str] = set()  # files an event names beside its changes (who, bag)
+        self.named: set[str | None] = set()  # files events name beside their changes
         self.seen: set[str] = set()  # events already folded: git's union can copy a line
 
     def add(self, event: Event) -> None:
@@ -162,7 +162,8 @@ class Ledger:
             return
         self.seen.add(event.id)
         if event.v >= 2:  # version 1 named a bag from where the command ran
-            self.named.update(name for name in (event.file, event.bag) if name is not None)
+            self.named.add(event.file)
+            self.named.add(event.bag)
         order = event.order
         said = (event.command, event.who, event.at)
         void = event.id in self.void

@@ -158,7 +158,7 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledg
                     key=difference.key))
         in_files += ledger.dice(values)
         in_ledger += ledger.dice({key: entry.value for key, entry in known.items()})
-    for name in sorted(folded.known | folded.named):
+    for name in sorted(folded.known | {name for name in folded.named if name is not None}):
         try:
             campaign.named_by_journal(real_root, name)
         except CwxError:
