@@ -126,6 +126,50 @@ def campaigns(folder: str) -> list[str]:
     return [line for line in listed.splitlines() if line]
 
 
+def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
+    """The white and black dice the campaign in `folder` held at `revision` (its
+    character and bag files, as cwx walks them: no hidden file, no campaign inside it),
+    or None where there was none, or git cannot say."""
+    import tomllib
+
+    from cwx import campaign, ledger, sheets
+
+    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
+    base = f"{folder}/" if folder else ""
+    try:
+        listed = git("ls-tree", "-r", "-z", "--name-only", revision, "--",
+                     f":(literal){folder or '.'}", cwd=work_tree, strip=False)
+    except BadFile:
+        return None
+    names = [name for name in listed.split("\0") if name.startswith(base)]
+    if base + campaign.SETTINGS not in names:
+        return None
+    inner = {os.path.dirname(name) + "/" for name in names
+             if os.path.basename(name) == campaign.SETTINGS and name != base + campaign.SETTINGS}
+    wanted = [name for name in names if name.endswith(".toml") and
+              not any(part.startswith(".") for part in name[len(base):].split("/")) and
+              not any(name.startswith(root) for root in inner)]
+    if not wanted:
+        return 0
+    done = subprocess.run(["git", "cat-file", "--batch"], cwd=work_tree, capture_output=True,
+                          input="".join(f"{revision}:{name}\n" for name in wanted).encode())
+    total, out = 0, done.stdout
+    while out:
+        header, _, out = out.partition(b"\n")
+        parts = header.split()
+        if len(parts) != 3:
+            continue  # "missing": git could not find it
+        size = int(parts[2])
+        body, out = out[:size], out[size + 1:]
+        try:
+            data = tomllib.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            continue
+        if sheets.kind_of(data) in ("character", "bag"):
+            total += ledger.dice(ledger.values_of(data))
+    return total
+
+
 def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
     """Commit these paths as they are in the work tree, on their own, on top of HEAD.
 

@@ -19,6 +19,7 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
@@ -300,16 +301,38 @@ def is_die(key: str) -> bool:
     return dice({key: 1}) == 1
 
 
-def uncounted(folded: Ledger, present: Iterable[str]) -> dict[str, int]:
-    """The files the ledger says hold dice that are not among the campaign's character
-    and bag files `present` now: gone, or become something else (emptied, another
-    file's link, another campaign's). Their dice are still the campaign's (W9)."""
+def uncounted(folded: Ledger, present: Iterable[str], root: str,
+              looked: set[str]) -> dict[str, int]:
+    """The files the ledger says hold dice that the campaign at `root` no longer counts
+    among its character and bag files `present`: gone, a folder now, or found (among the
+    files `looked` at) to be something else: emptied, not cwx's, another file's link,
+    another campaign's. Their dice are still the campaign's (W9). A file cwx never looks
+    at (in a hidden folder) is neither counted nor missed."""
     found = {}
     for name in sorted(folded.known - set(present)):
         held = dice({key: entry.value for key, entry in folded.values(name).items()})
-        if held:
+        path = os.path.join(root, name)
+        if held and (name in looked or not os.path.lexists(path) or os.path.isdir(path)):
             found[name] = held
     return found
+
+
+def held_by(path: str, name: str) -> int:
+    """The white and black dice the journal at `path` says the file `name` holds: only
+    the lines naming it are read (a file about to be made, where one may have been)."""
+    import json
+
+    spelled = json.dumps(name, ensure_ascii=False).encode()
+    events = [item for _, item in read_raw(path, only=(spelled,)) if isinstance(item, Event)]
+    folded = fold(events)
+    return dice({key: entry.value for key, entry in folded.values(name).items()})
+
+
+def looked_at(root: str, paths: Iterable[str]) -> set[str]:
+    """The files at `paths` as the journal of the campaign at (real) `root` names them,
+    a link by its own name, not the file it leads to."""
+    return {os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(path) or "."),
+                                         os.path.basename(path)), root) for path in paths}
 
 
 def forbidden(key: str, value: Any) -> str | None:

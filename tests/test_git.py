@@ -410,3 +410,52 @@ def test_what_git_should_never_carry_is_found_in_a_folder_of_any_name(
     table.git(camp.parent, "add", "--force", "camp[1]/.cwx-sealed.json")
     assert gitsetup.tracked_litter(str(camp.parent), "camp[1]") == ["camp[1]/.cwx-sealed.json"]
     assert gitsetup.tracked_litter(str(camp.parent), "camp1") == []
+
+
+def all_dice(clone: Path) -> int:
+    """Every white and black in the clone's character and bag files, counted by hand."""
+    total = 0
+    for path in clone.rglob("*.toml"):
+        data = tomllib.loads(path.read_text()) if path.name != "campaign.toml" else {}
+        for table in ("luck", "bag", "reserve"):
+            total += sum(data.get(table, {}).get(die, 0) for die in ("white", "black"))
+    return total
+
+
+def test_a_character_made_anew_while_the_other_clone_drew_loses_no_die(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    before = all_dice(alice)
+    table.cwx(bob, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    table.commit(bob, "Sue keeps a white")
+    table.git(bob, "push", "--quiet", "origin", "main")
+    table.cwx(alice, "char", "new", "sue.toml", "--force", "--system", "colorwheel",
+              "--name", "Sue", *SUE)
+    table.commit(alice, "Sue, made anew")
+    pulled = table.pull(alice, rebase=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert "held 22 before the merge" in " ".join(pulled.stderr.split())
+    assert all_dice(alice) == before  # the hook changed nothing: a person settles it
+
+
+def test_two_clones_moving_one_character_at_once_settle_with_one_adopt(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    table.commit(alice, "Sue keeps a white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    before = all_dice(bob)
+    for clone in (alice, bob):
+        (clone / "pcs").mkdir()
+        table.git(clone, "mv", "sue.toml", "pcs/sue.toml")
+        table.cwx(clone, "adopt", "sue.toml", "pcs/sue.toml")
+        table.commit(clone, "Sue moves into pcs/")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    ran = cwx("check", ".", cwd=bob)
+    assert ran.status == 2 and "sue.toml: the ledger took 1 die (a white or a black) more" in \
+        ran.stdout
+    assert cwx("adopt", "sue.toml", cwd=bob).status == 0
+    checked(bob)
+    assert all_dice(bob) == before

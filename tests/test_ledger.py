@@ -551,3 +551,58 @@ def test_a_new_trait_with_a_control_character_is_refused(table: Path) -> None:
     assert cwx("adopt", sue).status == 0
     ran = cwx("wheel", "buy", "-c", sue, "-C", "blue", "-t", "Sw\x1b[2Jimmer")
     assert ran.status == 2 and "control characters" in ran.error
+
+
+def test_a_character_in_a_hidden_folder_plays_and_check_passes(table: Path) -> None:
+    (table / ".npcs").mkdir()
+    assert cwx("char", "new", table / ".npcs" / "goon.toml", "--system", "colorwheel",
+               "--name", "Goon", *SUE).status == 0
+    assert cwx("bag", "draw", "-c", ".npcs/goon.toml", "-C", "red", "--drawn", "white",
+               "--drawn", "red", "--keep-white", cwd=table).status == 0
+    ran = cwx("check", cwd=table)
+    assert ran.status == 0, ran.stdout
+
+
+def test_a_file_made_where_a_gone_one_held_dice_is_refused(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    (table / "sue.toml").unlink()
+    ran = cwx("char", "new", table / "sue.toml", "--system", "colorwheel", "--name", "Sue",
+              *SUE)
+    assert ran.status == 2 and "held 1 white and black dice, which a new file would hide" in \
+        ran.error
+    assert not (table / "sue.toml").exists()
+    (table / "bag.toml").unlink()
+    assert cwx("bag", "new", table / "bag.toml").status == 2
+
+
+def test_two_clones_recording_one_file_leaving_are_set_right_by_adopt(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    (table / "pcs").mkdir()
+    (table / "sue.toml").rename(table / "pcs" / "sue.toml")
+    assert cwx("adopt", "sue.toml", "pcs/sue.toml", cwd=table).status == 0
+    lines = (table / "journal.jsonl").read_text().splitlines()
+    moved = json.loads(lines[-1])
+    moved["id"] = "second-clone"
+    moved["changes"] = [c for c in moved["changes"] if c["file"] == "sue.toml"]
+    with (table / "journal.jsonl").open("a") as file:  # the other clone's record, by git
+        file.write(json.dumps(moved) + "\n")
+    ran = cwx("check", cwd=table)
+    assert ran.status == 2 and "took 1 die (a white or a black) more out of it" in ran.stdout
+    assert cwx("adopt", "sue.toml", cwd=table).status == 0
+    assert cwx("check", cwd=table).status == 0
+
+
+def test_check_suggests_adopting_a_moved_file_with_its_old_name(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    (table / "pcs").mkdir()
+    (table / "sue.toml").rename(table / "pcs" / "sue.toml")
+    ran = cwx("check", cwd=table)
+    assert ran.status == 2 and "`cwx adopt sue.toml pcs/sue.toml` moves its history" in ran.stdout
+    (table / "pcs" / "sue.toml").rename(table / "sue2.toml")
+    (table / "pcs").rmdir()  # git removes a folder a merge leaves empty
+    assert cwx("adopt", "pcs/sue.toml", "sue2.toml", "sue.toml", cwd=table).status == 2
+    assert cwx("adopt", "sue.toml", "sue2.toml", cwd=table).status == 0
+    assert cwx("check", cwd=table).status == 0

@@ -34,14 +34,22 @@ def adopt(
     if None in roots or len(roots) > 1:
         raise BadFile("adopt takes files of one campaign (cwx init marks one)",
                       path=" ".join(paths))
+    by_file: dict[str, str] = {}  # a file named twice (or by a link too) is adopted once
+    for path in paths:
+        by_file.setdefault(os.path.realpath(path), path)
+    paths = list(by_file.values())
     adopted: list[dict[str, Any]] = []
-    with changing("adopt", list(paths), journal_for=paths[0]) as change:
+    # A file gone (moved by git, say) is not written, nor its folder locked: it may be gone.
+    here = [path for path in paths if os.path.lexists(path)]
+    with changing("adopt", here, journal_for=paths[0]) as change:
         folded = ledger.fold_journal(change.journal or "")
         changes: list[journal.Change] = []
-        leaving: list[str] = []  # files gone (moved by git, say): their keys leave the ledger
+        leaving: list[str] = []  # files gone: their keys leave the ledger
         moved = taken = 0  # dice the other files bring into the ledger; those leaving take (W9)
         for path in paths:
-            gone = not os.path.lexists(path) and change.name_of(path) in folded.known
+            gone = path not in here
+            if gone and change.name_of(path) not in folded.known:
+                raise BadFile("no such file, and the ledger knows none of that name", path=path)
             data: dict[str, Any] = {} if gone else change.data(path)
             if gone:
                 leaving.append(path)
@@ -65,9 +73,11 @@ def adopt(
                     changes.append(journal.Change(name, key, was, values.get(key)))
                     adopted.append({"file": name, "key": key, "from": was,
                                     "to": values.get(key)})
-                    delta = ledger.dice({key: values.get(key) or 0}) - \
-                        ledger.dice({key: was or 0})
-                    taken, moved = (taken - delta, moved) if gone else (taken, moved + delta)
+                    if gone:  # below 0 (two clones took it out at once) is no die to move
+                        taken += max(ledger.dice({key: was or 0}), 0)
+                    else:
+                        moved += ledger.dice({key: values.get(key) or 0}) - \
+                            ledger.dice({key: was or 0})
         if leaving and moved != taken:
             raise RuleForbids(
                 f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone with "

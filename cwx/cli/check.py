@@ -72,7 +72,7 @@ def check(
             problems += _against_the_ledger(
                 home, sheets_read.get(os.path.realpath(home), {}), folded,
                 [os.path.realpath(path) for path in given],
-                {os.path.realpath(e.path) for e in problems if e.path})
+                {os.path.realpath(e.path) for e in problems if e.path}, found.tomls)
         else:
             bad += [CwxError(item.reason, path=path, line=item.line)
                     for item in journal.read(path) if isinstance(item, journal.BadLine)]
@@ -122,7 +122,8 @@ def _check_toml(path: str) -> tuple[str | None, dict[str, Any], list[CwxError]]:
 
 
 def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledger.Ledger,
-                        scopes: list[str], reported: set[str]) -> list[CwxError]:
+                        scopes: list[str], reported: set[str],
+                        looked_paths: list[str]) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
     rules forbid, and W9 counted over the campaign as far as `scopes` (the real paths
     checked) reach: a file gone with its dice, or no longer counted, too. `reported`: real
@@ -131,14 +132,14 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledg
     problems: list[CwxError] = []
     in_files = in_ledger = 0
     present = set()
+    unknown: list[str] = []
     for path, data in read.items():
         name = journal.name_in(real_root, path)
         if name.startswith("..") or name in present:
             continue  # outside the campaign: no ledger; or a link to a file checked already
         present.add(name)
         if name not in folded.known:
-            problems.append(CwxError(f"has no history in the ledger; `cwx adopt {_arg(path)}` "
-                                     "records it as it is", path=path))
+            unknown.append(path)  # said below, once it is known what is gone
             continue
         raw = files.read_bytes(path)
         values, known = ledger.values_of(data), folded.values(name)
@@ -166,12 +167,19 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledg
                 f"names {name}, outside the campaign: cwx never follows a journal there "
                 "(a line another program or person wrote; mend or remove it)",
                 path=journal.path_in(root)))
-    uncounted = {name: held for name, held in ledger.uncounted(folded, present).items()
+    looked = ledger.looked_at(real_root, looked_paths)
+    uncounted = {name: held for name, held in
+                 ledger.uncounted(folded, present, real_root, looked).items()
                  if any(campaign.inside(os.path.join(real_root, name), scope) for scope in scopes)}
     for name, held in uncounted.items():
         path = os.path.normpath(os.path.join(root, name))
         if os.path.realpath(path) in reported:
             pass  # unreadable, and said so: its dice are still counted below
+        elif held < 0:
+            problems.append(CwxError(
+                f"the ledger took {_dice(-held)} more out of it than it held (two clones "
+                f"recorded it leaving at once): `cwx adopt {_arg(path)}` sets that right",
+                path=path))
         elif not os.path.lexists(path):
             problems.append(CwxError(
                 f"is gone, with {_dice(held)} the ledger says it held (W9: dice are never "
@@ -180,10 +188,19 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledg
         else:
             problems.append(CwxError(
                 f"is no longer a character or bag file of this campaign, but the ledger says "
-                f"it holds {_dice(held)} (W9: dice are never destroyed): restore it, or put its "
-                "dice where the table decides and `cwx adopt` it with the files that hold "
-                "them now", path=path))
+                f"it holds {_dice(held)} (W9: dice are never destroyed): restore it, or move "
+                "it out of the way, put its dice where the table decides and `cwx adopt` it "
+                "with the files that hold them now", path=path))
         in_ledger += held
+    gone = [os.path.normpath(os.path.join(root, name)) for name in uncounted
+            if not os.path.lexists(os.path.join(real_root, name))]
+    for path in unknown:
+        # A file moved (git mv) is new to the ledger where its old name is gone: the two
+        # are adopted together, so its dice are not counted twice.
+        with_gone = f"; if it was moved from {' or '.join(gone)}, `cwx adopt " \
+            f"{_arg(gone[0])} {_arg(path)}` moves its history" if gone else ""
+        problems.append(CwxError(f"has no history in the ledger; `cwx adopt {_arg(path)}` "
+                                 f"records it as it is{with_gone}", path=path))
     if in_files != in_ledger:
         settle = "the files named above must be settled first" if uncounted else \
             "`cwx reconcile` brings them together"

@@ -160,7 +160,8 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
             continue
         kept: list[str] = []
         try:
-            corrected = reconcile.run(where, numbers_only=True, kept=kept)
+            corrected = reconcile.run(where, numbers_only=True, kept=kept, dice_before=(
+                gitsetup.dice_at(work_tree, "ORIG_HEAD", folder)))
         except CwxError as error:
             note(f"after the {what}, the campaign needs a person: {error}")
             continue

@@ -29,12 +29,13 @@ def reconcile(
     emit(json, {"corrected": corrected}, lambda: _text(corrected))
 
 
-def run(folder: str, *, numbers_only: bool = False,
-        kept: list[str] | None = None) -> list[dict[str, Any]]:
+def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = None,
+        dice_before: int | None = None) -> list[dict[str, Any]]:
     """Reconcile the campaign `folder` is in: the keys corrected (file, key, from, to).
     With `numbers_only` (after a merge, no one asked), only whole numbers are set: any
     other value the ledger disagrees with is left as a person chose it, and named in
-    `kept`."""
+    `kept`. `dice_before`: the campaign's white and black dice before the merge, which
+    the corrected files must hold too (W9), else nothing is changed."""
     root, paths = in_campaign(folder)
     corrected: list[dict[str, Any]] = []
     refused: list[str] = []
@@ -60,13 +61,23 @@ def run(folder: str, *, numbers_only: bool = False,
                     change.set(path, ledger.split(key), value, correction=True)
                     corrected.append({"file": name, "key": key, "from": difference.file,
                                       "to": value})
-        uncounted = ledger.uncounted(folded, map(change.name_of, paths))
+        real_root = os.path.realpath(root)
+        uncounted = ledger.uncounted(folded, map(change.name_of, paths), real_root,
+                                     ledger.looked_at(real_root, campaign.files_under(
+                                         [root], nested=False).tomls))
         if uncounted and any(ledger.is_die(c["key"]) for c in corrected):
             refused.append("the ledger's dice in files that are gone or no longer the "
                            "campaign's (" + ", ".join(f"{name}: {held}" for name, held in
                                                        uncounted.items()) + ") would be lost; "
                            "restore them, or cwx adopt each with the files that hold its dice "
                            "now")
+        if dice_before is not None and corrected:
+            after = _dice_after(change, paths, corrected)
+            if after != dice_before:
+                refused.append(f"the files would hold {after} white and black dice, and the "
+                               f"campaign held {dice_before} before the merge (W9): the "
+                               "journal misses something a clone did (a file made anew, or "
+                               "moved, on two clones at once)")
         if refused:
             raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "
@@ -77,6 +88,17 @@ def run(folder: str, *, numbers_only: bool = False,
         if corrected:
             change.record({"corrected": len(corrected)})
     return corrected
+
+
+def _dice_after(change: Any, paths: list[str], corrected: list[dict[str, Any]]) -> int:
+    """The white and black dice the campaign's files hold once `corrected`."""
+    total = 0
+    for path in paths:
+        values = ledger.values_of(change.data(path))
+        name = change.name_of(path)
+        values.update({c["key"]: c["to"] for c in corrected if c["file"] == name})
+        total += ledger.dice(values)
+    return total
 
 
 def _still_valid(change: Any, path: str) -> None:
