@@ -606,3 +606,11 @@ def test_check_suggests_adopting_a_moved_file_with_its_old_name(table: Path) -> 
     assert cwx("adopt", "pcs/sue.toml", "sue2.toml", "sue.toml", cwd=table).status == 2
     assert cwx("adopt", "sue.toml", "sue2.toml", cwd=table).status == 0
     assert cwx("check", cwd=table).status == 0
+
+
+def test_undo_of_a_move_whose_old_file_is_gone_says_to_restore_it(table: Path) -> None:
+    (table / "pcs").mkdir()
+    (table / "sue.toml").rename(table / "pcs" / "sue.toml")
+    assert cwx("adopt", "sue.toml", "pcs/sue.toml", cwd=table).status == 0
+    ran = cwx("undo", cwd=table)
+    assert ran.status == 2 and "sue.toml, which it changed, is gone; restore it" in ran.error

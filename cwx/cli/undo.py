@@ -38,6 +38,11 @@ def undo(
         return campaign.named_by_journal(folder, name)
 
     touched = {file(c.file): c.file for c in target.changes if c.key}
+    gone = [name for path, name in touched.items() if not os.path.lexists(path)]
+    if gone:  # undo never walks past a change it cannot take back
+        raise RuleForbids(f"cannot undo `{target.command}`: {', '.join(gone)}, which it "
+                          "changed, is gone; restore it (git checkout it) to undo it",
+                          path=os.path.relpath(path))
     # Journaled where the undone change was: the journal read, whatever its line says.
     with changing("undo", sorted(touched), journal_for=os.path.join(folder, "-")) as change:
         if latest_undoable(path, name).id != target.id:
