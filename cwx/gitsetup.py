@@ -130,9 +130,7 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
     """The white and black dice the campaign in `folder` held at `revision` (its
     character and bag files, as cwx walks them: no hidden file, no campaign inside it),
     or None where there was none, or git cannot say."""
-    import tomllib
-
-    from cwx import campaign, ledger, sheets
+    from cwx import campaign
 
     folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
     base = f"{folder}/" if folder else ""
@@ -161,13 +159,70 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
             continue  # "missing": git could not find it
         size = int(parts[2])
         body, out = out[:size], out[size + 1:]
-        try:
-            data = tomllib.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            continue
-        if sheets.kind_of(data) in ("character", "bag"):
-            total += ledger.dice(ledger.values_of(data))
+        total += _dice_of(body)
     return total
+
+
+def dice_expected(work_tree: str, folder: str) -> int | None:
+    """The white and black dice the campaign in `folder` should hold after a merge or
+    rebase (W9): what it held before (ORIG_HEAD, and the files git does not track), and
+    what the events the merge brought created or adopted (a new bag, the GM's refill).
+    None where git cannot say."""
+    from cwx import journal, ledger
+
+    before = dice_at(work_tree, "ORIG_HEAD", folder)
+    if before is None:
+        return None
+    root = os.path.join(work_tree, folder)
+    untracked = git("ls-files", "-z", "--others", "--exclude-standard", "--",
+                    f":(literal){folder or '.'}", cwd=work_tree, strip=False)
+    for name in untracked.split("\0"):
+        if name.endswith(".toml") and not any(
+                part.startswith(".") for part in name[len(folder):].split("/")):
+            try:
+                with open(os.path.join(work_tree, name), "rb") as file:
+                    before += _dice_of(file.read())
+            except OSError:
+                continue
+    named = os.path.join(folder, journal.NAME) if folder not in ("", ".") else journal.NAME
+    seen = set()
+    done = subprocess.run(["git", "show", f"ORIG_HEAD:{named}"], cwd=work_tree,
+                          capture_output=True)
+    for raw in done.stdout.splitlines() if done.returncode == 0 else []:
+        event = journal.parse(raw)
+        if isinstance(event, journal.Event):
+            seen.add(event.id)
+    for event in journal.events(journal.path_in(root)):
+        if event.id in seen:
+            continue
+        undid = event.result.get("undid")
+        if event.command != "adopt" and not (
+                event.command == "undo" and isinstance(undid, dict) and
+                undid.get("command") == "adopt"):
+            for change in event.changes:  # a file made: its dice are new to the campaign
+                if change.key is None and change.text is not None:
+                    before += _dice_of(change.text.encode())
+            continue
+        for change in event.changes:  # the table's word: its dice come and go
+            if change.key is None and change.text is not None:
+                before += _dice_of(change.text.encode())
+            elif change.key is not None and ledger.is_die(change.key):
+                before += ledger.dice({change.key: change.after or 0}) - \
+                    ledger.dice({change.key: change.before or 0})
+    return before
+
+
+def _dice_of(raw: bytes) -> int:
+    import tomllib
+
+    from cwx import ledger, sheets
+
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return 0
+    return ledger.dice(ledger.values_of(data)) if sheets.kind_of(data) in ("character", "bag") \
+        else 0
 
 
 def commit_paths(work_tree: str, paths: list[str], message: str) -> str:

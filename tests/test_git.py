@@ -434,7 +434,7 @@ def test_a_character_made_anew_while_the_other_clone_drew_loses_no_die(tmp_path:
     table.commit(alice, "Sue, made anew")
     pulled = table.pull(alice, rebase=False)
     assert pulled.returncode == 0, pulled.stderr
-    assert "held 22 before the merge" in " ".join(pulled.stderr.split())
+    assert "should hold 22 after the merge" in " ".join(pulled.stderr.split())
     assert all_dice(alice) == before  # the hook changed nothing: a person settles it
 
 
@@ -459,3 +459,27 @@ def test_two_clones_moving_one_character_at_once_settle_with_one_adopt(tmp_path:
     assert cwx("adopt", "sue.toml", cwd=bob).status == 0
     checked(bob)
     assert all_dice(bob) == before
+
+
+@pytest.mark.parametrize("rebase", [False, True], ids=["merge", "rebase"])
+@pytest.mark.parametrize("brought", ["a second bag", "the GM's refill"])
+def test_dice_the_other_clone_rightly_brought_still_let_the_hook_reconcile(
+        tmp_path: Path, rebase: bool, brought: str) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    if brought == "a second bag":
+        table.cwx(alice, "bag", "new", "bag2.toml")
+    else:
+        bag = alice / "bag.toml"
+        bag.write_text(bag.read_text().replace("black = 10", "black = 12"))
+        table.cwx(alice, "adopt", "bag.toml")
+    table.commit(alice, "a white kept, and dice brought")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "bag", "draw", "--char", "rick.toml", *KEEP_WHITE)
+    table.commit(bob, "Rick keeps a white")
+    pulled = table.pull(bob, rebase=rebase)
+    assert pulled.returncode == 0, pulled.stderr
+    assert "needs a person" not in pulled.stderr  # the driver, or the hook, adds up
+    checked(bob)
+    assert value(bob, "bag.toml", "reserve", "white") == 8

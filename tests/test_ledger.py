@@ -553,14 +553,17 @@ def test_a_new_trait_with_a_control_character_is_refused(table: Path) -> None:
     assert ran.status == 2 and "control characters" in ran.error
 
 
-def test_a_character_in_a_hidden_folder_plays_and_check_passes(table: Path) -> None:
+def test_a_character_in_a_hidden_folder_is_refused_as_check_never_looks_there(
+        table: Path) -> None:
     (table / ".npcs").mkdir()
-    assert cwx("char", "new", table / ".npcs" / "goon.toml", "--system", "colorwheel",
-               "--name", "Goon", *SUE).status == 0
+    ran = cwx("char", "new", table / ".npcs" / "goon.toml", "--system", "colorwheel",
+              "--name", "Goon", *SUE)
+    assert ran.status == 2 and "where cwx check never looks" in ran.error
+    (table / ".npcs" / "goon.toml").write_text((table / "sue.toml").read_text())  # by hand
     assert cwx("bag", "draw", "-c", ".npcs/goon.toml", "-C", "red", "--drawn", "white",
-               "--drawn", "red", "--keep-white", cwd=table).status == 0
-    ran = cwx("check", cwd=table)
-    assert ran.status == 0, ran.stdout
+               "--drawn", "red", "--keep-white", cwd=table).status == 2
+    (table / "sue.toml").rename(table / ".npcs" / "sue.toml")
+    assert cwx("adopt", "sue.toml", ".npcs/sue.toml", cwd=table).status == 2
 
 
 def test_a_file_made_where_a_gone_one_held_dice_is_refused(table: Path) -> None:
@@ -569,7 +572,7 @@ def test_a_file_made_where_a_gone_one_held_dice_is_refused(table: Path) -> None:
     (table / "sue.toml").unlink()
     ran = cwx("char", "new", table / "sue.toml", "--system", "colorwheel", "--name", "Sue",
               *SUE)
-    assert ran.status == 2 and "held 1 white and black dice, which a new file would hide" in \
+    assert ran.status == 2 and "holds 1 white and black dice, which a new file would hide" in \
         ran.error
     assert not (table / "sue.toml").exists()
     (table / "bag.toml").unlink()
@@ -614,3 +617,14 @@ def test_undo_of_a_move_whose_old_file_is_gone_says_to_restore_it(table: Path) -
     assert cwx("adopt", "sue.toml", "pcs/sue.toml", cwd=table).status == 0
     ran = cwx("undo", cwd=table)
     assert ran.status == 2 and "sue.toml, which it changed, is gone; restore it" in ran.error
+
+
+def test_force_over_an_emptied_file_the_ledger_says_holds_dice_is_refused(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    (table / "sue.toml").write_text("")
+    ran = cwx("char", "new", table / "sue.toml", "--force", "--system", "colorwheel",
+              "--name", "Sue", *SUE)
+    assert ran.status == 2 and "which a new file would hide" in ran.error
+    (table / "bag.toml").write_text("garbage [[[\n")
+    assert cwx("bag", "new", table / "bag.toml", "--force").status == 2

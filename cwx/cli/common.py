@@ -285,7 +285,7 @@ def create(command: str, file: str, sheet: "Character | BagSheet", *, force: boo
     with changing(command, [file], journal_for=file) as change:
         if force and os.path.lexists(file):
             _no_dice_lost(change, file)
-        elif not os.path.lexists(file) and change.journal:
+        if change.journal:  # the ledger's word too: the file may be emptied, or gone
             _none_left_behind(change, file)
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
@@ -307,12 +307,13 @@ def _no_dice_lost(change: "Change", file: str) -> None:
 
 
 def _none_left_behind(change: "Change", file: str) -> None:
-    """A file made where the ledger says a gone one held dice would hide their loss (W9)."""
+    """A file made where the ledger says one held dice (gone, emptied or unreadable now)
+    would hide their loss (W9)."""
     from cwx import ledger
 
     held = ledger.held_by(change.journal or "", change.name_of(file))
     if held:
-        raise RuleForbids(f"the ledger says the file that was here held {held} white and black "
+        raise RuleForbids(f"the ledger says the file here holds {held} white and black "
                           "dice, which a new file would hide (W9: dice are never created or "
                           "destroyed); restore it (git checkout it), or put its dice where the "
                           "table decides and cwx adopt it with those files", path=file)

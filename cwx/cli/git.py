@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -160,8 +161,9 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
             continue
         kept: list[str] = []
         try:
-            corrected = reconcile.run(where, numbers_only=True, kept=kept, dice_before=(
-                gitsetup.dice_at(work_tree, "ORIG_HEAD", folder)))
+            corrected = reconcile.run(where, numbers_only=True, kept=kept,
+                                      dice_before=partial(gitsetup.dice_expected, work_tree,
+                                                          folder))
         except CwxError as error:
             note(f"after the {what}, the campaign needs a person: {error}")
             continue

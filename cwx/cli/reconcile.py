@@ -1,6 +1,7 @@
 """`cwx reconcile`: bring every file of the campaign to its ledger value."""
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -30,12 +31,13 @@ def reconcile(
 
 
 def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = None,
-        dice_before: int | None = None) -> list[dict[str, Any]]:
+        dice_before: Callable[[], int | None] | None = None) -> list[dict[str, Any]]:
     """Reconcile the campaign `folder` is in: the keys corrected (file, key, from, to).
     With `numbers_only` (after a merge, no one asked), only whole numbers are set: any
     other value the ledger disagrees with is left as a person chose it, and named in
-    `kept`. `dice_before`: the campaign's white and black dice before the merge, which
-    the corrected files must hold too (W9), else nothing is changed."""
+    `kept`. `dice_before`: the white and black dice the campaign should hold after a
+    merge (W9; asked only if there is something to correct): the corrected files must
+    hold as many, else nothing is changed."""
     root, paths = in_campaign(folder)
     corrected: list[dict[str, Any]] = []
     refused: list[str] = []
@@ -71,11 +73,12 @@ def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = Non
                                                        uncounted.items()) + ") would be lost; "
                            "restore them, or cwx adopt each with the files that hold its dice "
                            "now")
-        if dice_before is not None and corrected:
+        expected = dice_before() if dice_before is not None and corrected else None
+        if expected is not None:
             after = _dice_after(change, paths, corrected)
-            if after != dice_before:
+            if after != expected:
                 refused.append(f"the files would hold {after} white and black dice, and the "
-                               f"campaign held {dice_before} before the merge (W9): the "
+                               f"campaign should hold {expected} after the merge (W9): the "
                                "journal misses something a clone did (a file made anew, or "
                                "moved, on two clones at once)")
         if refused:
