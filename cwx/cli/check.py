@@ -197,10 +197,11 @@ def _against_the_ledger(root: str, read: dict[str, dict[str, Any]], folded: ledg
     for path in unknown:
         # A file moved (git mv) is new to the ledger where its old name is gone: the two
         # are adopted together, so its dice are not counted twice.
-        with_gone = f"; if it was moved from {' or '.join(gone)}, `cwx adopt " \
-            f"{_arg(gone[0])} {_arg(path)}` moves its history" if gone else ""
-        problems.append(CwxError(f"has no history in the ledger; `cwx adopt {_arg(path)}` "
-                                 f"records it as it is{with_gone}", path=path))
+        alone = f"`cwx adopt {_arg(path)}` records it as it is"
+        said = (f"if it was moved from {' or '.join(gone)}, `cwx adopt {_arg(gone[0])} "
+                f"{_arg(path)}` moves its history (adopting it alone would count its dice "
+                f"twice); if it is new, {alone}") if gone else alone
+        problems.append(CwxError(f"has no history in the ledger; {said}", path=path))
     if in_files != in_ledger:
         settle = "the files named above must be settled first" if uncounted else \
             "`cwx reconcile` brings them together"
