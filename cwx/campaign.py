@@ -85,6 +85,23 @@ def named_by_journal(journal_folder: str, name: str) -> str:
     return path
 
 
+def where_check_looks(path: str) -> None:
+    """A campaign's character or bag is played only where `cwx check` looks (a `.toml`
+    file outside hidden folders), else its dice would go uncounted (W9)."""
+    root = root_above(os.path.dirname(os.path.abspath(path)))
+    if root is None:
+        return
+    real = os.path.realpath(path)
+    parts = os.path.relpath(real, os.path.realpath(root)).split(os.sep)
+    if parts[0] != os.pardir and (any(part.startswith(".") for part in parts) or
+                                  not real.endswith(".toml")):
+        from cwx.errors import BadFile
+
+        raise BadFile("is where cwx check never looks (a hidden name or folder, or a name "
+                      "not ending in .toml), so its dice would go uncounted (W9); keep the "
+                      "campaign's characters and bags where check sees them", path=path)
+
+
 def inside(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 

@@ -307,11 +307,15 @@ class Change:
     def character(self, path: str) -> Character:
         file = self._load(path)
         assert file.raw is not None
+        if not self.read_only:
+            campaign.where_check_looks(path)
         return character_from(file.data, file.raw, path)
 
     def bag(self, path: str) -> BagSheet:
         file = self._load(path)
         assert file.raw is not None
+        if not self.read_only:
+            campaign.where_check_looks(path)
         return bag_from(file.data, file.raw, path)
 
     # --- saying what changes
@@ -501,13 +505,6 @@ def _in_one_campaign(paths: Sequence[str], journal_in: str) -> None:
         # Where the file really is: a link inside this campaign may lead into another.
         theirs = campaign.root_above(os.path.dirname(os.path.realpath(path)))
         if theirs == home:
-            if home is not None and path.endswith(".toml") and any(
-                    part.startswith(".") for part in
-                    os.path.relpath(os.path.realpath(path), home).split(os.sep)):
-                raise BadFile("is hidden (a name or folder starting with a dot), where cwx "
-                              "check never looks, so its dice would go uncounted (W9); keep "
-                              "the campaign's characters and bags where check sees them",
-                              path=path)
             continue
         if theirs is None:
             said = f"is outside the campaign at {home}"

@@ -168,17 +168,23 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
     rebase (W9): what it held before (ORIG_HEAD, and the files git does not track), and
     what the events the merge brought created or adopted (a new bag, the GM's refill).
     None where git cannot say."""
-    from cwx import journal, ledger
+    from cwx import campaign, journal, ledger
 
+    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
     before = dice_at(work_tree, "ORIG_HEAD", folder)
     if before is None:
         return None
     root = os.path.join(work_tree, folder)
+    real_root = os.path.realpath(root)
+    base = f"{folder}/" if folder else ""
     untracked = git("ls-files", "-z", "--others", "--exclude-standard", "--",
                     f":(literal){folder or '.'}", cwd=work_tree, strip=False)
     for name in untracked.split("\0"):
+        # As cwx walks the campaign: no hidden file, nothing of a campaign inside it.
         if name.endswith(".toml") and not any(
-                part.startswith(".") for part in name[len(folder):].split("/")):
+                part.startswith(".") for part in name[len(base):].split("/")) and \
+                os.path.realpath(campaign.root_above(os.path.dirname(
+                    os.path.join(work_tree, name))) or "") == real_root:
             try:
                 with open(os.path.join(work_tree, name), "rb") as file:
                     before += _dice_of(file.read())
@@ -207,8 +213,10 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
             if change.key is None and change.text is not None:
                 before += _dice_of(change.text.encode())
             elif change.key is not None and ledger.is_die(change.key):
-                before += ledger.dice({change.key: change.after or 0}) - \
-                    ledger.dice({change.key: change.before or 0})
+                was = ledger.dice({change.key: change.before or 0})
+                # A file leaving takes out what it held: a ledger below 0 is no die.
+                before += -max(was, 0) if change.after is None else \
+                    ledger.dice({change.key: change.after}) - was
     return before
 
 
@@ -262,6 +270,18 @@ def tracked_litter(work_tree: str, folder: str) -> list[str]:
                  strip=False)
     return [path for path in listed.split("\0") if path and
             any(fnmatch.fnmatchcase(os.path.basename(path), name) for name in NEVER_COMMITTED)]
+
+
+def stashed(work_tree: str) -> bool:
+    """Whether git holds the work tree's edits aside to put back after this merge or
+    rebase (--autostash): they are edits not yet committed too."""
+    for where in ("rebase-merge/autostash", "rebase-apply/autostash"):
+        if os.path.exists(os.path.join(work_tree, git("rev-parse", "--git-path", where,
+                                                      cwd=work_tree))):
+            return True
+    found = subprocess.run(["git", "rev-parse", "-q", "--verify", "MERGE_AUTOSTASH"],
+                           cwd=work_tree, capture_output=True)
+    return found.returncode == 0
 
 
 def uncommitted(work_tree: str, folder: str) -> list[str]:

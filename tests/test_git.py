@@ -472,3 +472,59 @@ def test_dice_the_other_clone_rightly_brought_still_let_the_hook_reconcile(
     assert "needs a person" not in pulled.stderr  # the driver, or the hook, adds up
     checked(bob)
     assert value(bob, "bag.toml", "reserve", "white") == 8
+
+
+def both_keep_a_white_for_rick(table: Table, alice: Path, bob: Path) -> None:
+    """Identical bag files on both clones: Bob's pull needs the hook's reconcile."""
+    for clone in (alice, bob):
+        table.cwx(clone, "bag", "draw", "--char", "rick.toml", *KEEP_WHITE)
+        table.commit(clone, "Rick keeps a white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+
+
+@pytest.mark.parametrize("aside", ["a hidden copy", "a campaign of its own"])
+def test_files_git_does_not_track_and_cwx_does_not_count_stop_no_reconcile(
+        tmp_path: Path, aside: str) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    both_keep_a_white_for_rick(table, alice, bob)
+    if aside == "a hidden copy":
+        (bob / ".bak").mkdir()
+        for name in ("sue.toml", "bag.toml"):
+            (bob / ".bak" / name).write_text((bob / name).read_text())
+    else:
+        assert cwx("init", bob / "side").status == 0
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode == 0 and "reconciled" in pulled.stderr, pulled.stderr
+    checked(bob)
+
+
+def test_a_pull_with_autostash_leaves_the_edits_it_set_aside(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    both_keep_a_white_for_rick(table, alice, bob)
+    table.cwx(bob, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)  # not committed
+    pulled = table.git(bob, "pull", "--quiet", "--rebase", "--autostash", "origin", "main")
+    assert "set aside (--autostash)" in pulled.stderr and "reconciled" not in pulled.stderr
+
+
+def test_a_repair_of_a_file_moved_twice_lets_the_other_clone_reconcile(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
+    table.commit(alice, "Sue keeps a white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    for clone in (alice, bob):
+        (clone / "pcs").mkdir()
+        table.git(clone, "mv", "sue.toml", "pcs/sue.toml")
+        table.cwx(clone, "adopt", "sue.toml", "pcs/sue.toml")
+        table.commit(clone, "Sue moves into pcs/")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    table.cwx(bob, "adopt", "sue.toml")  # the white was taken out twice: put it right
+    table.commit(bob, "repair")
+    both_keep_a_white_for_rick(table, bob, alice)  # identical bags: the hook reconciles
+    pulled = table.pull(alice, rebase=False)
+    assert pulled.returncode == 0 and "needs a person" not in pulled.stderr, pulled.stderr
+    checked(alice)

@@ -628,3 +628,22 @@ def test_force_over_an_emptied_file_the_ledger_says_holds_dice_is_refused(table:
     assert ran.status == 2 and "which a new file would hide" in ran.error
     (table / "bag.toml").write_text("garbage [[[\n")
     assert cwx("bag", "new", table / "bag.toml", "--force").status == 2
+
+
+def test_a_bag_whose_name_check_never_reads_is_refused(table: Path) -> None:
+    ran = cwx("bag", "new", table / "npcbag")
+    assert ran.status == 2 and "where cwx check never looks" in ran.error
+    assert cwx("bag", "new", table / "b2.TOML").status == 2
+
+
+def test_adopting_a_moved_file_alone_while_its_old_name_holds_dice_is_refused(
+        table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    (table / "pcs").mkdir()
+    (table / "sue.toml").rename(table / "pcs" / "sue.toml")
+    ran = cwx("adopt", "pcs/sue.toml", cwd=table)
+    assert ran.status == 2 and "adopt it with them (cwx adopt sue.toml pcs/sue.toml)" in \
+        ran.error
+    assert cwx("adopt", "sue.toml", "pcs/sue.toml", cwd=table).status == 0
+    assert cwx("check", cwd=table).status == 0

@@ -51,6 +51,8 @@ def adopt(
             if gone and change.name_of(path) not in folded.known:
                 raise BadFile("no such file, and the ledger knows none of that name", path=path)
             data: dict[str, Any] = {} if gone else change.data(path)
+            if not gone:
+                campaign.where_check_looks(path)
             if gone:
                 leaving.append(path)
             elif sheets.kind_of(data) is None:
@@ -78,6 +80,18 @@ def adopt(
                     else:
                         moved += ledger.dice({key: values.get(key) or 0}) - \
                             ledger.dice({key: was or 0})
+        if moved > 0 and not leaving:
+            home = os.path.dirname(change.journal or "")
+            missing = [name for name in sorted(folded.known) if not os.path.lexists(
+                os.path.join(home, name)) and ledger.dice(
+                    {key: entry.value for key, entry in folded.values(name).items()}) > 0]
+            if missing:  # the dice may be the gone file's, which git carried here
+                raise RuleForbids(
+                    f"the files bring {moved} white and black dice into the ledger while "
+                    f"{' and '.join(missing)}, gone, still holds some there; if they are its, "
+                    f"adopt it with them (cwx adopt {missing[0]} {' '.join(paths)}), so they "
+                    "are counted once; if not, settle it first (restore it, or adopt it with "
+                    "the files that hold its dice)", path=paths[0])
         if leaving and moved != taken:
             raise RuleForbids(
                 f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone with "

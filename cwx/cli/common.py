@@ -278,9 +278,10 @@ def _character_of(change: "Change", path: str, kind: type[_SheetOf]) -> _SheetOf
 def create(command: str, file: str, sheet: "Character | BagSheet", *, force: bool,
            result: dict[str, Any], who: str | None = None) -> None:
     """Write a new character or bag file (refusing an existing one unless forced)."""
-    from cwx import files, sheets, templates
+    from cwx import campaign, files, sheets, templates
 
     kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
+    campaign.where_check_looks(file)
     text = templates.file_of(sheet, files.schema_beside(file, kind))
     with changing(command, [file], journal_for=file) as change:
         if force and os.path.lexists(file):

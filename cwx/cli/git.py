@@ -153,7 +153,8 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
                  f"brought {', '.join(litter)}, which cwx never commits. Look at them, `git "
                  "rm` them and commit; cwx does not finish or trust them")
             continue
-        dirty = gitsetup.uncommitted(work_tree, folder)
+        dirty = gitsetup.uncommitted(work_tree, folder) or \
+            (["the edits git set aside (--autostash)"] if gitsetup.stashed(work_tree) else [])
         if dirty:  # a player's edits not yet committed are never reconciled away
             note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "
                  f"{', '.join(dirty)} had changes not yet committed. Commit them (or `cwx "

@@ -82,7 +82,7 @@ def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = Non
                                "journal misses something a clone did (a file made anew, or "
                                "moved, on two clones at once)")
         if refused:
-            raise RuleForbids("the ledger holds what the rules forbid, so cwx changed nothing: "
+            raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "
                               "then cwx adopt them together", path=change.journal)
         for path in paths:
