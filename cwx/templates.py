@@ -119,7 +119,8 @@ def table_readme(name: str) -> str:
 
 A campaign folder for [cwx](https://pypi.org/project/cwx-rpg/), the command-line
 companion for the ClockWorx and Color Wheel diceless mechanics (`pip install cwx-rpg`
-puts the `cwx` command on your path). Keep it in git.
+puts the `cwx` command on your path). Keep it in git, and run `cwx git setup` once in
+every clone (the merge driver and hooks that make what git merges add up).
 
 ## What is here
 

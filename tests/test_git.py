@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -528,3 +529,14 @@ def test_a_repair_of_a_file_moved_twice_lets_the_other_clone_reconcile(tmp_path:
     pulled = table.pull(alice, rebase=False)
     assert pulled.returncode == 0 and "needs a person" not in pulled.stderr, pulled.stderr
     checked(alice)
+
+
+def test_a_campaign_the_config_names_that_is_gone_is_passed_by(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    assert cwx("init", alice / "side").status == 0  # inside the work tree: the hooks know it
+    shutil.rmtree(alice / "side")
+    table.git(alice, "add", "-A")
+    done = table.git(alice, "commit", "--quiet", "--allow-empty", "-m", "side is gone",
+                     check=False)
+    assert done.returncode == 0 and "side is no campaign now" in done.stderr

@@ -407,3 +407,32 @@ def test_the_party_view_leaves_out_a_sheet_the_rules_refuse(table: Path) -> None
     ran = cwx("char", "show", "-j", cwd=table)
     assert ran.status == 0 and [c["name"] for c in ran.json["characters"]] == ["Sue"]
     assert "grizzled.toml" in ran.error and "left out" in ran.error
+
+
+# ---------------------------------------------------------------- the sweep of the README
+
+
+def test_init_says_to_set_up_git_and_a_broken_file_is_named_by_its_name(
+        tmp_path: Path) -> None:
+    ran = cwx("init", tmp_path / "c")
+    assert ran.status == 0 and "git init && cwx git setup" in ran.stdout
+    kris = saga(tmp_path / "s", kris="kris.toml") / "kris.toml"
+    kris.write_text(kris.read_text() + "xp = = 3\n")
+    broken = cwx("char", "show", "kris", cwd=kris.parent)
+    assert broken.status == 2 and "kris.toml:" in broken.error and "not valid TOML" in \
+        broken.error
+
+
+def test_check_counts_a_file_with_a_problem_once(tmp_path: Path) -> None:
+    folder = saga(tmp_path / "s")
+    shutil.copy(EXAMPLES / "mara.toml", folder / "mara.toml")
+    ran = cwx("check", "-j", cwd=folder)
+    assert ran.status == 2 and "mara.toml" not in [v["file"] for v in ran.json["valid"]]
+    assert ran.json["checked"] == len(ran.json["valid"]) + 1
+
+
+def test_log_names_every_file_a_change_touched(table: Path) -> None:
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white", "--drawn", "red",
+               "--keep-white", cwd=table).status == 0
+    ran = cwx("log", "--last", 1, cwd=table)
+    assert "luck.white 0 → 1, bag.toml reserve.white 10 → 9" in ran.stdout

@@ -82,7 +82,10 @@ def check(
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
-    checked = len(valid) + len({e.path for e in problems})
+    # A file with a problem is not valid, however well it reads: each file counted once.
+    with_problems = {e.path for e in problems}
+    valid = {path: kind for path, kind in valid.items() if path not in with_problems}
+    checked = len(valid) + len(with_problems)
     result: dict[str, Any] = {
         "ok": not problems,
         "checked": checked,

@@ -118,9 +118,12 @@ def character_path(value: str) -> str:
     found: dict[str, str] = {}  # by real path: a file reached by a link too is one character
     names: dict[str, str] = {}  # for "did you mean": a name compared, and what is shown
     for path in campaign.files_under([root], nested=False).tomls:
+        path = os.path.relpath(path)
         try:
             data = files.parse(files.read_bytes(path), path)
         except CwxError:
+            if fold(files.stem(path)) == wanted:
+                raise  # the file asked for by its name is broken: say how, not "no such"
             continue
         if sheets.kind_of(data) != "character":
             continue

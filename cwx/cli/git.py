@@ -144,6 +144,10 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         return
     for folder in gitsetup.campaigns(work_tree):
         where = os.path.join(work_tree, folder)
+        if not os.path.isfile(os.path.join(where, campaign.SETTINGS)):
+            note(f"{folder or '.'} is no campaign now (no {campaign.SETTINGS}), so the hooks "
+                 f"pass it by; `git config --unset cwx.campaign '^{folder}$'` forgets it")
+            continue
         if name == "pre-commit":
             _check_before_commit(where)
             continue

@@ -81,12 +81,19 @@ def init(
         from cwx.cli.git import prepare
 
         result["git"] = prepare(folder)
-    emit(json, result, lambda: _text(folder, created, kept))
+    emit(json, result, lambda: _text(folder, created, kept, in_git="git" in result))
 
 
-def _text(folder: str, created: list[str], kept: list[str]) -> str:
+def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool) -> str:
     lines = [f"A new campaign in {folder}:"]
     lines += [f"  created {name}" for name in created]
     lines += [f"  kept    {name} (already there)" for name in kept]
-    lines.append(f"Next: cd {folder} && git init && cwx char new hero.toml --system …")
+    go = "" if os.path.abspath(folder) == os.path.abspath(".") else f"cd {folder} && "
+    if in_git:
+        lines.append("  set up this clone of the repository for play from several clones "
+                     "(cwx git setup: merge driver, hooks)")
+        lines.append(f"Next: {go}cwx char new hero.toml --system …")
+    else:
+        lines.append(f"Next: {go}git init && cwx git setup && cwx char new hero.toml "
+                     "--system …")
     return "\n".join(lines)

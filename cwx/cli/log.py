@@ -274,7 +274,13 @@ def _change(event: journal.Event) -> str:
     for change in event.changes:
         if change.key is None:
             if change.text is not None:  # a secret file (the sealed number) goes unmentioned
-                said.append(f"{'created' if change.created else 'rewrote'} {change.file}")
-        elif change.key == "xp" or change.key.startswith(("luck.", "traits.")):
-            said.append(f"{change.key} {views.value_text(change.before)} → {views.value_text(change.after)}")
+                made = "created" if change.created else \
+                    "took in" if event.command == "adopt" else "rewrote"
+                said.append(f"{made} {change.file}")
+            continue
+        # The acting character's keys plainly; any other file's (the bag's, or every
+        # file of a reconcile) named with it.
+        where = "" if change.file == event.file else f"{change.file} "
+        said.append(f"{where}{change.key} {views.value_text(change.before)} → "
+                    f"{views.value_text(change.after)}")
     return ", ".join(said)

@@ -222,8 +222,9 @@ def draw_text(result: Mapping[str, Any], who: str) -> str:
 def settlement_text(who: str, held: Luck, removed: Mapping[str, int]) -> str:
     from cwx import colorwheel
 
-    lines = [f"End of the game for {who}: {removed['black']} black and {removed['white']} "
-             "white go back to the reserve.", f"  luck  {luck_text(held)}"]
+    lines = [f"End of the game for {who}: {plural(removed['black'], 'black')} and "
+             f"{plural(removed['white'], 'white')} go back to the reserve.",
+             f"  luck  {luck_text(held)}"]
     if held.white >= min(colorwheel.TRADE_COST.values()):
         lines.append("  Whites can be traded for new traits: cwx wheel buy")
     return "\n".join(lines)
