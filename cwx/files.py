@@ -237,6 +237,15 @@ def check_file(path: str) -> Kind:
     return kind
 
 
+def each_once(paths: Sequence[str]) -> list[str]:
+    """`paths` without a file named twice (`sue sue.toml`, or a link beside its file): the
+    first name of each, by where the file really is."""
+    by_file: dict[str, str] = {}
+    for path in paths:
+        by_file.setdefault(os.path.realpath(path), path)
+    return list(by_file.values())
+
+
 def stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 

@@ -126,17 +126,28 @@ def campaigns(folder: str) -> list[str]:
     return [line for line in listed.splitlines() if line]
 
 
+def _base(folder: str) -> str:
+    """A campaign's folder from the work tree's top as a prefix of git's paths ("" at the
+    top, else "camp/")."""
+    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
+    return f"{folder}/" if folder else ""
+
+
+def _hidden(name: str, base: str) -> bool:
+    """Whether cwx's walk of the campaign at `base` passes the path `name` by."""
+    return any(part.startswith(".") for part in name[len(base):].split("/"))
+
+
 def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
     """The white and black dice the campaign in `folder` held at `revision` (its
     character and bag files, as cwx walks them: no hidden file, no campaign inside it),
     or None where there was none, or git cannot say."""
     from cwx import campaign
 
-    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
-    base = f"{folder}/" if folder else ""
+    base = _base(folder)
     try:
         listed = git("ls-tree", "-r", "-z", "--name-only", revision, "--",
-                     f":(literal){folder or '.'}", cwd=work_tree, strip=False)
+                     f":(literal){base or '.'}", cwd=work_tree, strip=False)
     except BadFile:
         return None
     names = [name for name in listed.split("\0") if name.startswith(base)]
@@ -144,9 +155,8 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
         return None
     inner = {os.path.dirname(name) + "/" for name in names
              if os.path.basename(name) == campaign.SETTINGS and name != base + campaign.SETTINGS}
-    wanted = [name for name in names if name.endswith(".toml") and
-              not any(part.startswith(".") for part in name[len(base):].split("/")) and
-              not any(name.startswith(root) for root in inner)]
+    wanted = [name for name in names if name.endswith(".toml") and not _hidden(name, base)
+              and not any(name.startswith(root) for root in inner)]
     if not wanted:
         return 0
     done = subprocess.run(["git", "cat-file", "--batch"], cwd=work_tree, capture_output=True,
@@ -170,19 +180,17 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
     None where git cannot say."""
     from cwx import campaign, journal, ledger
 
-    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
     before = dice_at(work_tree, "ORIG_HEAD", folder)
     if before is None:
         return None
-    root = os.path.join(work_tree, folder)
+    base = _base(folder)
+    root = os.path.join(work_tree, base)
     real_root = os.path.realpath(root)
-    base = f"{folder}/" if folder else ""
     untracked = git("ls-files", "-z", "--others", "--exclude-standard", "--",
-                    f":(literal){folder or '.'}", cwd=work_tree, strip=False)
+                    f":(literal){base or '.'}", cwd=work_tree, strip=False)
     for name in untracked.split("\0"):
         # As cwx walks the campaign: no hidden file, nothing of a campaign inside it.
-        if name.endswith(".toml") and not any(
-                part.startswith(".") for part in name[len(base):].split("/")) and \
+        if name.endswith(".toml") and not _hidden(name, base) and \
                 os.path.realpath(campaign.root_above(os.path.dirname(
                     os.path.join(work_tree, name))) or "") == real_root:
             try:
@@ -190,9 +198,8 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
                     before += _dice_of(file.read())
             except OSError:
                 continue
-    named = os.path.join(folder, journal.NAME) if folder not in ("", ".") else journal.NAME
     seen = set()
-    done = subprocess.run(["git", "show", f"ORIG_HEAD:{named}"], cwd=work_tree,
+    done = subprocess.run(["git", "show", f"ORIG_HEAD:{base}{journal.NAME}"], cwd=work_tree,
                           capture_output=True)
     for raw in done.stdout.splitlines() if done.returncode == 0 else []:
         event = journal.parse(raw)
@@ -202,17 +209,15 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
         if event.id in seen:
             continue
         undid = event.result.get("undid")
-        if event.command != "adopt" and not (
-                event.command == "undo" and isinstance(undid, dict) and
-                undid.get("command") == "adopt"):
-            for change in event.changes:  # a file made: its dice are new to the campaign
-                if change.key is None and change.text is not None:
-                    before += _dice_of(change.text.encode())
-            continue
-        for change in event.changes:  # the table's word: its dice come and go
-            if change.key is None and change.text is not None:
+        # The table's word (an adopt, or its undo) moves dice in and out; play only
+        # moves them around.
+        adopting = event.command == "adopt" or (
+            event.command == "undo" and isinstance(undid, dict) and
+            undid.get("command") == "adopt")
+        for change in event.changes:
+            if change.key is None and change.text is not None:  # a file made: new dice
                 before += _dice_of(change.text.encode())
-            elif change.key is not None and ledger.is_die(change.key):
+            elif adopting and change.key is not None and ledger.is_die(change.key):
                 was = ledger.dice({change.key: change.before or 0})
                 # A file leaving takes out what it held: a ledger below 0 is no die.
                 before += -max(was, 0) if change.after is None else \

@@ -182,6 +182,10 @@ class Ledger:
             (keys.get(change.key) or keys.setdefault(change.key, _Key(change.key))).add(
                 order, change.before, change.after, said)
 
+    def held(self, file: str) -> int:
+        """The white and black dice the ledger says `file` holds (W9)."""
+        return dice({key: entry.value for key, entry in self.values(file).items()})
+
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
         made = self.creations.get(file)
@@ -310,7 +314,7 @@ def uncounted(folded: Ledger, present: Iterable[str], root: str,
     at (in a hidden folder) is neither counted nor missed."""
     found = {}
     for name in sorted(folded.known - set(present)):
-        held = dice({key: entry.value for key, entry in folded.values(name).items()})
+        held = folded.held(name)
         path = os.path.join(root, name)
         if held and (name in looked or not os.path.lexists(path) or os.path.isdir(path)):
             found[name] = held
@@ -324,8 +328,7 @@ def held_by(path: str, name: str) -> int:
 
     spelled = json.dumps(name, ensure_ascii=False).encode()
     events = [item for _, item in read_raw(path, only=(spelled,)) if isinstance(item, Event)]
-    folded = fold(events)
-    return dice({key: entry.value for key, entry in folded.values(name).items()})
+    return fold(events).held(name)
 
 
 def looked_at(root: str, paths: Iterable[str]) -> set[str]:

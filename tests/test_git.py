@@ -428,9 +428,9 @@ def test_a_character_made_anew_while_the_other_clone_drew_loses_no_die(tmp_path:
     assert all_dice(alice) == before  # the hook changed nothing: a person settles it
 
 
-def test_two_clones_moving_one_character_at_once_settle_with_one_adopt(tmp_path: Path) -> None:
-    table = Table(tmp_path)
-    alice, bob = table.start()
+def both_move_sue_holding_a_white(table: Table, alice: Path, bob: Path) -> int:
+    """Sue keeps a white on Alice's clone; then both clones move her into pcs/ (git mv,
+    adopt OLD NEW) at once, and Bob merges Alice's move: the dice Bob held before."""
     table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
     table.commit(alice, "Sue keeps a white")
     table.git(alice, "push", "--quiet", "origin", "main")
@@ -443,6 +443,13 @@ def test_two_clones_moving_one_character_at_once_settle_with_one_adopt(tmp_path:
         table.commit(clone, "Sue moves into pcs/")
     table.git(alice, "push", "--quiet", "origin", "main")
     assert table.pull(bob, rebase=False).returncode == 0
+    return before
+
+
+def test_two_clones_moving_one_character_at_once_settle_with_one_adopt(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    before = both_move_sue_holding_a_white(table, alice, bob)
     ran = cwx("check", ".", cwd=bob)
     assert ran.status == 2 and "sue.toml: the ledger took 1 die (a white or a black) more" in \
         ran.stdout
@@ -512,17 +519,7 @@ def test_a_pull_with_autostash_leaves_the_edits_it_set_aside(tmp_path: Path) -> 
 def test_a_repair_of_a_file_moved_twice_lets_the_other_clone_reconcile(tmp_path: Path) -> None:
     table = Table(tmp_path)
     alice, bob = table.start()
-    table.cwx(alice, "bag", "draw", "--char", "sue.toml", *KEEP_WHITE)
-    table.commit(alice, "Sue keeps a white")
-    table.git(alice, "push", "--quiet", "origin", "main")
-    assert table.pull(bob, rebase=False).returncode == 0
-    for clone in (alice, bob):
-        (clone / "pcs").mkdir()
-        table.git(clone, "mv", "sue.toml", "pcs/sue.toml")
-        table.cwx(clone, "adopt", "sue.toml", "pcs/sue.toml")
-        table.commit(clone, "Sue moves into pcs/")
-    table.git(alice, "push", "--quiet", "origin", "main")
-    assert table.pull(bob, rebase=False).returncode == 0
+    both_move_sue_holding_a_white(table, alice, bob)
     table.cwx(bob, "adopt", "sue.toml")  # the white was taken out twice: put it right
     table.commit(bob, "repair")
     both_keep_a_white_for_rick(table, bob, alice)  # identical bags: the hook reconciles

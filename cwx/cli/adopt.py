@@ -34,10 +34,7 @@ def adopt(
     if None in roots or len(roots) > 1:
         raise BadFile("adopt takes files of one campaign (cwx init marks one)",
                       path=" ".join(paths))
-    by_file: dict[str, str] = {}  # a file named twice (or by a link too) is adopted once
-    for path in paths:
-        by_file.setdefault(os.path.realpath(path), path)
-    paths = list(by_file.values())
+    paths = files.each_once(paths)  # a file named twice (or by a link too) adopted once
     adopted: list[dict[str, Any]] = []
     # A file gone (moved by git, say) is not written, nor its folder locked: it may be gone.
     here = [path for path in paths if os.path.lexists(path)]
@@ -50,17 +47,18 @@ def adopt(
             gone = path not in here
             if gone and change.name_of(path) not in folded.known:
                 raise BadFile("no such file, and the ledger knows none of that name", path=path)
-            data: dict[str, Any] = {} if gone else change.data(path)
-            if not gone:
-                campaign.where_check_looks(path)
+            data: dict[str, Any] = {}
             if gone:
                 leaving.append(path)
-            elif sheets.kind_of(data) is None:
-                raise BadFile("is not a character or bag file; cwx keeps no ledger of it",
-                              path=path)
-            for problem in [] if gone else sheets.problems(data, files.stem(path))[:1]:
-                raise RuleForbids(f"the rules refuse it ({problem.message}); mend it first",
-                                  path=path, key=problem.key)
+            else:
+                data = change.data(path)
+                campaign.where_check_looks(path)
+                if sheets.kind_of(data) is None:
+                    raise BadFile("is not a character or bag file; cwx keeps no ledger of it",
+                                  path=path)
+                for problem in sheets.problems(data, files.stem(path))[:1]:
+                    raise RuleForbids(f"the rules refuse it ({problem.message}); mend it "
+                                      "first", path=path, key=problem.key)
             name = change.name_of(path)
             if name not in folded.known:
                 text = change.bytes_of(path).decode("utf-8")
@@ -82,9 +80,8 @@ def adopt(
                             ledger.dice({key: was or 0})
         if moved > 0 and not leaving:
             home = os.path.dirname(change.journal or "")
-            missing = [name for name in sorted(folded.known) if not os.path.lexists(
-                os.path.join(home, name)) and ledger.dice(
-                    {key: entry.value for key, entry in folded.values(name).items()}) > 0]
+            missing = [name for name, held in ledger.uncounted(folded, (), home, set()).items()
+                       if held > 0]
             if missing:  # the dice may be the gone file's, which git carried here
                 raise RuleForbids(
                     f"the files bring {moved} white and black dice into the ledger while "

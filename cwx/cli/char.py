@@ -75,11 +75,7 @@ def show(
             sheet = change.character(path)
         emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
         return
-    named = [character_path(c) for c in chars] if chars else _party()
-    by_file: dict[str, str] = {}  # `sue sue.toml`, or a link: one character, shown once
-    for path in named:
-        by_file.setdefault(os.path.realpath(path), path)
-    paths = list(by_file.values())
+    paths = files.each_once([character_path(c) for c in chars] if chars else _party())
     bag = None
     if not chars:
         try:

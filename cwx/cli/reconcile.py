@@ -63,11 +63,8 @@ def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = Non
                     change.set(path, ledger.split(key), value, correction=True)
                     corrected.append({"file": name, "key": key, "from": difference.file,
                                       "to": value})
-        real_root = os.path.realpath(root)
-        uncounted = ledger.uncounted(folded, map(change.name_of, paths), real_root,
-                                     ledger.looked_at(real_root, campaign.files_under(
-                                         [root], nested=False).tomls))
-        if uncounted and any(ledger.is_die(c["key"]) for c in corrected):
+        if any(ledger.is_die(c["key"]) for c in corrected) and \
+                (uncounted := _uncounted(root, paths, folded, change)):
             refused.append("the ledger's dice in files that are gone or no longer the "
                            "campaign's (" + ", ".join(f"{name}: {held}" for name, held in
                                                        uncounted.items()) + ") would be lost; "
@@ -91,6 +88,15 @@ def run(folder: str, *, numbers_only: bool = False, kept: list[str] | None = Non
         if corrected:
             change.record({"corrected": len(corrected)})
     return corrected
+
+
+def _uncounted(root: str, paths: list[str], folded: ledger.Ledger,
+               change: Any) -> dict[str, int]:
+    """The ledger's dice in files the campaign no longer counts (walked only when a die
+    is to be corrected)."""
+    real_root = os.path.realpath(root)
+    looked = ledger.looked_at(real_root, campaign.files_under([root], nested=False).tomls)
+    return ledger.uncounted(folded, map(change.name_of, paths), real_root, looked)
 
 
 def _dice_after(change: Any, paths: list[str], corrected: list[dict[str, Any]]) -> int:

@@ -31,46 +31,47 @@ def undo(
     """
     char = character_path(char) if char else None
     folder = os.path.realpath(campaign.journal_folder(char or os.path.join(".", "-")))
-    path = journal.path_in(folder)
+    journal_path = journal.path_in(folder)
     name = journal.name_in(folder, char) if char else None
-    target = latest_undoable(path, name)
-    def file(name: str) -> str:
-        return campaign.named_by_journal(folder, name)
+    target = latest_undoable(journal_path, name)
 
-    touched = {file(c.file): c.file for c in target.changes if c.key}
-    gone = [name for path, name in touched.items() if not os.path.lexists(path)]
+    def in_reach(named: str) -> str:  # a journal is input: followed only within its reach
+        return campaign.named_by_journal(folder, named)
+
+    touched = {in_reach(c.file): c.file for c in target.changes if c.key}
+    gone = [named for file, named in touched.items() if not os.path.lexists(file)]
     if gone:  # undo never walks past a change it cannot take back
         raise RuleForbids(f"cannot undo `{target.command}`: {', '.join(gone)}, which it "
                           "changed, is gone; restore it (git checkout it) to undo it",
-                          path=os.path.relpath(path))
+                          path=os.path.relpath(journal_path))
     # Journaled where the undone change was: the journal read, whatever its line says.
     with changing("undo", sorted(touched), journal_for=os.path.join(folder, "-")) as change:
-        if latest_undoable(path, name).id != target.id:
+        if latest_undoable(journal_path, name).id != target.id:
             raise Conflict("the journal changed while cwx read it; run cwx undo again",
-                           path=path)
+                           path=journal_path)
         for change_of_key in target.changes:
             if change_of_key.key is None or change_of_key.correction:
                 continue
-            path = file(change_of_key.file)
+            file = in_reach(change_of_key.file)
             key = ledger.split(change_of_key.key)
-            current = tomledit.value_at(change.data(path), key)
+            current = tomledit.value_at(change.data(file), key)
             try:
                 back = ledger.undone(change_of_key.key, change_of_key.before,
                                      change_of_key.after, current)
             except ValueError as error:
-                raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=path,
+                raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=file,
                                   key=change_of_key.key) from None
-            change.set(path, key, back)
-        for path in touched:
-            after = tomledit.with_edits(change.data(path), change.loaded[path].edits)
-            for problem in sheets.problems(after, files.stem(path))[:1]:
+            change.set(file, key, back)
+        for file in touched:
+            after = tomledit.with_edits(change.data(file), change.loaded[file].edits)
+            for problem in sheets.problems(after, files.stem(file))[:1]:
                 raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
-                                  f"refuse ({problem.message})", path=path, key=problem.key)
+                                  f"refuse ({problem.message})", path=file, key=problem.key)
         result = {"undid": {"id": target.id, "command": target.command, "at": target.at,
                             "who": target.who}}
         change.record(result, who=target.who,
-                      file=file(target.file) if target.file else None,
-                      bag=file(target.bag) if target.bag else None,
+                      file=in_reach(target.file) if target.file else None,
+                      bag=in_reach(target.bag) if target.bag else None,
                       undoes=target.id)
     emit(json, result, lambda: printable(f"Undid `{target.command}` by {target.who or 'the GM'}"
                                          f" ({target.when[:16].replace('T', ' ')})."))
