@@ -1,15 +1,16 @@
 """A clone of a campaign's repository, made ready for play from several clones: the git
 attributes, the `cwx` merge driver, and the hooks that reconcile after git brought in
-other players' changes. Everything here runs `git` itself; cwx never reads .git."""
+other players' changes. Every git call goes through repo.py, to the clone's own
+repository; cwx never reads .git."""
 
 from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 
 from cwx.errors import BadFile
+from cwx.repo import Repository, git, inside, run, z_list
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
 HOOKS = {
@@ -25,54 +26,44 @@ ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characte
                    "by adding up (cwx git setup)")
 
 
-def git(*args: str, cwd: str, env: dict[str, str] | None = None, strip: bool = True) -> str:
-    """Run git; its output, or a clear error."""
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              env={**os.environ, **env} if env else None)
-    except FileNotFoundError:
-        raise BadFile("git is not installed; cwx git needs it", path=cwd) from None
-    if done.returncode != 0:
-        raise BadFile(f"git {' '.join(args)} failed: {done.stderr.strip() or done.returncode}",
-                      path=cwd)
-    return done.stdout.strip() if strip else done.stdout
-
-
-def top(folder: str) -> str | None:
-    """The work tree `folder` is in, or None outside git."""
-    try:
-        return git("rev-parse", "--show-toplevel", cwd=folder)
-    except BadFile:
-        return None
-
-
-def tracks(path: str) -> bool:
-    """Whether git tracks the file at `path` (False outside git, or without git)."""
-    try:
-        done = subprocess.run(["git", "ls-files", "--error-unmatch", "--",
-                               os.path.basename(path)], cwd=os.path.dirname(path) or ".",
-                              capture_output=True)
-    except OSError:
-        return False
-    return done.returncode == 0
-
-
-def program() -> str:
-    """How a hook or the merge driver runs this very cwx (whichever venv it lives in)."""
-    return f"{shlex.quote(sys.executable)} -m cwx"
+def _runner(args: str, missing: str) -> list[str]:
+    """Shell statements that run the cwx installed on this machine with `args`, never
+    code from the work tree: the interpreter `cwx git setup` ran under, in isolated mode
+    (no work-tree folder, user site or PYTHON* variable on its path), else an absolute
+    `cwx` on PATH with its PYTHON* variables dropped (a reinstalled cwx); else `missing`."""
+    python = shlex.quote(sys.executable)
+    return [f"python={python}",
+            f"if \"$python\" -I -c 'import cwx' 2>/dev/null; then exec \"$python\" -I -m cwx {args}; fi",
+            "found=$(command -v cwx 2>/dev/null) || found=",
+            "case $found in /*) exec env -u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP "
+            "-u PYTHONUSERBASE PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 "
+            f"\"$found\" {args};; esac",
+            missing]
 
 
 def hook_text(name: str) -> str:
-    python = shlex.quote(sys.executable)
+    # A pre-commit hook that cannot run cwx stops the commit (as pre-commit's own hooks
+    # do); one after a merge cannot undo it, and says what to do.
+    status = 1 if name == "pre-commit" else 0
+    missing = (f'echo "cwx: the {name} hook found no cwx on this machine (reinstalled, or '
+               f'moved?); install it and run cwx git setup again" >&2; exit {status}')
+    lines = "\n".join(_runner(f'git hook {name} "$@"', missing))
     return f"""#!/bin/sh
 {HOOK_MARK}: {HOOKS[name]}.
 # Written by `cwx git setup`; run it again to refresh this file. cwx never changes a
 # hook without the line above.
-if [ -x {python} ]; then
-    exec {python} -m cwx git hook {name} "$@"
-fi
-exec cwx git hook {name} "$@"
+{lines}
 """
+
+
+def driver_command() -> str:
+    """The merge driver's command line, as git runs it through the shell (%O %A %B %P
+    are the files). With no cwx to be found, git's own text merge, so a clash still
+    ends with conflict markers, and a word saying what repairs it."""
+    missing = ('echo "cwx: the merge driver found no cwx on this machine, so git merged %P '
+               'as text; install cwx and run cwx git setup again" >&2; '
+               "git merge-file -L ours -L base -L theirs %A %O %B")
+    return "; ".join(_runner("git merge %O %A %B %P", missing))
 
 
 def attributes_text(old: str) -> str:
@@ -86,17 +77,22 @@ def attributes_text(old: str) -> str:
     return body + "\n".join([*head, *missing]) + "\n"
 
 
-def shared_hooks(folder: str) -> bool:
+def shared_hooks(repo: Repository) -> bool:
     """Whether the clone takes its hooks from core.hooksPath (perhaps shared)."""
     try:
-        return bool(git("config", "core.hooksPath", cwd=folder))
+        return bool(git(repo, "config", "core.hooksPath"))
     except BadFile:
         return False
 
 
-def hooks_folder(folder: str) -> str:
-    path = git("rev-parse", "--git-path", "hooks", cwd=folder)
-    return os.path.abspath(os.path.join(folder, path))
+def hooks_folder(repo: Repository) -> str:
+    """Where this clone's hooks go; never a folder a commit can reach."""
+    path = os.path.realpath(os.path.join(repo.top, git(repo, "rev-parse", "--git-path",
+                                                       "hooks")))
+    if inside(repo, path):
+        raise BadFile(f"the clone's hooks folder {path} is in its work tree, where a commit "
+                      "can reach it; cwx writes no hook there", path=repo.top)
+    return path
 
 
 def is_ours(path: str) -> bool:
@@ -107,20 +103,19 @@ def is_ours(path: str) -> bool:
         return False
 
 
-def configure(folder: str, campaign: str) -> None:
-    """The merge driver, and the campaign on the hooks' list (both in this clone's config)."""
-    git("config", "merge.cwx.name", "cwx: characters and bags add up, as the ledger does",
-        cwd=folder)
-    git("config", "merge.cwx.driver", f"{program()} git merge %O %A %B %P", cwd=folder)
-    listed = campaigns(folder)
-    if campaign not in listed:
-        git("config", "--add", "cwx.campaign", campaign, cwd=folder)
+def configure(repo: Repository, campaign: str) -> None:
+    """The merge driver, and the campaign on the hooks' list (both in this clone's own
+    config, which `git config` writes through the repository cwx found)."""
+    git(repo, "config", "merge.cwx.name", "cwx: characters and bags add up, as the ledger does")
+    git(repo, "config", "merge.cwx.driver", driver_command())
+    if campaign not in campaigns(repo):
+        git(repo, "config", "--add", "cwx.campaign", campaign)
 
 
-def campaigns(folder: str) -> list[str]:
+def campaigns(repo: Repository) -> list[str]:
     """The campaigns (paths from the work tree's top) the hooks look after."""
     try:
-        listed = git("config", "--get-all", "cwx.campaign", cwd=folder)
+        listed = git(repo, "config", "--get-all", "cwx.campaign")
     except BadFile:
         return []
     return [line for line in listed.splitlines() if line]
@@ -138,7 +133,7 @@ def _hidden(name: str, base: str) -> bool:
     return any(part.startswith(".") for part in name[len(base):].split("/"))
 
 
-def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
+def dice_at(repo: Repository, revision: str, folder: str) -> int | None:
     """The white and black dice the campaign in `folder` held at `revision` (its
     character and bag files, as cwx walks them: no hidden file, no campaign inside it),
     or None where there was none, or git cannot say."""
@@ -146,11 +141,11 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
 
     base = _base(folder)
     try:
-        listed = git("ls-tree", "-r", "-z", "--name-only", revision, "--",
-                     f":(literal){base or '.'}", cwd=work_tree, strip=False)
+        listed = git(repo, "ls-tree", "-r", "-z", "--name-only", revision, "--",
+                     f":(literal){base or '.'}", strip=False)
     except BadFile:
         return None
-    names = [name for name in listed.split("\0") if name.startswith(base)]
+    names = [name for name in z_list(listed) if name.startswith(base)]
     if base + campaign.SETTINGS not in names:
         return None
     inner = {os.path.dirname(name) + "/" for name in names
@@ -159,8 +154,8 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
               and not any(name.startswith(root) for root in inner)]
     if not wanted:
         return 0
-    done = subprocess.run(["git", "cat-file", "--batch"], cwd=work_tree, capture_output=True,
-                          input="".join(f"{revision}:{name}\n" for name in wanted).encode())
+    done = run(repo, "cat-file", "--batch",
+               input="".join(f"{revision}:{name}\n" for name in wanted).encode())
     total, out = 0, done.stdout
     while out:
         header, _, out = out.partition(b"\n")
@@ -173,34 +168,33 @@ def dice_at(work_tree: str, revision: str, folder: str) -> int | None:
     return total
 
 
-def dice_expected(work_tree: str, folder: str) -> int | None:
+def dice_expected(repo: Repository, folder: str) -> int | None:
     """The white and black dice the campaign in `folder` should hold after a merge or
     rebase (W9): what it held before (ORIG_HEAD, and the files git does not track), and
     what the events the merge brought created or adopted (a new bag, the GM's refill).
     None where git cannot say."""
     from cwx import campaign, journal, ledger
 
-    before = dice_at(work_tree, "ORIG_HEAD", folder)
+    before = dice_at(repo, "ORIG_HEAD", folder)
     if before is None:
         return None
     base = _base(folder)
-    root = os.path.join(work_tree, base)
+    root = os.path.join(repo.top, base)
     real_root = os.path.realpath(root)
-    untracked = git("ls-files", "-z", "--others", "--exclude-standard", "--",
-                    f":(literal){base or '.'}", cwd=work_tree, strip=False)
-    for name in untracked.split("\0"):
+    untracked = git(repo, "ls-files", "-z", "--others", "--exclude-standard", "--",
+                    f":(literal){base or '.'}", strip=False)
+    for name in z_list(untracked):
         # As cwx walks the campaign: no hidden file, nothing of a campaign inside it.
         if name.endswith(".toml") and not _hidden(name, base) and \
                 os.path.realpath(campaign.root_above(os.path.dirname(
-                    os.path.join(work_tree, name))) or "") == real_root:
+                    os.path.join(repo.top, name))) or "") == real_root:
             try:
-                with open(os.path.join(work_tree, name), "rb") as file:
+                with open(os.path.join(repo.top, name), "rb") as file:
                     before += _dice_of(file.read())
             except OSError:
                 continue
     seen = set()
-    done = subprocess.run(["git", "show", f"ORIG_HEAD:{base}{journal.NAME}"], cwd=work_tree,
-                          capture_output=True)
+    done = run(repo, "show", f"ORIG_HEAD:{base}{journal.NAME}")
     for raw in done.stdout.splitlines() if done.returncode == 0 else []:
         event = journal.parse(raw)
         if isinstance(event, journal.Event):
@@ -226,37 +220,35 @@ def dice_expected(work_tree: str, folder: str) -> int | None:
 
 
 def _dice_of(raw: bytes) -> int:
-    import tomllib
-
-    from cwx import ledger, sheets
+    from cwx import ledger, sheets, tomlread
+    from cwx.errors import CwxError
 
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        data = tomlread.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, CwxError):
         return 0
     return ledger.dice(ledger.values_of(data)) if sheets.kind_of(data) in ("character", "bag") \
         else 0
 
 
-def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
+def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
     """Commit these paths as they are in the work tree, on their own, on top of HEAD.
 
     A post-merge hook runs while git still holds the merge's state, and git refuses a
     commit of some paths then; so the commit is built from a scratch index, HEAD moved
     to it, and the paths staged in the real index to match."""
-    scratch = os.path.join(git("rev-parse", "--absolute-git-dir", cwd=work_tree),
-                           "cwx-index")
+    scratch = os.path.join(git(repo, "rev-parse", "--absolute-git-dir"), "cwx-index")
     alone = {"GIT_INDEX_FILE": scratch}
     try:
-        git("read-tree", "HEAD", cwd=work_tree, env=alone)
-        git("add", "--", *paths, cwd=work_tree, env=alone)
-        tree = git("write-tree", cwd=work_tree, env=alone)
+        git(repo, "read-tree", "HEAD", env=alone)
+        git(repo, "add", "--", *paths, env=alone)
+        tree = git(repo, "write-tree", env=alone)
     finally:
         if os.path.exists(scratch):
             os.unlink(scratch)
-    commit = git("commit-tree", tree, "-p", "HEAD", "-m", message, cwd=work_tree)
-    git("update-ref", "-m", "cwx reconcile", "HEAD", commit, cwd=work_tree)
-    git("add", "--", *paths, cwd=work_tree)
+    commit = git(repo, "commit-tree", tree, "-p", "HEAD", "-m", message)
+    git(repo, "update-ref", "-m", "cwx reconcile", "HEAD", commit)
+    git(repo, "add", "--", *paths)
     return commit[:12]
 
 
@@ -265,36 +257,43 @@ def commit_paths(work_tree: str, paths: list[str], message: str) -> str:
 NEVER_COMMITTED = (".cwx-sealed.json", ".*.cwx-tmp", ".cwx-redo-*.json")
 
 
-def tracked_litter(work_tree: str, folder: str) -> list[str]:
-    """Files git tracks in the campaign `folder` that cwx never commits: a redo record, a
-    temporary file or a sealed number another clone pushed on purpose."""
+def never_committed(path: str) -> bool:
+    """Whether `path` names a file cwx keeps on its own machine only."""
     import fnmatch
 
+    return any(fnmatch.fnmatchcase(os.path.basename(path), name) for name in NEVER_COMMITTED)
+
+
+def tracked_litter(repo: Repository, folder: str) -> list[str]:
+    """Files git tracks in the campaign `folder` that cwx never commits: a redo record, a
+    temporary file or a sealed number another clone pushed on purpose."""
     # The folder as it is named (a campaign may be called "camp[1]"), the names matched here.
-    listed = git("ls-files", "-z", "--", f":(literal){folder or '.'}", cwd=work_tree,
-                 strip=False)
-    return [path for path in listed.split("\0") if path and
-            any(fnmatch.fnmatchcase(os.path.basename(path), name) for name in NEVER_COMMITTED)]
+    listed = git(repo, "ls-files", "-z", "--", f":(literal){folder or '.'}", strip=False)
+    return [path for path in z_list(listed) if never_committed(path)]
 
 
-def stashed(work_tree: str) -> bool:
+def staged_litter(repo: Repository) -> list[str]:
+    """Files staged for the next commit that cwx never commits (a sealed number, whatever
+    .gitignore says), anywhere in the clone."""
+    staged = git(repo, "diff", "--cached", "--name-only", "-z", "--diff-filter=d", strip=False)
+    return [path for path in z_list(staged) if never_committed(path)]
+
+
+def stashed(repo: Repository) -> bool:
     """Whether git holds the work tree's edits aside to put back after this merge or
     rebase (--autostash): they are edits not yet committed too."""
     for where in ("rebase-merge/autostash", "rebase-apply/autostash"):
-        if os.path.exists(os.path.join(work_tree, git("rev-parse", "--git-path", where,
-                                                      cwd=work_tree))):
+        if os.path.exists(os.path.join(repo.top, git(repo, "rev-parse", "--git-path", where))):
             return True
-    found = subprocess.run(["git", "rev-parse", "-q", "--verify", "MERGE_AUTOSTASH"],
-                           cwd=work_tree, capture_output=True)
-    return found.returncode == 0
+    return run(repo, "rev-parse", "-q", "--verify", "MERGE_AUTOSTASH").returncode == 0
 
 
-def uncommitted(work_tree: str, folder: str) -> list[str]:
+def uncommitted(repo: Repository, folder: str) -> list[str]:
     """The campaign's files with changes not committed (the journal and TOML files)."""
     # -z: paths as they are (no quoting of other letters), each entry "XY path", a rename
     # followed by the path it came from.
-    entries = iter(git("status", "--porcelain", "-z", "--untracked-files=no", "--",
-                       folder or ".", cwd=work_tree, strip=False).split("\0"))
+    entries = iter(git(repo, "status", "--porcelain", "-z", "--untracked-files=no", "--",
+                       folder or ".", strip=False).split("\0"))
     found = []
     for entry in entries:
         if len(entry) < 4:

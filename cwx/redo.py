@@ -1,9 +1,12 @@
 """The redo record: what a decided change still has to do, written into every folder the
 change touches (durable.py says when), and read back as untrusted input.
 
-A record is input like any other file: one committed to a shared campaign is checked
-to name only cwx's own temporary files, beside their targets, in folders that each hold
-the very same record. Anything else is refused and left for a person.
+A record is input like any other file. cwx runs only one it can prove this machine
+wrote: each record carries a mark, a keyed hash of its contents under a key that lives
+in this user's state folder (never in a campaign), and one git tracks is never run
+whatever it says, since another clone may have pushed it. A record cwx can run must
+still name only cwx's own temporary files, beside their targets, in folders that each
+hold the very same record. Anything else is refused and left for a person.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ REDO_SUFFIX = ".json"
 JOURNAL = "journal.jsonl"
 
 
-RECORD_VERSION = 2  # 1 (cwx 0.1): no fingerprints of the old files, so never rolled forward
+# 3: the mark of the machine that wrote it. Older ones are never run: 2 (cwx 0.2) has no
+# mark, 1 (cwx 0.1) no fingerprints of the old files either.
+RECORD_VERSION = 3
 
 
 MAX_RECORD = 8 << 20  # two files of at most 1 MiB and a journal line holding their text
@@ -74,9 +79,66 @@ class Redo(NamedTuple):
 
     def encode(self) -> bytes:
         journal = [self.journal.path, self.journal.line.decode()] if self.journal else None
-        return json.dumps({"redo": RECORD_VERSION, "command": self.command,
-                           "replace": [list(p) for p in self.replace], "journal": journal,
-                           "journal_size": self.journal_size}).encode()
+        fields: dict[str, Any] = {"redo": RECORD_VERSION, "command": self.command,
+                                  "replace": [list(p) for p in self.replace],
+                                  "journal": journal, "journal_size": self.journal_size}
+        fields["mark"] = mark(fields)
+        return json.dumps(fields).encode()
+
+
+# ---------------------------------------------------------------- the machine's mark
+
+KEY_FILE = os.path.join("cwx", "redo.key")
+
+
+def _state_folder() -> str:
+    """The user's folder for state that is no one else's (XDG_STATE_HOME, else
+    ~/.local/state): never a campaign, which git carries to other clones."""
+    return os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                            "state")
+
+
+def _key(make: bool) -> bytes | None:
+    """This user's key on this machine; made at the first record (when `make`). None when
+    there is none and none can be kept: records are then written unmarked, and a person
+    finishes a killed change."""
+    path = os.path.join(_state_folder(), KEY_FILE)
+    try:
+        key = read_plain(path, 64)
+    except FileNotFoundError:
+        if not make:
+            return None
+        key = os.urandom(32)
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                         os.O_CLOEXEC, 0o600)
+        except FileExistsError:  # another cwx made it meanwhile: that one is the key
+            return _key(make=False)
+        except OSError:
+            return None
+        try:
+            os.write(fd, key)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return key
+    except OSError:
+        return None
+    return key if len(key) == 32 else None
+
+
+def mark(fields: dict[str, Any], *, make: bool = True) -> str | None:
+    """The mark of a record's fields (all but the mark itself): a keyed BLAKE2 hash only
+    a holder of this user's key can make. (The builtin module: hashlib costs a command
+    several milliseconds to import.)"""
+    import _blake2
+
+    key = _key(make)
+    if key is None:
+        return None
+    body = json.dumps({k: v for k, v in fields.items() if k != "mark"}).encode()
+    return str(_blake2.blake2b(body, key=key, digest_size=32).hexdigest())
 
 
 class Untrusted(BadFile):
@@ -137,7 +199,7 @@ def records(folder: str) -> list[Found]:
             continue
         redo, problem = _decode(raw, name)
         if redo is not None and problem is None:
-            problem = _untrusted(redo, folder)
+            problem = _untrusted(redo, folder) or _tracked(path)
         found.append(Found(path, raw, redo, problem))
     return found
 
@@ -166,8 +228,13 @@ def _decode(raw: bytes, name: str) -> tuple[Redo | None, str | None]:
     if not isinstance(fields, dict):
         return None, "a redo record that is not a JSON object"
     if fields.get("redo") != RECORD_VERSION:
-        return None, ("a redo record from an older cwx, which cannot tell whether its files "
-                      "were edited since")
+        return None, ("a redo record from an older cwx, which cannot tell who wrote it or "
+                      "whether its files were edited since")
+    written = fields.get("mark")
+    if written is None or not isinstance(written, str) or \
+            written != mark(fields, make=False):
+        return None, ("a redo record this machine cannot prove it wrote (it carries no mark "
+                      "of this user's key: another clone's, another user's, or planted)")
     try:
         replace = tuple(_pending(item) for item in fields["replace"])
         journal, line = fields["journal"], None
@@ -222,6 +289,16 @@ def _untrusted(redo: Redo, found_in: str) -> str | None:
             return "a redo record whose journal line is not one line"
     if not redo.replace and not redo.journal:
         return "a redo record with nothing to do"
+    return None
+
+
+def _tracked(path: str) -> str | None:
+    """A record git tracks came with the repository (another clone pushed it): however
+    it was made, it is not this machine's change waiting here."""
+    from cwx import repo
+
+    if repo.tracks(path):
+        return "a redo record git tracks, which cwx never commits (a clone pushed it)"
     return None
 
 

@@ -30,8 +30,9 @@ def whites(bag: Path, *characters: Path) -> int:
 
 
 def plant(folder: Path, record: dict[str, object], name: str = "0" * 12) -> Path:
+    """A record as this machine would mark it: refused, where it is, for what it says."""
     path = folder / f"{redo.REDO_PREFIX}{name}.json"
-    path.write_text(json.dumps(record))
+    path.write_text(json.dumps({**record, "mark": redo.mark(record)}))
     return path
 
 
@@ -39,7 +40,7 @@ def hostile_record(campaign: Path, outside: Path) -> dict[str, object]:
     """The record of the attack: move notes.txt over a file outside the campaign, and
     append to another, as if they were cwx's own change."""
     (campaign / "notes.txt").write_text("export PWNED=1\n")
-    return {"redo": 2, "command": "bag draw",
+    return {"redo": redo.RECORD_VERSION, "command": "bag draw",
             "replace": [[str(campaign / "notes.txt"), str(outside / ".bashrc"), None]],
             "journal": [str(outside / "authorized_keys"), "ssh-ed25519 AAAA attacker\n"],
             "journal_size": 0}
@@ -92,8 +93,9 @@ def test_check_names_a_planted_record(campaign: Path, outside: Path) -> None:
 
 @pytest.mark.parametrize("shape", [
     "not json", "[1, 2]", "{}", '{"redo": 1, "replace": [], "journal": null, "journal_size": 0}',
-    "[" * 100_000, '{"redo": 2, "command": "x", "replace": "x", "journal": null, '
+    "[" * 100_000, '{"redo": 3, "command": "x", "replace": "x", "journal": null, '
                    '"journal_size": 0}',
+    '{"redo": 2, "command": "x", "replace": [], "journal": null, "journal_size": 0}',
 ])
 def test_a_record_of_any_other_shape_is_refused(campaign: Path, shape: str) -> None:
     path = campaign / f"{redo.REDO_PREFIX}{'1' * 12}.json"
@@ -107,7 +109,7 @@ def test_a_record_naming_a_file_that_is_not_a_temporary_file_of_cwx_is_refused(
         campaign: Path) -> None:
     kris = campaign / "kris.toml"
     (campaign / "notes.txt").write_text("not a sheet\n")
-    record = {"redo": 2, "command": "bag draw", "replace": [
+    record = {"redo": redo.RECORD_VERSION, "command": "bag draw", "replace": [
         [str(campaign / "notes.txt"), str(kris), None]], "journal": None, "journal_size": 0}
     plant(campaign, record)
     plant(campaign, record, "2" * 12)
@@ -126,7 +128,7 @@ def test_a_record_that_is_only_in_some_of_its_folders_is_undone_not_finished(
     shutil.move(campaign / "sue.toml", sue)
     temp = campaign / f".bag.toml.{'a' * 8}{redo.TEMP_SUFFIX}"
     temp.write_text("[bag]\nwhite = 99\n")
-    plant(campaign, {"redo": 2, "command": "bag draw",
+    plant(campaign, {"redo": redo.RECORD_VERSION, "command": "bag draw",
                      "replace": [[str(temp), str(bag), redo.fingerprint(bag.read_bytes())]],
                      "journal": [str(other / "journal.jsonl"), '{"v": 2}\n'],
                      "journal_size": 0})

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import gitsetup
+from cwx import gitsetup, repo
 from tests.helpers import SUE, cwx
 
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
@@ -398,8 +398,8 @@ def test_what_git_should_never_carry_is_found_in_a_folder_of_any_name(
     assert cwx("init", camp).status == 0
     (camp / ".cwx-sealed.json").write_text("{}")
     table.git(camp.parent, "add", "--force", "camp[1]/.cwx-sealed.json")
-    assert gitsetup.tracked_litter(str(camp.parent), "camp[1]") == ["camp[1]/.cwx-sealed.json"]
-    assert gitsetup.tracked_litter(str(camp.parent), "camp1") == []
+    assert gitsetup.tracked_litter(repo.of(str(camp.parent)), "camp[1]") == ["camp[1]/.cwx-sealed.json"]
+    assert gitsetup.tracked_litter(repo.of(str(camp.parent)), "camp1") == []
 
 
 def all_dice(clone: Path) -> int:

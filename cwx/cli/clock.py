@@ -251,12 +251,12 @@ def _kept_private(path: str) -> None:
     """cwx keeps a sealed number readable by the GM alone (0600) and out of git: one others
     can read, another user's, or one git tracks was not sealed by cwx here (a copy, or a
     file another clone pushed), and someone else may know its number."""
-    from cwx import gitsetup
+    from cwx import repo
 
     info = os.stat(path)
     if info.st_mode & 0o077 or info.st_uid != os.getuid():
         said = f"can be read by others (mode {info.st_mode & 0o777:o}) or is another user's"
-    elif gitsetup.tracks(path):
+    elif repo.tracks(path):
         said = "is in git, where every clone has it (git rm --cached it first)"
     else:
         return

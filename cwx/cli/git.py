@@ -1,14 +1,13 @@
 """`cwx git`: a campaign played from several clones of one repository, git the engine."""
 
 import os
-import subprocess
 import sys
 from functools import partial
 from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, files, gitmerge, gitsetup, sheets, tomledit
+from cwx import campaign, files, gitmerge, gitsetup, repo, sheets, tomledit
 from cwx.cli.common import CampaignFolder, changing, group, note
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile, CwxError
@@ -38,13 +37,13 @@ def prepare(folder: str) -> dict[str, Any]:
     if root is None:
         raise BadFile("is not inside a campaign (no campaign.toml here or above); cwx init "
                       "marks one", path=folder)
-    work_tree = gitsetup.top(root)
-    if work_tree is None:
+    clone = repo.of(root)
+    if clone is None:
         raise BadFile("is not inside a git work tree; git init (or git clone) first",
                       path=root)
-    hooks = gitsetup.hooks_folder(root)
     # core.hooksPath: a folder other repositories may share; cwx installs nothing there.
-    shared = gitsetup.shared_hooks(root)
+    shared = gitsetup.shared_hooks(clone)
+    hooks = gitsetup.hooks_folder(clone)
     if not shared:
         os.makedirs(hooks, exist_ok=True)
     attributes = os.path.join(root, ".gitattributes")
@@ -64,8 +63,7 @@ def prepare(folder: str) -> dict[str, Any]:
             if change.raw(hook) != text.encode():
                 change.create(hook, text, force=True, mode=0o755)
                 written.append(f"hooks/{name}")
-    gitsetup.configure(root, os.path.relpath(os.path.realpath(root),
-                                             os.path.realpath(work_tree)))
+    gitsetup.configure(clone, os.path.relpath(os.path.realpath(root), clone.top))
     for name in kept:
         note(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "
              f"`cwx git hook {name}` to reconcile (or check) this campaign")
@@ -113,8 +111,11 @@ def merge(base: str, ours: str, theirs: str,
 def _text_merge(ours: str, base: str, theirs: str, *, clash: bool) -> int:
     """git's own text merge (conflict markers where it cannot merge); with a clash cwx
     found, the merge fails even where the text merged cleanly."""
-    done = subprocess.run(["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs",
-                           ours, base, theirs], capture_output=True)
+    clone = repo.of(".")
+    if clone is None:
+        raise BadFile("the merge driver runs only inside a git work tree", path=ours)
+    done = repo.run(clone, "merge-file", "-L", "ours", "-L", "base", "-L", "theirs",
+                    os.path.abspath(ours), os.path.abspath(base), os.path.abspath(theirs))
     if done.returncode == 0 and clash:
         with open(ours, "rb") as file:
             merged_text = file.read()
@@ -132,8 +133,8 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
     """What cwx's git hooks run: reconcile after a merge or rebase, check before a commit."""
     from cwx.cli import reconcile
 
-    work_tree = gitsetup.top(".")
-    if work_tree is None or name not in gitsetup.HOOKS:
+    clone = repo.of(".")
+    if clone is None or name not in gitsetup.HOOKS:
         return
     if name == "post-rewrite" and (args or [""])[0] != "rebase":
         return  # an amended commit brings nothing in
@@ -142,8 +143,13 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         note("a squash merge is not committed yet: after you commit it, run `cwx reconcile` "
              "(and commit that) if `cwx check` asks for it")
         return
-    for folder in gitsetup.campaigns(work_tree):
-        where = os.path.join(work_tree, folder)
+    if name == "pre-commit" and (litter := gitsetup.staged_litter(clone)):
+        print(f"cwx: the commit would carry {', '.join(litter)}, which cwx keeps on this "
+              "machine only (a sealed number would tell every clone the GM's secret); "
+              f"`git rm --cached {litter[0]}` and commit again", file=sys.stderr)
+        raise typer.Exit(1)
+    for folder in gitsetup.campaigns(clone):
+        where = os.path.join(clone.top, folder)
         if not os.path.isfile(os.path.join(where, campaign.SETTINGS)):
             note(f"{folder or '.'} is no campaign now (no {campaign.SETTINGS}), so the hooks "
                  f"pass it by; `git config --unset cwx.campaign '^{folder}$'` forgets it")
@@ -151,14 +157,14 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         if name == "pre-commit":
             _check_before_commit(where)
             continue
-        litter = gitsetup.tracked_litter(work_tree, folder)
+        litter = gitsetup.tracked_litter(clone, folder)
         if litter:  # never finished here: another clone's record is not this one's change
             note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: git "
                  f"brought {', '.join(litter)}, which cwx never commits. Look at them, `git "
                  "rm` them and commit; cwx does not finish or trust them")
             continue
-        dirty = gitsetup.uncommitted(work_tree, folder) or \
-            (["the edits git set aside (--autostash)"] if gitsetup.stashed(work_tree) else [])
+        dirty = gitsetup.uncommitted(clone, folder) or \
+            (["the edits git set aside (--autostash)"] if gitsetup.stashed(clone) else [])
         if dirty:  # a player's edits not yet committed are never reconciled away
             note(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "
                  f"{', '.join(dirty)} had changes not yet committed. Commit them (or `cwx "
@@ -167,13 +173,13 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         kept: list[str] = []
         try:
             corrected = reconcile.run(where, numbers_only=True, kept=kept,
-                                      dice_before=partial(gitsetup.dice_expected, work_tree,
+                                      dice_before=partial(gitsetup.dice_expected, clone,
                                                           folder))
         except CwxError as error:
             note(f"after the {what}, the campaign needs a person: {error}")
             continue
         if corrected:
-            _commit(work_tree, where, corrected, name)
+            _commit(clone, where, corrected, name)
         if kept:
             note(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
                  "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
@@ -196,7 +202,8 @@ def _check_before_commit(where: str) -> None:
         raise typer.Exit(1)
 
 
-def _commit(work_tree: str, where: str, corrected: list[dict[str, Any]], hook: str) -> None:
+def _commit(clone: repo.Repository, where: str, corrected: list[dict[str, Any]],
+            hook: str) -> None:
     """The corrections, committed on their own, so the merge itself stays as git made it."""
     root = os.path.realpath(where)
     changed = sorted({os.path.join(root, c["file"]) for c in corrected} |
@@ -206,7 +213,7 @@ def _commit(work_tree: str, where: str, corrected: list[dict[str, Any]], hook: s
                f"key{'s' if len(corrected) != 1 else ''} brought to the ledger\n\n" +
                "\n".join(f"{c['file']} [{c['key']}] {c['from']} -> {c['to']}" for c in corrected))
     try:
-        commit = gitsetup.commit_paths(work_tree, changed, message)
+        commit = gitsetup.commit_paths(clone, changed, message)
     except CwxError as error:
         note(f"reconciled {len(corrected)} keys after the {what}, but could not commit them "
              f"({error}); commit them yourself")

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, gitsetup, templates
+from cwx import campaign, repo, templates
 from cwx.cli.common import changing
 from cwx.cli.output import JsonFlag, emit
 from cwx.colorwheel import Bag, Luck
@@ -77,7 +77,7 @@ def init(
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
         raise
-    if gitsetup.top(folder) is not None:  # inside a git work tree: ready for several clones
+    if repo.of(folder) is not None:  # inside a git work tree: ready for several clones
         from cwx.cli.git import prepare
 
         result["git"] = prepare(folder)

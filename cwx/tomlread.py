@@ -1,0 +1,147 @@
+"""TOML text read as cwx reads every TOML text, a file's or one a journal line holds: with
+`tomllib` (fast, strict), with its work capped for pathological texts (dotted keys of
+thousands of parts, integers of thousands of digits, deep nesting), every failure a
+BadFile naming the line. Pure: text in, data out."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any, NoReturn
+
+from cwx.errors import BadFile
+
+MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
+
+
+def parse(raw: bytes, path: str | None) -> dict[str, Any]:
+    """TOML bytes to plain data, every failure a BadFile with the line."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise BadFile("starts with a byte-order mark; save it as UTF-8 without BOM",
+                      path=path, line=1)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadFile(f"is not UTF-8 text (byte {error.start}); save it as UTF-8",
+                      path=path, line=raw.count(b"\n", 0, error.start) + 1) from None
+    return loads(text, path)
+
+
+def loads(text: str, path: str | None = None) -> dict[str, Any]:
+    """TOML text to plain data, within cwx's limits."""
+    _refuse_long_keys(text, path)
+    try:
+        data = tomllib.loads(text)
+        _refuse_deep(data, text, path)
+        return data
+    except tomllib.TOMLDecodeError as error:
+        if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
+            raise BadFile("has git conflict markers: a merge is not finished. Settle the "
+                          "lines between <<<<<<< and >>>>>>>, then run cwx check", path=path,
+                          line=text.count("\n", 0, marker.start()) + 1) from None
+        message, line = _toml_complaint(str(error))
+        line = line or text.count("\n") + 1
+        raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
+    except ValueError:  # an integer past Python's digit limit
+        return _refuse_shape(text, path, r"[0-9_]{4300,}", "has an integer too long to read "
+                             "(over 4300 digits)")
+    except RecursionError:
+        return _refuse_shape(text, path, r"[\[{]{64,}", "nests arrays or tables too deeply")
+
+
+# What is not a key: strings (which may hold dots) and comments, blanked before looking.
+_NOT_KEYS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
+                       re.DOTALL)
+# Possessive, and anchored at a word's start, so a long word is scanned once.
+_DOTTED = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}")
+
+
+_DEEP_KEY = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){2,}")
+MAX_DEEP_KEYS = 64  # keys of three parts or more (a.b.c): tomlkit's work grows as their square
+MAX_DEPTH = 64  # tables and arrays within each other (tomlkit stops at 100, with an error)
+
+
+def _refuse_long_keys(text: str, path: str | None) -> None:
+    """Dotted keys of very many parts, or very many of three parts or more, take the TOML
+    parsers minutes (and cwx's own code deep recursion): refuse them before parsing.
+    Nothing in a cwx file comes near the limits."""
+    if text.count(".") < MAX_KEY_PARTS:
+        return
+    bare = _NOT_KEYS.sub(lambda m: "" if m.group(0)[0] == "#" else
+                         "s" + "\n" * m.group(0).count("\n"), text)
+    if found := _DOTTED.search(bare):
+        line = bare.count("\n", 0, found.start()) + 1
+        raise BadFile(f"is not valid for cwx: a dotted key of more than {MAX_KEY_PARTS} parts",
+                      path=path, line=line)
+    for number, found in enumerate(_DEEP_KEY.finditer(bare), 1):
+        if number > MAX_DEEP_KEYS:
+            raise BadFile(f"is not valid for cwx: more than {MAX_DEEP_KEYS} dotted keys of "
+                          "three parts or more (editing them would take minutes)", path=path,
+                          line=bare.count("\n", 0, found.start()) + 1)
+
+
+def _refuse_deep(data: dict[str, Any], text: str, path: str | None) -> None:
+    """Tables and arrays nested past MAX_DEPTH: refused at reading, so that no command
+    finds out only when it comes to write the file."""
+    pending: list[tuple[Any, int, str]] = [(data, 0, "")]
+    while pending:
+        value, depth, key = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BadFile(f"is not valid for cwx: tables or arrays nested more than {MAX_DEPTH} "
+                          "deep", path=path, line=line_of(text.encode(), key.partition(".")[0] or None))
+        if isinstance(value, dict):
+            pending += [(v, depth + 1, f"{key}.{k}" if key else k) for k, v in value.items()]
+        elif isinstance(value, list):
+            pending += [(v, depth + 1, key) for v in value]
+
+
+def _refuse_shape(text: str, path: str | None, pattern: str, message: str) -> NoReturn:
+    """A file too pathological to parse: say so, on the line where the trouble starts."""
+    found = re.search(pattern, text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    raise BadFile(f"is not valid TOML: {message}", path=path, line=line)
+
+
+def _toml_complaint(message: str) -> tuple[str, int | None]:
+    found = re.search(r"\s*\(at line (\d+), column (\d+)\)", message)
+    if not found:
+        return message.replace(" (at end of document)", " at the end of the file"), None
+    text = message[: found.start()] + message[found.end():]
+    return f"{text[:1].lower()}{text[1:]} (column {found.group(2)})", int(found.group(1))
+
+
+_KEY_PART = r'(?:"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+)'
+_KEY = re.compile(rf"^\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=")
+_HEADER_KEY = re.compile(rf"^\s*\[\[?\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]\]?")
+_PART = re.compile(_KEY_PART)
+
+
+def line_of(raw: bytes, key: str | None) -> int | None:
+    """The line where a key (or its table) is written, if it can be found. The key is as
+    errors and the journal name it: its table, a dot, then the name as it stands (a
+    quoted name may hold dots, colons, any letter)."""
+    if not key:
+        return None
+    table_name, dot, rest = key.partition(".")
+    wanted = [table_name, rest] if dot else [table_name]
+    table: list[str] = []
+    best = None
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        if header := _HEADER_KEY.match(line):
+            table = _parts(header.group(1))
+            if table == wanted[: len(table)] and best is None:
+                best = number
+            continue
+        if assign := _KEY.match(line):
+            path = table + _parts(assign.group(1))
+            if path == wanted or (len(wanted) == 2 and path[:1] == wanted[:1] and
+                                  ".".join(path[1:]) == wanted[1]):
+                return number
+            if path == wanted[: len(path)] and len(path) > len(table):
+                best = number
+    return best
+
+
+def _parts(key: str) -> list[str]:
+    """A TOML key's parts, quotes taken off (escapes aside: a name is found, not read)."""
+    return [part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(key)]

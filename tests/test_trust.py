@@ -1,0 +1,125 @@
+"""A cloned campaign is hostile input: it runs no code of its own on a player's machine,
+through cwx, its hooks or its merge driver, and it never swaps the GM's seal nor finishes
+a change this machine did not start. Real git, clones of a bare origin."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from cwx import redo
+from tests.helpers import cwx
+from tests.test_git import KEEP_WHITE, Table, value
+
+# Each writes the file named by its marker when imported or run: nothing may run.
+PLANTED = {
+    "cwx/__init__.py": "{write}\n",
+    "cwx/__main__.py": "{write}\n",
+    "typer/__init__.py": "{write}\n",
+    "click/__init__.py": "{write}\n",
+    "tomlkit/__init__.py": "{write}\n",
+    "sitecustomize.py": "{write}\n",
+    "usercustomize.py": "{write}\n",
+    "zz-planted.pth": "import os; {write}\n",
+}
+
+
+def plant_code(where: Path, proof: Path) -> None:
+    """Every way a work tree could put Python code in the way of an import."""
+    for name, text in PLANTED.items():
+        path = where / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mark = proof / name.replace("/", "_")
+        path.write_text(text.format(write=f"open({str(mark)!r}, 'w').write('ran')"))
+
+
+@pytest.mark.parametrize("rebase", [False, True], ids=["merge", "rebase"])
+def test_code_committed_to_the_repository_never_runs_in_the_hooks_or_the_driver(
+        tmp_path: Path, rebase: bool) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    proof = tmp_path / "proof"
+    proof.mkdir()
+    plant_code(alice, proof)
+    plant_code(alice / "pcs", proof)  # and in a folder of the campaign
+    # Both sides change Sue: git asks the merge driver; the hooks run after the pull.
+    table.cwx(alice, "bag", "draw", "-c", "sue", *KEEP_WHITE)
+    table.commit(alice, "planted code, and a draw")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.cwx(bob, "bag", "draw", "-c", "sue", *KEEP_WHITE)
+    table.commit(bob, "a draw")
+    pulled = table.pull(bob, rebase=rebase)
+    assert pulled.returncode == 0, pulled.stderr
+    assert (bob / "cwx" / "__init__.py").exists()  # the code came, and ...
+    (bob / "notes.txt").write_text("a note\n")
+    table.git(bob, "add", "notes.txt")
+    table.git(bob, "commit", "--quiet", "-m", "the pre-commit hook runs cwx check")
+    assert sorted(os.listdir(proof)) == []  # ... none of it ran
+    assert value(bob, "sue.toml", "luck", "white") == 2  # the driver and hooks did run
+    assert cwx("check", bob, cwd=bob).status == 0
+
+
+def test_a_repository_planted_in_the_campaign_is_never_the_one_git_is_asked(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    pwned = tmp_path / "pwned.log"
+    camp = bob / "camp"
+    (camp / "objects").mkdir(parents=True)
+    (camp / "refs").mkdir()
+    (camp / "HEAD").write_text("ref: refs/heads/main\n")
+    planted_config = (f'[core]\n\trepositoryformatversion = 0\n\tbare = false\n'
+                      f'\tworktree = ..\n\tfsmonitor = "echo pwned >> {pwned}; false"\n'
+                      f'\thooksPath = hooks\n')
+    (camp / "config").write_text(planted_config)
+    assert table.cwx(camp, "init", ".", "--force").status == 0
+    assert table.cwx(camp, "clock", "pick", "--seal", "--target", 9).status == 0
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 9, "--score", 3, cwd=camp)
+    assert ran.status == 0, ran.stderr
+    assert table.cwx(camp, "git", "setup").status == 0
+    assert not pwned.exists()
+    assert (camp / "config").read_text() == planted_config
+    assert not (camp / "hooks").exists()
+    listed = table.git(bob, "config", "--get-all", "cwx.campaign").stdout.split()
+    assert "camp" in listed  # written to the clone's own config
+
+
+def _hostile_record(bob: Path, key: bytes | None) -> tuple[str, str, dict[str, object]]:
+    """The attack: a record and a temporary file with the paths a clone will have."""
+    import _blake2
+
+    temp = ".bag.toml.deadbeef.cwx-tmp"
+    record: dict[str, object] = {
+        "redo": redo.RECORD_VERSION, "command": "bag draw", "journal": None,
+        "journal_size": 0, "replace": [[str(bob / temp), str(bob / "bag.toml"), None]]}
+    if key is None:
+        record["mark"] = redo.mark(record)  # this machine's own mark: only git says no
+    else:
+        body = json.dumps(record).encode()
+        record["mark"] = _blake2.blake2b(body, key=key, digest_size=32).hexdigest()
+    return temp, ".cwx-redo-0123456789ab.json", record
+
+
+@pytest.mark.parametrize("key", [b"k" * 32, None], ids=["another key", "tracked"])
+def test_a_committed_redo_record_is_never_finished_by_an_ordinary_command(
+        tmp_path: Path, key: bytes | None) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    bob = tmp_path / "bob2"  # the path the attacker predicts for the next clone
+    temp, name, record = _hostile_record(bob, key)
+    (alice / temp).write_text((alice / "bag.toml").read_text().replace("white = 10",
+                                                                        "white = 50"))
+    (alice / name).write_text(json.dumps(record))
+    table.git(alice, "add", "--force", temp, name)
+    table.git(alice, "commit", "--quiet", "--no-verify", "-m", "planted")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.git(tmp_path, "clone", "--quiet", "origin.git", "bob2")  # no hooks: a plain clone
+    ran = cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", cwd=bob)
+    assert ran.status == 2 and "cwx will not run it" in ran.error
+    assert value(bob, "bag.toml", "reserve", "white") == 10
+    assert (bob / name).exists()
+    said = cwx("check", bob, cwd=bob)
+    assert said.status != 0 and name in said.stdout
