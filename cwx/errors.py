@@ -74,3 +74,7 @@ class Conflict(CwxError):
 
 class WriteFailed(CwxError):
     """The operating system refused a write; the original file is untouched."""
+
+
+class OutputLost(CwxError):
+    """The command's output could not be written (a full disk, a closed stream)."""

@@ -19,16 +19,18 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from cwx.errors import BadFile
 
 VERSION = 2
 NAME = "journal.jsonl"
-MAX_LINE = 16 << 20  # an event holds at most a few files' text (each at most 1 MiB)
+# A line is input, held whole while it is read: longer lines are bad lines, never parsed,
+# so a hostile one costs no memory. No event of cwx's comes near (a sheet is a few hundred
+# bytes); one that would is refused when it is written.
+MAX_LINE = 1 << 20
 _AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$")
-_ENVELOPE = ("who", "file", "bag")
 
 
 class Change(NamedTuple):
@@ -98,9 +100,28 @@ def new(command: str, changes: Sequence[Change], *, who: str | None = None,
 
 
 def encode(event: Event) -> bytes:
-    """One line of the journal."""
-    return (json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"),
-                       allow_nan=False) + "\n").encode()
+    """One line of the journal; one it cannot hold is refused, nothing written."""
+    try:
+        line = (json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"),
+                           allow_nan=False) + "\n").encode()
+    except ValueError:  # a float that is no number (nan, inf), as a hand edit can write
+        at = next((c for c in event.changes if not _recordable((c.before, c.after))), None)
+        raise BadFile("holds a value that is no number the journal can record (nan or inf); "
+                      "write a whole number there by hand", path=at.file if at else event.file,
+                      key=at.key if at else None) from None
+    if len(line) > MAX_LINE:
+        raise BadFile(f"this change would make a journal line of {len(line)} bytes, more than "
+                      f"the {MAX_LINE} a line may hold; nothing was written. Make the files "
+                      "smaller (a sheet is a few hundred bytes)", path=event.file)
+    return line
+
+
+def _recordable(value: object) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
 
 
 def path_in(folder: str) -> str:
@@ -344,6 +365,26 @@ def last_action(path: str, name: str) -> Action | None:
     turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
     return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
                                              if turn in undone)))
+
+
+def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event | None:
+    """The latest event (by `at`, `id`) that `wanted` chooses, read from the end of the
+    journal; only lines holding the bytes `holding` are parsed. Git may merge two clones'
+    lines out of time order, so the search goes on LOOK_BACK lines past the first found."""
+    best: Event | None = None
+    looked = 0
+    for raw in lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if holding not in raw:
+            continue
+        event = parse(raw)
+        if isinstance(event, Event) and wanted(event) and \
+                (best is None or (event.when, event.id) > (best.when, best.id)):
+            best = event
+    return best
 
 
 def events(path: str) -> Iterator[Event]:

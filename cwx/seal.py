@@ -13,11 +13,8 @@ reveal journaled for this commitment outranks the file.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import re
-import secrets
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -41,12 +38,20 @@ class Seal(NamedTuple):
                 "verified": True}
 
 
+# hashlib, hmac and secrets are imported where a number is sealed or checked: loading
+# them costs a command about 20 ms, and reading what the journal says of seals needs none.
+
+
 def commitment(target: int, nonce: str) -> str:
+    import hashlib
+
     return hashlib.sha256(f"cwx-seal-v1:{target}:{nonce}".encode()).hexdigest()
 
 
 def new(target: int) -> Seal:
     """Seal `target` under a fresh random nonce."""
+    import secrets
+
     clockworx.check_position(target, "the sealed number")
     nonce = secrets.token_hex(NONCE_BYTES)
     return Seal(target, nonce, commitment(target, nonce))
@@ -63,6 +68,8 @@ def well_formed(value: str, what: str) -> str:
 
 def verified(commitment_hex: str, target: int, nonce: str) -> bool:
     """Whether `target` and `nonce` are the ones the commitment was made from."""
+    import hmac
+
     clockworx.check_position(target, "--target")
     expected = commitment(target, well_formed(nonce, "the nonce"))
     return hmac.compare_digest(expected, well_formed(commitment_hex, "the commitment"))
@@ -102,6 +109,56 @@ def replacing(current: Seal | None, *, force: bool, path: str) -> None:
                           "pass --force to seal a new one instead", path=path)
 
 
+SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
+
+
+def published(journal_path: str | None) -> str | None:
+    """The commitment the journal published last: its latest seal's, or None."""
+    if journal_path is None:
+        return None
+    event = journal.latest(journal_path, SEALING.encode(), lambda e: e.command == SEALING)
+    commitment = event.result.get("commitment") if event else None
+    return commitment if isinstance(commitment, str) else None
+
+
+def short(commitment_hex: str) -> str:
+    """A commitment as people compare it: its first 12 hexadecimal digits."""
+    return commitment_hex[:12]
+
+
+def as_published(sealed: Seal, commitment_hex: str | None, path: str) -> Seal:
+    """The seal, if it is the one the journal published: a file swapped for another
+    number (with a nonce and commitment of its own) is refused, whatever it says."""
+    if commitment_hex is None:
+        raise RuleForbids(f"the journal never published this seal's commitment "
+                          f"({short(sealed.commitment)}), so no player can hold the GM to it; "
+                          "the GM seals anew with cwx clock pick --seal --force", path=path)
+    if commitment_hex != sealed.commitment:
+        raise RuleForbids(f"this file's commitment ({short(sealed.commitment)}) is not the one "
+                          f"the journal published ({short(commitment_hex)}): the sealed file "
+                          "was replaced, and nothing is revealed. The GM seals anew with cwx "
+                          "clock pick --seal --force", path=path)
+    return sealed
+
+
+def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
+    """Each reveal in the journal (line, commitment) whose commitment no seal published:
+    a number shown against a commitment the players never had."""
+    sealed: set[str] = set()
+    shown: list[tuple[int, str]] = []
+    for _, item in journal.read_raw(journal_path, only=(b'"commitment"',)):
+        if not isinstance(item, journal.Event):
+            continue
+        commitment = item.result.get("commitment")
+        if not isinstance(commitment, str):
+            continue
+        if item.command == SEALING:
+            sealed.add(commitment)
+        elif "nonce" in item.result:
+            shown.append((item.line, commitment))
+    return [(line, commitment) for line, commitment in shown if commitment not in sealed]
+
+
 def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
     """The seal a guess is resolved against: never one already revealed, whatever its file
     says now (the journals, newest line first, are the witness)."""
@@ -129,6 +186,6 @@ def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
             continue
         if "nonce" in event.result:
             return True
-        if event.command.startswith("clock pick"):
+        if event.command == SEALING:
             return False
     return False

@@ -80,3 +80,53 @@ def test_a_broken_pipe_does_not_turn_a_failed_action_into_a_success(
 def test_an_error_still_says_so_when_the_reader_has_gone(campaign: Path) -> None:
     done = _into_a_closed_pipe(["char", "show", "nobody.toml"], campaign)
     assert done.returncode == 2 and done.stderr.startswith("cwx: error: nobody.toml")
+
+
+# ---------------------------------------------------------------- output that cannot be written
+
+FULL = ["log", "check", "char show kris.toml", "bag show bag.toml", "odds clock --all",
+        "clock pick", "log --jsonl", "--help"]
+
+
+def _run_shell(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = shlex.join([sys.executable, "-m", "cwx"])
+    return subprocess.run(["sh", "-c", f"{command} {line}"], capture_output=True, text=True,
+                          cwd=cwd, timeout=60)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", FULL)
+def test_output_to_a_full_disk_is_one_line_and_exit_2(args: str, played: Path) -> None:
+    done = _run_shell(f"{args} >/dev/full", played)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "cwx: error: could not write the output (No space left on device); nothing was "
+        "changed"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("json", [False, True], ids=["text", "json"])
+def test_a_draw_whose_output_is_lost_says_it_was_saved(json: bool, campaign: Path) -> None:
+    flag = " --json" if json else ""
+    done = _run_shell("bag draw -c sue.toml -b bag.toml -C blue --drawn red" + flag +
+                      " >/dev/full", campaign)
+    assert (done.returncode, done.stderr.splitlines()) == (2, [
+        "cwx: error: could not write the output (No space left on device); the change was "
+        "saved"])
+    assert "bag draw" in (campaign / "journal.jsonl").read_text()
+
+
+@pytest.mark.parametrize("args", ["log", "bag draw -c sue.toml -b bag.toml -C blue --drawn red"])
+def test_a_closed_standard_output_does_nothing_and_says_so(args: str, campaign: Path) -> None:
+    done = _run_shell(f"{args} >&-", campaign)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("cwx: error: standard output is closed")
+    assert not (campaign / "journal.jsonl").exists()
+
+
+def test_closed_input_and_error_streams_take_no_file_of_cwx(campaign: Path) -> None:
+    # With fd 0 and 2 closed, the next file cwx opens would take their number.
+    done = _run_shell("bag draw -c sue.toml -b bag.toml -C blue --drawn red --json <&- 2>&-",
+                      campaign)
+    assert done.returncode == 0 and '"success": false' in done.stdout
+    assert (campaign / "journal.jsonl").read_text().count("\n") == 1

@@ -123,3 +123,62 @@ def test_a_committed_redo_record_is_never_finished_by_an_ordinary_command(
     assert (bob / name).exists()
     said = cwx("check", bob, cwd=bob)
     assert said.status != 0 and name in said.stdout
+
+
+def test_the_pre_commit_hook_refuses_a_staged_seal_whatever_gitignore_says(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    (alice / ".gitignore").write_text("")
+    table.commit(alice, "no more ignoring")
+    assert table.cwx(alice, "clock", "pick", "--seal", "--target", 4).status == 0
+    table.git(alice, "add", "-A")
+    done = table.git(alice, "commit", "--quiet", "-m", "oops", check=False)
+    assert done.returncode != 0 and ".cwx-sealed.json" in done.stderr
+    assert "git rm --cached .cwx-sealed.json" in done.stderr
+    assert table.git(alice, "show", "HEAD:.cwx-sealed.json", check=False).returncode != 0
+
+
+# ---------------------------------------------------------------- the seal the journal published
+
+
+def _swap_seal(folder: Path, target: int) -> None:
+    """Another sealed file, consistent in itself (its own nonce and commitment)."""
+    from cwx import seal
+
+    path = folder / seal.FILE
+    path.write_text(seal.encode(seal.new(target)))
+    path.chmod(0o600)
+
+
+def test_a_swapped_seal_is_refused_by_resolve_and_reveal(campaign: Path) -> None:
+    sealed = cwx("clock", "pick", "--seal", "--target", 9, "--campaign", campaign, "--json")
+    published = sealed.json["commitment"]
+    _swap_seal(campaign, 3)
+    kris = campaign / "kris.toml"
+    before = kris.read_bytes()
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 3, "--trait", "Repair", "--char", kris)
+    assert ran.status == 2 and f"the one the journal published ({published[:12]})" in ran.error
+    assert kris.read_bytes() == before
+    ran = cwx("clock", "reveal", "--campaign", campaign)
+    assert ran.status == 2 and "was replaced" in ran.error
+
+
+def test_a_reveal_names_the_commitment_it_matches(campaign: Path) -> None:
+    sealed = cwx("clock", "pick", "--seal", "--target", 9, "--campaign", campaign, "--json")
+    shown = cwx("clock", "reveal", "--campaign", campaign)
+    assert shown.status == 0 and sealed.json["commitment"][:12] in shown.stdout
+
+
+def test_check_names_a_reveal_no_seal_published(campaign: Path) -> None:
+    from cwx import seal
+
+    cwx("clock", "pick", "--seal", "--target", 9, "--campaign", campaign)
+    other = seal.new(3)
+    line = {"v": 2, "id": "f" * 16, "at": "2099-01-01T00:00:00.000Z", "command": "clock reveal",
+            "who": None, "file": None, "bag": None, "result": other.proof(), "changes": []}
+    with (campaign / "journal.jsonl").open("a") as file:
+        file.write(json.dumps(line) + "\n")
+    ran = cwx("check", campaign)
+    assert ran.status != 0 and f"commitment {other.commitment[:12]}" in ran.stdout
+    assert "journal.jsonl:2:" in ran.stdout

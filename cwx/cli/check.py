@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import campaign, files, journal, ledger, redo, sheets
+from cwx import campaign, files, journal, ledger, redo, seal, sheets
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import CwxError
 from cwx.printable import printable
@@ -76,6 +76,10 @@ def check(
         else:
             bad += [CwxError(item.reason, path=path, line=item.line)
                     for item in journal.read(path) if isinstance(item, journal.BadLine)]
+        bad += [CwxError(f"reveals a number against commitment {seal.short(commitment)}, which "
+                         "no seal in the journal published: the players never had it (a "
+                         "sealed file swapped?)", path=path, line=line)
+                for line, commitment in seal.unpublished_reveals(path)]
         problems += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"

@@ -90,6 +90,7 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     with changing("clock reveal", [path], journal_for=path) as change:
         sealed = seal.decode(change.raw(path), path)
         _kept_private(path)
+        seal.as_published(sealed, seal.published(change.journal), path)
         if not sealed.revealed:
             _mark_revealed(change, path, sealed)
             change.record(sealed.proof())
@@ -214,8 +215,9 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
         on = colour_on()
         lines = [face.draw(outcome, on), "", views.outcome_verdict(outcome, on)]
         if "commitment" in extra:
-            lines.append(f"The sealed number was {outcome.target} (nonce {extra['nonce']}); "
-                         "it matches the commitment.")
+            lines.append(f"The sealed number was {outcome.target}; it matches commitment "
+                         f"{extra['commitment'][:12]}…, the one the GM published (nonce "
+                         f"{extra['nonce']}).")
         if "xp_total" in extra:
             lines.append(f"{who} now has {extra['xp_total']} xp.")
         return "\n".join(lines)
@@ -243,6 +245,7 @@ def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
 
     sealed = seal.decode(change.raw(path), path)
     _kept_private(path)
+    seal.as_published(sealed, seal.published(change.journal), path)
     witnesses = {journal.path_in(os.path.dirname(os.path.realpath(path))), change.journal}
     return seal.to_resolve(sealed, [journal.lines_from_end(p) for p in witnesses if p], path)
 
@@ -271,7 +274,8 @@ def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:
 
 
 def _reveal_text(sealed: "Seal") -> str:
-    return (f"The sealed number is {sealed.target}.\n"
+    return (f"The sealed number is {sealed.target}; it matches commitment "
+            f"{sealed.commitment[:12]}…, the one the GM published.\n"
             f"  nonce       {sealed.nonce}\n"
             f"  commitment  {sealed.commitment} (verified)\n"
             f"Anyone can check: cwx clock verify --commitment {sealed.commitment} "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -20,10 +21,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     # Until the command can catch Ctrl-C itself, it ends cwx quietly (nothing is written
     # while Python imports).
     signal.signal(signal.SIGINT, _interrupted_at_start)
-    # Output never fails on a character the terminal cannot take: a name that is not
-    # UTF-8 is shown escaped (and, inside JSON, as a \u escape JSON reads).
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if not _standard_streams():
+        fail("standard output is closed, and cwx says what it did there; nothing was done "
+             "(send what it says to >/dev/null instead)")
+        sys.exit(USAGE_EXIT)
     # A command lives for a fraction of a second and makes few reference cycles, but
     # importing Typer allocates enough for some thirty cyclic collections, and Python
     # runs a full one at exit if collection is on: together about 10 ms (measured, 23M
@@ -36,7 +37,65 @@ def main(argv: Sequence[str] | None = None) -> None:
         from cwx.cli.output import quiet_stdout
 
         quiet_stdout()
+    except _Lost as lost:
+        status = _output_lost(lost)
     sys.exit(status)
+
+
+def _standard_streams() -> bool:
+    """The standard streams as cwx uses them; False when standard output is closed."""
+    # A closed one is held open on /dev/null, so that no file cwx opens takes its number
+    # (where a child's output, or a print, would then land).
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+    if sys.stdin is None:
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115 (the process's own, for its life)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+    # A name that is not UTF-8 is shown escaped (inside JSON, as a \\u escape JSON reads).
+    sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stdout is None:
+        return False
+    old: io.TextIOWrapper = sys.stdout  # type: ignore[assignment]  # Python's own
+    old.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_Output(old.fileno(), "w", closefd=False)),
+        encoding=old.encoding, errors="backslashreplace",
+        line_buffering=old.line_buffering, write_through=old.write_through)
+    return True
+
+
+class _Lost(Exception):
+    """A write to standard output failed, other than for a reader gone (a full disk)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+
+
+class _Output(io.FileIO):
+    """Standard output, whose failures are said in one line, never a traceback."""
+
+    def write(self, data: object) -> int:
+        try:
+            return super().write(data)  # type: ignore[arg-type]
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _Lost(error) from None
+
+
+def _output_lost(lost: _Lost) -> int:
+    """Say it, and whether the change was saved; what is still held goes nowhere, so that
+    Python's own flush at exit does not fail as well."""
+    from cwx.cli.output import quiet_stdout
+
+    quiet_stdout()
+    durable = sys.modules.get("cwx.durable")  # imported only by a command that writes
+    done = "the change was saved" if durable and durable.saved else "nothing was changed"
+    return fail(f"could not write the output ({lost}); {done}")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -72,6 +131,8 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
     except BrokenPipeError:  # the reader went away: nothing more to say
         quiet_stdout()
         return 0
+    except _Lost as error:
+        return _output_lost(error)
     except Exception as error:  # a bug in cwx: still one line, never a traceback
         if os.environ.get("CWX_DEBUG"):
             raise
@@ -98,8 +159,11 @@ def _utf8_arguments(args: Sequence[str]) -> None:
 
 
 def fail(message: str, status: int = USAGE_EXIT) -> int:
+    import contextlib
+
     from cwx.printable import printable  # a name from a file is shown, never obeyed
 
     text = printable(" ".join(message.split()))  # one line, always
-    print(f"cwx: error: {text}", file=sys.stderr)
+    with contextlib.suppress(OSError):  # stderr itself unwritable: the status still says it
+        print(f"cwx: error: {text}", file=sys.stderr)
     return status

@@ -1,0 +1,156 @@
+"""Journals written to hurt: what cwx's readers cost on lines no cwx wrote.
+
+A campaign from git is input, its journal too. Each journal here is about the size of a
+long campaign's (100,000 events, or some 45 MB), built to make a reader hold much or
+work long: huge lines, a key or a file per change, long lists, turns naming many
+others, texts that take a TOML parser minutes. `python bench/hostile.py` prints each
+command's peak memory and time on each; `make bench` holds them to the budget (README:
+at most 100 MB, whatever the journal holds).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+EVENTS = 100_000
+MEMORY_LIMIT_MB = 100
+
+
+def _event(n: int, command: str = "clock resolve", *, file: str = "kris.toml",
+           changes: list[dict[str, object]] | None = None, **extra: object) -> str:
+    at = f"2099-01-{1 + n // 86400:02d}T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:" \
+         f"{n % 60:02d}.{n % 1000:03d}Z"
+    return json.dumps({"v": 2, "id": f"{n:016x}", "at": at, "command": command, "who": "Kris",
+                       "file": file, "bag": None, "result": extra.pop("result", {}),
+                       "changes": changes or [], **extra}, separators=(",", ":"))
+
+
+def huge_lines(size: int = 15 << 20) -> Iterator[str]:
+    """Three lines of 15 MB: a list of lists, an object of many keys, one long string."""
+    yield _event(0, changes=[{"file": "kris.toml", "key": "xp", "from": 0,
+                              "to": json.loads("[" + ",".join(["[]"] * (size // 3)) + "]")}])
+    yield _event(1, result={f"k{i}": {} for i in range(size // 12)})
+    yield _event(2, result={"x": "a" * size})
+
+
+def a_key_a_change(events: int = EVENTS) -> Iterator[str]:
+    """Every change names a key no other names: as many keys as changes."""
+    for n in range(events):
+        yield _event(n, changes=[{"file": "kris.toml", "key": f"traits.t{n}_{i}", "from": None,
+                                  "to": 1} for i in range(8)])
+
+
+def a_file_an_event(events: int = EVENTS) -> Iterator[str]:
+    """Every event makes a file of its own, with a few keys."""
+    text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 3\nblack = 3\n"
+    for n in range(events):
+        yield _event(n, "bag new", file=f"bag{n}.toml",
+                     changes=[{"file": f"bag{n}.toml", "created": True, "text": text}])
+
+
+def long_lists(events: int = EVENTS) -> Iterator[str]:
+    """Every change adds names no other adds to one list."""
+    for n in range(events):
+        yield _event(n, "wheel buy", file="sue.toml", changes=[
+            {"file": "sue.toml", "key": "traits.red", "from": [],
+             "to": [f"n{n}_{i}" for i in range(16)]}])
+
+
+def turns_naming_many(events: int = EVENTS // 10) -> Iterator[str]:
+    """Luck turns of one draw, each naming many turns it saw undone."""
+    for n in range(events):
+        yield _event(n, "luck spend", file="sue.toml",
+                     result={"turns": "0" * 16, "success": True,
+                             "after_undone": [f"{n:08x}{i:08x}" for i in range(40)]})
+
+
+def slow_texts(events: int = 200) -> Iterator[str]:
+    """Files made with texts a TOML parser takes long over: a dotted key of 50,000 parts,
+    an integer of 5,000 digits."""
+    dotted = "a" + ".a" * 50_000 + " = 1\n"
+    digits = "[bag]\nwhite = " + "9" * 5000 + "\n"
+    for n in range(events):
+        yield _event(n, "bag new", file=f"slow{n}.toml",
+                     changes=[{"file": f"slow{n}.toml", "created": True,
+                               "text": dotted if n % 2 else digits}])
+
+
+JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
+    "three 15 MB lines": huge_lines,
+    "a key a change": a_key_a_change,
+    "a file an event": a_file_an_event,
+    "long lists": long_lists,
+    "turns naming many": turns_naming_many,
+    "slow TOML texts": slow_texts,
+}
+
+
+def campaign(folder: Path, lines: Iterator[str]) -> Path:
+    """The example campaign, marked a campaign, with a hostile journal beside it."""
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "examples", folder)
+    (folder / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    with open(folder / "journal.jsonl", "w") as file:
+        for line in lines:
+            file.write(line + "\n")
+    return folder
+
+
+MEASURE = """\
+import resource, subprocess, sys, time
+began = time.perf_counter()
+subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL,
+               stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - began)
+"""
+
+COMMANDS = {
+    "check": ["check"],
+    "log": ["log"],
+    "log --last 10": ["log", "--last", "10"],
+    "undo": ["undo"],
+    "luck spend": ["luck", "spend", "-c", "sue"],
+}
+
+
+def cost(folder: Path, args: list[str]) -> tuple[float, float]:
+    """Peak memory (MB) and seconds of one cwx command in `folder`, from a small parent
+    (a child of this process would count its copy of our memory)."""
+    cwx = str(Path(sys.executable).parent / "cwx")
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(folder), cwx, *args],
+                          check=True, capture_output=True, text=True)
+    kb, seconds = done.stdout.split()
+    return int(kb) / 1024, float(seconds)
+
+
+def main() -> int:
+    import tempfile
+
+    failed = 0
+    print(f"{'journal':20} {'command':14} {'MB':>7} {'seconds':>8}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, lines in JOURNALS.items():
+            for command, args in COMMANDS.items():
+                folder = campaign(Path(scratch) / f"{name}-{command}".replace(" ", "-"),
+                                  lines())
+                mb, seconds = cost(folder, args)
+                failed += mb > MEMORY_LIMIT_MB
+                print(f"{name:20} {command:14} {mb:7.1f} {seconds:8.2f}"
+                      f"{'  FAIL' if mb > MEMORY_LIMIT_MB else ''}")
+                shutil.rmtree(folder)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    began = time.perf_counter()
+    status = main()
+    print(f"({time.perf_counter() - began:.0f} s; peak memory of this script "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+    sys.exit(status)
