@@ -71,7 +71,7 @@ def turns_naming_many(events: int = EVENTS // 10) -> Iterator[str]:
                              "after_undone": [f"{n:08x}{i:08x}" for i in range(40)]})
 
 
-def slow_texts(events: int = 200) -> Iterator[str]:
+def slow_texts(events: int = 4) -> Iterator[str]:
     """Files made with texts a TOML parser takes long over: a dotted key of 50,000 parts,
     an integer of 5,000 digits."""
     dotted = "a" + ".a" * 50_000 + " = 1\n"

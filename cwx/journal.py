@@ -30,6 +30,8 @@ NAME = "journal.jsonl"
 # so a hostile one costs no memory. No event of cwx's comes near (a sheet is a few hundred
 # bytes); one that would is refused when it is written.
 MAX_LINE = 1 << 20
+MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
+MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
 _AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$")
 
 
@@ -263,6 +265,9 @@ LOOK_BACK = 2000  # lines read past the first action found: git's merges of two 
 Order = tuple[str, str, int]  # Event.order
 
 
+MAX_KNOWN = 1 << 16
+
+
 class Turns:
     """Which undos and turns (a luck spend, a curse) count, however git merged two
     clones' lines (docs/rules.md, "The campaign ledger"): of two undos of one change, the
@@ -275,6 +280,7 @@ class Turns:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
         self.turns: dict[str, list[tuple[Order, str, str]]] = {}  # a draw -> its turns
         self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
+        self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
         self._void: set[str] | None = None
 
@@ -291,8 +297,12 @@ class Turns:
             assert isinstance(turned, str)
             self.turns.setdefault(turned, []).append((event.order, event.id, event.command))
             knew = event.result.get("after_undone")
-            if isinstance(knew, list):
-                self.knew[event.id] = {item for item in knew if isinstance(item, str)}
+            if isinstance(knew, list) and knew and self.knowing < MAX_KNOWN:
+                # A turn names the few turns of its draw it saw undone; a journal naming
+                # more (to exhaust memory) is heard only up to a bound.
+                self.knew[event.id] = {item for item in knew[:16] if isinstance(item, str) and
+                                       len(item) <= MAX_ID}
+                self.knowing += len(self.knew[event.id])
 
     def void(self) -> set[str]:
         """The undos and turns that count for nothing."""
@@ -357,6 +367,8 @@ def last_action(path: str, name: str) -> Action | None:
             actions.append(event)
             if best is None and event.id not in turns.undos:  # undone: look on
                 best = event
+            elif best is None and len(actions) > LOOK_BACK:
+                break  # that many actions, every one undone: no journal of cwx's
     undone = turns.undone()
     live = [event for event in actions if event.id not in undone]
     if not live:
@@ -490,10 +502,14 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         raise TypeError(f"{wrong} must be text")
     if not _AT.match(at):
         raise ValueError("at must be a UTC time like 2026-11-30T12:00:00.000Z")
+    if len(id_) > MAX_ID or len(command) > MAX_NAME:
+        raise ValueError("its id or command is longer than any cwx writes")
     who, file, bag, undoes = get("who"), get("file"), get("bag"), get("undoes")
     for value in (who, file, bag, undoes):
         if value is not None and type(value) is not str:
             raise TypeError("who, file, bag and undoes must be text or null")
+        if value is not None and len(value) > MAX_NAME:
+            raise ValueError("names a file or a player longer than any cwx writes")
     result = get("result") or {}
     if type(result) is not dict:
         raise TypeError("result must be an object")
@@ -507,6 +523,8 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
 def _change(item: Any) -> Change:
     if type(item) is not dict or type(item.get("file")) is not str:
         raise TypeError("each change must be an object naming its file")
+    if len(item["file"]) > MAX_NAME:
+        raise ValueError("names a file longer than any cwx writes")
     key = item.get("key")
     if key is None:
         text = item.get("text")
@@ -514,8 +532,8 @@ def _change(item: Any) -> Change:
             raise TypeError("a file's text must be text")
         return _record(Change, (item["file"], None, None, None, bool(item.get("created")),
                                 text, False))
-    if type(key) is not str or not key:
-        raise TypeError("a change's key must be text, not empty")
+    if type(key) is not str or not key or len(key) > MAX_NAME:
+        raise TypeError("a change's key must be text, not empty, of a length cwx writes")
     return _record(Change, (item["file"], key, item.get("from"), item.get("to"), False, None,
                             item.get("correction") is True))
 

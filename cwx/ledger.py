@@ -20,10 +20,11 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from cwx import tomlread
+from cwx.errors import CwxError
 from cwx.journal import BadLine, Event, Turns, read_raw
 
 # The keys cwx writes; every other key is the player's own and never drifts.
@@ -32,6 +33,14 @@ TABLES = ("traits", "luck", "bag", "reserve")
 COUNTS = ("xp", "luck.", "bag.", "reserve.")  # whole numbers that may not go below 0
 Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
 Said = tuple[str, str | None, str]  # (command, who, when): a change, told when needed
+# About the bytes the fold may keep: each key's changes, each list item, each file's
+# creation. A campaign's ledger keeps a few hundred kilobytes; a journal that would make
+# it keep more (one written to exhaust memory) has its lines past the limit refused as
+# bad lines, never folded, so memory stays bounded whatever the journal holds.
+MAX_KEPT = 24 << 20
+OVER = (f"names more keys, list items or files than a campaign's ledger keeps "
+        f"({MAX_KEPT >> 20} MB of them): no journal of cwx's holds so much; left out")
+_SAID = 100  # characters of a command or a name kept to tell a change by
 
 
 def _first(entry: tuple[Any, ...]) -> Any:
@@ -55,6 +64,25 @@ def values_of(data: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(inner, dict):
             found.update({f"{table}.{key}": value for key, value in inner.items()})
     return found
+
+
+def weight(value: Any) -> int:
+    """About the bytes a value read from JSON or TOML holds in memory."""
+    total, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if type(item) is str:
+            total += 50 + len(item)
+        elif type(item) is list:
+            total += 56 + 8 * len(item)
+            pending.extend(item)
+        elif type(item) is dict:
+            total += 64 + 100 * len(item)
+            pending.extend(item)
+            pending.extend(item.values())
+        else:
+            total += 32
+    return total
 
 
 def split(key: str) -> tuple[str, ...]:
@@ -91,12 +119,18 @@ class _Key:
         self.steps: list[tuple[Order, Any, Any, Said]] | None = \
             [] if key.startswith("traits.") else None
 
-    def add(self, order: Order, before: Any, after: Any, said: Said) -> None:
+    def add(self, order: Order, before: Any, after: Any, said: Said) -> int:
+        """Fold one change; about the bytes it kept (a whole number keeps none)."""
         # The hot path of a long journal's fold: plain type tests, no sorting.
+        kept = 0
         if self.first is None or order < self.first:
             self.first, self.start = order, before
+            if type(before) is not int and before is not None:
+                kept += weight(before)
         if self.latest is None or order > self.latest:
             self.latest, self.last = order, after
+            if type(after) is not int and after is not None:
+                kept += weight(after)
         if self.numbers and (before is None or type(before) is int) and \
                 (after is None or type(after) is int):
             self.total += (after or 0) - (before or 0)
@@ -106,7 +140,10 @@ class _Key:
             was, now = _items(before), _items(after)
             for item, present in [*((i, True) for i in now if i not in was),
                                   *((i, False) for i in was if i not in now)]:
-                if item not in self.items or self.items[item][0] < order:
+                if item not in self.items:
+                    kept += 150 + len(item)
+                    self.items[item] = (order, present)
+                elif self.items[item][0] < order:
                     self.items[item] = (order, present)
         recent = self.recent
         if not recent or order > recent[-1][0]:  # a journal mostly comes in time's order
@@ -117,6 +154,8 @@ class _Key:
             self.recent = sorted([*recent, (order, said)], key=_first)[-3:]
         if self.steps is not None:
             self.steps.append((order, before, after, said))
+            kept += 200
+        return kept
 
     def value(self, created: bool, base: Any) -> Value:
         start = base if created else self.start
@@ -143,44 +182,62 @@ class _Key:
         return None
 
 
-Creations = dict[str, list[tuple[Order, dict[str, Any]]]]  # each file's creations, in order
+class Made(NamedTuple):
+    """A file's creations in the journal: how many, and the latest (its ledger's start)."""
+
+    times: int
+    order: Order
+    values: dict[str, Any]
 
 
 class Ledger:
     """The fold of a campaign's journal, file by file and key by key."""
 
-    def __init__(self, creations: Creations, void: set[str] | None = None) -> None:
-        self.creations = {file: sorted(made, key=lambda c: c[0])
-                          for file, made in creations.items()}
+    def __init__(self, creations: Mapping[str, Made], void: set[str] | None = None,
+                 kept: int = 0) -> None:
+        self.creations = creations
         self.void = void or set()  # events that count for nothing (a second undo of one)
         self.keys: dict[str, dict[str, _Key]] = {}
         self.known: set[str] = set(creations)  # every file the journal changes
         self.named: set[str | None] = set()  # files events name beside their changes
         self.seen: set[str] = set()  # events already folded: git's union can copy a line
+        self.kept = kept  # about the bytes held (MAX_KEPT)
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event) -> bool:
+        """Fold one event; False when it would make the ledger keep more than MAX_KEPT
+        (it is then left out whole)."""
         if event.id in self.seen:
-            return
+            return True
+        if self.kept > MAX_KEPT:
+            return False
         self.seen.add(event.id)
         if event.v >= 2:  # version 1 named a bag from where the command ran
-            self.named.add(event.file)
-            self.named.add(event.bag)
+            for name in (event.file, event.bag):
+                if name not in self.named:
+                    self.named.add(name)
+                    self.kept += 100 + len(name or "")
         order = event.order
-        said = (event.command, event.who, event.at)
+        said = (event.command[:_SAID], event.who and event.who[:_SAID], event.at)
         void = event.id in self.void
         for change in event.changes:
-            self.known.add(change.file)
+            if change.file not in self.known:
+                self.known.add(change.file)
+                self.kept += 100 + len(change.file)
             if change.key is None or change.correction or void:
                 continue  # creations are known already; corrections do not count
             made = self.creations.get(change.file)
             # A file made anew (char new --force) starts a new ledger: changes before that
             # do not count. The first creation bounds nothing: a clone's clock may run
             # behind, and no change can come before the file it changes.
-            if made and len(made) > 1 and order <= made[-1][0]:
+            if made and made.times > 1 and order <= made.order:
                 continue
             keys = self.keys.setdefault(change.file, {})
-            (keys.get(change.key) or keys.setdefault(change.key, _Key(change.key))).add(
-                order, change.before, change.after, said)
+            entry = keys.get(change.key)
+            if entry is None:
+                entry = keys[change.key] = _Key(change.key)
+                self.kept += 800 + len(change.key)
+            self.kept += entry.add(order, change.before, change.after, said)
+        return True
 
     def held(self, file: str) -> int:
         """The white and black dice the ledger says `file` holds (W9)."""
@@ -189,7 +246,7 @@ class Ledger:
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
         made = self.creations.get(file)
-        baseline = made[-1][1] if made else {}
+        baseline = made.values if made else {}
         changed = self.keys.get(file, {})
         found: dict[str, Value] = {}
         for key in sorted(set(baseline) | set(changed)):
@@ -206,22 +263,34 @@ class _Prelude:
     turn of one draw: two clones did it at once, and git brought both)."""
 
     def __init__(self) -> None:
-        self.creations: Creations = {}
+        self.creations: dict[str, Made] = {}
         self.turns = Turns()
         self.seen: set[str] = set()
+        self.kept = 0
 
-    def note(self, event: Event) -> None:
+    def note(self, event: Event) -> bool:
+        """Note one event; False when it would keep more than MAX_KEPT (left out)."""
+        if self.kept > MAX_KEPT:
+            return False
         self.turns.note(event)
         if event.id in self.seen:
-            return
+            return True
         self.seen.add(event.id)
         for change in event.changes:
             if change.key is None and change.text is not None:
-                try:
-                    values = values_of(tomllib.loads(change.text))
-                except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+                try:  # a journal's text is read within a file's limits
+                    values = values_of(tomlread.loads(change.text))
+                except CwxError:
                     continue  # not a TOML file of cwx's (a README, a schema): no ledger
-                self.creations.setdefault(change.file, []).append((event.order, values))
+                made = self.creations.get(change.file)
+                if made is None:
+                    self.creations[change.file] = Made(1, event.order, values)
+                elif event.order > made.order:
+                    self.creations[change.file] = Made(made.times + 1, event.order, values)
+                else:
+                    self.creations[change.file] = made._replace(times=made.times + 1)
+                self.kept += 100 + len(change.file) + weight(values)
+        return True
 
     def void(self) -> set[str]:
         return self.turns.void()
@@ -238,7 +307,7 @@ def fold(events: Iterable[Event]) -> Ledger:
     prelude = _Prelude()
     for event in listed:
         prelude.note(event)
-    ledger = Ledger(prelude.creations, prelude.void())
+    ledger = Ledger(prelude.creations, prelude.void(), prelude.kept)
     for event in listed:
         ledger.add(event)
     return ledger
@@ -249,14 +318,15 @@ def fold_journal(path: str, bad: Callable[[BadLine], None] | None = None) -> Led
     that create files or undo or turn a change, once for every change. `bad` hears of
     each line that is not an event."""
     prelude = _Prelude()
+    left_out: set[int] = set()  # lines past MAX_KEPT: no part of them is folded
     for _, item in read_raw(path, only=(b'"text"', b'"undoes"', b'"turns"')):
-        if isinstance(item, Event):
-            prelude.note(item)
-    ledger = Ledger(prelude.creations, prelude.void())
+        if isinstance(item, Event) and not prelude.note(item):
+            left_out.add(item.line)
+    ledger = Ledger(prelude.creations, prelude.void(), prelude.kept)
     for _, item in read_raw(path):
-        if isinstance(item, Event):
-            ledger.add(item)
-        elif item is not None and bad is not None:
+        if isinstance(item, Event) and (item.line in left_out or not ledger.add(item)):
+            item = BadLine(item.line, OVER)
+        if isinstance(item, BadLine) and bad is not None:
             bad(item)
     return ledger
 

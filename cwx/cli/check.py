@@ -66,16 +66,19 @@ def check(
         bad: list[CwxError] = []
         home = ledgers.get(os.path.realpath(path))
         if home is not None:
-            lines: list[journal.BadLine] = []
-            folded = ledger.fold_journal(path, lines.append)
-            bad += [CwxError(line.reason, path=path, line=line.line) for line in lines]
+            lines = _BadLines(path)
+            folded = ledger.fold_journal(path, lines.add)
+            bad += lines.said()
             problems += _against_the_ledger(
                 home, sheets_read.get(os.path.realpath(home), {}), folded,
                 [os.path.realpath(path) for path in given],
                 {os.path.realpath(e.path) for e in problems if e.path}, found.tomls)
         else:
-            bad += [CwxError(item.reason, path=path, line=item.line)
-                    for item in journal.read(path) if isinstance(item, journal.BadLine)]
+            lines = _BadLines(path)
+            for item in journal.read(path):
+                if isinstance(item, journal.BadLine):
+                    lines.add(item)
+            bad += lines.said()
         bad += [CwxError(f"reveals a number against commitment {seal.short(commitment)}, which "
                          "no seal in the journal published: the players never had it (a "
                          "sealed file swapped?)", path=path, line=line)
@@ -102,6 +105,30 @@ def check(
     emit(json, result, lambda: _text(problems, checked, len(valid), skipped))
     if problems:
         raise typer.Exit(2)
+
+
+class _BadLines:
+    """A journal's bad lines, each named up to a hundred; past that, counted (a journal
+    of a hundred thousand bad lines is said in a hundred and one)."""
+
+    SHOWN = 100
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.shown: list[CwxError] = []
+        self.more = 0
+
+    def add(self, line: journal.BadLine) -> None:
+        if len(self.shown) < self.SHOWN:
+            self.shown.append(CwxError(line.reason, path=self.path, line=line.line))
+        else:
+            self.more += 1
+
+    def said(self) -> list[CwxError]:
+        if not self.more:
+            return self.shown
+        return [*self.shown, CwxError(f"and {self.more} more lines that are no journal events "
+                                      "of cwx's", path=self.path)]
 
 
 def _arg(path: str) -> str:
