@@ -537,3 +537,41 @@ def test_a_campaign_the_config_names_that_is_gone_is_passed_by(tmp_path: Path) -
     done = table.git(alice, "commit", "--quiet", "--allow-empty", "-m", "side is gone",
                      check=False)
     assert done.returncode == 0 and "side is no campaign now" in done.stderr
+
+
+@pytest.mark.parametrize("found", [True, False], ids=["on PATH", "nowhere"])
+def test_the_merge_driver_outlives_the_environment_it_was_set_up_from(
+        tmp_path: Path, found: bool) -> None:
+    import sys
+
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    copy = tmp_path / "old-venv"
+    shutil.copytree(Path(sys.prefix), copy, symlinks=True)
+    setup = subprocess.run([str(copy / "bin" / "python"), "-m", "cwx", "git", "setup"],
+                           cwd=bob, env=table.env, capture_output=True, text=True)
+    assert setup.returncode == 0, setup.stderr
+    assert str(copy) in table.git(bob, "config", "merge.cwx.driver").stdout
+    shutil.rmtree(copy)  # the environment is re-made elsewhere, or cwx uninstalled
+    bin_folder = str(Path(sys.executable).parent) if found else str(tmp_path / "empty")
+    env = {**table.env, "PATH": f"{bin_folder}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+    for clone in (alice, bob):  # one keeps a white, the other two: the same lines differ
+        twice = ["--drawn", "white"] if clone == bob else []
+        table.cwx(clone, "bag", "draw", "-c", "sue", *twice, *KEEP_WHITE)
+        committed = subprocess.run(["git", "commit", "--quiet", "-am", "a draw"], cwd=clone,
+                                   env=env, capture_output=True, text=True)
+        if clone == bob and not found:  # its pre-commit hook cannot run cwx: stopped
+            assert committed.returncode == 1 and "install it" in committed.stderr
+            table.git(bob, "commit", "--quiet", "--no-verify", "-am", "a draw")
+        else:
+            assert committed.returncode == 0, committed.stderr
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = subprocess.run(["git", "pull", "--no-rebase", "origin", "main"], cwd=bob, env=env,
+                            capture_output=True, text=True)
+    if found:
+        assert pulled.returncode == 0, pulled.stderr
+        assert value(bob, "sue.toml", "luck", "white") == 3
+    else:
+        assert pulled.returncode != 0
+        assert "cwx git setup" in pulled.stderr and "no cwx" in pulled.stderr
+        assert "<<<<<<<" in (bob / "sue.toml").read_text()
