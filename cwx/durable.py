@@ -45,7 +45,6 @@ from cwx.redo import (
     MAX_RECORD,
     REDO_PREFIX,
     REDO_SUFFIX,
-    TEMP_NAME,
     TEMP_SUFFIX,
     Found,
     JournalLine,
@@ -58,6 +57,7 @@ from cwx.redo import (
     read_plain,
     records,
     said,
+    temp_target,
 )
 
 # The test seam: CWX_TEST_CHECKPOINT="sleep SECONDS" waits at every checkpoint of a commit
@@ -467,7 +467,7 @@ def _sweep(folder: str) -> None:
     except OSError:
         return
     for name in names:
-        if TEMP_NAME.match(name):
+        if temp_target(name) is not None:
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
 
@@ -497,6 +497,6 @@ def _sync_folder(folder: str) -> None:
 def _write_failed(error: OSError, outcome: str) -> WriteFailed:
     reason = error.strerror or str(error)
     path = error.filename
-    if isinstance(path, str) and (temp := TEMP_NAME.match(os.path.basename(path))):
-        path = os.path.join(os.path.dirname(path), temp.group(1))  # the file it was for
+    if isinstance(path, str) and (target := temp_target(os.path.basename(path))):
+        path = os.path.join(os.path.dirname(path), target)  # the file it was for
     return WriteFailed(f"could not write ({reason}); {outcome}", path=path)

@@ -13,7 +13,6 @@ Versions:
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -32,7 +31,7 @@ NAME = "journal.jsonl"
 MAX_LINE = 1 << 20
 MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
 MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
-_AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$")
+_AT = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$"
 
 
 class Change(NamedTuple):
@@ -101,15 +100,30 @@ def new(command: str, changes: Sequence[Change], *, who: str | None = None,
                  tuple(changes), undoes)
 
 
+def dumps(value: Any, *, ascii: bool = False) -> str:
+    """`json.dumps(value, separators=(",", ":"), allow_nan=False)`, by the very encoder
+    json.dumps uses, without importing json: a command that only writes a line would pay
+    for the decoder's patterns too (some 5M instructions). Raises ValueError on nan."""
+    import _json
+
+    quote = _json.encode_basestring_ascii if ascii else _json.encode_basestring
+    encode = _json.make_encoder(None, _unserializable, quote, None, ":", ",", False, False,
+                                False)
+    return "".join(encode(value, 0))
+
+
+def _unserializable(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def encode(event: Event) -> bytes:
     """One line of the journal; one it cannot hold is refused, nothing written."""
     try:
-        line = (json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":"),
-                           allow_nan=False) + "\n").encode()
-    except ValueError:  # a float that is no number (nan, inf), as a hand edit can write
+        line = (dumps(event.to_json()) + "\n").encode()
+    except (ValueError, TypeError):  # nan or inf, a date: what a hand edit can write
         at = next((c for c in event.changes if not _recordable((c.before, c.after))), None)
-        raise BadFile("holds a value that is no number the journal can record (nan or inf); "
-                      "write a whole number there by hand", path=at.file if at else event.file,
+        raise BadFile("holds a value the journal cannot record (nan, inf, a date); write a "
+                      "whole number there by hand", path=at.file if at else event.file,
                       key=at.key if at else None) from None
     if len(line) > MAX_LINE:
         raise BadFile(f"this change would make a journal line of {len(line)} bytes, more than "
@@ -120,8 +134,8 @@ def encode(event: Event) -> bytes:
 
 def _recordable(value: object) -> bool:
     try:
-        json.dumps(value, allow_nan=False)
-    except ValueError:
+        dumps(value)
+    except (ValueError, TypeError):
         return False
     return True
 
@@ -350,7 +364,7 @@ def last_action(path: str, name: str) -> Action | None:
     actions: list[Event] = []
     turns = Turns()
     best: Event | None = None
-    wanted = json.dumps(name).encode()
+    wanted = dumps(name, ascii=True).encode()
     looked = 0  # lines read since the first action was found
     for raw in lines_from_end(path):
         if best is not None:
@@ -447,16 +461,26 @@ def key_of(raw: bytes, number: int) -> Key | BadLine:
         get = data.get
         version, id_, at, file = get("v"), get("id"), get("at"), get("file")
         if type(version) is int and version in (1, 2) and type(id_) is str and \
-                type(at) is str and type(get("command")) is str and _AT.match(at) and \
+                type(at) is str and type(get("command")) is str and _stamped(at) and \
                 (file is None or type(file) is str):
             return Key(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
     whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
     return Key(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
 
 
+_stamp: Any = None  # _AT, compiled when a line is first read (a change only writes one)
+
+
+def _stamped(at: str) -> bool:
+    global _stamp
+    if _stamp is None:
+        _stamp = re.compile(_AT).match
+    return _stamp(at) is not None
+
+
 def _utf8(data: object) -> bool:
     try:
-        json.dumps(data, ensure_ascii=False).encode()
+        dumps(data).encode()
     except UnicodeEncodeError:
         return False
     return True
@@ -473,12 +497,17 @@ def _finite(text: str) -> float:
     return number
 
 
-_scan = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite).raw_decode
+_scan: Any = None  # one decoder for every line, made when a line is first read
 
 
 def _decode(text: str) -> Any:
     """One JSON value, and nothing else on the line. (One decoder for every line:
     json.loads with an option builds a new one on each call.)"""
+    global _scan
+    if _scan is None:
+        import json
+
+        _scan = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite).raw_decode
     text = text.strip()
     value, end = _scan(text)
     if end != len(text):
@@ -500,7 +529,7 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         wrong = next(k for k, v in (("id", id_), ("at", at), ("command", command))
                      if type(v) is not str)
         raise TypeError(f"{wrong} must be text")
-    if not _AT.match(at):
+    if not _stamped(at):
         raise ValueError("at must be a UTC time like 2026-11-30T12:00:00.000Z")
     if len(id_) > MAX_ID or len(command) > MAX_NAME:
         raise ValueError("its id or command is longer than any cwx writes")
@@ -539,5 +568,5 @@ def _change(item: Any) -> Change:
 
 
 def _short(value: object) -> str:
-    text = json.dumps(value)
+    text = dumps(value, ascii=True)
     return text if len(text) <= 20 else text[:17] + "..."

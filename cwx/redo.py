@@ -11,7 +11,6 @@ hold the very same record. Anything else is refused and left for a person.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -19,6 +18,7 @@ import zlib
 from typing import Any, NamedTuple
 
 from cwx.errors import BadFile
+from cwx.journal import dumps
 
 TEMP_SUFFIX = ".cwx-tmp"
 
@@ -40,13 +40,19 @@ RECORD_VERSION = 3
 MAX_RECORD = 8 << 20  # two files of at most 1 MiB and a journal line holding their text
 
 
-TEMP_NAME = re.compile(r"^\.(.+)\.[0-9a-f]{8}" + re.escape(TEMP_SUFFIX) + "$")
+# Patterns, compiled where first needed (re caches them): most commands meet no file of
+# these names, and compiling one costs a command about a million instructions.
+_TEMP_NAME = r"^\.(.+)\.[0-9a-f]{8}\.cwx-tmp$"
+_RECORD_NAME = r"^\.cwx-redo-[0-9a-f]{12}\.json$"
+_FINGERPRINT = r"^[0-9]+:[0-9a-f]{8}$"
 
 
-_RECORD_NAME = re.compile("^" + re.escape(REDO_PREFIX) + r"[0-9a-f]{12}" + re.escape(REDO_SUFFIX) + "$")
-
-
-_FINGERPRINT = re.compile(r"^[0-9]+:[0-9a-f]{8}$")
+def temp_target(name: str) -> str | None:
+    """The file a temporary file of cwx's named `name` is for (None: not one of cwx's)."""
+    if not name.endswith(TEMP_SUFFIX):
+        return None
+    found = re.match(_TEMP_NAME, name)
+    return found.group(1) if found else None
 
 
 class JournalLine(NamedTuple):
@@ -83,7 +89,7 @@ class Redo(NamedTuple):
                                   "replace": [list(p) for p in self.replace],
                                   "journal": journal, "journal_size": self.journal_size}
         fields["mark"] = mark(fields)
-        return json.dumps(fields).encode()
+        return dumps(fields, ascii=True).encode()
 
 
 # ---------------------------------------------------------------- the machine's mark
@@ -137,7 +143,7 @@ def mark(fields: dict[str, Any], *, make: bool = True) -> str | None:
     key = _key(make)
     if key is None:
         return None
-    body = json.dumps({k: v for k, v in fields.items() if k != "mark"}).encode()
+    body = dumps({k: v for k, v in fields.items() if k != "mark"}, ascii=True).encode()
     return str(_blake2.blake2b(body, key=key, digest_size=32).hexdigest())
 
 
@@ -219,9 +225,11 @@ def read_plain(path: str, limit: int) -> bytes:
 
 
 def _decode(raw: bytes, name: str) -> tuple[Redo | None, str | None]:
-    if not _RECORD_NAME.match(name):
+    if not re.match(_RECORD_NAME, name):
         return None, "a file named like a redo record, which cwx never names so"
     try:
+        import json
+
         fields = json.loads(raw)
     except (ValueError, RecursionError):
         return None, "a redo record that is not valid JSON"
@@ -275,11 +283,11 @@ def _untrusted(redo: Redo, found_in: str) -> str | None:
             return f"a redo record naming a file in {folder}, not a folder's real path"
     for pending in redo.replace:
         folder, name = os.path.split(pending.target)
-        match = TEMP_NAME.match(os.path.basename(pending.temp))
-        if not match or match.group(1) != name or os.path.dirname(pending.temp) != folder:
+        if temp_target(os.path.basename(pending.temp)) != name or \
+                os.path.dirname(pending.temp) != folder:
             return f"a redo record naming {pending.temp}, not a temporary file of cwx's beside " \
                    f"{pending.target}"
-        if pending.old is not None and not _FINGERPRINT.match(pending.old):
+        if pending.old is not None and not re.match(_FINGERPRINT, pending.old):
             return "a redo record of a shape cwx never writes"
     if redo.journal:
         line = redo.journal.line

@@ -23,7 +23,7 @@ from cwx.errors import BadFile, BadValue, RuleForbids
 
 FILE = ".cwx-sealed.json"
 NONCE_BYTES = 32  # 256 bits
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = r"^[0-9a-f]{64}$"
 
 
 class Seal(NamedTuple):
@@ -60,7 +60,7 @@ def new(target: int) -> Seal:
 def well_formed(value: str, what: str) -> str:
     """A commitment or nonce as cwx writes them: 64 hexadecimal digits (case ignored)."""
     folded = value.strip().lower()
-    if not _HEX64.match(folded):
+    if not re.match(_HEX64, folded):
         raise BadValue(f"{what} must be 64 hexadecimal digits, as cwx prints it; "
                        f"got {len(value)} characters")
     return folded

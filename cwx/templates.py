@@ -8,7 +8,7 @@ from typing import assert_never
 from cwx import clockworx, colorwheel, gitsetup
 from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = r"^[A-Za-z0-9_-]+$"
 
 
 def toml_string(text: str) -> str:
@@ -29,7 +29,7 @@ def toml_string(text: str) -> str:
 
 
 def toml_key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else toml_string(name)
+    return name if re.match(_BARE_KEY, name) else toml_string(name)
 
 
 def character_file(sheet: Character, schema: str | None = None) -> str:

@@ -49,14 +49,13 @@ def loads(text: str, path: str | None = None) -> dict[str, Any]:
         return _refuse_shape(text, path, r"[\[{]{64,}", "nests arrays or tables too deeply")
 
 
+# The patterns below are compiled where they are first needed (re caches them): most
+# texts never need them, and compiling one costs a command about a million instructions.
 # What is not a key: strings (which may hold dots) and comments, blanked before looking.
-_NOT_KEYS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
-                       re.DOTALL)
+_NOT_KEYS = r'(?s)"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
 # Possessive, and anchored at a word's start, so a long word is scanned once.
-_DOTTED = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}")
-
-
-_DEEP_KEY = re.compile(r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){2,}")
+_DOTTED = r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}"
+_DEEP_KEY = r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){2,}"
 MAX_DEEP_KEYS = 64  # keys of three parts or more (a.b.c): tomlkit's work grows as their square
 MAX_DEPTH = 64  # tables and arrays within each other (tomlkit stops at 100, with an error)
 
@@ -67,13 +66,13 @@ def _refuse_long_keys(text: str, path: str | None) -> None:
     Nothing in a cwx file comes near the limits."""
     if text.count(".") < MAX_KEY_PARTS:
         return
-    bare = _NOT_KEYS.sub(lambda m: "" if m.group(0)[0] == "#" else
+    bare = re.sub(_NOT_KEYS, lambda m: "" if m.group(0)[0] == "#" else
                          "s" + "\n" * m.group(0).count("\n"), text)
-    if found := _DOTTED.search(bare):
+    if found := re.search(_DOTTED, bare):
         line = bare.count("\n", 0, found.start()) + 1
         raise BadFile(f"is not valid for cwx: a dotted key of more than {MAX_KEY_PARTS} parts",
                       path=path, line=line)
-    for number, found in enumerate(_DEEP_KEY.finditer(bare), 1):
+    for number, found in enumerate(re.finditer(_DEEP_KEY, bare), 1):
         if number > MAX_DEEP_KEYS:
             raise BadFile(f"is not valid for cwx: more than {MAX_DEEP_KEYS} dotted keys of "
                           "three parts or more (editing them would take minutes)", path=path,
@@ -111,9 +110,8 @@ def _toml_complaint(message: str) -> tuple[str, int | None]:
 
 
 _KEY_PART = r'(?:"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+)'
-_KEY = re.compile(rf"^\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=")
-_HEADER_KEY = re.compile(rf"^\s*\[\[?\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]\]?")
-_PART = re.compile(_KEY_PART)
+_KEY = rf"^\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*="
+_HEADER_KEY = rf"^\s*\[\[?\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]\]?"
 
 
 def line_of(raw: bytes, key: str | None) -> int | None:
@@ -127,12 +125,12 @@ def line_of(raw: bytes, key: str | None) -> int | None:
     table: list[str] = []
     best = None
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
-        if header := _HEADER_KEY.match(line):
+        if header := re.match(_HEADER_KEY, line):
             table = _parts(header.group(1))
             if table == wanted[: len(table)] and best is None:
                 best = number
             continue
-        if assign := _KEY.match(line):
+        if assign := re.match(_KEY, line):
             path = table + _parts(assign.group(1))
             if path == wanted or (len(wanted) == 2 and path[:1] == wanted[:1] and
                                   ".".join(path[1:]) == wanted[1]):
@@ -144,4 +142,4 @@ def line_of(raw: bytes, key: str | None) -> int | None:
 
 def _parts(key: str) -> list[str]:
     """A TOML key's parts, quotes taken off (escapes aside: a name is found, not read)."""
-    return [part[1:-1] if part[:1] in "\"'" else part for part in _PART.findall(key)]
+    return [part[1:-1] if part[:1] in "\"'" else part for part in re.findall(_KEY_PART, key)]
