@@ -1,12 +1,22 @@
-"""The campaign: a folder marked by its settings file, found the way git finds a repository."""
+"""The campaign: a folder marked by its settings file, found the way git finds a
+repository, and what one command knows of it.
+
+A `Campaign` is made once per command and passed down: its root is found once, its
+settings read once, and its files are listed, and read, only when a command asks for
+them (a character by its name, the party, the ledger's check), each at most once. Its
+journal, the campaign's ledger, is folded here (ledger.py folds; this module reads).
+Outside any campaign, a "campaign" is the folder of the file a command acts on, whose
+journal is beside it.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 from cwx import journal
+from cwx.errors import BadFile, BadValue, CwxError
 
 SETTINGS = "campaign.toml"
 
@@ -24,6 +34,10 @@ def root_above(folder: str) -> str | None:
         here = parent
 
 
+def inside(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 class Settings(NamedTuple):
     """What campaign.toml says."""
 
@@ -31,79 +45,323 @@ class Settings(NamedTuple):
     bag: str | None  # the default bag, as a path from the root
 
 
-def settings(root: str) -> Settings:
-    """The campaign's settings file, read and checked."""
-    from cwx import files
-    from cwx.errors import BadFile
+class Member(NamedTuple):
+    """A character or bag file of the campaign, as a command named it."""
 
-    path = os.path.join(root, SETTINGS)
-    raw = files.read_bytes(path)
-    table = files.parse(raw, path).get("campaign", {})
-    if not isinstance(table, dict):
-        raise BadFile("campaign must be a table, like [campaign] on a line of its own",
-                      path=path, line=files.line_of(raw, "campaign"), key="campaign")
-    bag = table.get("bag")
-    if bag is not None and (not isinstance(bag, str) or not bag.strip()):
-        raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
-                      path=path, line=files.line_of(raw, "campaign.bag"), key="campaign.bag")
-    return Settings(root, bag)
+    path: str  # from the current folder
+    kind: str  # "character", or another kind's name ("bag")
+    data: dict[str, Any]  # as read (once) when the campaign was listed
 
 
-def journal_folder(path: str) -> str:
-    """Where a change to the file at `path` is journaled: the campaign's root (one journal
-    for the whole campaign), or outside any campaign the file's own folder."""
-    folder = os.path.dirname(os.path.abspath(path))
-    return root_above(folder) or folder
+class Campaign:
+    """One campaign as a command sees it; made by `around`, once a command."""
+
+    def __init__(self, folder: str, root: str | None) -> None:
+        self.folder = folder  # where the command acts: the file's folder, or the current
+        self.root = root  # as named (None: outside any campaign)
+        self.real = os.path.realpath(root) if root is not None else None
+        self._roots: dict[str, str | None] = {}
+        self._settings: Settings | None = None
+        self._members: list[Member] | None = None
+        self._unreadable: list[CwxError] = []
+
+    @classmethod
+    def around(cls, path: str = ".") -> Campaign:
+        """The campaign a folder, or a file's folder, is in."""
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        return cls(folder, root_above(folder))
+
+    def of(self, path: str) -> Campaign:
+        """The campaign of a file: this one, or the one it is in."""
+        root = self.root_of(os.path.dirname(os.path.abspath(path)))
+        if root is not None and os.path.realpath(root) == self.real:
+            return self
+        return Campaign(os.path.dirname(path) or ".", root)
+
+    def root_of(self, folder: str) -> str | None:
+        """root_above, asked once a folder."""
+        folder = os.path.abspath(folder)
+        if folder not in self._roots:
+            self._roots[folder] = root_above(folder)
+        return self._roots[folder]
+
+    # --- where things are
+
+    @property
+    def journal_folder(self) -> str:
+        """Where a change is journaled: the campaign's root (one journal for the whole
+        campaign), or outside any campaign the acting file's own folder."""
+        return self.root if self.root is not None else self.folder
+
+    @property
+    def journal_file(self) -> str:
+        return journal.path_in(os.path.realpath(self.journal_folder))
+
+    def bound(self, path: str) -> str:
+        """The real folder a file named `path` may be written in: its campaign's, or with
+        no campaign its own folder. A link that leads out of it is never written through."""
+        folder = os.path.dirname(os.path.abspath(path))
+        return os.path.realpath(self.root_of(folder) or folder)
+
+    def named(self, name: str) -> str:
+        """The file this campaign's journal names `name`, if it is within the journal's
+        reach: its campaign, or with no campaign its own folder. A journal is input (a
+        campaign from git, a line another player wrote), never a way to a file elsewhere."""
+        folder = os.path.realpath(self.journal_folder)
+        path = os.path.join(folder, name)
+        real = os.path.realpath(path)
+        if self.real is None:
+            within = inside(real, folder)
+        else:
+            theirs = self.root_of(os.path.dirname(real))
+            within = theirs is not None and os.path.realpath(theirs) == self.real
+        if not within:
+            raise BadFile(f"names {name}, outside {'its campaign' if self.real else 'its own folder'}"
+                          "; cwx follows a journal only to files there (name the file "
+                          "yourself, or mend the line)", path=journal.path_in(folder))
+        return path
+
+    def name_of(self, path: str) -> str:
+        """A file as the journal names it: its real path, relative to the journal."""
+        return journal.name_in(os.path.realpath(self.journal_folder), path)
+
+    def where_check_looks(self, path: str) -> None:
+        """A campaign's character or bag is played only where `cwx check` looks (a `.toml`
+        file outside hidden folders), else its dice would go uncounted (W9)."""
+        if self.real is None:
+            return
+        real = os.path.realpath(path)
+        parts = os.path.relpath(real, self.real).split(os.sep)
+        if parts[0] != os.pardir and (any(part.startswith(".") for part in parts) or
+                                      not real.endswith(".toml")):
+            raise BadFile("is where cwx check never looks (a hidden name or folder, or a name "
+                          "not ending in .toml), so its dice would go uncounted (W9); keep "
+                          "the campaign's characters and bags where check sees them",
+                          path=path)
+
+    def needed(self) -> str:
+        """The root, for a command that works only inside a campaign."""
+        if self.root is None:
+            raise BadFile("is not inside a campaign (no campaign.toml here or above); "
+                          "cwx init marks one", path=self.folder)
+        return self.root
+
+    # --- what it holds
+
+    def settings(self) -> Settings:
+        """campaign.toml, read and checked (once)."""
+        if self._settings is None:
+            from cwx import tomlread
+
+            root = self.needed()
+            path = os.path.join(root, SETTINGS)
+            raw = tomlread.read_bytes(path)
+            table = tomlread.parse(raw, path).get("campaign", {})
+            if not isinstance(table, dict):
+                raise BadFile("campaign must be a table, like [campaign] on a line of its own",
+                              path=path, line=tomlread.line_of(raw, "campaign"), key="campaign")
+            bag = table.get("bag")
+            if bag is not None and (not isinstance(bag, str) or not bag.strip()):
+                raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
+                              path=path, line=tomlread.line_of(raw, "campaign.bag"),
+                              key="campaign.bag")
+            self._settings = Settings(root, bag)
+        return self._settings
+
+    def members(self, unreadable: Callable[[CwxError], None] | None = None) -> list[Member]:
+        """The campaign's character and bag files (any other TOML is the player's own),
+        named from the current folder, each read once; a campaign inside this one, and a
+        link to a file met already or to another campaign's, left out. A file that cannot
+        be read is an error, or with `unreadable`, told to it and left out."""
+        from cwx import systems, tomlread
+
+        if self._members is None:
+            self._members = []
+            seen: set[str] = set()
+            for path in files_under([self.needed()], nested=False).tomls:
+                path, real = os.path.relpath(path), os.path.realpath(path)
+                if os.path.basename(path) == SETTINGS or real in seen or \
+                        self.root_of(os.path.dirname(real)) is None or \
+                        os.path.realpath(self.root_of(os.path.dirname(real)) or "") != self.real:
+                    continue
+                seen.add(real)
+                try:
+                    data = tomlread.parse(tomlread.read_bytes(path), path)
+                except CwxError as error:
+                    self._unreadable.append(error)
+                    continue
+                kind = systems.kind_of(data)
+                if kind is not None:
+                    self._members.append(Member(path, kind, data))
+        for problem in self._unreadable:
+            if unreadable is None:
+                raise problem
+            unreadable(problem)
+        return self._members
+
+    # --- finding a character or a bag
+
+    def character(self, value: str) -> str:
+        """--char: a path (an existing one wins), else a name in the campaign: `sue` is the
+        file sue.toml, found by its file name alone; else the character whose `name` is
+        Sue. Two files of that name, or two characters, are an error naming both."""
+        from cwx.traitnames import fold
+
+        is_folder = os.path.isdir(value)
+        if (os.path.lexists(value) and not is_folder) or not value.strip():
+            return value
+        if is_folder and (self.root is None or os.path.dirname(value) or value in (".", "..")):
+            raise BadFile("is a folder; give a character's file, or its name", path=value)
+        if self.root is None or os.path.dirname(value):
+            return missing(value, "character")
+        wanted = fold(value).removesuffix(".toml")
+        by_file = _one_each(path for path in files_under([self.root], nested=False).tomls
+                            if fold(stem(path)) == wanted and
+                            os.path.basename(path) != SETTINGS)
+        if not by_file:
+            by_file = _one_each(m.path for m in self.members() if m.kind == "character" and
+                                fold(_name(m)) == wanted)
+        if len(by_file) > 1:
+            raise BadValue(f"{value}: two characters answer to that name, "
+                           f"{' and '.join(by_file)}; give the file")
+        if by_file:
+            return by_file[0]
+        if is_folder:
+            raise BadFile("is a folder, and no character of the campaign has that name; give "
+                          "a character's file, or its name", path=value)
+        from cwx.hints import did_you_mean
+
+        names = {}
+        for member in self.members(lambda error: None):
+            if member.kind == "character":
+                names[_name(member)] = _name(member)
+                if value.endswith(".toml"):
+                    names[os.path.basename(member.path)] = member.path
+                elif fold(stem(member.path)) != fold(_name(member)):
+                    names[stem(member.path)] = stem(member.path)
+        raise BadValue(f"{value}: no such file, and no character of that name in the "
+                       f"campaign{did_you_mean(value, names, names)}")
+
+    def bag(self, value: str | None, ask: str = "with --bag") -> str:
+        """--bag, or left out: the campaign's default bag (campaign.toml), else its only
+        bag. `ask`: how the command takes a bag, for the error that says to give one."""
+        if value:
+            if os.path.isdir(value):
+                raise BadFile("is a folder; give the bag's file", path=value)
+            return value if os.path.lexists(value) else missing(value, "bag")
+        if self.root is None:
+            raise BadValue(f"say which bag {ask} (outside a campaign there is no default)")
+        named = self.settings().bag
+        if named:
+            return os.path.relpath(os.path.join(self.root, named))
+        bags = [m.path for m in self.members(lambda error: None) if m.kind == "bag"]
+        if len(bags) != 1:
+            raise BadValue(f"the campaign has {len(bags) or 'no'} bag"
+                           f"{'s' if len(bags) != 1 else ''}{': ' + ', '.join(bags) if bags else ''}"
+                           f"; say which {ask}, or name the default as bag = \"…\" in "
+                           "campaign.toml")
+        return bags[0]
+
+    # --- its ledger
+
+    def ledger(self, bad: Callable[[journal.BadLine], None] | None = None) -> Any:
+        """The ledger of the campaign's journal (ledger.Ledger), read as a stream, twice:
+        once for the few lines that make files or undo or turn a change, once for every
+        change. `bad` hears of each line that is not an event (or one left out whole)."""
+        from cwx import ledger
+
+        folding = ledger.Folding()
+        left_out: set[int] = set()  # lines past what the ledger keeps: none of them folded
+        path = self.journal_file
+        for _, item in journal.read_raw(path, only=ledger.PRELUDE):
+            if isinstance(item, journal.Event) and not folding.note(item):
+                left_out.add(item.line)
+        for _, item in journal.read_raw(path):
+            if isinstance(item, journal.Event) and (item.line in left_out or
+                                                    not folding.add(item)):
+                item = journal.BadLine(item.line, ledger.OVER)
+            if isinstance(item, journal.BadLine) and bad is not None:
+                bad(item)
+        return folding.ledger()
+
+    def held_by(self, name: str) -> int:
+        """The dice the journal says the file `name` holds: only the lines naming it are
+        read (a file about to be made, where one may have been)."""
+        from cwx import ledger
+
+        spelled = journal.dumps(name).encode()
+        events = [item for _, item in journal.read_raw(self.journal_file, only=(spelled,))
+                  if isinstance(item, journal.Event)]
+        return int(ledger.fold(events).held(name))
+
+    def uncounted(self, folded: Any, present: Iterable[str]) -> dict[str, int]:
+        """The files the ledger says hold dice that the campaign no longer counts among its
+        character and bag files `present` (as the journal names them): gone, a folder now,
+        or found to be something else (emptied, not cwx's, another file's link, another
+        campaign's). Their dice are still the campaign's (W9). A file cwx never looks at
+        (in a hidden folder) is neither counted nor missed."""
+        real = self.real or os.path.realpath(self.folder)
+        looked = {os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(path) or "."),
+                                               os.path.basename(path)), real)
+                  for path in files_under([self.root or self.folder], nested=False).tomls}
+        return self._holding(folded, present, looked)
+
+    def gone(self, folded: Any) -> dict[str, int]:
+        """The files the ledger says hold dice that are gone (or a folder now)."""
+        return self._holding(folded, (), set())
+
+    def _holding(self, folded: Any, present: Iterable[str], looked: set[str]) -> dict[str, int]:
+        real = self.real or os.path.realpath(self.folder)
+        found = {}
+        for name in sorted(folded.known - set(present)):
+            held = folded.held(name)
+            path = os.path.join(real, name)
+            if held and (name in looked or not os.path.lexists(path) or os.path.isdir(path)):
+                found[name] = held
+        return found
 
 
-def bound(path: str) -> str:
-    """The real folder a file named `path` may be written in: its campaign's, or with no
-    campaign its own folder. A link that leads out of it is never written through."""
-    folder = os.path.dirname(os.path.abspath(path))
-    return os.path.realpath(root_above(folder) or folder)
+def _name(member: Member) -> str:
+    name = member.data.get("name")
+    return name if isinstance(name, str) else stem(member.path)
 
 
-def named_by_journal(journal_folder: str, name: str) -> str:
-    """The file a journal in `journal_folder` names `name`, if it is within that journal's
-    reach: its campaign, or with no campaign its own folder. A journal is input (a campaign
-    from git, a line another player wrote), never a way to a file elsewhere."""
-    from cwx.errors import BadFile
-
-    path = os.path.join(journal_folder, name)
-    real = os.path.realpath(path)
-    root = root_above(journal_folder)
-    if root is None:
-        reach = os.path.realpath(journal_folder)
-        within = inside(real, reach)
-    else:
-        theirs = root_above(os.path.dirname(real))
-        within = theirs is not None and os.path.realpath(theirs) == os.path.realpath(root)
-    if not within:
-        raise BadFile(f"names {name}, outside {'its campaign' if root else 'its own folder'}; "
-                      "cwx follows a journal only to files there (name the file yourself, "
-                      "or mend the line)", path=journal.path_in(journal_folder))
-    return path
+def _one_each(paths: Iterable[str]) -> list[str]:
+    """Each file once, named from the current folder: by where it really is, the file
+    itself over a link to it."""
+    found: dict[str, str] = {}
+    for path in paths:
+        path = os.path.relpath(path)
+        real = os.path.realpath(path)
+        if real not in found or os.path.abspath(found[real]) != real:
+            found[real] = path
+    return list(found.values())
 
 
-def where_check_looks(path: str) -> None:
-    """A campaign's character or bag is played only where `cwx check` looks (a `.toml`
-    file outside hidden folders), else its dice would go uncounted (W9)."""
-    root = root_above(os.path.dirname(os.path.abspath(path)))
-    if root is None:
-        return
-    real = os.path.realpath(path)
-    parts = os.path.relpath(real, os.path.realpath(root)).split(os.sep)
-    if parts[0] != os.pardir and (any(part.startswith(".") for part in parts) or
-                                  not real.endswith(".toml")):
-        from cwx.errors import BadFile
+def missing(path: str, kind: str) -> str:
+    """A path that does not exist: said now, with the nearest file of its folder that is a
+    `kind` ("character" or "bag"), named as the path was typed."""
+    from cwx import systems, tomlread
+    from cwx.hints import did_you_mean, nearest
 
-        raise BadFile("is where cwx check never looks (a hidden name or folder, or a name "
-                      "not ending in .toml), so its dice would go uncounted (W9); keep the "
-                      "campaign's characters and bags where check sees them", path=path)
+    folder = os.path.dirname(path)
+    try:
+        names = [n for n in os.listdir(folder or ".") if n.endswith(".toml")]
+    except OSError:
+        return path  # the files layer says what is wrong with the folder
+    near = {}
+    for name in nearest(os.path.basename(path), names, 8):  # read only these: a folder may be big
+        try:
+            data = tomlread.parse(tomlread.read_bytes(os.path.join(folder, name)), name)
+        except CwxError:
+            continue
+        if systems.kind_of(data) == kind:
+            near[name] = os.path.join(folder, name)
+    raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near, near)}", path=path)
 
 
-def inside(real: str, folder: str) -> bool:
-    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+def stem(path: str) -> str:
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 class Found(NamedTuple):

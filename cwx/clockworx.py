@@ -103,14 +103,16 @@ def raise_cost(score: int) -> int:
     return CLOCK * (score + 1)
 
 
-def require_trait(traits: Mapping[str, int], name: str, *, untrained: bool = False) -> str:
-    """The trait's own spelling; a trait the character lacks is an error, never untrained
-    (where an untrained action is possible, `untrained` says how to play one)."""
+class NoSuchTrait(BadValue):
+    """The character has no trait of that name: an error, never an untrained action."""
+
+
+def require_trait(traits: Mapping[str, int], name: str) -> str:
+    """The trait's own spelling; a trait the character lacks is an error, never untrained."""
     own = traitnames.find(traits, name)
     if own is None:
-        how = "; leave out --trait for an untrained action" if untrained else ""
-        raise BadValue(f"no trait {name!r}{did_you_mean(name, traits)} "
-                       f"(traits: {', '.join(traits)}){how}")
+        raise NoSuchTrait(f"no trait {name!r}{did_you_mean(name, traits)} "
+                          f"(traits: {', '.join(traits)})")
     return own
 
 
@@ -148,7 +150,7 @@ def advance(
     if (new is None) == (raise_ is None):
         raise BadValue("say either a new trait to buy or a trait to raise")
     if new is not None:
-        name = traitnames.new_name(new, "--new")
+        name = traitnames.new_name(new, "trait")
         if (own := traitnames.find(traits, name)) is not None:
             raise RuleForbids(f"the character already has {own!r}; raise it instead")
         return _pay(name, 1, NEW_TRAIT_COST, xp, new=True)

@@ -218,6 +218,14 @@ def random_die(rng: Random) -> Callable[[Bag], str]:
     return next_die
 
 
+class DiceRanOut(BadValue):
+    """The dice a table recorded ran out while the action still needed a draw."""
+
+
+class DiceLeftOver(BadValue):
+    """The action ended before every die the table recorded was drawn."""
+
+
 class Recorded:
     """A die source that replays the dice a table drew by hand, in order."""
 
@@ -227,10 +235,9 @@ class Recorded:
 
     def __call__(self, bag: Bag) -> str:
         if self.used >= len(self.dice):
-            raise BadValue(
+            raise DiceRanOut(
                 f"the recorded dice ran out after {self.used}: the action still needs a draw "
-                "(record every die drawn, in order, with --drawn)"
-            )
+                "(record every die drawn, in order)")
         die = self.dice[self.used]
         if bag.of(die) < 1:
             raise BadValue(f"recorded die {self.used + 1} is {die}, but the bag holds no {die} die")
@@ -239,11 +246,11 @@ class Recorded:
 
     def check_all_used(self, cancelled: bool = False) -> None:
         if self.used < len(self.dice):
-            why = ("a held black cancelled the white, which ends the action (a white is kept "
-                   "only by a character holding no black)" if cancelled else
-                   "answer the keep choices (--keep-white, --keep-black) as the player did")
-            raise BadValue(f"{len(self.dice)} dice were recorded but the action ended after "
-                           f"{self.used}; {why}")
+            said = f"{len(self.dice)} dice were recorded but the action ended after {self.used}"
+            if cancelled:
+                raise BadValue(f"{said}; a held black cancelled the white, which ends the "
+                               "action (a white is kept only by a character holding no black)")
+            raise DiceLeftOver(f"{said}; answer the keep choices as the player did")
 
 
 def spend(table: Table) -> Table:
@@ -263,17 +270,32 @@ def curse(table: Table) -> Table:
 Turn = Literal["spend", "curse"]
 
 
-def check_turn(turn: Turn, last: str | None, success: bool, turned: bool) -> None:
+class LastAction(NamedTuple):
+    """A character's last action, as luck's rules see it (W5, W6, W7)."""
+
+    named: str  # as people call it ("game end")
+    draw: bool  # it was a draw
+    end: bool  # it was the end of a game
+    success: bool
+    turned: bool  # already turned: a white spent on it, or a curse
+
+
+class NoDraw(RuleForbids):
+    """The character has drawn nothing luck could turn."""
+
+
+def check_turn(turn: Turn, last: LastAction | None) -> None:
     """Whether luck may turn the character's last action (W5, W6): a spent white turns a
     failed draw into a success, the GM's curse a successful one into a failure; each
-    action is turned at most once. `last` is that action's command (None: none yet)."""
+    action is turned at most once."""
     word = "spend a white on" if turn == "spend" else "curse"
     if last is None:
-        raise RuleForbids(f"the character has no draw in the journal to {word}; record the "
-                          "draw first (cwx bag draw, with --drawn for dice drawn by hand)")
-    if last != "bag draw":
-        raise RuleForbids(f"the character's last action was `{last}`, not a draw: there is "
-                          f"nothing to {word}")
+        raise NoDraw(f"the character has no draw in the journal to {word}; record the draw "
+                     "first")
+    if not last.draw:
+        raise RuleForbids(f"the character's last action was `{last.named}`, not a draw: "
+                          f"there is nothing to {word}")
+    success, turned = last.success, last.turned
     if turned:
         raise RuleForbids("the character's last draw was already turned (a white spent, or a "
                           "curse): an action is turned once")
@@ -283,9 +305,9 @@ def check_turn(turn: Turn, last: str | None, success: bool, turned: bool) -> Non
         raise RuleForbids("the character's last draw failed; the GM's curse spoils a success")
 
 
-def check_end(last: str | None) -> None:
+def check_end(last: LastAction | None) -> None:
     """A game ends once (W7): a second end with nothing played since settles nothing."""
-    if last == "game end":
+    if last is not None and last.end:
         raise RuleForbids("the character's game has already ended, and nothing was played "
                           "since; there is nothing more to settle")
 
@@ -332,20 +354,22 @@ def check_traits(traits: Mapping[str, Sequence[str]], *, creating: bool) -> None
                             for colour, names in traits.items() for name in names)
 
 
+class HoldingBlack(RuleForbids):
+    """No trading while holding black (W8)."""
+
+
 def trade(
     table: Table, traits: Mapping[str, tuple[str, ...]], colour: str, trait: str
 ) -> Trade:
     """Trade 3 whites (primary) or 5 (secondary) for a new trait, holding no black (W8)."""
     colour = colour_named(colour)
-    name = traitnames.new_name(trait, "--trait")
+    name = traitnames.new_name(trait, "trait")
     if (found := find_trait(traits, name)) is not None:
         raise RuleForbids(f"the character already has {found[1]!r} on {found[0]}")
     held = table.held
     if held.black > 0:
-        raise RuleForbids(
-            f"the character holds {held.black} black; no trading while holding black "
-            "(end the game first: cwx game end)"
-        )
+        raise HoldingBlack(f"the character holds {held.black} black; no trading while holding "
+                           "black (end the game first)")
     cost = TRADE_COST[colour]
     if held.white < cost:
         raise RuleForbids(f"a new {colour} trait costs {cost} whites; the character holds {held.white}")

@@ -9,20 +9,18 @@ layer (durable.py); the journal line is journal.py's.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from cwx import campaign, durable, journal, ledger, locks, redo, sheets, tomledit
+from cwx import durable, journal, locks, redo, sheets, tomledit
+from cwx.campaign import Campaign, inside, stem
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
-from cwx.sheets import BagSheet, Character, Kind
 from cwx.tomledit import Key
-from cwx.tomlread import line_of, loads, parse
+from cwx.tomlread import MAX_BYTES, line_of, loads, parse, read_bytes
 
-__all__ = ["Change", "line_of", "parse", "read_bytes", "reading"]
+__all__ = ["MAX_BYTES", "Change", "line_of", "parse", "read_bytes", "reading"]
 
-MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
 Say = Callable[[str], None]
 
 
@@ -42,71 +40,15 @@ class Loaded(NamedTuple):
     secret: bool = False  # the journal says the file was written, never what it says
 
 
-# ---------------------------------------------------------------- reading
-
-
-def read_bytes(path: str, *, through_links: bool = True) -> bytes:
-    """A file's bytes, refusing what is not a readable, reasonably sized regular file."""
-    # O_NONBLOCK: a FIFO where a file should be must not hang the command.
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if through_links else os.O_NOFOLLOW)
+def sheet_from(data: Mapping[str, Any], raw: bytes, path: str, kind: str | None) -> Any:
+    """The sheet of a file read (a character, or a file of the kind asked for), any
+    problem placed at its line."""
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise BadFile("no such file", path=path) from None
-    except PermissionError:
-        raise BadFile("cwx may not read this file (permission denied)", path=path) from None
-    except OSError as error:
-        if not through_links and os.path.islink(path):
-            raise BadFile("is a symbolic link; cwx keeps this file only as a file of its own",
-                          path=path) from None
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise BadFile("is a folder, not a file", path=path)
-        if not stat.S_ISREG(info.st_mode):
-            raise BadFile("is not a regular file", path=path)
-        if info.st_size > MAX_BYTES:
-            raise BadFile(f"is {info.st_size} bytes; cwx reads files up to {MAX_BYTES}",
-                          path=path)
-        chunks, size = [], 0
-        while chunk := os.read(fd, MAX_BYTES + 1 - size):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_BYTES:
-                raise BadFile(f"grew past {MAX_BYTES} bytes while cwx read it", path=path)
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
-
-
-def character_from(data: Mapping[str, Any], raw: bytes, path: str) -> Character:
-    try:
-        return sheets.character(data, stem(path))
+        if kind == "character":
+            return sheets.character(data, stem(path))
+        return sheets.read(data, stem(path), kind)
     except CwxError as error:
         raise error.located(path, line_of(raw, error.key)) from None
-
-
-def bag_from(data: Mapping[str, Any], raw: bytes, path: str) -> BagSheet:
-    try:
-        return sheets.bag(data)
-    except CwxError as error:
-        raise error.located(path, line_of(raw, error.key)) from None
-
-
-def check_file(path: str) -> Kind:
-    """Validate a character or bag file; its kind, or a BadFile naming what is wrong."""
-    raw = read_bytes(path)
-    data = parse(raw, path)
-    kind = sheets.kind_of(data)
-    if kind == "character":
-        character_from(data, raw, path)
-    elif kind == "bag":
-        bag_from(data, raw, path)
-    else:
-        raise BadFile("is neither a character (no system key) nor a bag (no [bag] table)",
-                      path=path)
-    return kind
 
 
 def each_once(paths: Sequence[str]) -> list[str]:
@@ -118,18 +60,14 @@ def each_once(paths: Sequence[str]) -> list[str]:
     return list(by_file.values())
 
 
-def stem(path: str) -> str:
-    return os.path.splitext(os.path.basename(path))[0]
-
-
-def schema_beside(path: str, kind: Kind) -> str | None:
+def schema_beside(path: str, kind: str, camp: Campaign) -> str | None:
     """The `#:schema` target for a new file: the schema in its folder, else the one
     `cwx init` put at its campaign's root (`../character.schema.json`), else none."""
     name = f"{kind}.schema.json"
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isfile(os.path.join(folder, name)):
         return f"./{name}"
-    root = campaign.root_above(folder)
+    root = camp.root_of(folder)
     if root is None or not os.path.isfile(os.path.join(root, name)):
         return None
     # A path relative to the file, as editors read it, with / on every system.
@@ -148,20 +86,21 @@ class Change:
     (`reading`) never finishes another command's interrupted change.
     """
 
-    def __init__(self, command: str, paths: Sequence[str], journal_in: str | None, *,
-                 waiting: Say | None = None, note: Say | None = None,
-                 read_only: bool = False) -> None:
+    def __init__(self, command: str, paths: Sequence[str], camp: Campaign, *,
+                 journaled: bool = True, waiting: Say | None = None,
+                 note: Say | None = None, read_only: bool = False) -> None:
         self.command = command
+        self.campaign = camp
         self.files = {path: _place(path) for path in paths}
         if len(set(self.files.values())) < len(self.files):
             raise BadFile("names the same file twice (through a link?); give each its own",
                           path=" and ".join(self.files))
-        self.journal = journal.path_in(os.path.realpath(journal_in)) if journal_in else None
+        self.journal = camp.journal_file if journaled and not read_only else None
         if not read_only:  # refused before any lock, so nothing outside is even swept
             for path, real in self.files.items():
-                _within_bound(path, real)
-            if journal_in:
-                _in_one_campaign(list(self.files), journal_in)
+                _within_bound(camp, path, real)
+            if self.journal:
+                _in_one_campaign(camp, list(self.files))
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
@@ -185,19 +124,29 @@ class Change:
             self.loaded[path] = Loaded(path, self.files[path], raw, parse(raw, path), mode, [])
         return self.loaded[path]
 
-    def character(self, path: str) -> Character:
+    def sheet(self, path: str, kind: str | None = None) -> Any:
+        """The sheet of a file read under the lock: a character, a file of the kind asked
+        for ("bag"), or with no kind, whatever campaign file it is."""
         file = self._load(path)
         assert file.raw is not None
         if not self.read_only:
-            campaign.where_check_looks(path)
-        return character_from(file.data, file.raw, path)
+            self.campaign.where_check_looks(path)
+        return sheet_from(file.data, file.raw, path, kind)
 
-    def bag(self, path: str) -> BagSheet:
-        file = self._load(path)
-        assert file.raw is not None
-        if not self.read_only:
-            campaign.where_check_looks(path)
-        return bag_from(file.data, file.raw, path)
+    def character(self, path: str, system: str | None = None) -> Any:
+        """A character; with `system`, one that plays it (a command's rules are one
+        system's)."""
+        sheet = self.sheet(path, "character")
+        if system is not None and sheet.system != system:
+            from cwx import systems
+
+            theirs, ours = systems.system(sheet.system), systems.system(system)
+            raise BadFile(f"is a {theirs.TITLE} character; {ours.TITLE} commands need a "
+                          f"{system} one", path=path, key="system")
+        return sheet
+
+    def bag(self, path: str) -> Any:
+        return self.sheet(path, "bag")
 
     # --- saying what changes
 
@@ -218,8 +167,7 @@ class Change:
         if correction:
             self.corrections.add((path, key))
 
-    def save(self, path: str, before: Character | BagSheet,
-             after: Character | BagSheet) -> None:
+    def save(self, path: str, before: Any, after: Any) -> None:
         """Write what changed from one sheet of a file to the next (and only that)."""
         for key, value in sheets.edits(before, after):
             self.set(path, key, value)
@@ -319,15 +267,15 @@ class Change:
 
     def name_of(self, path: str) -> str:
         """A path as the journal names it: relative to the journal's folder when inside it."""
-        return journal.name_in(os.path.dirname(self.journal), path) if self.journal else path
+        return self.campaign.name_of(path) if self.journal else path
 
 
 @contextmanager
-def reading(paths: Sequence[str], *, waiting: Say | None = None,
+def reading(paths: Sequence[str], camp: Campaign, *, waiting: Say | None = None,
             note: Say | None = None) -> Iterator[Change]:
     """Read files under their folders' locks; an interrupted change is left for a command
     that changes files (and the caller is told of it)."""
-    with Change("read", paths, None, waiting=waiting, note=note, read_only=True) as change:
+    with Change("read", paths, camp, waiting=waiting, note=note, read_only=True) as change:
         yield change
 
 
@@ -348,7 +296,7 @@ def rebase(target: str, now: bytes, line: redo.JournalLine) -> bytes | None:
         edits: list[tuple[Key, Any]] = []
         for change in mine:
             assert change.key is not None
-            key = ledger.split(change.key)
+            key = journal.split(change.key)
             if tomledit.value_at(data, key) != change.before:
                 return None
             edits.append((key, change.after))
@@ -368,23 +316,23 @@ def _place(path: str) -> str:
     return real
 
 
-def _within_bound(path: str, real: str) -> None:
+def _within_bound(camp: Campaign, path: str, real: str) -> None:
     """A link the user made inside the campaign is written through; one that leads out of
     it (or, outside any campaign, out of the named file's folder) never is."""
-    bound = campaign.bound(path)
-    if not campaign.inside(real, bound):
+    bound = camp.bound(path)
+    if not inside(real, bound):
         raise BadFile(f"leads to {real}, outside {bound}; cwx does not write through "
                       "links that leave the campaign. Copy the file into the campaign",
                       path=path)
 
 
-def _in_one_campaign(paths: Sequence[str], journal_in: str) -> None:
+def _in_one_campaign(camp: Campaign, paths: Sequence[str]) -> None:
     """Every file a change writes is in the campaign whose journal records it (or, with no
     campaign, in none): a die moved into another campaign would break its W9 unseen."""
-    home = campaign.root_above(os.path.realpath(journal_in))
+    home = camp.root_of(os.path.realpath(camp.journal_folder))
     for path in paths:
         # Where the file really is: a link inside this campaign may lead into another.
-        theirs = campaign.root_above(os.path.dirname(os.path.realpath(path)))
+        theirs = camp.root_of(os.path.dirname(os.path.realpath(path)))
         if theirs == home:
             continue
         if theirs is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from cwx import ledger, sheets
+from cwx import ledger, sheets, systems
 
 Path = tuple[str, ...]
 
@@ -24,15 +24,50 @@ class Merged(NamedTuple):
     clashes: list[str]  # why the merge needs a person; empty when it does not
 
 
+class Files(NamedTuple):
+    """What the merge driver makes of three versions of a file: the merged text, or the
+    clashes that need a person (none: git's own text merge will do)."""
+
+    text: str | None
+    clashes: list[str]
+
+
+def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
+    """The three versions git gives the driver (%O %A %B), merged as the ledger adds up;
+    any other TOML (or a file that does not parse) is left to git's text merge."""
+    import os
+
+    from cwx import tomledit, tomlread
+    from cwx.errors import CwxError
+
+    raws = [tomlread.read_bytes(p) for p in (base, ours, theirs)]
+    try:
+        data = [tomlread.parse(raw, p) for raw, p in zip(raws, (base, ours, theirs), strict=True)]
+    except CwxError:
+        return Files(None, [])
+    if sheets.kind_of(data[1]) is None or sheets.kind_of(data[2]) is None:
+        return Files(None, [])  # not cwx's TOML
+    merged = merge(data[0], data[1], data[2], os.path.splitext(os.path.basename(path))[0])
+    if merged.clashes:
+        return Files(None, merged.clashes)
+    try:
+        return Files(tomledit.edited(raws[1].decode("utf-8"), data[1],
+                                     edits(data[1], merged.data), path), [])
+    except CwxError:
+        return Files(None, [])
+
+
 def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any],
           name: str) -> Merged:
     """The three-way merge of one file's data."""
     old, mine, yours = _leaves(base), _leaves(ours), _leaves(theirs)
+    rules = systems.rules(ledger.values_of(ours))
     merged: dict[Path, Any] = {}
     clashes: list[str] = []
     for path in [*mine, *(p for p in yours if p not in mine), *(p for p in old if p not in
                                                                    mine and p not in yours)]:
-        value, clash = _one(".".join(path), old.get(path), mine.get(path), yours.get(path))
+        key = ".".join(path)
+        value, clash = _one(key, old.get(path), mine.get(path), yours.get(path), rules(key))
         if clash:
             clashes.append(clash)
         elif value is not None:
@@ -44,12 +79,13 @@ def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str,
     return Merged(data, clashes)
 
 
-def _one(key: str, base: Any, ours: Any, theirs: Any) -> tuple[Any, str | None]:
+def _one(key: str, base: Any, ours: Any, theirs: Any,
+         rule: systems.Rule) -> tuple[Any, str | None]:
     if all(v is None or ledger.is_number(v) for v in (base, ours, theirs)):
         total = (base or 0) + ((ours or 0) - (base or 0)) + ((theirs or 0) - (base or 0))
         if total < 0:
             return None, f"{key} would add up to {total}, below 0: both sides spent it"
-        if total == 0 and (key.startswith("traits.") or None in (ours, theirs)):
+        if total == 0 and (rule.absent_at_zero or None in (ours, theirs)):
             return None, None  # removed by one side (or a trait at 0, which is none)
         return total, None
     if isinstance(ours, list) and isinstance(theirs, list) and \

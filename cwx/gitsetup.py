@@ -8,8 +8,13 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple
 
-from cwx.errors import BadFile
+from cwx import repo
+from cwx.campaign import Campaign
+from cwx.errors import BadFile, CwxError
 from cwx.repo import Repository, git, inside, run, z_list
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
@@ -173,7 +178,7 @@ def dice_expected(repo: Repository, folder: str) -> int | None:
     rebase (W9): what it held before (ORIG_HEAD, and the files git does not track), and
     what the events the merge brought created or adopted (a new bag, the GM's refill).
     None where git cannot say."""
-    from cwx import campaign, journal, ledger
+    from cwx import campaign, events, journal, ledger, systems
 
     before = dice_at(repo, "ORIG_HEAD", folder)
     if before is None:
@@ -199,19 +204,19 @@ def dice_expected(repo: Repository, folder: str) -> int | None:
         event = journal.parse(raw)
         if isinstance(event, journal.Event):
             seen.add(event.id)
-    for event in journal.events(journal.path_in(root)):
+    for event in journal.events_in(journal.path_in(root)):
         if event.id in seen:
             continue
         undid = event.result.get("undid")
         # The table's word (an adopt, or its undo) moves dice in and out; play only
         # moves them around.
-        adopting = event.command == "adopt" or (
-            event.command == "undo" and isinstance(undid, dict) and
-            undid.get("command") == "adopt")
+        adopting = events.kind(event.command).table or (
+            event.undoes is not None and isinstance(undid, dict) and
+            events.kind(str(undid.get("command"))).table)
         for change in event.changes:
             if change.key is None and change.text is not None:  # a file made: new dice
                 before += _dice_of(change.text.encode())
-            elif adopting and change.key is not None and ledger.is_die(change.key):
+            elif adopting and change.key is not None and systems.conserved(change.key):
                 was = ledger.dice({change.key: change.before or 0})
                 # A file leaving takes out what it held: a ledger below 0 is no die.
                 before += -max(was, 0) if change.after is None else \
@@ -220,15 +225,14 @@ def dice_expected(repo: Repository, folder: str) -> int | None:
 
 
 def _dice_of(raw: bytes) -> int:
-    from cwx import ledger, sheets, tomlread
+    from cwx import ledger, tomlread
     from cwx.errors import CwxError
 
     try:
         data = tomlread.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, CwxError):
         return 0
-    return ledger.dice(ledger.values_of(data)) if sheets.kind_of(data) in ("character", "bag") \
-        else 0
+    return ledger.dice(ledger.values_of(data))
 
 
 def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
@@ -303,3 +307,147 @@ def uncommitted(repo: Repository, folder: str) -> list[str]:
         if entry[3:].endswith((".toml", "journal.jsonl")):
             found.append(entry[3:])
     return found
+
+
+# ---------------------------------------------------------------- cwx git setup
+
+Say = Callable[[str], None]
+
+
+class Setup(NamedTuple):
+    """What `cwx git setup` did."""
+
+    campaign: str
+    written: list[str]
+    kept: list[str]  # hooks that are not cwx's, left alone
+
+    def as_json(self) -> dict[str, Any]:
+        return {"campaign": self.campaign, "written": self.written, "kept": self.kept,
+                "driver": "merge.cwx"}
+
+
+def setup(open_: Callable[..., Any], camp: Campaign, say: Say) -> Setup:
+    """Prepare this clone for the campaign: .gitattributes, the merge driver, the hooks
+    (a hook that is not cwx's, or a shared hooks folder, is left alone, and `say`s so)."""
+    root = camp.needed()
+    clone = repo.of(root)
+    if clone is None:
+        raise BadFile("is not inside a git work tree; git init (or git clone) first",
+                      path=root)
+    # core.hooksPath: a folder other repositories may share; cwx installs nothing there.
+    shared = shared_hooks(clone)
+    hooks = hooks_folder(clone)
+    if not shared:
+        os.makedirs(hooks, exist_ok=True)
+    attributes = os.path.join(root, ".gitattributes")
+    ours = {} if shared else {name: os.path.join(hooks, name) for name in HOOKS}
+    kept = [name for name, hook in ours.items()  # a link, or the player's own: theirs
+            if os.path.islink(hook) or (os.path.lexists(hook) and not is_ours(hook))]
+    for name in kept:
+        del ours[name]
+    written = _write(open_, camp, attributes, ours)
+    configure(clone, os.path.relpath(os.path.realpath(root), clone.top))
+    for name in kept:
+        say(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "
+            f"`cwx git hook {name}` to reconcile (or check) this campaign")
+    if shared:
+        say(f"hooks come from {hooks} (core.hooksPath), which other repositories may share, "
+            "so cwx installed none there: have its post-merge, post-rewrite and pre-commit "
+            "hooks run `cwx git hook NAME \"$@\"`")
+    return Setup(root, written, kept)
+
+
+def _write(open_: Callable[..., Any], camp: Campaign, attributes: str,
+           hooks: dict[str, str]) -> list[str]:
+    """The attributes and hooks, written where they differ (files that are not the game's:
+    not journaled)."""
+    written: list[str] = []
+    with open_("git setup", [attributes, *hooks.values()], camp, journaled=False) as change:
+        old = (change.raw(attributes) or b"").decode("utf-8", "replace")
+        if (new := attributes_text(old)) != old:
+            change.create(attributes, new, force=True)
+            written.append(".gitattributes")
+        for name, hook in hooks.items():
+            text = hook_text(name)
+            if change.raw(hook) != text.encode():
+                change.create(hook, text, force=True, mode=0o755)
+                written.append(f"hooks/{name}")
+    return written
+
+
+# ---------------------------------------------------------------- after git brought changes
+
+
+def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: Say) -> None:
+    """After a merge or rebase, each campaign of the clone reconciled with its ledger and
+    the correction committed on its own; what a person must settle is said, never done."""
+    from cwx import accounts
+
+    what = "rebase" if hook == "post-rewrite" else "merge"
+    for folder in live_campaigns(clone, say):
+        where = os.path.join(clone.top, folder)
+        if waiting := _not_now(clone, folder):
+            say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "
+                f"{waiting}")
+            continue
+        kept: list[str] = []
+        try:
+            corrected = accounts.reconcile(open_, Campaign.around(where), numbers_only=True,
+                                           kept=kept,
+                                           dice_before=partial(dice_expected, clone, folder))
+        except CwxError as error:
+            say(f"after the {what}, the campaign needs a person: {error}")
+            continue
+        if corrected:
+            say(_commit(clone, where, corrected, what))
+        if kept:
+            say(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
+                "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
+                "is the table's choice, or `cwx reconcile` to take the ledger's")
+
+
+def live_campaigns(clone: Repository, say: Say) -> list[str]:
+    """The campaigns on the hooks' list that are still campaigns (the others said)."""
+    from cwx.campaign import SETTINGS
+
+    found = []
+    for folder in campaigns(clone):
+        if os.path.isfile(os.path.join(clone.top, folder, SETTINGS)):
+            found.append(folder)
+        else:
+            say(f"{folder or '.'} is no campaign now (no {SETTINGS}), so the hooks pass it "
+                f"by; `git config --unset cwx.campaign '^{folder}$'` forgets it")
+    return found
+
+
+def _not_now(clone: Repository, folder: str) -> str | None:
+    """Why the campaign is not reconciled after this merge: files cwx never commits that
+    git brought (another clone's record is not this one's change), or a player's edits
+    not yet committed (never reconciled away)."""
+    litter = tracked_litter(clone, folder)
+    if litter:
+        return (f"git brought {', '.join(litter)}, which cwx never commits. Look at them, "
+                "`git rm` them and commit; cwx does not finish or trust them")
+    dirty = uncommitted(clone, folder) or \
+        (["the edits git set aside (--autostash)"] if stashed(clone) else [])
+    if dirty:
+        return (f"{', '.join(dirty)} had changes not yet committed. Commit them (or `cwx "
+                "adopt` them), then `cwx reconcile` if `cwx check` asks for it")
+    return None
+
+
+def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> str:
+    """The corrections, committed on their own, so the merge itself stays as git made it."""
+    root = os.path.realpath(where)
+    changed = sorted({os.path.join(root, c.file) for c in corrected} |
+                     {os.path.join(root, "journal.jsonl")})
+    keys = f"{len(corrected)} key{'s' if len(corrected) != 1 else ''}"
+    message = (f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" +
+               "\n".join(f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected))
+    try:
+        commit = commit_paths(clone, changed, message)
+    except CwxError as error:
+        return (f"reconciled {keys} after the {what}, but could not commit them ({error}); "
+                "commit them yourself")
+    return f"reconciled {keys} with the ledger after the {what}, and committed it on its own " \
+           f"({commit})"

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
+from cwx import events
 from cwx.errors import BadFile
 
 VERSION = 2
@@ -138,6 +139,12 @@ def _recordable(value: object) -> bool:
     except (ValueError, TypeError):
         return False
     return True
+
+
+def split(key: str) -> tuple[str, ...]:
+    """A journal key as a path in the file: "traits.Knife Fighting" -> (traits, Knife Fighting)."""
+    table, dot, rest = key.partition(".")
+    return (table, rest) if dot else (table,)
 
 
 def path_in(folder: str) -> str:
@@ -271,10 +278,6 @@ class Action(NamedTuple):
     undone_turns: tuple[str, ...] = ()  # its turns undone since: a new turn names them
 
 
-TURNS = ("luck spend", "luck curse")  # what turns an action rather than being one
-# A character's actions are its game's moves; making, adopting, reconciling and undoing
-# files are not (an undone action is not its last one, either).
-ACTIONS = ("bag draw", "game end", "wheel buy", "clock resolve", "xp spend")
 LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
 Order = tuple[str, str, int]  # Event.order
 
@@ -292,7 +295,7 @@ class Turns:
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
-        self.turns: dict[str, list[tuple[Order, str, str]]] = {}  # a draw -> its turns
+        self.turns: dict[str, list[tuple[Order, str, bool]]] = {}  # a draw -> its turns
         self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
         self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
@@ -300,7 +303,7 @@ class Turns:
 
     def note(self, event: Event) -> None:
         turned = event.result.get("turns")
-        is_turn = event.command in TURNS and isinstance(turned, str)
+        is_turn = isinstance(turned, str) and events.kind(event.command).turn
         if not (event.undoes or is_turn) or event.id in self.seen:
             return
         self.seen.add(event.id)
@@ -309,7 +312,8 @@ class Turns:
             self.undos.setdefault(event.undoes, []).append((event.order, event.id))
         if is_turn:
             assert isinstance(turned, str)
-            self.turns.setdefault(turned, []).append((event.order, event.id, event.command))
+            self.turns.setdefault(turned, []).append((event.order, event.id,
+                                                      event.result.get("success") is True))
             knew = event.result.get("after_undone")
             if isinstance(knew, list) and knew and self.knowing < MAX_KNOWN:
                 # A turn names the few turns of its draw it saw undone; a journal naming
@@ -348,10 +352,11 @@ class Turns:
         return {target for target, undos in self.undos.items()
                 if min(undos)[1] not in void}
 
-    def by(self, draw: str) -> str | None:
-        """The command that turned this draw and still counts (None: none does)."""
+    def by(self, draw: str) -> bool | None:
+        """What the turn of this draw that still counts made of it: a success (True), a
+        failure (False); None: no turn counts."""
         void, undone = self.void(), self.undone()
-        live = [command for _, turn, command in sorted(self.turns.get(draw, []))
+        live = [success for _, turn, success in sorted(self.turns.get(draw, []))
                 if turn not in void and turn not in undone]
         return live[-1] if live else None
 
@@ -377,7 +382,7 @@ def last_action(path: str, name: str) -> Action | None:
         if isinstance(event, BadLine) or event.file != name:
             continue
         turns.note(event)
-        if event.command in ACTIONS:
+        if events.kind(event.command).action:  # a game's move (not a making, an undo...)
             actions.append(event)
             if best is None and event.id not in turns.undos:  # undone: look on
                 best = event
@@ -413,7 +418,7 @@ def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event 
     return best
 
 
-def events(path: str) -> Iterator[Event]:
+def events_in(path: str) -> Iterator[Event]:
     """The journal's events, skipping lines that are not events (`cwx check` names them)."""
     for item in read(path):
         if isinstance(item, Event):

@@ -19,18 +19,14 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
-from cwx import tomlread
+from cwx import systems, tomlread
 from cwx.errors import CwxError
-from cwx.journal import BadLine, Event, Turns, read_raw
+from cwx.journal import Event, Turns
+from cwx.systems import Rule
 
-# The keys cwx writes; every other key is the player's own and never drifts.
-TOP = ("name", "system", "xp")
-TABLES = ("traits", "luck", "bag", "reserve")
-COUNTS = ("xp", "luck.", "bag.", "reserve.")  # whole numbers that may not go below 0
 Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
 Said = tuple[str, str | None, str]  # (command, who, when): a change, told when needed
 # About the bytes the fold may keep: each key's changes, each list item, each file's
@@ -57,13 +53,9 @@ def is_number(value: object) -> bool:
 
 
 def values_of(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The ledger's keys of one file's data, as the journal names them ("traits.Repair")."""
-    found = {key: data[key] for key in TOP if key in data}
-    for table in TABLES:
-        inner = data.get(table)
-        if isinstance(inner, dict):
-            found.update({f"{table}.{key}": value for key, value in inner.items()})
-    return found
+    """The ledger's keys of one file's data, as the journal names them ("traits.Repair"):
+    those its kind's entry follows (every other key is the player's own, never drifts)."""
+    return systems.values_of(data)
 
 
 def weight(value: Any) -> int:
@@ -85,12 +77,6 @@ def weight(value: Any) -> int:
     return total
 
 
-def split(key: str) -> tuple[str, ...]:
-    """A journal key as a path in the file: "traits.Knife Fighting" -> (traits, Knife Fighting)."""
-    table, dot, rest = key.partition(".")
-    return (table, rest) if dot else (table,)
-
-
 class Value(NamedTuple):
     """A key's ledger value, and the latest changes that made it (for people)."""
 
@@ -107,7 +93,7 @@ class _Key:
     __slots__ = ("first", "items", "last", "latest", "numbers", "recent", "start", "steps",
                  "total")
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, in_step: bool) -> None:
         self.first: Order | None = None  # the earliest change, and what it changed from
         self.start: Any = None
         self.latest: Order | None = None  # the latest change, and what it changed to
@@ -116,8 +102,7 @@ class _Key:
         self.numbers = True
         self.items: dict[str, tuple[Order, bool]] = {}  # a list's item: its latest change
         self.recent: list[tuple[Order, Said]] = []
-        self.steps: list[tuple[Order, Any, Any, Said]] | None = \
-            [] if key.startswith("traits.") else None
+        self.steps: list[tuple[Order, Any, Any, Said]] | None = [] if in_step else None
 
     def add(self, order: Order, before: Any, after: Any, said: Said) -> int:
         """Fold one change; about the bytes it kept (a whole number keeps none)."""
@@ -170,8 +155,9 @@ class _Key:
         return Value(self.last, recent)
 
     def _clash(self, start: Any) -> str | None:
-        """A score changed from a value it no longer had: two clones raised (or bought)
-        the same trait at once, each paying for it from the same score (C6)."""
+        """A value changed from one it no longer had, where each change must start where
+        the last ended: two clones raised (or bought) the same trait at once, each paying
+        for it from the same score (C6)."""
         running = start or 0
         for _, before, after, said in sorted(self.steps or [], key=_first):
             if (before or 0) != running:
@@ -202,6 +188,16 @@ class Ledger:
         self.named: set[str | None] = set()  # files events name beside their changes
         self.seen: set[str] = set()  # events already folded: git's union can copy a line
         self.kept = kept  # about the bytes held (MAX_KEPT)
+        self._rules: dict[str, Callable[[str], Rule]] = {}
+
+    def rules(self, file: str) -> Callable[[str], Rule]:
+        """How the ledger treats each key of `file`: by its kind, which its last creation
+        in the journal says (a file of no kind cwx knows: whole numbers summed, unbounded)."""
+        found = self._rules.get(file)
+        if found is None:
+            made = self.creations.get(file)
+            found = self._rules[file] = systems.rules(made.values if made else {})
+        return found
 
     def add(self, event: Event) -> bool:
         """Fold one event; False when it would make the ledger keep more than MAX_KEPT
@@ -234,7 +230,7 @@ class Ledger:
             keys = self.keys.setdefault(change.file, {})
             entry = keys.get(change.key)
             if entry is None:
-                entry = keys[change.key] = _Key(change.key)
+                entry = keys[change.key] = _Key(self.rules(change.file)(change.key).in_step)
                 self.kept += 800 + len(change.key)
             self.kept += entry.add(order, change.before, change.after, said)
         return True
@@ -242,6 +238,11 @@ class Ledger:
     def held(self, file: str) -> int:
         """The white and black dice the ledger says `file` holds (W9)."""
         return dice({key: entry.value for key, entry in self.values(file).items()})
+
+    def differences(self, file: str, values: Mapping[str, Any]) -> list[Difference]:
+        """Every key of `file` whose value in the file (its ledger keys, `values_of`)
+        differs from the ledger, or whose ledger value the rules refuse."""
+        return differences(values, self.values(file), self.rules(file))
 
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
@@ -300,35 +301,41 @@ def _items(value: Any) -> list[Any]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
+PRELUDE = (b'"text"', b'"undoes"', b'"turns"')  # what a line needs for the prelude
+
+
 def fold(events: Iterable[Event]) -> Ledger:
-    """The ledger of a few events held in memory (a journal's are folded by
-    `fold_journal`, as a stream)."""
+    """The ledger of a few events held in memory (a journal's are folded by `Folding`,
+    as a stream)."""
     listed = list(events)
-    prelude = _Prelude()
+    folding = Folding()
     for event in listed:
-        prelude.note(event)
-    ledger = Ledger(prelude.creations, prelude.void(), prelude.kept)
+        folding.note(event)
     for event in listed:
-        ledger.add(event)
-    return ledger
+        folding.add(event)
+    return folding.ledger()
 
 
-def fold_journal(path: str, bad: Callable[[BadLine], None] | None = None) -> Ledger:
-    """The ledger of the journal at `path`, read twice as a stream: once for the few lines
-    that create files or undo or turn a change, once for every change. `bad` hears of
-    each line that is not an event."""
-    prelude = _Prelude()
-    left_out: set[int] = set()  # lines past MAX_KEPT: no part of them is folded
-    for _, item in read_raw(path, only=(b'"text"', b'"undoes"', b'"turns"')):
-        if isinstance(item, Event) and not prelude.note(item):
-            left_out.add(item.line)
-    ledger = Ledger(prelude.creations, prelude.void(), prelude.kept)
-    for _, item in read_raw(path):
-        if isinstance(item, Event) and (item.line in left_out or not ledger.add(item)):
-            item = BadLine(item.line, OVER)
-        if isinstance(item, BadLine) and bad is not None:
-            bad(item)
-    return ledger
+class Folding:
+    """A journal folded as a stream, read twice: first `note` each line holding one of
+    PRELUDE's bytes (files made, changes undone, draws turned), then `add` every line. A
+    line for which either says False is left out whole (MAX_KEPT)."""
+
+    def __init__(self) -> None:
+        self.prelude = _Prelude()
+        self._ledger: Ledger | None = None
+
+    def note(self, event: Event) -> bool:
+        return self.prelude.note(event)
+
+    def add(self, event: Event) -> bool:
+        return self.ledger().add(event)
+
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = Ledger(self.prelude.creations, self.prelude.void(),
+                                  self.prelude.kept)
+        return self._ledger
 
 
 def same(key: str, ledger: Any, file: Any) -> bool:
@@ -353,78 +360,45 @@ class Difference(NamedTuple):
     refused: str | None
 
 
-def differences(values: Mapping[str, Any], known: Mapping[str, Value]) -> list[Difference]:
+def differences(values: Mapping[str, Any], known: Mapping[str, Value],
+                rules: Callable[[str], Rule]) -> list[Difference]:
     """Every key of a file (its ledger keys, `values_of`) that differs from the ledger,
     or whose ledger value the rules refuse; a key only one of them has counts too."""
     found = []
     for key in sorted(set(values) | set(known)):
         entry = known.get(key, Value(None, ()))
-        refused = forbidden(key, entry.value) or entry.clash
+        refused = forbidden(key, entry.value, rules(key)) or entry.clash
         if refused is not None or not same(key, entry.value, values.get(key)):
             found.append(Difference(key, values.get(key), entry, refused))
     return found
 
 
 def dice(values: Mapping[str, Any]) -> int:
-    """The whites and blacks among a file's ledger keys (W9 counts them everywhere)."""
-    return sum(value for key, value in values.items() if is_number(value) and
-               key.startswith(("luck.", "bag.", "reserve.")) and key.endswith((".white", ".black")))
+    """The dice a file holds among its ledger keys (`values_of`): those a kind's rules say
+    are conserved (W9 counts them everywhere)."""
+    return sum(value for key, value in values.items()
+               if is_number(value) and systems.conserved(key))
 
 
-def is_die(key: str) -> bool:
-    return dice({key: 1}) == 1
-
-
-def uncounted(folded: Ledger, present: Iterable[str], root: str,
-              looked: set[str]) -> dict[str, int]:
-    """The files the ledger says hold dice that the campaign at `root` no longer counts
-    among its character and bag files `present`: gone, a folder now, or found (among the
-    files `looked` at) to be something else: emptied, not cwx's, another file's link,
-    another campaign's. Their dice are still the campaign's (W9). A file cwx never looks
-    at (in a hidden folder) is neither counted nor missed."""
-    found = {}
-    for name in sorted(folded.known - set(present)):
-        held = folded.held(name)
-        path = os.path.join(root, name)
-        if held and (name in looked or not os.path.lexists(path) or os.path.isdir(path)):
-            found[name] = held
-    return found
-
-
-def held_by(path: str, name: str) -> int:
-    """The white and black dice the journal at `path` says the file `name` holds: only
-    the lines naming it are read (a file about to be made, where one may have been)."""
-    import json
-
-    spelled = json.dumps(name, ensure_ascii=False).encode()
-    events = [item for _, item in read_raw(path, only=(spelled,)) if isinstance(item, Event)]
-    return fold(events).held(name)
-
-
-def looked_at(root: str, paths: Iterable[str]) -> set[str]:
-    """The files at `paths` as the journal of the campaign at (real) `root` names them,
-    a link by its own name, not the file it leads to."""
-    return {os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(path) or "."),
-                                         os.path.basename(path)), root) for path in paths}
-
-
-def forbidden(key: str, value: Any) -> str | None:
+def forbidden(key: str, value: Any, rule: Rule) -> str | None:
     """Why the rules forbid a ledger value (two clones spent the same dice or experience)."""
-    if not is_number(value):
+    if not is_number(value) or not rule.whole:
         return None
-    if key.startswith(COUNTS) and value < 0:
-        return f"{key} would be {value}, below 0"
-    if key.startswith("traits.") and not 0 <= value <= 6:
-        return f"{key} would be {value}; a score is 1 to 6 (0: no trait)"
+    if rule.low is not None and value < rule.low:
+        return f"{key} would be {value}, below {rule.low}"
+    if rule.high is not None and value > rule.high:
+        if rule.absent_at_zero:  # a score: 1 to 6, and 0 is none
+            return f"{key} would be {value}; it is 1 to {rule.high} (0: none)"
+        return f"{key} would be {value}, above {rule.high}"
     return None
 
 
-def settled(key: str, ledger_value: Any, file_value: Any) -> Any:
+def settled(ledger_value: Any, file_value: Any, rule: Rule) -> Any:
     """What reconcile writes for a key: the ledger's value, in the file's own terms (a list
-    keeps the file's order; a trait at 0 is no trait: the key goes)."""
+    keeps the file's order; where 0 is no key at all, a trait at 0, the key goes)."""
     if is_number(ledger_value) or (ledger_value is None and is_number(file_value)):
         value = ledger_value or 0
-        return None if value == 0 and key.startswith("traits.") else value
+        return None if value == 0 and rule.absent_at_zero else value
     if isinstance(ledger_value, list):
         wanted = _items(ledger_value)
         kept = list(dict.fromkeys(item for item in _items(file_value) if item in wanted))
@@ -432,14 +406,14 @@ def settled(key: str, ledger_value: Any, file_value: Any) -> Any:
     return ledger_value
 
 
-def undone(key: str, before: Any, after: Any, current: Any) -> Any:
+def undone(key: str, before: Any, after: Any, current: Any, rule: Rule) -> Any:
     """A key's value with one change taken back: a whole number by its delta (which
     survives merges), a list by its items, any other value only while it still holds
     what the change wrote. Raises ValueError saying why it cannot be."""
     if all(is_number(v) or v is None for v in (before, after)) and \
             (current is None or is_number(current)):
         value = (current or 0) - ((after or 0) - (before or 0))
-        return None if value == 0 and key.startswith("traits.") else value
+        return None if value == 0 and rule.absent_at_zero else value
     if isinstance(before, list) or isinstance(after, list):
         added = [i for i in _items(after) if i not in _items(before)]
         removed = [i for i in _items(before) if i not in _items(after)]

@@ -9,9 +9,10 @@ character, a whole number written as a float (`xp = 1.0`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from cwx import clockworx, colorwheel, printable, sheets
+from cwx import printable, systems
 from cwx.tomledit import LARGEST
 
 # The character's rules depend on its system, which only `if`/`then` (draft 7 on) can
@@ -21,99 +22,47 @@ from cwx.tomledit import LARGEST
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 DRAFT_4 = "http://json-schema.org/draft-04/schema#"
 
-_COUNT = {"type": "integer", "minimum": 0, "maximum": LARGEST}
-_LUCK = {
+COUNT = {"type": "integer", "minimum": 0, "maximum": LARGEST}
+LUCK = {
     "type": "object",
-    "properties": {"white": _COUNT, "black": _COUNT},
+    "properties": {"white": COUNT, "black": COUNT},
     "additionalProperties": False,
 }
-_NAME = {"type": "string", "pattern": r"\S",
-         "not": {"pattern": printable.pattern()},
-         "description": "A name: not empty, not only spaces, no control characters."}
+A_NAME = {"type": "string", "pattern": r"\S",
+        "not": {"pattern": printable.pattern()},
+        "description": "A name: not empty, not only spaces, no control characters."}
 
 
-def _any_case(colour: str) -> str:
-    """A pattern matching `colour` in any case: what casefold() matches for these ASCII
+def any_case(word: str) -> str:
+    """A pattern matching `word` in any case: what casefold() matches for these ASCII
     words (no other character folds into their letters; tests/test_schemas.py checks)."""
-    return "".join(f"[{letter}{letter.upper()}]" for letter in colour)
+    return "".join(f"[{letter}{letter.upper()}]" for letter in word)
 
 
 def _when(system: str, then: dict[str, Any]) -> dict[str, Any]:
     # `required` in the condition: without a system no branch applies, and the one error
-    # is the missing system (not one for every rule of both systems).
+    # is the missing system (not one for every rule of every system).
     return {"if": {"required": ["system"], "properties": {"system": {"const": system}}},
             "then": then}
 
 
 def character() -> dict[str, Any]:
-    clock_traits = {
-        "type": "object",
-        "description": "Trait names and scores, 1 to 6.",
-        "minProperties": clockworx.MIN_TRAITS,
-        "propertyNames": _NAME,
-        "additionalProperties": {"type": "integer", "minimum": 1,
-                                 "maximum": clockworx.MAX_SCORE},
-    }
-    colours = colorwheel.COLOURS
-    any_colour = f"^(?:{'|'.join(map(_any_case, colours))})$"
-    wheel_traits = {
-        "type": "object",
-        "description": "Trait names on each colour of the wheel: every colour once, "
-                       "named in any case.",
-        "patternProperties": {f"^{_any_case(colour)}$": {
-            "type": "array", "items": _NAME, "minItems": 1} for colour in colours},
-        "additionalProperties": False,
-        # Every colour once: a colour no key names in any case is required (by its own
-        # name), and keys that are all colours are no more than the colours.
-        "allOf": [
-            *({"if": {"propertyNames": {"not": {"pattern": f"^{_any_case(colour)}$"}}},
-               "then": {"required": [colour]}} for colour in colours),
-            {"if": {"propertyNames": {"pattern": any_colour}},
-             "then": {"maxProperties": len(colours)}},
-        ],
-    }
+    """Every system's characters: the keys all share, and each system's branch."""
+    kinds = systems.systems()
     return {
         "$schema": DRAFT,
         "$id": "https://cwx.invalid/schemas/character.schema.json",
         "title": "cwx character",
-        "description": "A ClockWorx or Color Wheel character, one TOML file each.",
+        "description": f"A {' or '.join(kind.TITLE for kind in kinds)} character, one TOML "
+                       "file each.",
         "type": "object",
         "required": ["system"],
-        "properties": {
-            "name": _NAME,
-            "system": {"enum": list(sheets.SYSTEMS)},
-        },
-        "allOf": [
-            _when("clockworx", {"required": ["traits"],
-                                "properties": {"xp": _COUNT, "traits": clock_traits}}),
-            _when("colorwheel", {"required": ["traits"],
-                                 "properties": {"traits": wheel_traits, "luck": _LUCK}}),
-        ],
+        "properties": {"name": A_NAME, "system": {"enum": [kind.NAME for kind in kinds]}},
+        "allOf": [_when(kind.NAME, kind.schema()) for kind in kinds],
     }
 
 
-# A key a bag file may not have: cwx reads a file with one as a character.
-_A_CHARACTERS = {"not": {}, "description": "A character's key: a bag file has none."}
-
-
-def bag() -> dict[str, Any]:
-    return {
-        "$schema": DRAFT_4,
-        "id": "https://cwx.invalid/schemas/bag.schema.json",
-        "title": "cwx bag",
-        "description": "The Color Wheel's bag of dice and the spare dice beside it.",
-        "type": "object",
-        "required": ["bag"],
-        "properties": {
-            "bag": {
-                "type": "object",
-                "properties": {die: _COUNT for die in colorwheel.DICE},
-                "additionalProperties": False,
-            },
-            "reserve": _LUCK,
-            **{key: _A_CHARACTERS for key in ("system", "traits", "luck")},
-        },
-    }
-
-
-SCHEMAS = {"character": character, "bag": bag}
+def schemas() -> dict[str, Callable[[], dict[str, Any]]]:
+    """The schema of each kind of file, by kind: "character", and the other kinds'."""
+    return {"character": character,
+            **{kind.NAME: kind.schema for kind in systems.kinds() if not kind.CHARACTER}}

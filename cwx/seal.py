@@ -159,6 +159,33 @@ def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
     return [(line, commitment) for line, commitment in shown if commitment not in sealed]
 
 
+def kept_private(path: str) -> None:
+    """cwx keeps a sealed number readable by the GM alone (0600) and out of git: one others
+    can read, another user's, or one git tracks was not sealed by cwx here (a copy, or a
+    file another clone pushed), and someone else may know its number."""
+    import os
+
+    from cwx import repo
+
+    info = os.stat(path)
+    if info.st_mode & 0o077 or info.st_uid != os.getuid():
+        said = f"can be read by others (mode {info.st_mode & 0o777:o}) or is another user's"
+    elif repo.tracks(path):
+        said = "is in git, where every clone has it (git rm --cached it first)"
+    else:
+        return
+    raise RuleForbids(f"{said}, so it is no number cwx sealed here: someone else may know it. "
+                      "The GM seals a new one with cwx clock pick --seal --force", path=path)
+
+
+def to_reveal(raw: bytes | None, path: str, journal_path: str | None) -> Seal:
+    """The sealed number in a file cwx may reveal: intact, private, and the one the
+    journal published."""
+    sealed = decode(raw, path)
+    kept_private(path)
+    return as_published(sealed, published(journal_path), path)
+
+
 def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
     """The seal a guess is resolved against: never one already revealed, whatever its file
     says now (the journals, newest line first, are the witness)."""

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import assert_never
+from typing import Any
 
-from cwx import clockworx, colorwheel, gitsetup
-from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
+from cwx import gitsetup
 
 _BARE_KEY = r"^[A-Za-z0-9_-]+$"
 
@@ -32,61 +31,35 @@ def toml_key(name: str) -> str:
     return name if re.match(_BARE_KEY, name) else toml_string(name)
 
 
-def character_file(sheet: Character, schema: str | None = None) -> str:
-    """The text of a new character's file."""
-    directive = f"#:schema {schema}\n" if schema else ""
-    match sheet:
-        case ClockCharacter():
-            spent = sum(sheet.traits.values())
-            lines = [
-                f"# {sheet.name}, a ClockWorx character. Edit freely: cwx keeps your comments.",
-                f"name = {toml_string(sheet.name)}",
-                'system = "clockworx"',
-                "xp = 0              # experience; cwx adds what actions earn",
-                "",
-                f"[traits]           # each 1-6; at creation {spent} of the {clockworx.BUDGET} "
-                "points were spent",
-                *(f"{toml_key(name)} = {score}" for name, score in sheet.traits.items()),
-            ]
-        case WheelCharacter():
-            lines = [
-                f"# {sheet.name}, a Color Wheel character. Edit freely: cwx keeps your comments.",
-                f"name = {toml_string(sheet.name)}",
-                'system = "colorwheel"',
-                "",
-                "[traits]           # trait names on each colour of the wheel",
-                *(f"{colour} = [{', '.join(toml_string(n) for n in names)}]"
-                  for colour, names in sheet.traits.items()),
-                "",
-                "[luck]             # dice the character holds",
-                f"white = {sheet.luck.white}",
-                f"black = {sheet.luck.black}",
-            ]
-        case _:
-            assert_never(sheet)
-    return directive + "\n".join(lines) + "\n"
+def file_of(sheet: Any, schema: str | None = None) -> str:
+    """The text of a new campaign file for a sheet of any kind (its entry writes it)."""
+    from cwx import sheets
+
+    return sheets.entry_of_sheet(sheet).template(sheet, schema)
 
 
-def file_of(sheet: Character | BagSheet, schema: str | None = None) -> str:
-    """The text of a new file for a character or a bag."""
-    if isinstance(sheet, BagSheet):
-        return bag_file(sheet, schema)
-    return character_file(sheet, schema)
+def campaign_files(name: str) -> dict[str, tuple[str, dict[str, Any] | None]]:
+    """A new campaign's files, by name: each one's text and, for TOML, what it means (the
+    write guard checks it): the settings, a bag, a README for the table, a Makefile for
+    scenes, git's settings for the journal and cwx's own files, and the schemas."""
+    import json
 
+    from cwx import schemas, sheets
+    from cwx.campaign import SETTINGS
+    from cwx.colorwheel import DEFAULT_RESERVE, Bag, Luck
+    from cwx.systems.bag import BagSheet
 
-def bag_file(sheet: BagSheet, schema: str | None = None) -> str:
-    directive = f"#:schema {schema}\n" if schema else ""
-    bag, reserve = sheet.bag, sheet.reserve
-    lines = [
-        "# The bag the Color Wheel draws from, and the spare dice beside it.",
-        "[bag]              # dice in the bag",
-        *(f"{die} = {bag.of(die)}" for die in colorwheel.DICE),
-        "",
-        "[reserve]          # spare white and black dice beside the bag",
-        f"white = {reserve.white}",
-        f"black = {reserve.black}",
-    ]
-    return directive + "\n".join(lines) + "\n"
+    bag = BagSheet(Bag(), Luck(DEFAULT_RESERVE, DEFAULT_RESERVE))
+    return {
+        SETTINGS: (settings_file(name), None),
+        "bag.toml": (file_of(bag, "./bag.schema.json"), sheets.data_of(bag)),
+        "README.md": (table_readme(name), None),
+        "Makefile": (MAKEFILE, None),
+        ".gitattributes": (GITATTRIBUTES, None),
+        ".gitignore": (GITIGNORE, None),
+        **{f"{kind}.schema.json": (json.dumps(build(), indent=2) + "\n", None)
+           for kind, build in schemas.schemas().items()},
+    }
 
 
 def settings_file(name: str) -> str:

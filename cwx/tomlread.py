@@ -1,17 +1,56 @@
-"""TOML text read as cwx reads every TOML text, a file's or one a journal line holds: with
-`tomllib` (fast, strict), with its work capped for pathological texts (dotted keys of
+"""Campaign files read as cwx reads every one: their bytes (a regular file, reasonably
+sized, never a FIFO that would hang), and their TOML, or a TOML text a journal line holds,
+with `tomllib` (fast, strict) and its work capped for pathological texts (dotted keys of
 thousands of parts, integers of thousands of digits, deep nesting), every failure a
-BadFile naming the line. Pure: text in, data out."""
+BadFile naming the line."""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from typing import Any, NoReturn
 
 from cwx.errors import BadFile
 
+MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
 MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
+
+
+def read_bytes(path: str, *, through_links: bool = True) -> bytes:
+    """A file's bytes, refusing what is not a readable, reasonably sized regular file."""
+    # O_NONBLOCK: a FIFO where a file should be must not hang the command.
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if through_links else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise BadFile("no such file", path=path) from None
+    except PermissionError:
+        raise BadFile("cwx may not read this file (permission denied)", path=path) from None
+    except OSError as error:
+        if not through_links and os.path.islink(path):
+            raise BadFile("is a symbolic link; cwx keeps this file only as a file of its own",
+                          path=path) from None
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BadFile("is a folder, not a file", path=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadFile("is not a regular file", path=path)
+        if info.st_size > MAX_BYTES:
+            raise BadFile(f"is {info.st_size} bytes; cwx reads files up to {MAX_BYTES}",
+                          path=path)
+        chunks, size = [], 0
+        while chunk := os.read(fd, MAX_BYTES + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BYTES:
+                raise BadFile(f"grew past {MAX_BYTES} bytes while cwx read it", path=path)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def parse(raw: bytes, path: str | None) -> dict[str, Any]:

@@ -176,3 +176,14 @@ def on_a_terminal(*args: object, env: dict[str, str] | None = None,
         os.close(leader)
     process.communicate(timeout=60)
     return seen.decode().replace("\r\n", "\n")
+
+
+def valid_kind(path: Path) -> str | None:
+    """A campaign file's kind ("character", "bag"), read and validated as cwx reads it;
+    a CwxError naming what is wrong."""
+    from cwx import files, sheets
+
+    raw = files.read_bytes(str(path))
+    data = files.parse(raw, str(path))
+    files.sheet_from(data, raw, str(path), None)
+    return sheets.kind_of(data)

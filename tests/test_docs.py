@@ -25,7 +25,7 @@ README = (ROOT / "README.md").read_text()
 def _commands() -> list[list[str]]:
     root = typer.main.get_command(app)
     found = []
-    for name in COMMANDS:
+    for name in lazy.commands(COMMANDS):
         command: Any = root.get_command(None, name)  # type: ignore[attr-defined]
         if hasattr(command, "list_commands"):  # a group; its hidden commands are git's own
             found += [[name, sub] for sub in command.list_commands(None)
@@ -154,6 +154,6 @@ def test_help2man_makes_a_manual_page_of_every_command(tmp_path: Path) -> None:
     from cwx import __version__
 
     assert f'"cwx {__version__}"' in page
-    for name in COMMANDS:
+    for name in lazy.commands(COMMANDS):
         assert f"\n{name}\n" in page, name
     assert not BOXES.search(page) and "\x1b" not in page

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cwx import durable, redo
+from cwx.campaign import Campaign
 from cwx.errors import WriteFailed
 from cwx.files import Change
 from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, two_folders
@@ -414,7 +415,7 @@ def test_a_replace_refused_after_the_change_was_decided_is_undone_at_once(
     monkeypatch.setattr(durable.os, "replace", refused)
     with pytest.raises(WriteFailed, match="the files are unchanged"), \
             Change("test", [str(campaign / "kris.toml")],
-                   journal_in=str((campaign / "kris.toml").parent)) as change:
+                   camp=Campaign.around(str(campaign / "kris.toml"))) as change:
         change.character(str(campaign / "kris.toml"))
         change.set(str(campaign / "kris.toml"), ("xp",), 5)
     assert snapshot(campaign) == before and litter(campaign) == []

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from cwx import files
+from cwx.campaign import Campaign
 from cwx.errors import BadFile, Conflict, WriteFailed
-from tests.helpers import EXAMPLES, cwx, journal
+from tests.helpers import EXAMPLES, cwx, journal, valid_kind
 
 EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.toml"))
 
@@ -28,7 +29,7 @@ def test_every_example_round_trips_byte_for_byte(example: Path) -> None:
 
 @pytest.mark.parametrize("example", EXAMPLE_FILES, ids=lambda p: p.name)
 def test_every_example_is_valid(example: Path) -> None:
-    assert files.check_file(str(example)) in ("character", "bag")
+    assert valid_kind(example) in ("character", "bag")
 
 
 def test_an_edit_keeps_every_comment_blank_line_and_unknown_key(campaign: Path) -> None:
@@ -129,7 +130,7 @@ def test_an_edit_tomlkit_would_garble_is_refused_and_nothing_written(tmp_path: P
     raw = b'name = "K"\nsystem = "clockworx"\n[traits]\nA = 1\nB = 1\nC = 1\n[t]\na.b = 1\n'
     path.write_bytes(raw)
     with pytest.raises(BadFile, match="change more of this file"), \
-            files.Change("test", [str(path)], journal_in=str(Path(path).parent)) as change:
+            files.Change("test", [str(path)], camp=Campaign.around(str(path))) as change:
         change.character(str(path))
         change.set(str(path), ("t", "a", "c"), {})
     assert path.read_bytes() == raw
@@ -167,7 +168,7 @@ def test_a_read_only_file_is_refused_and_left_alone(campaign: Path) -> None:
 
 def test_an_edit_made_by_another_program_meanwhile_is_not_overwritten(campaign: Path) -> None:
     kris = str(campaign / "kris.toml")
-    with pytest.raises(Conflict), files.Change("test", [kris], journal_in=str(Path(kris).parent)) as change:
+    with pytest.raises(Conflict), files.Change("test", [kris], camp=Campaign.around(str(kris))) as change:
         change.character(kris)
         change.set(kris, ("xp",), 5)
         Path(kris).write_text(Path(kris).read_text().replace("Tough = 5", "Tough = 6"))
@@ -191,7 +192,7 @@ def test_a_full_disk_leaves_the_original_and_no_temporary_file(
 
     monkeypatch.setattr(durable.os, "write", full)
     with pytest.raises(WriteFailed, match="No space left"), \
-            files.Change("test", [str(kris)], journal_in=str(Path(kris).parent)) as change:
+            files.Change("test", [str(kris)], camp=Campaign.around(str(kris))) as change:
         change.character(str(kris))
         change.set(str(kris), ("xp",), 5)
     assert kris.read_bytes() == before

@@ -404,11 +404,14 @@ def test_reconcile_settles_a_duplicated_list_item(table: Path) -> None:
     assert tomllib.loads(sue.read_text())["traits"]["red"] == ["Strong"]
 
 
-def test_log_json_gives_the_journals_own_objects(table: Path) -> None:
+def test_log_json_gives_events_as_the_journal_writes_them_now(table: Path) -> None:
+    # An older line comes upgraded (#18: log --json emits events, not raw lines).
     line = '{"v":1,"id":"v1","at":"2099-01-01T00:00:00Z","command":"note","changes":[]}'
     path = table / "journal.jsonl"
     path.write_text(path.read_text() + line + "\n")
-    assert cwx("log", "--json", "--last", 1, cwd=table).json["events"] == [json.loads(line)]
+    assert cwx("log", "--json", "--last", 1, cwd=table).json["events"] == [{
+        "v": 2, "id": "v1", "at": "2099-01-01T00:00:00.000Z", "command": "note", "who": None,
+        "file": None, "bag": None, "result": {}, "changes": []}]
 
 
 def test_log_merges_many_stretches_into_time_order(table: Path) -> None:

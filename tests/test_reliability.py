@@ -15,8 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable, files, redo
-from tests.helpers import SUE, cwx, cwx_process, journal, killed_at, litter, settle, start, two_folders
+from cwx import durable, redo
+from tests.helpers import (
+    SUE,
+    cwx,
+    cwx_process,
+    journal,
+    killed_at,
+    litter,
+    settle,
+    start,
+    two_folders,
+    valid_kind,
+)
 
 WRITERS = 32
 
@@ -164,7 +175,7 @@ def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path
         before = xp(kris)
         _kill_at_random(args, typical, rng)
         mid_write += bool(litter(campaign))
-        files.check_file(str(kris))  # parseable and valid, right after the kill
+        valid_kind(kris)  # parseable and valid, right after the kill
         assert xp(kris) in (before, before + 10)
         settle(campaign)  # what the next command that changes files does first
         assert xp(kris) in (before, before + 10)
@@ -197,7 +208,7 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
         _kill_at_random(keep if move > 0 else spend, typical, rng)
         mid_write += bool(litter(campaign))
         for path in (sue, bag):
-            files.check_file(str(path))  # each file parses and is valid right after the kill
+            valid_kind(path)  # each file parses and is valid right after the kill
         now_held, now_reserve, _ = whites(campaign, bag, sue)
         assert now_held in (held, held + move) and now_reserve in (reserve, reserve - move)
         between += (now_held - held) != (reserve - now_reserve)

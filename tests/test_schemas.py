@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from cwx import colorwheel
-from cwx.schemas import SCHEMAS
+from cwx.schemas import schemas
 from tests.helpers import EXAMPLES, cwx
 
 CORPUS = Path(__file__).parent / "data" / "bad"
@@ -47,7 +47,7 @@ def kind_of(path: Path) -> str:
 
 
 def validator(kind: str) -> Any:
-    schema = SCHEMAS[kind]()
+    schema = schemas()[kind]()
     return jsonschema.validators.validator_for(schema)(schema)
 
 
@@ -202,7 +202,7 @@ def test_taplo_gives_the_same_verdicts_as_jsonschema(tmp_path: Path) -> None:
     # reads an integer beyond 64 bits (which TOML forbids) as 0, a count schemas accept.
     taplo_reads_otherwise = {"bag-count-past-64-bits.toml", "char-xp-5000-digits.toml",
                              "wheel-luck-hex-huge.toml"}
-    for kind in SCHEMAS:
+    for kind in schemas():
         (tmp_path / f"{kind}.schema.json").write_text(cwx("schema", kind).stdout)
     differ = set()
     for path in FILES:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cwx import files, tomledit
+from cwx.campaign import Campaign
 from cwx.errors import BadFile
 from tests.helpers import EXAMPLES
 
@@ -82,7 +83,7 @@ def test_random_edits_change_only_what_they_say(fixture: Path, tmp_path: Path,
     chosen = data.draw(edits(before))
     meant = tomledit.with_edits(before, chosen)
     try:
-        with files.Change("edit", [str(path)], journal_in=None) as change:
+        with files.Change("edit", [str(path)], Campaign.around(str(path)), journaled=False) as change:
             for key, value in chosen:
                 change.set(str(path), key, value)
     except BadFile as error:
@@ -109,6 +110,6 @@ def test_the_known_tomlkit_557_edit_is_refused(tmp_path: Path) -> None:
     path.write_bytes(raw)
     # A sub-table under a dotted key inside [gear]: tomlkit writes it outside [gear].
     with pytest.raises(BadFile, match="change more of this file"), \
-            files.Change("edit", [str(path)], journal_in=None) as change:
+            files.Change("edit", [str(path)], Campaign.around(str(path)), journaled=False) as change:
         change.set(str(path), ("gear", "belt", "pouch"), {"coins": 5})
     assert path.read_bytes() == raw

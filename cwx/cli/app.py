@@ -11,14 +11,9 @@ from typing import Annotated, Literal
 import typer
 
 from cwx.cli import output
-from cwx.cli.lazy import Shape, lazy_root
+from cwx.cli.lazy import lazy_root
 
-COMMANDS: dict[str, Shape] = {
-    "char": "group", "clock": "group", "xp": "group", "bag": "group", "luck": "group",
-    "game": "group", "wheel": "group", "odds": "group", "git": "group",
-    "log": "command", "check": "command", "reconcile": "command", "adopt": "command",
-    "undo": "command", "schema": "command", "init": "command",
-}
+COMMANDS = "cwx.commands"  # one module a command or group, found when it is called
 
 app = typer.Typer(
     name="cwx",

@@ -1,5 +1,5 @@
-"""What several commands share: options, randomness, opening files under their locks,
-and the skeleton of a Color Wheel move.
+"""What several commands share: their options, randomness, files opened under their locks,
+the skeleton of a Color Wheel move, and shell completion.
 
 Every command module imports this one at start-up, so it imports nothing heavy at the
 top: the files layer and the rules come in inside the functions that need them."""
@@ -8,20 +8,18 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
-from cwx.errors import BadFile, BadValue, CwxError, RuleForbids
-from cwx.hints import did_you_mean, nearest
+from cwx.errors import CwxError
 
 if TYPE_CHECKING:
     import random
 
-    from cwx import journal
+    from cwx.campaign import Campaign
     from cwx.colorwheel import Table
     from cwx.files import Change
-    from cwx.sheets import BagSheet, Character, ClockCharacter, WheelCharacter
 
 # What is typed at every action has a short form, the same in every command: -c the
 # character, -b the bag, -t the trait, -C the action's colour, -g the guess, -T the
@@ -31,8 +29,8 @@ Seed = Annotated[int | None, typer.Option(
     show_default="the operating system's")]
 CharFile = Annotated[str, typer.Option(
     "--char", "-c", metavar="CHAR", show_default=False,
-    help="The character: a file, or a name in the campaign (sue finds sue.toml, or the "
-         "file whose name is Sue).")]
+    help="The character: a file, or a name in the campaign (sue is the file sue.toml, else "
+         "the character whose name is Sue).")]
 MaybeChar = Annotated[str | None, typer.Option(
     "--char", "-c", metavar="CHAR", show_default=False,
     help="The character: a file, or a name in the campaign.")]
@@ -58,6 +56,11 @@ def group(name: str, help: str) -> typer.Typer:
     return typer.Typer(name=name, help=help, add_completion=False)
 
 
+def command(name: str) -> typer.Typer:
+    """A command of its own (`cwx check`): a module whose one command has its name."""
+    return typer.Typer(name=name, add_completion=False)
+
+
 def rng(seed: int | None) -> "random.Random":
     """A seeded generator, or the operating system's randomness: rapid calls never repeat."""
     import random
@@ -80,165 +83,27 @@ def note(text: str) -> None:
     print(f"cwx: note: {printable(' '.join(text.split()))}", file=sys.stderr)
 
 
-def changing(command: str, paths: list[str], journal_for: str | None, *,
-             new_root: str | None = None) -> "Change":
-    """The files one command changes, under their locks, journaled where `journal_for`
-    belongs: its campaign's root, or outside any campaign its own folder (None: files
-    that are not the game's, such as git's, are not journaled). `new_root`: a campaign
-    being made, which journals its own making."""
-    from cwx import campaign
+def here() -> "Campaign":
+    """The campaign the current folder is in (or, outside any, the current folder)."""
+    from cwx.campaign import Campaign
+
+    return Campaign.around(".")
+
+
+def changing(command: str, paths: list[str], camp: "Campaign", *,
+             journaled: bool = True) -> "Change":
+    """The files one command changes, under their locks, journaled in the campaign's
+    journal (not `journaled`: files that are not the game's, such as git's)."""
     from cwx.files import Change
 
-    journal_in = new_root or (campaign.journal_folder(journal_for) if journal_for else None)
-    return Change(command, paths, journal_in, waiting=_waiting, note=note)
+    return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note)
 
 
-def reading(paths: list[str]) -> "AbstractContextManager[Change]":
+def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Change]":
     """Files read under their locks (another command's interrupted change is only noted)."""
     from cwx import files
 
-    return files.reading(paths, waiting=_waiting, note=note)
-
-
-def character_path(value: str) -> str:
-    """--char: a path (an existing one wins), or the name of a character of the campaign
-    found from the current folder: `sue` finds sue.toml, or the file whose name is Sue."""
-    from cwx import campaign, files, sheets
-    from cwx.traitnames import fold
-
-    folder = os.path.isdir(value)
-    if (os.path.lexists(value) and not folder) or not value.strip():
-        return value
-    root = campaign.root_above(".")
-    if folder and (root is None or os.path.dirname(value) or value in (".", "..")):
-        raise BadFile("is a folder; give a character's file, or its name", path=value)
-    if root is None or os.path.dirname(value):
-        return _missing(value, "character")
-    wanted = fold(value).removesuffix(".toml")
-    found: dict[str, str] = {}  # by real path: a file reached by a link too is one character
-    names: dict[str, str] = {}  # for "did you mean": a name compared, and what is shown
-    for path in campaign.files_under([root], nested=False).tomls:
-        path = os.path.relpath(path)
-        try:
-            data = files.parse(files.read_bytes(path), path)
-        except CwxError:
-            if fold(files.stem(path)) == wanted:
-                raise  # the file asked for by its name is broken: say how, not "no such"
-            continue
-        if sheets.kind_of(data) != "character":
-            continue
-        name = data.get("name")
-        if not isinstance(name, str):
-            name = files.stem(path)
-        # Suggested in the form typed: a file's path for "….toml", else the character's name
-        # (over the file's stem where the two fold alike).
-        names[name] = name
-        if value.endswith(".toml"):
-            names[os.path.basename(path)] = os.path.relpath(path)
-        elif fold(files.stem(path)) != fold(name):
-            names[files.stem(path)] = files.stem(path)
-        if wanted in (fold(files.stem(path)), fold(name)):
-            real = os.path.realpath(path)
-            if real not in found or os.path.abspath(found[real]) != real:
-                found[real] = os.path.relpath(path)  # the file itself over a link to it
-    if len(found) > 1:
-        raise BadValue(f"{value}: two characters answer to that name, "
-                       f"{' and '.join(found.values())}; give the file")
-    if not found and folder:
-        raise BadFile("is a folder, and no character of the campaign has that name; give a "
-                      "character's file, or its name", path=value)
-    if not found:
-        raise BadValue(f"{value}: no such file, and no character of that name in the "
-                       f"campaign{did_you_mean(value, names, names)}")
-    return next(iter(found.values()))
-
-
-def _missing(path: str, kind: str) -> str:
-    """A path that does not exist: said now, with the nearest file of its folder that is a
-    `kind` ("character" or "bag"), named as the path was typed."""
-    from cwx import files, sheets
-
-    folder = os.path.dirname(path)
-    try:
-        names = [n for n in os.listdir(folder or ".") if n.endswith(".toml")]
-    except OSError:
-        return path  # the files layer says what is wrong with the folder
-    near = {}
-    for name in nearest(os.path.basename(path), names, 8):  # read only these: a folder may be big
-        try:
-            data = files.parse(files.read_bytes(os.path.join(folder, name)), name)
-        except CwxError:
-            continue
-        if sheets.kind_of(data) == kind:
-            near[name] = os.path.join(folder, name)
-    raise BadFile(f"no such file{did_you_mean(os.path.basename(path), near, near)}", path=path)
-
-
-def last_action(char: str) -> "journal.Action | None":
-    """The character's last action, from the end of the journal it is journaled in."""
-    from cwx import campaign, journal
-
-    folder = os.path.realpath(campaign.journal_folder(char))
-    return journal.last_action(journal.path_in(folder), journal.name_in(folder, char))
-
-
-def bag_path(value: str | None, near: str, ask: str = "with --bag") -> str:
-    """--bag, or left out: the campaign's default bag (campaign.toml), else its only bag.
-    `ask`: how the command takes a bag, for the error that says to give one."""
-    from cwx import campaign, files, sheets
-
-    if value:
-        if os.path.isdir(value):
-            raise BadFile("is a folder; give the bag's file", path=value)
-        return value if os.path.lexists(value) else _missing(value, "bag")
-    root = campaign.root_above(os.path.dirname(os.path.abspath(near)))
-    if root is None:
-        raise BadValue(f"say which bag {ask} (outside a campaign there is no default)")
-    named = campaign.settings(root).bag
-    if named:
-        return os.path.relpath(os.path.join(root, named))
-    bags = []
-    for path in campaign.files_under([root], nested=False).tomls:
-        try:
-            if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "bag":
-                bags.append(os.path.relpath(path))
-        except CwxError:
-            continue
-    if len(bags) != 1:
-        raise BadValue(f"the campaign has {len(bags) or 'no'} bag{'s' if len(bags) != 1 else ''}"
-                       f"{': ' + ', '.join(bags) if bags else ''}; say which {ask}, or "
-                       "name the default as bag = \"…\" in campaign.toml")
-    return bags[0]
-
-
-def in_campaign(folder: str, unreadable: Callable[[CwxError], None] | None = None,
-                ) -> tuple[str, list[str]]:
-    """The campaign `folder` is in (its root), and its character and bag files, named from
-    the current folder; any other TOML file there is the player's own and left out. A file
-    that cannot be read is an error, or with `unreadable`, told to it and left out."""
-    from cwx import campaign, files, sheets
-
-    root = campaign.root_above(folder)
-    if root is None:
-        raise BadFile("is not inside a campaign (no campaign.toml here or above); "
-                      "cwx init marks one", path=folder)
-    paths, seen, real_root = [], set(), os.path.realpath(root)
-    for path in campaign.files_under([root], nested=False).tomls:
-        path, real = os.path.relpath(path), os.path.realpath(path)
-        if os.path.basename(path) == campaign.SETTINGS or real in seen or \
-                campaign.root_above(os.path.dirname(real)) != real_root:
-            continue  # the settings; a file met already, or one of another campaign, by a link
-        seen.add(real)
-        try:
-            kind = sheets.kind_of(files.parse(files.read_bytes(path), path))
-        except CwxError as error:
-            if unreadable is None:
-                raise
-            unreadable(error)
-            continue
-        if kind is not None:
-            paths.append(path)
-    return root, paths
+    return files.reading(paths, camp, waiting=_waiting, note=note)
 
 
 @contextmanager
@@ -252,83 +117,23 @@ def about(path: str) -> Iterator[None]:
         raise
 
 
-def clock_character(change: "Change", path: str) -> "ClockCharacter":
-    from cwx.sheets import ClockCharacter
-
-    return _character_of(change, path, ClockCharacter)
-
-
-def wheel_character(change: "Change", path: str) -> "WheelCharacter":
-    from cwx.sheets import WheelCharacter
-
-    return _character_of(change, path, WheelCharacter)
-
-
-_SheetOf = TypeVar("_SheetOf", "ClockCharacter", "WheelCharacter")
-_TITLE = {"clockworx": "ClockWorx", "colorwheel": "Color Wheel"}
-
-
-def _character_of(change: "Change", path: str, kind: type[_SheetOf]) -> _SheetOf:
-    """The character at `path`, which must play the system a command's rules are for."""
-    sheet = change.character(path)
-    if not isinstance(sheet, kind):
-        wanted = kind._field_defaults["system"]
-        raise BadFile(f"is a {_TITLE[sheet.system]} character; {_TITLE[wanted]} commands "
-                      f"need a {wanted} one", path=path, key="system")
-    return sheet
-
-
-def create(command: str, file: str, sheet: "Character | BagSheet", *, force: bool,
-           result: dict[str, Any], who: str | None = None) -> None:
-    """Write a new character or bag file (refusing an existing one unless forced)."""
-    from cwx import campaign, files, sheets, templates
-
-    kind: sheets.Kind = "bag" if isinstance(sheet, sheets.BagSheet) else "character"
-    campaign.where_check_looks(file)
-    text = templates.file_of(sheet, files.schema_beside(file, kind))
-    with changing(command, [file], journal_for=file) as change:
-        if force and os.path.lexists(file):
-            _no_dice_lost(change, file)
-        if change.journal:  # the ledger's word too: the file may be emptied, or gone
-            _none_left_behind(change, file)
-        change.create(file, text, force=force, meant=sheets.data_of(sheet))
-        change.record(result, who=who, file=file)
-
-
-def _no_dice_lost(change: "Change", file: str) -> None:
-    """A file made anew over one that holds whites or blacks would destroy them (W9)."""
-    from cwx import ledger
-
+@contextmanager
+def saying(kind: type[CwxError], more: str) -> Iterator[None]:
+    """A rule's refusal of `kind`, with what to type about it (the rules speak the game;
+    the command names its flags and commands)."""
     try:
-        held = ledger.dice(ledger.values_of(change.data(file)))
-    except CwxError:
-        return  # a file cwx cannot read holds nothing it can count: --force may replace it
-    if held:
-        raise RuleForbids(f"holds {held} white and black dice, which a new file would destroy "
-                          "(W9: dice are never created or destroyed); end the game first (cwx "
-                          "game end), or move the dice by hand and cwx adopt the files",
-                          path=file)
-
-
-def _none_left_behind(change: "Change", file: str) -> None:
-    """A file made where the ledger says one held dice (gone, emptied or unreadable now)
-    would hide their loss (W9)."""
-    from cwx import ledger
-
-    held = ledger.held_by(change.journal or "", change.name_of(file))
-    if held:
-        raise RuleForbids(f"the ledger says the file here holds {held} white and black "
-                          "dice, which a new file would hide (W9: dice are never created or "
-                          "destroyed); restore it (git checkout it), or put its dice where the "
-                          "table decides and cwx adopt it with those files", path=file)
+        yield
+    except kind as error:
+        raise type(error)(f"{error.message}{more}", path=error.path, line=error.line,
+                          key=error.key) from None
 
 
 # ---------------------------------------------------------------- the Color Wheel's moves
 
 
 class Move(NamedTuple):
-    """What one Color Wheel rule did: the table after it, what the journal and --json say,
-    and the character's traits when the move changed them."""
+    """What one Color Wheel rule did: the table after it, its result (the journal's, and
+    --json's), and the character's traits when the move changed them."""
 
     table: "Table"
     result: dict[str, Any]
@@ -336,16 +141,18 @@ class Move(NamedTuple):
 
 
 def wheel_move(command: str, char: str, bag: str | None,
-               play: "Callable[[WheelCharacter, Table], Move]") -> "tuple[WheelCharacter, Move]":
+               play: "Callable[[Any, Table], Move]") -> "tuple[Any, Move]":
     """The skeleton of every Color Wheel move: find the character (by file or name) and
     its bag, open both under their locks, play one rule on their table, write the dice
     (and traits) that moved to both files, and journal it, all or nothing."""
     from cwx.colorwheel import Table
 
-    char = character_path(char)
-    bag = bag_path(bag, char)
-    with changing(command, [char, bag], journal_for=char) as change:
-        sheet = wheel_character(change, char)
+    camp = here()
+    char = camp.character(char)
+    camp = camp.of(char)
+    bag = camp.bag(bag)
+    with changing(command, [char, bag], camp) as change:
+        sheet = change.character(char, "colorwheel")
         bag_sheet = change.bag(bag)
         with about(char):
             move = play(sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck))
@@ -364,19 +171,15 @@ def wheel_move(command: str, char: str, bag: str | None,
 
 def complete_traits(ctx: typer.Context) -> list[str]:
     """The trait names of the --char given so far (a file, or a name in the campaign)."""
-    import tomllib
+    from cwx import tomlread
 
     path = ctx.params.get("char")
     if not path:
         return []
     try:
-        path = character_path(path)  # a name in the campaign completes as well
+        path = here().character(path)  # a name in the campaign completes as well
+        traits = tomlread.parse(tomlread.read_bytes(path), path).get("traits", {})
     except CwxError:
-        return []
-    try:
-        with open(path, "rb") as file:
-            traits = tomllib.load(file).get("traits", {})
-    except (OSError, ValueError):
         return []
     if not isinstance(traits, dict):
         return []
@@ -400,6 +203,17 @@ def complete_dice() -> list[str]:
 
 
 def complete_systems() -> list[str]:
-    from cwx.sheets import SYSTEMS
+    from cwx import systems
 
-    return list(SYSTEMS)
+    return systems.system_names()
+
+
+Colour = Annotated[str | None, typer.Option(
+    "--color", "-C", metavar="COLOR", show_default=False,
+    help="A colour of the wheel: red, yellow, blue, or orange, green, purple.",
+    autocompletion=complete_colours)]
+
+
+def relative(path: str) -> str:
+    """A path as a command typed here takes it."""
+    return os.path.relpath(path)

@@ -6,8 +6,8 @@ import errno
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any
 
 import typer
 from typer._click.core import Context, Parameter
@@ -21,18 +21,33 @@ from typer.core import MarkupMode, TyperArgument, TyperGroup
 from cwx.cli.output import colour_on
 from cwx.errors import Usage
 
-# A name on the command line is a module under cwx.cli with a Typer `app`: a group of
-# commands (cwx char new, cwx char show), or one command of that name (cwx log).
-Shape = Literal["group", "command"]
+# A name on the command line is a module of a package (cwx.commands) with a Typer `app`:
+# a group of commands (cwx char new, cwx char show), or, when its one command has the
+# module's own name, that command (cwx log).
 
 
-def lazy_root(modules: Mapping[str, Shape]) -> type[TyperGroup]:
+def commands(package: str) -> list[str]:
+    """The command modules of a package, by name: a new module is a new command."""
+    import importlib
+
+    folder = os.path.dirname(importlib.import_module(package).__file__ or "")
+    return sorted(name[:-3] for name in os.listdir(folder)
+                  if name.endswith(".py") and not name.startswith("_"))
+
+
+def single(app: typer.Typer, name: str) -> bool:
+    """Whether a command module is one command (`cwx check`) rather than a group."""
+    return [info.name for info in app.registered_commands] == [name] and \
+        not app.registered_groups
+
+
+def lazy_root(package: str) -> type[TyperGroup]:
     """The root group's class: a command's module is imported, and only its own command
     built, when that command is called."""
 
     class Root(TyperGroup):
         def list_commands(self, ctx: Any) -> list[str]:
-            return list(modules)
+            return commands(package)
 
         def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
             # Built before --paint is read: the root decides when its help is asked for.
@@ -40,12 +55,13 @@ def lazy_root(modules: Mapping[str, Shape]) -> type[TyperGroup]:
             super().format_help(ctx, formatter)
 
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
-            if cmd_name not in modules:
+            if not cmd_name.isidentifier() or cmd_name.startswith("_") or \
+                    cmd_name not in commands(package):
                 return None
             import importlib
 
-            app = importlib.import_module(f"cwx.cli.{cmd_name}").app
-            if modules[cmd_name] == "command":
+            app = importlib.import_module(f"{package}.{cmd_name}").app
+            if single(app, cmd_name):
                 return _built(app, cmd_name)
             return _Section(cmd_name, app)
 

@@ -5,17 +5,9 @@ from typing import Annotated
 import typer
 
 from cwx import clockworx
-from cwx.cli import views
-from cwx.cli.common import (
-    CharFile,
-    about,
-    changing,
-    character_path,
-    clock_character,
-    complete_traits,
-    group,
-)
+from cwx.cli.common import CharFile, about, changing, complete_traits, group, here
 from cwx.cli.output import JsonFlag, emit
+from cwx.systems.clockworx import advancement_json, advancement_text
 
 app = group("xp", "ClockWorx: spend experience.")
 
@@ -34,13 +26,14 @@ def spend(
 
     Example: cwx xp spend --char kris --raise Repair
     """
-    char = character_path(char)
-    with changing("xp spend", [char], journal_for=char) as change:
-        sheet = clock_character(change, char)
+    camp = here()
+    char = camp.character(char)
+    with changing("xp spend", [char], camp.of(char)) as change:
+        sheet = change.character(char, "clockworx")
         with about(char):
             step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)
         change.save(char, sheet, sheet._replace(traits={**sheet.traits, step.trait: step.score},
                                                 xp=step.xp_total))
-        result = views.advancement_json(step)
+        result = advancement_json(step)
         change.record(result, who=sheet.name, file=char)
-    emit(json, result, lambda: views.advancement_text(step))
+    emit(json, result, lambda: advancement_text(step))

@@ -5,10 +5,10 @@ from typing import Annotated
 import typer
 
 from cwx import colorwheel
-from cwx.cli import views
-from cwx.cli.common import BagFile, CharFile, Move, complete_colours, group, wheel_move
-from cwx.cli.output import JsonFlag, emit
-from cwx.sheets import WheelCharacter
+from cwx.cli.common import BagFile, CharFile, Colour, Move, group, wheel_move
+from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.errors import BadValue
+from cwx.systems.colorwheel import WheelCharacter, luck_text, traded
 
 app = group("wheel", "Color Wheel: trade whites for new traits.")
 
@@ -16,27 +16,27 @@ app = group("wheel", "Color Wheel: trade whites for new traits.")
 @app.command("buy")
 def buy(
     char: CharFile,
-    colour: Annotated[str, typer.Option(
-        "--color", "-C", metavar="COLOR", help="The new trait's colour: 3 whites for a primary (red, yellow, "
-        "blue), 5 for a secondary (orange, green, purple).", show_default=False,
-        autocompletion=complete_colours)],
     trait: Annotated[str, typer.Option(
         "--trait", "-t", metavar="NAME", help="The new trait's name.", show_default=False)],
+    colour: Colour = None,
     bag: BagFile = None,
     json: JsonFlag = False,
 ) -> None:
-    """Trade whites for a new trait (holding no black); the whites go to the reserve.
+    """Trade whites for a new trait on a colour (holding no black): 3 whites for a primary
+    colour (red, yellow, blue), 5 for a secondary (orange, green, purple). The whites go
+    to the reserve.
 
     Example: cwx wheel buy --char sue --color blue --trait Swimmer
     """
+    if colour is None:
+        raise BadValue("say the new trait's colour with --color")
+
     def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
         bought = colorwheel.trade(table, sheet.traits, colour, trait)
-        return Move(bought.table, {"color": bought.colour, "trait": bought.trait,
-                                   "cost": bought.cost, "luck": views.luck_json(bought.table.held)},
-                    traits=bought.traits)
+        return Move(bought.table, traded(bought), traits=bought.traits)
 
     sheet, move = wheel_move("wheel buy", char, bag, play)
     result = move.result
     emit(json, result, lambda: f"{sheet.name} trades {result['cost']} whites for "
                                f"{result['trait']} ({result['color']}).\n"
-                               f"  luck  {views.luck_text(move.table.held)}")
+                               f"  luck  {luck_text(move.table.held, colour_on())}")

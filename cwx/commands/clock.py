@@ -10,23 +10,25 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cwx import clockworx
-from cwx.cli import face, views
+from cwx.cli import face
 from cwx.cli.common import (
     ExitCode,
     Seed,
     about,
     changing,
-    character_path,
-    clock_character,
     complete_traits,
     group,
+    here,
     rng,
+    saying,
 )
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.clockworx import ClockOutcome
-from cwx.errors import BadValue, RuleForbids
+from cwx.errors import BadValue
+from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
+    from cwx.campaign import Campaign
     from cwx.files import Change
     from cwx.seal import Seal
 
@@ -64,8 +66,8 @@ def pick(
         raise BadValue("a sealed number must not be predictable; leave out --seed")
     from cwx import seal
 
-    path = _seal_path(campaign, ".")
-    with changing("clock pick --seal", [path], journal_for=path) as change:
+    path, camp = _seal_path(campaign, ".")
+    with changing("clock pick --seal", [path], camp) as change:
         raw = change.raw(path)
         seal.replacing(seal.decode(raw, path) if raw is not None else None, force=force,
                        path=path)
@@ -86,11 +88,9 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     """
     from cwx import seal
 
-    path = _seal_path(campaign, ".")
-    with changing("clock reveal", [path], journal_for=path) as change:
-        sealed = seal.decode(change.raw(path), path)
-        _kept_private(path)
-        seal.as_published(sealed, seal.published(change.journal), path)
+    path, camp = _seal_path(campaign, ".")
+    with changing("clock reveal", [path], camp) as change:
+        sealed = seal.to_reveal(change.raw(path), path, change.journal)
         if not sealed.revealed:
             _mark_revealed(change, path, sealed)
             change.record(sealed.proof())
@@ -150,6 +150,24 @@ def resolve(
 
     Example: cwx clock resolve --target 4 --guess 3 --trait Repair --char kris
     """
+    _one_way(trait, char, score, target, against_seal)
+    if target is not None:
+        clockworx.check_position(target, "--target")
+    clockworx.check_position(guess, "--guess")
+    if char is None and target is not None:
+        _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
+        return
+    camp = here()
+    char = camp.character(char) if char is not None else None
+    seal_at = _seal_path(campaign, os.path.dirname(char or "") or ".") if against_seal \
+        else None
+    outcome, extra, who = _resolve_in_files(camp, target, guess, trait, score, char, seal_at)
+    _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
+
+
+def _one_way(trait: str | None, char: str | None, score: int | None, target: int | None,
+             against_seal: bool) -> None:
+    """The options of a resolve that go together, and those that do not."""
     if trait is not None and char is None and score is None:
         raise BadValue(f"--trait {trait}: give the character (--char), whose score cwx reads, "
                        "or the score itself (--score); a trait is never played untrained")
@@ -159,31 +177,20 @@ def resolve(
         raise BadValue("--sealed resolves against the GM's sealed number; leave out --target")
     if not against_seal and target is None:
         raise BadValue("give the GM's number with --target, or use --sealed")
-    if target is not None:
-        clockworx.check_position(target, "--target")
-    clockworx.check_position(guess, "--guess")
-    if char is not None:
-        char = character_path(char)
-    if char is None and target is not None:
-        _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
-        return
-    seal_path = _seal_path(campaign, os.path.dirname(char or "") or ".") if against_seal \
-        else None
-    outcome, extra, who = _resolve_in_files(target, guess, trait, score, char, seal_path)
-    _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
 
 
-def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: int | None,
-                      char: str | None, seal_path: str | None,
+def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: str | None,
+                      score: int | None, char: str | None,
+                      seal_at: "tuple[str, Campaign] | None",
                       ) -> tuple[ClockOutcome, dict[str, Any], str | None]:
     """Resolve against a character (adding the experience) and/or the sealed number
     (revealing it), as one change with one journal line."""
+    seal_path = seal_at[0] if seal_at else None
     paths = [p for p in (char, seal_path) if p]
     # A sealed number's events are journaled beside it, wherever the character is: that
     # journal is the witness that it was revealed.
-    acting = seal_path or char
-    assert acting is not None
-    with changing("clock resolve", paths, journal_for=acting) as change:
+    acting = seal_at[1] if seal_at else camp.of(char or ".")
+    with changing("clock resolve", paths, acting) as change:
         extra: dict[str, Any] = {}
         if seal_path:
             sealed = _sealed_to_resolve(change, seal_path)
@@ -193,16 +200,16 @@ def _resolve_in_files(target: int | None, guess: int, trait: str | None, score: 
         assert target is not None
         if char is None:
             outcome = clockworx.resolve(target, guess, score, trait)
-            change.record({**views.outcome_json(outcome), **extra})
+            change.record({**outcome_json(outcome), **extra})
             return outcome, extra, None
-        sheet = clock_character(change, char)
-        with about(char):
-            own = clockworx.require_trait(sheet.traits, trait, untrained=True) \
-                if trait is not None else None
+        sheet = change.character(char, "clockworx")
+        with about(char), saying(clockworx.NoSuchTrait, "; leave out --trait for an "
+                                                        "untrained action"):
+            own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
         outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
         change.save(char, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
         extra["xp_total"] = sheet.xp + outcome.xp
-        change.record({**views.outcome_json(outcome), **extra}, who=sheet.name, file=char)
+        change.record({**outcome_json(outcome), **extra}, who=sheet.name, file=char)
     return outcome, extra, sheet.name
 
 
@@ -213,7 +220,7 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
 
     def text() -> str:
         on = colour_on()
-        lines = [face.draw(outcome, on), "", views.outcome_verdict(outcome, on)]
+        lines = [face.draw(outcome, on), "", outcome_verdict(outcome, on)]
         if "commitment" in extra:
             lines.append(f"The sealed number was {outcome.target}; it matches commitment "
                          f"{extra['commitment'][:12]}…, the one the GM published (nonce "
@@ -222,49 +229,32 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
             lines.append(f"{who} now has {extra['xp_total']} xp.")
         return "\n".join(lines)
 
-    emit(as_json, {**views.outcome_json(outcome), **extra}, text)
+    emit(as_json, {**outcome_json(outcome), **extra}, text)
     if exit_code and not outcome.success:
         raise typer.Exit(1)
 
 
-def _seal_path(folder: str | None, near: str) -> str:
-    """The sealed number's file: in `folder` if given, else at the root of the campaign
-    `near` is in (one place for a GM who seals from any of its folders), else in `near`."""
-    from cwx import campaign
+def _seal_path(folder: str | None, near: str) -> "tuple[str, Campaign]":
+    """The sealed number's file, and the campaign it is journaled in: in `folder` if
+    given, else at the root of the campaign `near` is in (one place for a GM who seals
+    from any of its folders), else in `near`."""
+    from cwx.campaign import Campaign
     from cwx.seal import FILE  # imported only here: hashing is not cheap to load
 
+    camp = Campaign.around(folder if folder is not None else near)
     if folder is None:
-        root = campaign.root_above(near)
-        folder = os.path.relpath(root) if root is not None else near
-    return os.path.normpath(os.path.join(folder, FILE))
+        folder = os.path.relpath(camp.root) if camp.root is not None else near
+    path = os.path.normpath(os.path.join(folder, FILE))
+    return path, camp.of(path)
 
 
 def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
     """The sealed number a guess is resolved against, witnessed by the journals."""
     from cwx import journal, seal
 
-    sealed = seal.decode(change.raw(path), path)
-    _kept_private(path)
-    seal.as_published(sealed, seal.published(change.journal), path)
+    sealed = seal.to_reveal(change.raw(path), path, change.journal)
     witnesses = {journal.path_in(os.path.dirname(os.path.realpath(path))), change.journal}
     return seal.to_resolve(sealed, [journal.lines_from_end(p) for p in witnesses if p], path)
-
-
-def _kept_private(path: str) -> None:
-    """cwx keeps a sealed number readable by the GM alone (0600) and out of git: one others
-    can read, another user's, or one git tracks was not sealed by cwx here (a copy, or a
-    file another clone pushed), and someone else may know its number."""
-    from cwx import repo
-
-    info = os.stat(path)
-    if info.st_mode & 0o077 or info.st_uid != os.getuid():
-        said = f"can be read by others (mode {info.st_mode & 0o777:o}) or is another user's"
-    elif repo.tracks(path):
-        said = "is in git, where every clone has it (git rm --cached it first)"
-    else:
-        return
-    raise RuleForbids(f"{said}, so it is no number cwx sealed here: someone else may know it. "
-                      "The GM seals a new one with cwx clock pick --seal --force", path=path)
 
 
 def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:

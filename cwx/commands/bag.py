@@ -1,17 +1,16 @@
 """`cwx bag`: the Color Wheel's bag of dice: make one, look in it, draw from it."""
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
-from cwx import colorwheel
-from cwx.cli import views
+from cwx import accounts, colorwheel
 from cwx.cli.common import (
     BagFile,
     CharFile,
+    Colour,
     ExitCode,
     Force,
     KeepBlack,
@@ -19,20 +18,22 @@ from cwx.cli.common import (
     Move,
     Seed,
     SpendWhite,
-    bag_path,
-    complete_colours,
+    changing,
     complete_dice,
     complete_traits,
-    create,
     group,
+    here,
     reading,
     rng,
+    saying,
     wheel_move,
 )
-from cwx.cli.output import JsonFlag, emit, plural
+from cwx.cli.output import JsonFlag, colour_on, emit, plural
 from cwx.colorwheel import Question, Table
 from cwx.errors import BadValue
-from cwx.sheets import BagSheet, WheelCharacter
+from cwx.systems import bag as bags
+from cwx.systems import colorwheel as system
+from cwx.systems.colorwheel import WheelCharacter
 
 app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
 
@@ -54,10 +55,11 @@ def new(
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
-    sheet = BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
-    result = views.bag_sheet_json(sheet)
-    create("bag new", file, sheet, force=force, result=result)
-    emit(json, result, lambda: f"Created {file}\n\n" + views.bag_text(sheet))
+    sheet = bags.BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
+    result = bags.as_json(sheet)
+    accounts.make(changing, "bag new", here().of(file), file, sheet, force=force,
+                  result=result)
+    emit(json, result, lambda: f"Created {file}\n\n" + bags.as_text(sheet, colour_on()))
 
 
 @app.command("show")
@@ -70,20 +72,18 @@ def show(
 
     Example: cwx bag show bag.toml
     """
-    file = bag_path(file, os.path.join(".", "-"), ask="as FILE")
-    with reading([file]) as change:
+    camp = here()
+    file = camp.bag(file, ask="as FILE")
+    with reading([file], camp) as change:
         sheet = change.bag(file)
-    emit(json, views.bag_sheet_json(sheet), lambda: views.bag_text(sheet))
+    emit(json, bags.as_json(sheet), lambda: bags.as_text(sheet, colour_on()))
 
 
 @app.command("draw")
 def draw(
     char: CharFile,
     bag: BagFile = None,
-    colour: Annotated[str | None, typer.Option(
-        "--color", "-C", metavar="COLOR",
-        help="The action's colour: red, yellow, blue, orange, green or purple.",
-        autocompletion=complete_colours)] = None,
+    colour: Colour = None,
     trait: Annotated[str | None, typer.Option(
         "--trait", "-t", metavar="NAME", help="The trait used; the action takes its colour.",
         autocompletion=complete_traits)] = None,
@@ -111,24 +111,30 @@ def draw(
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
+    result = None
+
     def ask_to_spend(table: Table) -> bool:
         if recorded and recorded.used < len(recorded.dice):
             return False  # the record is refused below: no question about an action not made
         return _ask_to_spend(table)
 
     def play(sheet: WheelCharacter, table: Table) -> Move:
+        nonlocal result
         action = colorwheel.colour_named(colour) if colour else \
             colorwheel.trait_colour(sheet.traits, trait or "")
-        result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
-                                 _answers(keep_white, keep_black),
-                                 spend_white=spend_white or ask_to_spend)
-        if recorded:
-            recorded.check_all_used(cancelled=result.cancelled)
-        return Move(result.after, views.draw_json(result))
+        with saying(colorwheel.DiceRanOut, " with --drawn"), \
+                saying(colorwheel.DiceLeftOver, " (--keep-white, --keep-black)"):
+            result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
+                                     _answers(keep_white, keep_black),
+                                     spend_white=spend_white or ask_to_spend)
+            if recorded:
+                recorded.check_all_used(cancelled=result.cancelled)
+        return Move(result.after, system.drawn(result))
 
-    sheet, move = wheel_move("bag draw", char, bag, play)
-    emit(json, move.result, lambda: views.draw_text(move.result, sheet.name))
-    if exit_code and not move.result["success"]:
+    sheet, _ = wheel_move("bag draw", char, bag, play)
+    assert result is not None
+    emit(json, system.drawn(result), lambda: system.draw_text(result, sheet.name, colour_on()))
+    if exit_code and not result.success:
         raise typer.Exit(1)
 
 

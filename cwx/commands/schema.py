@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from cwx.errors import BadValue
-from cwx.schemas import SCHEMAS
+from cwx.schemas import schemas
 
 app = typer.Typer(name="schema", add_completion=False)
 
@@ -21,7 +21,7 @@ def schema(
 
     Example: cwx schema character > character.schema.json
     """
-    build = SCHEMAS.get(kind.strip().casefold())
+    build = schemas().get(kind.strip().casefold())
     if build is None:
         raise BadValue(f"{kind!r} is not a kind of file; use character or bag")
     print(json.dumps(build(), indent=2))

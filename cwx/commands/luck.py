@@ -3,24 +3,19 @@ curse on a success (Color Wheel)."""
 
 import os
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx import campaign, colorwheel, journal
-from cwx.cli import views
-from cwx.cli.common import (
-    CharFile,
-    Move,
-    character_path,
-    group,
-    last_action,
-    wheel_move,
-)
-from cwx.cli.output import JsonFlag, emit
+from cwx import colorwheel, journal
+from cwx.cli.common import CharFile, Move, group, here, saying, wheel_move
+from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.colorwheel import Table, Turn
 from cwx.errors import BadFile, Conflict
-from cwx.sheets import WheelCharacter
+from cwx.systems import colorwheel as system
+
+if TYPE_CHECKING:
+    from cwx.campaign import Campaign
 
 # Luck turns a draw already made, so the bag is the one it came from.
 DrawBag = Annotated[str | None, typer.Option(
@@ -39,7 +34,7 @@ def spend(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
     """
     sheet, move = _turn("spend", char, bag, colorwheel.spend)
     emit(json, move.result, lambda: f"{sheet.name} spends a white: the failure becomes a "
-                                    f"success.\n  luck  {views.luck_text(move.table.held)}")
+                                    f"success.\n  luck  {_luck(move)}")
 
 
 @app.command("curse")
@@ -51,19 +46,23 @@ def curse(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
     """
     sheet, move = _turn("curse", char, bag, colorwheel.curse)
     emit(json, move.result, lambda: f"The GM spends one of {sheet.name}'s blacks: the success "
-                                    f"becomes a failure.\n  luck  {views.luck_text(move.table.held)}")
+                                    f"becomes a failure.\n  luck  {_luck(move)}")
 
 
-def _bag_of(folder: str, action: journal.Action | None) -> str | None:
-    """The bag the character's last draw came from, as the journal in `folder` names it."""
+def _luck(move: Move) -> str:
+    return system.luck_text(move.table.held, colour_on())
+
+
+def _bag_of(camp: "Campaign", action: journal.Action | None) -> str | None:
+    """The bag the character's last draw came from, as its journal names it."""
     if action is None or not action.event.bag:
         return None
     name = action.event.bag
-    path = os.path.relpath(os.path.join(folder, name))
+    path = os.path.relpath(os.path.join(camp.journal_folder, name))
     try:
-        campaign.named_by_journal(folder, name)
+        camp.named(name)
     except BadFile:
-        reach = "the campaign" if campaign.root_above(folder) else "the journal's folder"
+        reach = "the campaign" if camp.root is not None else "the journal's folder"
         raise BadFile(f"the bag the last draw came from is outside {reach}; say which bag "
                       "with --bag", path=path) from None
     if not os.path.lexists(path):
@@ -77,33 +76,28 @@ class _Moved(Exception):
 
 
 def _turn(turn: Turn, char: str, bag: str | None,
-          rule: Callable[[Table], Table]) -> tuple[WheelCharacter, Move]:
+          rule: Callable[[Table], Table]) -> tuple[Any, Move]:
     """Turn the character's last draw, as the rules allow: a spend and a curse alike."""
-    char = character_path(char)
-    folder = os.path.realpath(campaign.journal_folder(char))
+    camp = here()
+    char = camp.character(char)
+    camp = camp.of(char)
     for _ in range(10):
-        seen = last_action(char)  # for the bag that draw came from
-        from_draw = _bag_of(folder, seen) if bag is None else None
+        seen = journal.last_action(camp.journal_file, camp.name_of(char))  # the draw's bag
+        from_draw = _bag_of(camp, seen) if bag is None else None
 
-        def play(sheet: WheelCharacter, table: Table, seen: journal.Action | None = seen,
-                 ) -> Move:
-            action = last_action(char)  # again, under the lock
+        def play(sheet: Any, table: Table, seen: journal.Action | None = seen) -> Move:
+            action = journal.last_action(camp.journal_file, camp.name_of(char))  # locked
             if (action and action.event.id) != (seen and seen.event.id):
                 raise _Moved
-            colorwheel.check_turn(turn, action.event.command if action else None,
-                                  bool(action and action.event.result.get("success")),
-                                  bool(action and action.turned))
-            assert action is not None
+            with saying(colorwheel.NoDraw, " (cwx bag draw, with --drawn for dice drawn by "
+                                           "hand)"):
+                colorwheel.check_turn(turn, system.last_action(action))
             after = rule(table)
-            result = {"turns": action.event.id, "success": turn == "spend",
-                      "luck": views.luck_json(after.held)}
-            if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
-                result["after_undone"] = list(action.undone_turns)
-            return Move(after, result)
+            return Move(after, system.turned(action, turn, after))
 
         try:
             return wheel_move(f"luck {turn}", char, bag or from_draw, play)
         except _Moved:
             continue
     raise Conflict("the character keeps acting while cwx reads the journal; run the "
-                   "command again", path=journal.path_in(folder))
+                   "command again", path=camp.journal_file)

@@ -1,25 +1,17 @@
 """`cwx char`: create a character and show its sheet."""
 
-import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx import files, sheets
-from cwx.cli import views
-from cwx.cli.common import (
-    Force,
-    bag_path,
-    character_path,
-    complete_systems,
-    create,
-    group,
-    in_campaign,
-    note,
-    reading,
-)
-from cwx.cli.output import JsonFlag, emit
+from cwx import accounts, sheets, systems
+from cwx.campaign import stem
+from cwx.cli.common import Force, changing, complete_systems, group, here, note, reading
+from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.errors import BadValue, CwxError
+
+if TYPE_CHECKING:
+    from cwx.campaign import Campaign
 
 app = group("char", "Create characters and show their sheets.")
 
@@ -46,15 +38,13 @@ def new(
     """
     if not file.strip():
         raise BadValue("the character's file needs a name, like kris.toml")
-    pairs = [_pair(text) for text in trait]
-    sheet = sheets.new_character(system, name or files.stem(file), pairs)
-    result = views.sheet_json(sheet)
-    left = sheets.unspent(sheet)
-    if left is not None:  # C1: unspent creation points are allowed, and said
-        result["unspent"] = left
-    create("char new", file, sheet, force=force, result=result, who=sheet.name)
-    emit(json, result, lambda: f"Created {file}\n\n" + views.sheet_text(sheet)
-         + (views.unspent_text(left) if left is not None else ""))
+    sheet = sheets.new_character(system, name or stem(file), [_pair(text) for text in trait])
+    entry = systems.system(sheet.system)
+    result = {**entry.as_json(sheet), **entry.created(sheet)}
+    accounts.make(changing, "char new", here().of(file), file, sheet, force=force,
+                  result=result, who=sheet.name)
+    emit(json, result, lambda: f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"
+         f"{entry.created_text(sheet)}")
 
 
 @app.command("show")
@@ -69,23 +59,19 @@ def show(
 
     Example: cwx char show kris.toml
     """
+    from cwx import files
+
+    camp = here()
     if chars and len(chars) == 1:
-        path = character_path(chars[0])
-        with reading([path]) as change:
+        path = camp.character(chars[0])
+        with reading([path], camp) as change:
             sheet = change.character(path)
-        emit(json, views.sheet_json(sheet), lambda: views.sheet_text(sheet))
+        entry = sheets.entry_of_sheet(sheet)
+        emit(json, entry.as_json(sheet), lambda: entry.as_text(sheet, colour_on()))
         return
-    paths = files.each_once([character_path(c) for c in chars] if chars else _party())
-    bag = None
-    if not chars:
-        try:
-            bag = bag_path(None, os.path.join(".", "-"))
-        except CwxError:
-            bag = None  # a party with no bag (ClockWorx only) shows none
-        if bag and not os.path.lexists(bag):
-            note(f"{bag}: no such file; the party is shown without its bag")
-            bag = None
-    with reading(paths + ([bag] if bag else [])) as change:
+    paths = files.each_once([camp.character(c) for c in chars] if chars else _party(camp))
+    bag = None if chars else _party_bag(camp)
+    with reading(paths + ([bag] if bag else []), camp) as change:
         party = []
         for path in paths:
             try:
@@ -95,21 +81,35 @@ def show(
                     raise  # a character asked for by name is shown, or said why not
                 note(f"{error}; left out (cwx check says more)")
         bag_sheet = change.bag(bag) if bag else None
-    result = {"characters": [views.sheet_json(sheet) for sheet in party],
-              "bag": views.bag_sheet_json(bag_sheet) if bag_sheet else None}
-    emit(json, result, lambda: views.party_text(party, bag_sheet))
+    shown = [*party, *([bag_sheet] if bag_sheet else [])]
+    result = {"characters": [sheets.entry_of_sheet(s).as_json(s) for s in party],
+              "bag": sheets.entry_of_sheet(bag_sheet).as_json(bag_sheet) if bag_sheet else None}
+    emit(json, result, lambda: "\n\n".join(sheets.entry_of_sheet(s).in_party(s, colour_on())
+                                           for s in shown))
 
 
-def _party() -> list[str]:
+def _party(camp: "Campaign") -> list[str]:
     """Every character of the campaign the current folder is in."""
-    root, paths = in_campaign(".", lambda error: note(f"{error}; left out (cwx check says more)"))
-    found = []
-    for path in paths:
-        if sheets.kind_of(files.parse(files.read_bytes(path), path)) == "character":
-            found.append(path)
+    members = camp.members(lambda error: note(f"{error}; left out (cwx check says more)"))
+    found = [member.path for member in members if member.kind == "character"]
     if not found:
-        raise BadValue(f"the campaign at {root} has no characters yet; cwx char new makes one")
+        raise BadValue(f"the campaign at {camp.needed()} has no characters yet; cwx char new "
+                       "makes one")
     return found
+
+
+def _party_bag(camp: "Campaign") -> str | None:
+    """The campaign's bag, for the party view; none for a campaign without one."""
+    import os
+
+    try:
+        bag = camp.bag(None)
+    except CwxError:
+        return None  # a party with no bag (ClockWorx only) shows none
+    if not os.path.lexists(bag):
+        note(f"{bag}: no such file; the party is shown without its bag")
+        return None
+    return bag
 
 
 def _pair(text: str) -> tuple[str, str]:

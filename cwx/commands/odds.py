@@ -7,19 +7,16 @@ import typer
 
 from cwx import clockworx, colorwheel, odds
 from cwx.cli.common import (
+    Colour,
     KeepBlack,
     KeepWhite,
     MaybeChar,
     SpendWhite,
     about,
-    bag_path,
-    character_path,
-    clock_character,
-    complete_colours,
     complete_traits,
     group,
+    here,
     reading,
-    wheel_character,
 )
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadValue
@@ -52,9 +49,10 @@ def clock(
         if char is None or trait is None:
             raise BadValue("odds from the sheet need both the character (--char) and the "
                            "trait (--trait)")
-        path = character_path(char)
-        with reading([path]) as change:
-            sheet = clock_character(change, path)
+        camp = here()
+        path = camp.character(char)
+        with reading([path], camp) as change:
+            sheet = change.character(path, "clockworx")
         with about(path):
             score = sheet.traits[clockworx.require_trait(sheet.traits, trait)]
     if all_:
@@ -67,10 +65,7 @@ def clock(
 
 @app.command("wheel")
 def wheel(
-    colour: Annotated[str | None, typer.Option(
-        "--color", "-C", metavar="COLOR",
-        help="The action's colour: red, yellow, blue, orange, green or purple.",
-        autocompletion=complete_colours)] = None,
+    colour: Colour = None,
     char: MaybeChar = None,
     trait: Annotated[str | None, typer.Option(
         "--trait", "-t", metavar="NAME", help="With --char: the trait used; the action takes its colour.",
@@ -110,14 +105,7 @@ def wheel(
         if white is not None or black is not None:
             raise BadValue("with --char the luck held is the character's: leave out --white "
                            "and --black")
-        path = character_path(char)
-        bag = bag_path(bag, path)
-        with reading([path]) as change:
-            sheet = wheel_character(change, path)
-        held = sheet.luck
-        if trait is not None:
-            with about(path):
-                colour = colorwheel.trait_colour(sheet.traits, trait)
+        bag, held, colour = _from_sheet(char, bag, trait, colour)
     table = _table(bag, held)
     policy = odds.Policy(keep_white, keep_black, spend_white)
     if all_:
@@ -128,11 +116,26 @@ def wheel(
     emit(json, _wheel_json(result), lambda: _wheel_text(result))
 
 
+def _from_sheet(char: str, bag: str | None, trait: str | None, colour: str | None,
+                ) -> tuple[str, colorwheel.Luck, str | None]:
+    """The campaign's bag, the luck the character holds, and the colour of its trait."""
+    camp = here()
+    path = camp.character(char)
+    bag = camp.of(path).bag(bag)
+    with reading([path], camp) as change:
+        sheet = change.character(path, "colorwheel")
+    if trait is not None:
+        with about(path):
+            colour = colorwheel.trait_colour(sheet.traits, trait)
+    return bag, sheet.luck, colour
+
+
 def _table(bag: str | None, held: colorwheel.Luck) -> colorwheel.Table:
     if bag is None:
         spare = colorwheel.DEFAULT_RESERVE
         return colorwheel.Table(colorwheel.Bag(), colorwheel.Luck(spare, spare), held)
-    with reading([bag]) as change:
+    camp = here()
+    with reading([bag], camp) as change:
         sheet = change.bag(bag)
     return colorwheel.Table(sheet.bag, sheet.reserve, held)
 

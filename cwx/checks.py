@@ -1,0 +1,280 @@
+"""What `cwx check` finds: every campaign file valid, every journal line an event, no
+change left half made, and, inside a campaign, every file as its ledger says, with W9
+counted campaign-wide (docs/rules.md, "The campaign ledger"). Findings are CwxErrors
+placed at a file, line and key; the command prints them."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import Any, NamedTuple
+
+from cwx import campaign, journal, ledger, redo, seal, sheets, tomlread
+from cwx.campaign import Campaign
+from cwx.errors import CwxError
+
+
+class Report(NamedTuple):
+    campaign: str | None  # the campaign of the first path, as named
+    valid: dict[str, str]  # file -> its kind ("character", "bag", "journal", "settings")
+    skipped: list[str]  # TOML files that are not cwx's
+    problems: list[CwxError]
+
+    @property
+    def checked(self) -> int:
+        return len(self.valid) + len({e.path for e in self.problems})
+
+
+class _Read(NamedTuple):
+    raw: bytes
+    data: dict[str, Any]
+
+
+def check(given: list[str]) -> Report:
+    """Check the files and folders `given` (folders searched below)."""
+    found = campaign.files_under(given)
+    first = Campaign.around(given[0])
+    named = _namer(given)
+    homes: dict[str, Campaign] = {}  # each campaign met, by its real root, named as given
+    if first.root is not None:
+        homes[first.real or ""] = Campaign(named(first.root), named(first.root))
+    problems: list[CwxError] = []
+    valid: dict[str, str] = {}
+    skipped: list[str] = []
+    read: dict[str, dict[str, _Read]] = {}  # each campaign's files, by its real root
+    for path in found.tomls:
+        kind, file, said = _check_toml(path, first)
+        problems += said
+        home = first.of(os.path.realpath(path))  # where the file really is
+        if home.root is not None:
+            homes.setdefault(home.real or "", Campaign(named(home.root), named(home.root)))
+        if kind is None:
+            skipped.append(path)
+        elif kind not in ("settings", "unreadable"):
+            read.setdefault(home.real or "", {})[path] = file
+        if kind is not None and not said:
+            valid[path] = kind
+    problems += _journals(found, homes, read, given, problems, valid)
+    for folder in found.folders:
+        problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
+    problems.sort(key=lambda e: (e.path or "", e.line or 0))
+    # A file with a problem is not valid, however well it reads: each file counted once.
+    with_problems = {e.path for e in problems}
+    valid = {path: kind for path, kind in valid.items() if path not in with_problems}
+    return Report(named(first.root) if first.root else None, valid, skipped, problems)
+
+
+def _namer(given: list[str]) -> Any:
+    """A campaign's folder, named as the paths were given (absolute, or from here)."""
+    return lambda folder: folder if os.path.isabs(given[0]) else os.path.relpath(folder)
+
+
+def _check_toml(path: str, camp: Campaign) -> tuple[str | None, _Read, list[CwxError]]:
+    """(its kind, or None for TOML that is not cwx's; what was read; its problems)."""
+    try:
+        raw = tomlread.read_bytes(path)
+        data = tomlread.parse(raw, path)
+        if os.path.basename(path) == campaign.SETTINGS:
+            Campaign(os.path.dirname(path) or ".", os.path.dirname(path) or ".").settings()
+            return "settings", _Read(raw, data), []
+    except CwxError as error:
+        return "unreadable", _Read(b"", {}), [error]  # named once: no ledger comparison
+    kind = sheets.kind_of(data)
+    if kind is None:
+        return None, _Read(raw, data), []
+    return kind, _Read(raw, data), [
+        problem.located(path, tomlread.line_of(raw, problem.key))
+        for problem in sheets.problems(data, campaign.stem(path))]
+
+
+def _journals(found: campaign.Found, homes: dict[str, Campaign],
+              read: dict[str, dict[str, _Read]], given: list[str],
+              problems: list[CwxError], valid: dict[str, str]) -> list[CwxError]:
+    """Each journal's lines, and each campaign's own journal against its files (read
+    once, for its lines and its ledger)."""
+    ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
+    others = [path for path in found.journals if os.path.realpath(path) not in ledgers]
+    said: list[CwxError] = []
+    for path in sorted(others) + sorted(journal.path_in(home.root or ".")
+                                        for home in ledgers.values()):
+        lines = BadLines(path)
+        home = ledgers.get(os.path.realpath(path))
+        if home is not None:
+            folded = home.ledger(lines.add)
+            said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
+                                        [os.path.realpath(p) for p in given],
+                                        {os.path.realpath(e.path) for e in problems if e.path})
+        else:
+            for item in journal.read(path):
+                if isinstance(item, journal.BadLine):
+                    lines.add(item)
+        bad = lines.said() + [
+            CwxError(f"reveals a number against commitment {seal.short(commitment)}, which no "
+                     "seal in the journal published: the players never had it (a sealed "
+                     "file swapped?)", path=path, line=line)
+            for line, commitment in seal.unpublished_reveals(path)]
+        said += bad
+        if not bad and os.path.exists(path):
+            valid[path] = "journal"
+    return said
+
+
+class BadLines:
+    """A journal's bad lines, each named up to a hundred; past that, counted (a journal
+    of a hundred thousand bad lines is said in a hundred and one)."""
+
+    SHOWN = 100
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.shown: list[CwxError] = []
+        self.more = 0
+
+    def add(self, line: journal.BadLine) -> None:
+        if len(self.shown) < self.SHOWN:
+            self.shown.append(CwxError(line.reason, path=self.path, line=line.line))
+        else:
+            self.more += 1
+
+    def said(self) -> list[CwxError]:
+        if not self.more:
+            return self.shown
+        return [*self.shown, CwxError(f"and {self.more} more lines that are no journal events "
+                                      "of cwx's", path=self.path)]
+
+
+# ---------------------------------------------------------------- against the ledger
+
+
+class _Tally:
+    """The dice the files hold and the ledger says they hold (W9)."""
+
+    def __init__(self) -> None:
+        self.in_files = self.in_ledger = 0
+
+
+def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.Ledger,
+                        scopes: list[str], reported: set[str]) -> list[CwxError]:
+    """Every key whose file value differs from its ledger value, every ledger value the
+    rules forbid, and W9 counted over the campaign as far as `scopes` (the real paths
+    checked) reach: a file gone with its dice, or no longer counted, too. `reported`: real
+    paths whose problems are said already."""
+    tally = _Tally()
+    problems: list[CwxError] = []
+    present: set[str] = set()
+    unknown: list[str] = []
+    for path, file in read.items():
+        name = home.name_of(path)
+        if name.startswith("..") or name in present:
+            continue  # outside the campaign: no ledger; or a link to a file checked already
+        present.add(name)
+        if name not in folded.known:
+            unknown.append(path)  # said below, once it is known what is gone
+            continue
+        problems += _differences(path, file, folded, name, tally)
+    problems += _outside(home, folded)
+    uncounted = {name: held for name, held in home.uncounted(folded, present).items()
+                 if any(campaign.inside(os.path.join(home.real or "", name), scope)
+                        for scope in scopes)}
+    problems += _uncounted(home, uncounted, reported, tally)
+    problems += _unknown(home, unknown, uncounted)
+    if tally.in_files != tally.in_ledger:
+        settle = "the files named above must be settled first" if uncounted else \
+            "`cwx reconcile` brings them together"
+        problems.append(CwxError(f"W9: the files hold {_dice(tally.in_files)}, the ledger "
+                                 f"{tally.in_ledger}; {settle}",
+                                 path=journal.path_in(home.root or ".")))
+    return problems
+
+
+def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
+                 tally: _Tally) -> list[CwxError]:
+    values = ledger.values_of(file.data)
+    problems = []
+    for difference in folded.differences(name, values):
+        line = tomlread.line_of(file.raw, difference.key)
+        after = ", ".join(difference.ledger.recent)
+        if difference.refused is not None:
+            problems.append(CwxError(
+                f"the ledger cannot settle it: {difference.refused} (after {after}). Edit "
+                "the files as the table decides, then cwx adopt them together",
+                path=path, line=line, key=difference.key))
+        else:
+            problems.append(CwxError(
+                f"the file says {_shown(difference.file)}, the ledger "
+                f"{_shown(difference.ledger.value)}: `cwx reconcile` if the ledger is "
+                f"right, `cwx adopt {_arg(path)}` if the file is", path=path, line=line,
+                key=difference.key))
+    tally.in_files += ledger.dice(values)
+    tally.in_ledger += folded.held(name)
+    return problems
+
+
+def _outside(home: Campaign, folded: ledger.Ledger) -> list[CwxError]:
+    """A journal line naming a file outside the campaign (cwx never follows it)."""
+    problems = []
+    for name in sorted(folded.known | {name for name in folded.named if name is not None}):
+        try:
+            home.named(name)
+        except CwxError:
+            problems.append(CwxError(
+                f"names {name}, outside the campaign: cwx never follows a journal there "
+                "(a line another program or person wrote; mend or remove it)",
+                path=journal.path_in(home.root or ".")))
+    return problems
+
+
+def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
+               tally: _Tally) -> list[CwxError]:
+    problems = []
+    for name, held in uncounted.items():
+        path = os.path.normpath(os.path.join(home.root or ".", name))
+        tally.in_ledger += held
+        if os.path.realpath(path) in reported:
+            continue  # unreadable, and said so: its dice are still counted
+        if held < 0:
+            said = (f"the ledger took {_dice(-held)} more out of it than it held (two clones "
+                    f"recorded it leaving at once): `cwx adopt {_arg(path)}` sets that right")
+        elif not os.path.lexists(path):
+            said = (f"is gone, with {_dice(held)} the ledger says it held (W9: dice are never "
+                    "destroyed): restore it, or put its dice where the table decides and `cwx "
+                    "adopt` it with the files that hold them now")
+        else:
+            said = (f"is no longer a character or bag file of this campaign, but the ledger "
+                    f"says it holds {_dice(held)} (W9: dice are never destroyed): restore it, "
+                    "or move it out of the way, put its dice where the table decides and `cwx "
+                    "adopt` it with the files that hold them now")
+        problems.append(CwxError(said, path=path))
+    return problems
+
+
+def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> list[CwxError]:
+    """Files new to the ledger. A file moved (git mv) is new where its old name is gone:
+    the two are adopted together, so its dice are not counted twice."""
+    gone = [os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
+            if not os.path.lexists(os.path.join(home.real or "", name))]
+    problems = []
+    for path in unknown:
+        alone = f"`cwx adopt {_arg(path)}` records it as it is"
+        said = (f"if it was moved from {' or '.join(gone)}, `cwx adopt {_arg(gone[0])} "
+                f"{_arg(path)}` moves its history (adopting it alone would count its dice "
+                f"twice); if it is new, {alone}") if gone else alone
+        problems.append(CwxError(f"has no history in the ledger; {said}", path=path))
+    return problems
+
+
+def _arg(path: str) -> str:
+    """A file as a command typed here takes it (the file as check names it, quoted)."""
+    return shlex.quote(path)
+
+
+def _dice(count: int) -> str:
+    return f"{count} white and black dice" if count != 1 else "1 die (a white or a black)"
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value) if ledger.is_number(value) else repr(value)

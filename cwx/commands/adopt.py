@@ -1,0 +1,45 @@
+"""`cwx adopt`: record hand edits in the ledger, so the file becomes what the ledger says."""
+
+from typing import Annotated
+
+import typer
+
+from cwx import accounts
+from cwx.cli.common import changing, command
+from cwx.cli.output import JsonFlag, emit
+from cwx.cli.views import value_text
+from cwx.printable import printable
+
+app = command("adopt")
+
+
+@app.command("adopt")
+def adopt(
+    paths: Annotated[list[str], typer.Argument(
+        help="The character and bag files whose hand edits the table accepts.",
+        metavar="FILE...", show_default=False)],
+    json: JsonFlag = False,
+) -> None:
+    """Journal, for each key whose file value differs from its ledger value, a change from
+    the one to the other (a file with no history: its whole text): the GM's hand-given
+    reward, or the table's decision after two clones spent the same dice, joins the ledger.
+    A file the ledger knows that is gone (moved, say) leaves it: adopt it together with the
+    files that hold its dice now.
+
+    Example: cwx adopt rick.toml bag.toml
+    """
+    adopted = accounts.adopt(changing, paths)
+    emit(json, {"adopted": [a.as_json() for a in adopted]}, lambda: _text(adopted))
+
+
+def _text(adopted: list[accounts.Corrected]) -> str:
+    if not adopted:
+        return "Nothing to adopt: every file agrees with the ledger."
+    lines = ["Adopted into the ledger:"]
+    for item in adopted:
+        if item.key is None:
+            lines.append(f"  {item.file}: the whole file, as its history's start")
+        else:
+            lines.append(f"  {item.file} [{item.key}] {value_text(item.before)} → "
+                         f"{value_text(item.after)}")
+    return "\n".join(map(printable, lines))  # names from files: shown, never obeyed

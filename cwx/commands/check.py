@@ -1,0 +1,55 @@
+"""`cwx check`: validate a campaign, its journal and its ledger (and serve as a git
+pre-commit hook): exit 2 naming each problem."""
+
+from typing import Annotated
+
+import typer
+
+from cwx import checks
+from cwx.cli.common import command
+from cwx.cli.output import JsonFlag, emit
+from cwx.ink import plural
+from cwx.printable import printable
+
+app = command("check")
+
+
+@app.command("check")
+def check(
+    paths: Annotated[list[str] | None, typer.Argument(
+        help="Folders (searched below) or files.", show_default="the current folder",
+        metavar="PATH...")] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Validate every character and bag file, every journal line, what an interrupted
+    command left, and, inside a campaign, every file against the ledger.
+
+    Example: cwx check campaign/
+    """
+    report = checks.check(paths or ["."])
+    result = {
+        "ok": not report.problems,
+        "checked": report.checked,
+        "campaign": report.campaign,
+        "valid": [{"file": path, "kind": kind} for path, kind in report.valid.items()],
+        "skipped": report.skipped,
+        "problems": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
+                     for e in report.problems],
+    }
+    emit(json, result, lambda: text(report))
+    if report.problems:
+        raise typer.Exit(2)
+
+
+def text(report: checks.Report) -> str:
+    lines = [printable(str(error)) for error in report.problems]  # names from files: shown
+    if not report.checked and not report.skipped:
+        lines.append("No character, bag or journal files found.")
+    else:
+        summary = (f"Checked {plural(report.checked, 'file')}: {len(report.valid)} valid, "
+                   f"{plural(len(report.problems), 'problem')}.")
+        if report.skipped:
+            summary += (f" {plural(len(report.skipped), 'other TOML file')} skipped (not "
+                        "cwx's).")
+        lines.append(summary)
+    return "\n".join(lines)

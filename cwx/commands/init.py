@@ -1,0 +1,48 @@
+"""`cwx init`: a new campaign folder, ready for git."""
+
+import os
+from typing import Annotated
+
+import typer
+
+from cwx import accounts, gitsetup, repo
+from cwx.campaign import Campaign
+from cwx.cli.common import changing, command, note
+from cwx.cli.output import JsonFlag, emit
+
+app = command("init")
+
+
+@app.command("init")
+def init(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="The campaign folder (made if missing).",
+                                          show_default=False)],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Use a folder that is not empty; files already there are kept.")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Start a campaign folder: a bag, a README for the table, a Makefile for scenes,
+    git settings that merge journals, and schemas for editors.
+
+    Example: cwx init my-campaign
+    """
+    result = accounts.start(changing, folder, force=force)
+    if repo.of(folder) is not None:  # inside a git work tree: ready for several clones
+        result["git"] = gitsetup.setup(changing, Campaign.around(folder), note).as_json()
+    emit(json, result, lambda: _text(folder, result["created"], result["kept"],
+                                     in_git="git" in result))
+
+
+def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool) -> str:
+    lines = [f"A new campaign in {folder}:"]
+    lines += [f"  created {name}" for name in created]
+    lines += [f"  kept    {name} (already there)" for name in kept]
+    go = "" if os.path.abspath(folder) == os.path.abspath(".") else f"cd {folder} && "
+    if in_git:
+        lines.append("  set up this clone of the repository for play from several clones "
+                     "(cwx git setup: merge driver, hooks)")
+        lines.append(f"Next: {go}cwx char new hero.toml --system …")
+    else:
+        lines.append(f"Next: {go}git init && cwx git setup && cwx char new hero.toml "
+                     "--system …")
+    return "\n".join(lines)

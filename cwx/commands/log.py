@@ -1,0 +1,155 @@
+"""`cwx log`: the campaign journal in time order, for people or scripts."""
+
+import io
+import sys
+import unicodedata
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any
+
+import typer
+
+from cwx import events, journal, redo
+from cwx.cli.common import here
+from cwx.cli.views import value_text
+from cwx.errors import BadValue
+from cwx.printable import printable
+from cwx.timeline import Timeline
+
+app = typer.Typer(name="log", add_completion=False)
+
+
+@app.command("log")
+def log(
+    char: Annotated[str | None, typer.Option(
+        "--char", "-c", metavar="CHAR", help="Only this character's events (a file, or a "
+        "name in the campaign).")] = None,
+    last: Annotated[int | None, typer.Option(
+        min=1, metavar="N", help="Only the last N events.")] = None,
+    json: Annotated[bool, typer.Option(
+        "--json", "-j", help="Print one JSON object for scripts: the journal's events, oldest "
+        "first, as the list under its key events.")] = False,
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl", help="Print JSON Lines: one event per line, oldest first, and nothing "
+        "else (for a stream reader such as jq or grep).")] = False,
+) -> None:
+    """The journal in time order: the campaign's (outside a campaign, the current
+    folder's or the character's).
+
+    Example: cwx log --char kris.toml --last 5
+    """
+    if json and jsonl:
+        raise BadValue("--json prints one object, --jsonl one line per event: choose one")
+    camp = here()
+    char = camp.character(char) if char else None
+    camp = camp.of(char) if char else camp
+    path = camp.journal_file
+    for record, said in redo.inspect(camp.journal_folder):  # a change not yet journaled
+        print(f"cwx: note: {record}: {said}", file=sys.stderr)
+    # One open journal for both passes: a journal replaced meanwhile (a git pull, an
+    # editor's save) is read whole from the file that was there.
+    with journal.opened(path) or io.BytesIO() as file:
+        order = Timeline(file, camp.name_of(char) if char else None, last)
+        _left_out(path, order.skipped)
+        if json or jsonl:
+            _print_json(order.events(), lines=jsonl)
+        else:
+            _print_table(order, camp.name_of(char) if char else None)
+
+
+def _left_out(path: str, skipped: list[int]) -> None:
+    if skipped:
+        shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
+        print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
+              f"were left out (line {shown}); `cwx check` says why", file=sys.stderr)
+
+
+def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
+    """Each event as this cwx's journal writes it (an older line, upgraded): one object
+    holding them, or one line each."""
+    out = sys.stdout
+    if lines:
+        for event in chosen:
+            out.write(journal.dumps(event.to_json()) + "\n")
+        return
+    out.write('{"events": [')
+    for number, event in enumerate(chosen):
+        out.write("," if number else "")
+        out.write(journal.dumps(event.to_json()))
+    out.write("]}\n")
+
+
+def _print_table(order: Timeline, name: str | None) -> None:
+    rows = order.events()
+    first = next(rows, None)
+    if first is None:
+        print(f"No events of {name} in the journal." if name else "The journal is empty.")
+        return
+    header = ("when", "who", "what", "outcome", "change")
+    widths = [_width(cell) for cell in header]
+    for event in (first, *rows):  # a first pass for the column widths
+        widths = [max(w, _width(cell))
+                  for w, cell in zip(widths, _row(event, order.turns), strict=True)]
+    print(_line(header, widths))
+    for event in order.events():
+        print(_line(_row(event, order.turns), widths))
+
+
+def _line(row: tuple[str, ...], widths: list[int]) -> str:
+    return "  ".join(cell + " " * (w - _width(cell))
+                     for cell, w in zip(row, widths, strict=True)).rstrip()
+
+
+def _width(text: str) -> int:
+    """The columns `text` takes on a terminal: a wide character (勇, ユ) two, a combining
+    mark none, any other one."""
+    return sum(0 if unicodedata.combining(char) else
+               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
+
+
+def _row(event: journal.Event, turns: journal.Turns) -> tuple[str, str, str, str, str]:
+    # Any line may have been written by another program or player: shown, never obeyed.
+    kind = events.kind(event.command)
+    detail = (kind.what or _what)(event.result)
+    what = f"{event.command} ({detail})" if detail else event.command
+    return (printable(event.when.replace("T", " ")[:16]), printable(event.who or "GM"),
+            printable(what), printable(_outcome(event, kind, turns)),
+            printable(_change(event, kind)))
+
+
+def _what(result: Mapping[str, Any]) -> str | None:
+    return result.get("trait") or result.get("color")
+
+
+def _outcome(event: journal.Event, kind: Any, turns: journal.Turns) -> str:
+    if event.id in turns.void():  # an undo or turn two clones made at once
+        return "counts for nothing: another undo came first, or what it undoes counts " \
+               "for nothing" if event.undoes else \
+            "counts for nothing: another turn of that draw came first"
+    word = (kind.outcome or _succeeded)(event.result) or "-"
+    if (turned := turns.by(event.id)) is not None:
+        word += ", turned to success" if turned else ", turned to failure"
+    return word
+
+
+def _succeeded(result: Mapping[str, Any]) -> str | None:
+    if "success" not in result:
+        return None
+    if result.get("critical"):
+        return "critical"
+    return "success" if result["success"] else "failure"
+
+
+def _change(event: journal.Event, kind: Any) -> str:
+    said = []
+    for change in event.changes:
+        if change.key is None:
+            if change.text is not None:  # a secret file (the sealed number) goes unmentioned
+                made = "created" if change.created else "took in" if kind.table else "rewrote"
+                said.append(f"{made} {change.file}")
+            continue
+        # The acting character's keys plainly; any other file's (the bag's, or every
+        # file of a reconcile) named with it.
+        where = "" if change.file == event.file else f"{change.file} "
+        said.append(f"{where}{change.key} {value_text(change.before)} → "
+                    f"{value_text(change.after)}")
+    return ", ".join(said)

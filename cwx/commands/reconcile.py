@@ -1,0 +1,36 @@
+"""`cwx reconcile`: bring every file of the campaign to its ledger value."""
+
+from cwx import accounts
+from cwx.campaign import Campaign
+from cwx.cli.common import CampaignFolder, changing, command
+from cwx.cli.output import JsonFlag, emit
+from cwx.cli.views import value_text
+from cwx.printable import printable
+
+app = command("reconcile")
+
+
+@app.command("reconcile")
+def reconcile(
+    folder: CampaignFolder = ".",
+    json: JsonFlag = False,
+) -> None:
+    """Set every key that differs from the ledger to its ledger value, as one change the
+    ledger does not count (after a git merge, say). Nothing to do changes nothing.
+
+    Example: cwx reconcile
+    """
+    camp = Campaign.around(folder)
+    camp.needed()
+    corrected = accounts.reconcile(changing, camp)
+    emit(json, {"corrected": [c.as_json() for c in corrected]}, lambda: text(corrected))
+
+
+def text(corrected: list[accounts.Corrected]) -> str:
+    if not corrected:
+        return "Nothing to reconcile: every file agrees with the ledger."
+    lines = [f"Reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
+             "ledger:"]
+    lines += [f"  {c.file} [{c.key}] {value_text(c.before)} → {value_text(c.after)}"
+              for c in corrected]
+    return "\n".join(map(printable, lines))  # names from files: shown, never obeyed

@@ -1,0 +1,36 @@
+"""What each kind of event in the journal is, by the command that wrote it, in one table:
+a character's action, a turn of one, a creation, the table's word, a correction; how
+`cwx log` tells it; whether `cwx undo` takes it back. The campaign's own kinds are here,
+each system's in its entry (cwx/systems/); nothing else compares command names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cwx import systems
+from cwx.systems import EventKind
+
+CAMPAIGN: Mapping[str, EventKind] = {
+    "init": EventKind(undoable=False),
+    "char new": EventKind(undoable=False),
+    "adopt": EventKind(table=True),
+    "reconcile": EventKind(undoable=False, correction=True),
+    "undo": EventKind(undoable=False),
+}
+UNKNOWN = EventKind()  # a command this cwx does not know (a later one's, or a hand's)
+_found: dict[str, EventKind] = {}
+
+
+def kind(command: str) -> EventKind:
+    """The kind of the journal's events of `command`."""
+    found = _found.get(command)
+    if found is None:
+        found = _found[command] = CAMPAIGN.get(command) or systems.event_kind(command) \
+            or UNKNOWN
+    return found
+
+
+def turns() -> list[str]:
+    """The commands whose events turn a character's last action (luck spend, curse)."""
+    return [command for kind_ in systems.kinds() for command, event in kind_.EVENTS.items()
+            if event.turn]

@@ -1,0 +1,222 @@
+"""ClockWorx characters (docs/rules.md C1–C7): their sheet, file, schema and views, the
+ledger's rules for their keys, and the journal's events of their commands."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cwx import clockworx
+from cwx.errors import BadFile, BadValue, shown
+from cwx.ink import paint
+from cwx.systems import PLAIN, EventKind, Rule, as_bad_file, character_name, count
+
+NAME = "clockworx"
+TITLE = "ClockWorx"
+CHARACTER = True
+TABLES = ("traits",)
+LEDGER = (("name", "system", "xp"), ("traits",))
+
+
+class ClockCharacter(NamedTuple):
+    """A ClockWorx character as its file says."""
+
+    name: str
+    traits: Mapping[str, int]
+    xp: int
+    system: str = NAME
+
+    @property
+    def kind(self) -> str:
+        """The entry of its kind of file (cwx/systems/)."""
+        return NAME
+
+
+# ---------------------------------------------------------------- the file
+
+
+def read(data: Mapping[str, Any], name: str) -> ClockCharacter:
+    from cwx.systems import table
+
+    own = character_name(data, name)
+    traits = table(data, "traits")
+    xp = count(data, "xp", "xp")
+    for trait, score in traits.items():
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise BadFile(f"the score of {trait!r} must be a whole number from 1 to 6, not "
+                          f"{shown(score)}", key=f"traits.{trait}")
+    as_bad_file(lambda: clockworx.check_traits(traits, creating=False))
+    return ClockCharacter(own, dict(traits), xp)
+
+
+def new(name: str, pairs: list[tuple[str, str]]) -> ClockCharacter:
+    """A character as `char new --trait NAME=SCORE` makes it (C1: the creation budget)."""
+    traits: dict[str, int] = {}
+    for trait, score in pairs:
+        digits = score.strip()
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
+            raise BadValue(f"--trait {trait}={score}: the score must be a whole number 1–6")
+        if trait.strip() in traits:
+            raise BadValue(f"--trait {trait}: the trait is named twice")
+        traits[trait.strip()] = int(digits)
+    clockworx.check_traits(traits, creating=True)
+    return ClockCharacter(name, traits, 0)
+
+
+def data_of(sheet: ClockCharacter) -> dict[str, Any]:
+    return {"name": sheet.name, "system": sheet.system, "xp": sheet.xp,
+            "traits": dict(sheet.traits)}
+
+
+def set_aside(data: dict[str, Any], key: str) -> bool:
+    if key == "xp":
+        data["xp"] = 0
+        return True
+    table, _, name = key.partition(".")
+    inner = data.get(table)
+    if table != "traits" or not isinstance(inner, dict) or name not in inner:
+        return False
+    score = inner[name]
+    if isinstance(score, int) and not isinstance(score, bool) and 1 <= score <= 6:
+        inner.pop(name)  # a good score: the name is at fault (empty, or twice)
+    else:
+        inner[name] = 1
+    return True
+
+
+def template(sheet: ClockCharacter, schema: str | None) -> str:
+    from cwx.templates import toml_key, toml_string
+
+    spent = sum(sheet.traits.values())
+    lines = [
+        f"# {sheet.name}, a ClockWorx character. Edit freely: cwx keeps your comments.",
+        f"name = {toml_string(sheet.name)}",
+        'system = "clockworx"',
+        "xp = 0              # experience; cwx adds what actions earn",
+        "",
+        f"[traits]           # each 1-6; at creation {spent} of the {clockworx.BUDGET} "
+        "points were spent",
+        *(f"{toml_key(name)} = {score}" for name, score in sheet.traits.items()),
+    ]
+    return (f"#:schema {schema}\n" if schema else "") + "\n".join(lines) + "\n"
+
+
+def schema() -> dict[str, Any]:
+    from cwx.schemas import A_NAME, COUNT
+
+    return {"required": ["traits"], "properties": {"xp": COUNT, "traits": {
+        "type": "object",
+        "description": "Trait names and scores, 1 to 6.",
+        "minProperties": clockworx.MIN_TRAITS,
+        "propertyNames": A_NAME,
+        "additionalProperties": {"type": "integer", "minimum": 1,
+                                 "maximum": clockworx.MAX_SCORE},
+    }}}
+
+
+def rule(key: str) -> Rule:
+    if key == "xp":
+        return Rule()
+    if key.startswith("traits."):  # a score 1-6, and 0 is no trait (C1, C6)
+        return Rule(high=clockworx.MAX_SCORE, absent_at_zero=True, in_step=True)
+    return PLAIN
+
+
+# ---------------------------------------------------------------- views
+
+
+def as_json(sheet: ClockCharacter) -> dict[str, Any]:
+    return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
+            "xp": sheet.xp}
+
+
+def as_text(sheet: ClockCharacter, on: bool) -> str:
+    width = max(len(name) for name in sheet.traits)
+    rows = [f"{paint(sheet.name, 'bold', on)} · ClockWorx"]
+    for name, score in sheet.traits.items():
+        pips = "●" * score + paint("○" * (clockworx.MAX_SCORE - score), "dim", on)
+        rows.append(f"  {name:<{width}}  {pips}  {score}")
+    rows.append(f"  {'experience':<{width}}  {sheet.xp}")
+    rows.append(f"  next: {next_steps(sheet)}")
+    return "\n".join(rows)
+
+
+def in_party(sheet: ClockCharacter, on: bool) -> str:
+    traits = " · ".join(f"{name} {score}" for name, score in sheet.traits.items())
+    return f"{paint(sheet.name, 'bold', on)} · ClockWorx · {sheet.xp} xp\n  {traits}"
+
+
+def next_steps(sheet: ClockCharacter) -> str:
+    """What experience buys next, so a player sees how far they are from it."""
+    costs = [f"new trait {clockworx.NEW_TRAIT_COST}"]
+    costs += [f"{name} → {score + 1} for {clockworx.raise_cost(score)}"
+              for name, score in sheet.traits.items() if score < clockworx.MAX_SCORE]
+    return " · ".join(costs)
+
+
+def created(sheet: ClockCharacter) -> dict[str, Any]:
+    """C1: unspent creation points are allowed, and said."""
+    return {"unspent": clockworx.unspent(sheet.traits)}
+
+
+def created_text(sheet: ClockCharacter) -> str:
+    return f"\n{clockworx.unspent(sheet.traits)} of {clockworx.BUDGET} creation points left " \
+           "unspent."
+
+
+def outcome_json(outcome: clockworx.ClockOutcome) -> dict[str, Any]:
+    """A resolved action: the journal's result, and --json's (SPEC section 4)."""
+    return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,
+            "trait": outcome.trait, "score": outcome.score, "success": outcome.success,
+            "critical": outcome.critical, "xp": outcome.xp}
+
+
+def outcome_verdict(outcome: clockworx.ClockOutcome, on: bool) -> str:
+    from cwx.ink import plural
+
+    if outcome.critical:
+        word = paint("Critical success!", "good", on)
+    elif outcome.success:
+        word = paint("Success.", "good", on)
+    else:
+        word = paint("Failure.", "bad", on)
+    trait = (f"{outcome.trait} {outcome.score}" if outcome.trait and outcome.score is not None
+             else f"score {outcome.score}" if outcome.score is not None else "untrained")
+    steps = plural(outcome.distance, "step")
+    gained = f" +{outcome.xp} xp" if outcome.xp else ""
+    return f"{word} Guess {outcome.guess}, target {outcome.target}: {steps} ({trait}).{gained}"
+
+
+def advancement_json(step: clockworx.Advancement) -> dict[str, Any]:
+    """Experience spent: the journal's result, and --json's."""
+    return {"trait": step.trait, "score": step.score, "cost": step.cost,
+            "xp_total": step.xp_total}
+
+
+def advancement_text(step: clockworx.Advancement) -> str:
+    verb = f"New trait {step.trait} at 1" if step.new else f"{step.trait} raised to {step.score}"
+    return f"{verb} for {step.cost} xp; {step.xp_total} xp left."
+
+
+# ---------------------------------------------------------------- the journal's events
+
+
+def _resolved(result: Mapping[str, Any]) -> str:
+    return f"{result.get('trait') or 'untrained'}, {result.get('guess')} vs " \
+           f"{result.get('target')}"
+
+
+def _sealing(result: Mapping[str, Any]) -> str:
+    return f"sealed {str(result.get('commitment'))[:12]}…"
+
+
+def _revealed(result: Mapping[str, Any]) -> str:
+    return f"revealed {result.get('target')}"
+
+
+EVENTS = {
+    "clock resolve": EventKind(action=True, what=_resolved),
+    "xp spend": EventKind(action=True, what=lambda result: result.get("trait")),
+    "clock pick --seal": EventKind(undoable=False, outcome=_sealing),
+    "clock reveal": EventKind(undoable=False, outcome=_revealed),
+}

@@ -1,0 +1,311 @@
+"""Color Wheel characters (docs/rules.md W1–W9): their sheet, file, schema and views, the
+ledger's rules for their keys, and the journal's events of their commands. The bag they
+draw from is a kind of its own (systems/bag.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from cwx import colorwheel
+from cwx.colorwheel import COLOURS, Luck
+from cwx.errors import BadFile
+from cwx.ink import paint
+from cwx.systems import (
+    PLAIN,
+    EventKind,
+    Rule,
+    as_bad_file,
+    character_name,
+    count,
+    known,
+    optional_table,
+    table,
+)
+
+NAME = "colorwheel"
+TITLE = "Color Wheel"
+CHARACTER = True
+TABLES = ("traits", "luck")
+LEDGER = (("name", "system"), ("traits", "luck"))
+
+
+class WheelCharacter(NamedTuple):
+    """A Color Wheel character as its file says."""
+
+    name: str
+    traits: Mapping[str, tuple[str, ...]]  # by colour, in wheel order
+    luck: Luck
+    colour_keys: Mapping[str, str]  # colour -> the key as the file spells it
+    system: str = NAME
+
+    @property
+    def kind(self) -> str:
+        """The entry of its kind of file (cwx/systems/)."""
+        return NAME
+
+
+# ---------------------------------------------------------------- the file
+
+
+def read(data: Mapping[str, Any], name: str) -> WheelCharacter:
+    own = character_name(data, name)
+    by_colour: dict[str, tuple[str, ...]] = {}
+    keys: dict[str, str] = {}
+    for key, names in table(data, "traits").items():
+        colour = key.casefold()
+        if colour not in COLOURS:
+            raise BadFile(f"{key!r} is not a colour of the wheel; use {', '.join(COLOURS)}",
+                          key=f"traits.{key}")
+        if colour in keys:
+            raise BadFile(f"colour {colour} appears twice ({keys[colour]!r} and {key!r})",
+                          key=f"traits.{key}")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise BadFile(f"should be a list of trait names, like {colour} = [\"Strong\"]",
+                          key=f"traits.{key}")
+        by_colour[colour], keys[colour] = tuple(names), key
+    as_bad_file(lambda: colorwheel.check_traits(by_colour, creating=False))
+    luck = optional_table(data, "luck")
+    held = Luck(count(luck, "white", "luck.white"), count(luck, "black", "luck.black"))
+    known(luck, Luck._fields, "luck")
+    return WheelCharacter(own, {colour: by_colour[colour] for colour in COLOURS}, held, keys)
+
+
+def new(name: str, pairs: list[tuple[str, str]]) -> WheelCharacter:
+    """A character as `char new --trait COLOUR=NAME` makes it: one trait a colour (W2)."""
+    by_colour: dict[str, list[str]] = {}
+    for colour, trait in pairs:
+        by_colour.setdefault(colorwheel.colour_named(colour), []).append(trait.strip())
+    colorwheel.check_traits(by_colour, creating=True)
+    ordered = {colour: tuple(by_colour[colour]) for colour in COLOURS}
+    return WheelCharacter(name, ordered, Luck(), {c: c for c in COLOURS})
+
+
+def data_of(sheet: WheelCharacter) -> dict[str, Any]:
+    return {"name": sheet.name, "system": sheet.system,
+            "traits": {sheet.colour_keys.get(colour, colour): list(names)
+                       for colour, names in sheet.traits.items()},
+            "luck": {"white": sheet.luck.white, "black": sheet.luck.black}}
+
+
+def set_aside(data: dict[str, Any], key: str) -> bool:
+    table_name, _, name = key.partition(".")
+    inner = data.get(table_name)
+    if not isinstance(inner, dict) or name not in inner:
+        return False
+    if table_name == "traits":
+        inner.pop(name)
+        if name.casefold() in COLOURS:
+            inner[name.casefold()] = [f"\0{len(data)}.{name}"]  # a unique stand-in name
+    elif isinstance(inner[name], int) and not isinstance(inner[name], bool) and inner[name] >= 0:
+        inner.pop(name)  # a count that was fine: the key itself is unknown
+    else:
+        inner[name] = 0
+    return True
+
+
+def template(sheet: WheelCharacter, schema: str | None) -> str:
+    from cwx.templates import toml_string
+
+    lines = [
+        f"# {sheet.name}, a Color Wheel character. Edit freely: cwx keeps your comments.",
+        f"name = {toml_string(sheet.name)}",
+        'system = "colorwheel"',
+        "",
+        "[traits]           # trait names on each colour of the wheel",
+        *(f"{colour} = [{', '.join(toml_string(n) for n in names)}]"
+          for colour, names in sheet.traits.items()),
+        "",
+        "[luck]             # dice the character holds",
+        f"white = {sheet.luck.white}",
+        f"black = {sheet.luck.black}",
+    ]
+    return (f"#:schema {schema}\n" if schema else "") + "\n".join(lines) + "\n"
+
+
+def schema() -> dict[str, Any]:
+    from cwx.schemas import A_NAME, LUCK, any_case
+
+    any_colour = f"^(?:{'|'.join(map(any_case, COLOURS))})$"
+    traits = {
+        "type": "object",
+        "description": "Trait names on each colour of the wheel: every colour once, "
+                       "named in any case.",
+        "patternProperties": {f"^{any_case(colour)}$": {
+            "type": "array", "items": A_NAME, "minItems": 1} for colour in COLOURS},
+        "additionalProperties": False,
+        # Every colour once: a colour no key names in any case is required (by its own
+        # name), and keys that are all colours are no more than the colours.
+        "allOf": [
+            *({"if": {"propertyNames": {"not": {"pattern": f"^{any_case(colour)}$"}}},
+               "then": {"required": [colour]}} for colour in COLOURS),
+            {"if": {"propertyNames": {"pattern": any_colour}},
+             "then": {"maxProperties": len(COLOURS)}},
+        ],
+    }
+    return {"required": ["traits"], "properties": {"traits": traits, "luck": LUCK}}
+
+
+def rule(key: str) -> Rule:
+    if key in ("luck.white", "luck.black"):
+        return Rule(conserved=True)
+    if key.startswith("luck."):
+        return Rule()
+    return PLAIN  # the name, the system, a colour's list of traits
+
+
+# ---------------------------------------------------------------- views
+
+
+def as_json(sheet: WheelCharacter) -> dict[str, Any]:
+    # The traits as the file has them: its own spelling and order of the colours.
+    return {"name": sheet.name, "system": sheet.system,
+            "traits": {key: list(sheet.traits[colour])
+                       for colour, key in sheet.colour_keys.items()},
+            "luck": luck_json(sheet.luck)}
+
+
+def as_text(sheet: WheelCharacter, on: bool) -> str:
+    rows = [f"{paint(sheet.name, 'bold', on)} · Color Wheel"]
+    for colour, names in sheet.traits.items():
+        rows.append(f"  {paint('●', colour, on)} {colour:<7} {', '.join(names)}")
+    rows.append(f"  luck      {luck_text(sheet.luck, on)}")
+    return "\n".join(rows)
+
+
+def in_party(sheet: WheelCharacter, on: bool) -> str:
+    traits = " · ".join(f"{paint(colour, colour, on)} {', '.join(names)}"
+                        for colour, names in sheet.traits.items())
+    return f"{paint(sheet.name, 'bold', on)} · Color Wheel · {luck_text(sheet.luck, on)}\n" \
+           f"  {traits}"
+
+
+def created(sheet: WheelCharacter) -> dict[str, Any]:
+    return {}
+
+
+def created_text(sheet: WheelCharacter) -> str:
+    return ""
+
+
+def luck_json(luck: Luck) -> dict[str, int]:
+    return {"white": luck.white, "black": luck.black}
+
+
+def dice(die: str, number: int, on: bool) -> str:
+    """`number` dice of one colour as a row of pips, coloured when colour is on."""
+    if number > 12:
+        return f"{paint('●', die, on)}×{number}"
+    pip = "○" if die == "white" and not on else "●"
+    return paint(pip * number, die, on) if number else "–"
+
+
+def luck_text(luck: Luck, on: bool) -> str:
+    return (f"white {dice('white', luck.white, on)} {luck.white}   "
+            f"black {dice('black', luck.black, on)} {luck.black}")
+
+
+def drawn(draw: colorwheel.Draw) -> dict[str, Any]:
+    """A draw: the journal's result, and --json's (SPEC section 4)."""
+    from cwx.systems.bag import bag_json
+
+    return {"color": draw.colour, "draws": list(draw.draws), "success": draw.success,
+            "cancelled": draw.cancelled, "white_spent": draw.white_spent,
+            "luck": luck_json(draw.after.held), "bag": bag_json(draw.after.bag)}
+
+
+def draw_text(draw: colorwheel.Draw, who: str, on: bool) -> str:
+    """A draw for people."""
+    drawn_dice = " then ".join(paint(die, die, on) for die in draw.draws)
+    verdict = paint("Success.", "good", on) if draw.success else paint("Failure.", "bad", on)
+    notes = []
+    if draw.draws[:-1]:  # every die before the last was kept
+        notes.append(f"kept {', '.join(draw.draws[:-1])}")
+    if draw.cancelled:
+        notes.append("a held black cancelled the white")
+    if draw.white_spent:
+        notes.append("spent a white to succeed")
+    note = f" ({'; '.join(notes)})" if notes else ""
+    return (f"{who} draws for {paint(draw.colour, draw.colour, on)}: {drawn_dice}. "
+            f"{verdict}{note}\n  luck  {luck_text(draw.after.held, on)}")
+
+
+def settled(settlement: colorwheel.Settlement) -> dict[str, Any]:
+    """A game's end: the journal's result, and --json's."""
+    return {"luck": luck_json(settlement.table.held), "removed": luck_json(settlement.removed)}
+
+
+def settlement_text(who: str, settlement: colorwheel.Settlement, on: bool) -> str:
+    from cwx.ink import plural
+
+    held, removed = settlement.table.held, settlement.removed
+    lines = [f"End of the game for {who}: {plural(removed.black, 'black')} and "
+             f"{plural(removed.white, 'white')} go back to the reserve.",
+             f"  luck  {luck_text(held, on)}"]
+    if held.white >= min(colorwheel.TRADE_COST.values()):
+        lines.append("  Whites can be traded for new traits: cwx wheel buy")
+    return "\n".join(lines)
+
+
+def traded(trade: colorwheel.Trade) -> dict[str, Any]:
+    """Whites traded for a trait: the journal's result, and --json's."""
+    return {"color": trade.colour, "trait": trade.trait, "cost": trade.cost,
+            "luck": luck_json(trade.table.held)}
+
+
+def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> dict[str, Any]:
+    """Luck turning the last draw (journal.Action): the journal's result, and --json's."""
+    result: dict[str, Any] = {"turns": action.event.id, "success": turn == "spend",
+                              "luck": luck_json(after.held)}
+    if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
+        result["after_undone"] = list(action.undone_turns)
+    return result
+
+
+def last_action(action: Any) -> colorwheel.LastAction | None:
+    """A character's last action in the journal (journal.Action), as the rules see it."""
+    if action is None:
+        return None
+    event = action.event
+    return colorwheel.LastAction(event.command, event.command == DRAW, event.command == END,
+                                 bool(event.result.get("success")), action.turned)
+
+
+# ---------------------------------------------------------------- the journal's events
+
+DRAW, END = "bag draw", "game end"  # this system's events that luck and the end look at
+
+
+def _drew(result: Mapping[str, Any]) -> str | None:
+    """The action's colour (or trait) and the dice drawn, in order."""
+    detail = result.get("trait") or result.get("color")
+    draws = result.get("draws")
+    if isinstance(draws, list) and draws:
+        drew = f"drew {', '.join(map(str, draws))}"
+        detail = f"{detail}; {drew}" if detail else drew
+    return detail
+
+
+def _drawn(result: Mapping[str, Any]) -> str | None:
+    if "success" not in result:
+        return None
+    word = "success" if result["success"] else "failure"
+    if result.get("cancelled"):
+        word += ", white cancelled"
+    if result.get("white_spent"):
+        word += ", white spent"
+    return word
+
+
+def _turned(result: Mapping[str, Any]) -> str:
+    return f"turned to {'success' if result.get('success') else 'failure'}"
+
+
+EVENTS = {
+    DRAW: EventKind(action=True, what=_drew, outcome=_drawn),
+    "luck spend": EventKind(turn=True, outcome=_turned),
+    "luck curse": EventKind(turn=True, outcome=_turned),
+    END: EventKind(action=True),
+    "wheel buy": EventKind(action=True, what=lambda result: result.get("trait") or
+                           result.get("color")),
+}

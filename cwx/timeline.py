@@ -1,0 +1,135 @@
+"""The journal's events in time order (`at`, ties in the journal's order), however git
+merged its lines, read from an open journal in bounded memory: the journal's stretches
+that are already in time order (a clone appends in order; a merge makes a few
+stretches) merged as they are read again, or, for the latest N, only their keys.
+
+    with journal.opened(path) as file:
+        order = timeline.Timeline(file, name=None, last=10)
+        for event in order.events(): ...
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from cwx.journal import MAX_LINE, BadLine, Event, Turns, key_of, lines_of, parse
+
+Key = tuple[str, int, int]  # (when, line, offset)
+Order = Callable[[], Iterator[Key]]  # the wanted events' keys in time order, as often as asked
+MAX_RUNS = 4096  # stretches of the journal already in time order, merged as they are read
+
+
+class Timeline:
+    """The events of an open journal (of the file `name`, or every one; the `last` N, or
+    all) in time order. Made by reading the journal once; `events()` reads it again."""
+
+    def __init__(self, file: BinaryIO, name: str | None = None,
+                 last: int | None = None) -> None:
+        self.file = file
+        self.turns = Turns()  # which draws a spend or curse turned, which undos count
+        self.skipped: list[int] = []  # lines that are not events
+        self.order = _in_time_order(file, name, last, self.turns, self.skipped)
+
+    def events(self) -> Iterator[Event]:
+        """The chosen events, read again whole; one whose changes are not a journal's is
+        left out (`cwx check` names it), and a line git's union copied, once."""
+        for event, _ in _lines(self.file, self.order):
+            yield event
+
+
+def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
+                   skipped: list[int]) -> Order:
+    latest: list[Key] = []
+    runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
+    previous = ""
+    offset = 0
+    for number, raw in enumerate(lines_of(file), 1):
+        here = offset
+        if isinstance(raw, int):  # a line too long to be an event
+            offset += raw
+            skipped.append(number)
+            continue
+        offset += len(raw)
+        if not raw.strip():
+            continue
+        if b'"turns"' in raw or b'"undoes"' in raw:
+            event = parse(raw, number)
+            if isinstance(event, Event):
+                turned.note(event)
+        key = key_of(raw, number)
+        if isinstance(key, BadLine):
+            skipped.append(number)
+        elif name is None or key.file == name:
+            if last is not None:
+                heapq.heappush(latest, (key.when, number, here))
+                if len(latest) > last:
+                    heapq.heappop(latest)
+            elif key.when < previous:
+                runs.append((here, number))
+            previous = max(previous, key.when) if last is not None else key.when
+    if last is not None or offset == 0:
+        ordered = sorted(latest)
+        return lambda: iter(ordered)
+    if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
+        everything = sorted(key for start, line in runs[:1]
+                            for key in _keys(file, start, offset, line, name))
+        return lambda: iter(everything)
+    bounds = [(start, end, line) for (start, line), (end, _) in
+              zip(runs, [*runs[1:], (offset, 0)], strict=True)]
+    return lambda: heapq.merge(*(_keys(file, start, end, line, name)
+                                 for start, end, line in bounds))
+
+
+def _keys(file: BinaryIO, start: int, end: int, line: int, name: str | None,
+          ) -> Iterator[Key]:
+    """The wanted events' keys between two offsets of the journal, in the journal's order."""
+    offset = start
+    for number, raw in enumerate(lines_of(_Span(file, start, end)), line):
+        here = offset
+        offset += raw if isinstance(raw, int) else len(raw)
+        if isinstance(raw, int) or not raw.strip():
+            continue
+        key = key_of(raw, number)
+        if not isinstance(key, BadLine) and (name is None or key.file == name):
+            yield key.when, number, here
+
+
+class _Span:
+    """A stretch of the open journal, read without moving anyone else's place in it."""
+
+    def __init__(self, file: BinaryIO, start: int, end: int) -> None:
+        self.fd, self.at, self.end = file.fileno(), start, end
+
+    def read(self, size: int) -> bytes:
+        chunk = os.pread(self.fd, min(size, self.end - self.at), self.at)
+        self.at += len(chunk)
+        return chunk
+
+
+def _lines(file: BinaryIO, order: Order) -> Iterator[tuple[Event, bytes]]:
+    # Git's union merge can copy a line: each event once. A copy has its original's time,
+    # so it comes right beside it: only the ids of the moment are kept.
+    moment, seen = "", set[str]()
+    for when, line, offset in order():
+        raw = _line_at(file, offset)
+        event = parse(raw, line)
+        if when != moment:
+            moment, seen = when, set()
+        if isinstance(event, Event) and event.id not in seen:
+            seen.add(event.id)
+            yield event, raw
+
+
+def _line_at(file: BinaryIO, offset: int) -> bytes:
+    """The line at `offset` of the open journal (read in place, as the stretches are)."""
+    found = b""
+    while len(found) <= MAX_LINE:
+        chunk = os.pread(file.fileno(), 1 << 16, offset + len(found))
+        end = chunk.find(b"\n")
+        if end >= 0 or not chunk:
+            return found + (chunk[:end + 1] if end >= 0 else chunk)
+        found += chunk
+    return found
