@@ -16,6 +16,7 @@ from cwx import repo
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, CwxError
 from cwx.repo import Repository, git, inside, run, z_list
+from cwx.templates import ATTRIBUTES, ATTRIBUTES_HEAD
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
 HOOKS = {
@@ -23,14 +24,6 @@ HOOKS = {
     "post-rewrite": "after a rebase (git pull --rebase), reconcile the campaign with its ledger",
     "pre-commit": "check the campaign, so a merge finished by hand is caught",
 }
-ATTRIBUTES = (
-    "journal.jsonl merge=union",
-    "*.toml merge=cwx",
-)
-ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characters and bags "
-                   "by adding up (cwx git setup)")
-
-
 def _runner(args: str, missing: str) -> list[str]:
     """Shell statements that run the cwx installed on this machine with `args`, never
     code from the work tree: the interpreter `cwx git setup` ran under, in isolated mode

@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from cwx import gitsetup
-
-_BARE_KEY = r"^[A-Za-z0-9_-]+$"
-
-
-def toml_string(text: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped."""
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def toml_key(name: str) -> str:
-    return name if re.match(_BARE_KEY, name) else toml_string(name)
+from cwx.tomledit import toml_string
 
 
 def file_of(sheet: Any, schema: str | None = None) -> str:
@@ -75,7 +51,15 @@ bag = "bag.toml"     # the bag Color Wheel commands draw from unless told --bag
 
 # What `cwx git setup` would add, written at once: journals merge by keeping both sides'
 # lines, characters and bags through the cwx merge driver (set up per clone).
-GITATTRIBUTES = "\n".join([gitsetup.ATTRIBUTES_HEAD, *gitsetup.ATTRIBUTES]) + "\n"
+# The lines cwx keeps in .gitattributes: journals merge by keeping both sides' lines,
+# characters and bags through the cwx merge driver (set up per clone, cwx git setup).
+ATTRIBUTES = (
+    "journal.jsonl merge=union",
+    "*.toml merge=cwx",
+)
+ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characters and bags "
+                   "by adding up (cwx git setup)")
+GITATTRIBUTES = "\n".join([ATTRIBUTES_HEAD, *ATTRIBUTES]) + "\n"
 
 GITIGNORE = """\
 # The GM's sealed number stays on the GM's machine until it is revealed.

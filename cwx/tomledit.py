@@ -23,6 +23,30 @@ Key = tuple[str, ...]
 Edit = tuple[Key, Any]  # the value None removes the key
 
 
+_BARE_KEY = r"^[A-Za-z0-9_-]+$"
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def toml_key(name: str) -> str:
+    return name if re.match(_BARE_KEY, name) else toml_string(name)
+
+
 def value_at(data: Mapping[str, Any], key: Key) -> Any:
     """The value at a key path, or None where the path is missing."""
     for part in key:

@@ -11,7 +11,7 @@ from cwx.colorwheel import DICE, Bag, Luck
 from cwx.errors import BadFile
 from cwx.ink import paint, plural
 from cwx.systems import PLAIN, EventKind, Rule, count, known, optional_table, table
-from cwx.systems.colorwheel import dice, luck_json
+from cwx.systems.colorwheel import bag_json, dice, luck_json
 
 NAME = "bag"
 TITLE = "bag"
@@ -112,10 +112,6 @@ def rule(key: str) -> Rule:
 
 def as_json(sheet: BagSheet) -> dict[str, Any]:
     return {"bag": bag_json(sheet.bag), "reserve": luck_json(sheet.reserve)}
-
-
-def bag_json(bag: Bag) -> dict[str, int]:
-    return {die: bag.of(die) for die in DICE}
 
 
 def as_text(sheet: BagSheet, on: bool) -> str:

@@ -10,6 +10,7 @@ from cwx import clockworx
 from cwx.errors import BadFile, BadValue, shown
 from cwx.ink import paint
 from cwx.systems import PLAIN, EventKind, Rule, as_bad_file, character_name, count
+from cwx.tomledit import toml_key, toml_string
 
 NAME = "clockworx"
 TITLE = "ClockWorx"
@@ -85,8 +86,6 @@ def set_aside(data: dict[str, Any], key: str) -> bool:
 
 
 def template(sheet: ClockCharacter, schema: str | None) -> str:
-    from cwx.templates import toml_key, toml_string
-
     spent = sum(sheet.traits.values())
     lines = [
         f"# {sheet.name}, a ClockWorx character. Edit freely: cwx keeps your comments.",

@@ -22,6 +22,7 @@ from cwx.systems import (
     optional_table,
     table,
 )
+from cwx.tomledit import toml_string
 
 NAME = "colorwheel"
 TITLE = "Color Wheel"
@@ -105,8 +106,6 @@ def set_aside(data: dict[str, Any], key: str) -> bool:
 
 
 def template(sheet: WheelCharacter, schema: str | None) -> str:
-    from cwx.templates import toml_string
-
     lines = [
         f"# {sheet.name}, a Color Wheel character. Edit freely: cwx keeps your comments.",
         f"name = {toml_string(sheet.name)}",
@@ -192,6 +191,10 @@ def luck_json(luck: Luck) -> dict[str, int]:
     return {"white": luck.white, "black": luck.black}
 
 
+def bag_json(bag: colorwheel.Bag) -> dict[str, int]:
+    return {die: bag.of(die) for die in colorwheel.DICE}
+
+
 def dice(die: str, number: int, on: bool) -> str:
     """`number` dice of one colour as a row of pips, coloured when colour is on."""
     if number > 12:
@@ -207,8 +210,6 @@ def luck_text(luck: Luck, on: bool) -> str:
 
 def drawn(draw: colorwheel.Draw) -> dict[str, Any]:
     """A draw: the journal's result, and --json's (SPEC section 4)."""
-    from cwx.systems.bag import bag_json
-
     return {"color": draw.colour, "draws": list(draw.draws), "success": draw.success,
             "cancelled": draw.cancelled, "white_spent": draw.white_spent,
             "luck": luck_json(draw.after.held), "bag": bag_json(draw.after.bag)}
