@@ -1,14 +1,13 @@
 """What several commands share: their options, randomness, files opened under their locks,
-the skeleton of a Color Wheel move, and shell completion.
+and shell completion.
 
 Every command module imports this one at start-up, so it imports nothing heavy at the
 top: the files layer and the rules come in inside the functions that need them."""
 
-import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,7 +17,6 @@ if TYPE_CHECKING:
     import random
 
     from cwx.campaign import Campaign
-    from cwx.colorwheel import Table
     from cwx.files import Change
 
 # What is typed at every action has a short form, the same in every command: -c the
@@ -128,42 +126,6 @@ def saying(kind: type[CwxError], more: str) -> Iterator[None]:
                           key=error.key) from None
 
 
-# ---------------------------------------------------------------- the Color Wheel's moves
-
-
-class Move(NamedTuple):
-    """What one Color Wheel rule did: the table after it, its result (the journal's, and
-    --json's), and the character's traits when the move changed them."""
-
-    table: "Table"
-    result: dict[str, Any]
-    traits: "Mapping[str, tuple[str, ...]] | None" = None
-
-
-def wheel_move(command: str, char: str, bag: str | None,
-               play: "Callable[[Any, Table], Move]") -> "tuple[Any, Move]":
-    """The skeleton of every Color Wheel move: find the character (by file or name) and
-    its bag, open both under their locks, play one rule on their table, write the dice
-    (and traits) that moved to both files, and journal it, all or nothing."""
-    from cwx.colorwheel import Table
-
-    camp = here()
-    char = camp.character(char)
-    camp = camp.of(char)
-    bag = camp.bag(bag)
-    with changing(command, [char, bag], camp) as change:
-        sheet = change.character(char, "colorwheel")
-        bag_sheet = change.bag(bag)
-        with about(char):
-            move = play(sheet, Table(bag_sheet.bag, bag_sheet.reserve, sheet.luck))
-        change.save(char, sheet, sheet._replace(luck=move.table.held,
-                                                traits=move.traits or sheet.traits))
-        change.save(bag, bag_sheet, bag_sheet._replace(bag=move.table.bag,
-                                                       reserve=move.table.reserve))
-        change.record(move.result, who=sheet.name, file=char, bag=bag)
-    return sheet, move
-
-
 # ---------------------------------------------------------------- shell completion
 # Each gives every candidate: cli/lazy.py keeps those the word typed so far begins, in
 # any case, and quotes them for the shell.
@@ -212,8 +174,3 @@ Colour = Annotated[str | None, typer.Option(
     "--color", "-C", metavar="COLOR", show_default=False,
     help="A colour of the wheel: red, yellow, blue, or orange, green, purple.",
     autocompletion=complete_colours)]
-
-
-def relative(path: str) -> str:
-    """A path as a command typed here takes it."""
-    return os.path.relpath(path)

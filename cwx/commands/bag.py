@@ -15,7 +15,6 @@ from cwx.cli.common import (
     Force,
     KeepBlack,
     KeepWhite,
-    Move,
     Seed,
     SpendWhite,
     changing,
@@ -26,10 +25,10 @@ from cwx.cli.common import (
     reading,
     rng,
     saying,
-    wheel_move,
 )
 from cwx.cli.output import JsonFlag, colour_on, emit, plural
-from cwx.colorwheel import Question, Table
+from cwx.colorwheel import Bag, Question, Table
+from cwx.commands._wheel import Move, wheel_move
 from cwx.errors import BadValue
 from cwx.systems import bag as bags
 from cwx.systems import colorwheel as system
@@ -111,31 +110,42 @@ def draw(
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
-    result = None
-
-    def ask_to_spend(table: Table) -> bool:
-        if recorded and recorded.used < len(recorded.dice):
-            return False  # the record is refused below: no question about an action not made
-        return _ask_to_spend(table)
-
-    def play(sheet: WheelCharacter, table: Table) -> Move:
-        nonlocal result
-        action = colorwheel.colour_named(colour) if colour else \
-            colorwheel.trait_colour(sheet.traits, trait or "")
-        with saying(colorwheel.DiceRanOut, " with --drawn"), \
-                saying(colorwheel.DiceLeftOver, " (--keep-white, --keep-black)"):
-            result = colorwheel.draw(table, action, recorded or colorwheel.random_die(rng(seed)),
-                                     _answers(keep_white, keep_black),
-                                     spend_white=spend_white or ask_to_spend)
-            if recorded:
-                recorded.check_all_used(cancelled=result.cancelled)
-        return Move(result.after, system.drawn(result))
-
-    sheet, _ = wheel_move("bag draw", char, bag, play)
+    drawing = _Drawing(colour, trait, recorded or colorwheel.random_die(rng(seed)),
+                       _answers(keep_white, keep_black), spend_white)
+    sheet, _ = wheel_move("bag draw", char, bag, drawing.play)
+    result = drawing.result
     assert result is not None
     emit(json, system.drawn(result), lambda: system.draw_text(result, sheet.name, colour_on()))
     if exit_code and not result.success:
         raise typer.Exit(1)
+
+
+class _Drawing:
+    """One draw as the player called it: the rule played on the character's table."""
+
+    def __init__(self, colour: str | None, trait: str | None, dice: Callable[[Bag], str],
+                 choose: Callable[[Question, Table], bool], spend_white: bool) -> None:
+        self.colour, self.trait, self.dice, self.choose = colour, trait, dice, choose
+        self.spend_white = spend_white
+        self.result: colorwheel.Draw | None = None
+
+    def play(self, sheet: WheelCharacter, table: Table) -> Move:
+        recorded = self.dice if isinstance(self.dice, colorwheel.Recorded) else None
+        action = colorwheel.colour_named(self.colour) if self.colour else \
+            colorwheel.trait_colour(sheet.traits, self.trait or "")
+        with saying(colorwheel.DiceRanOut, " with --drawn"), \
+                saying(colorwheel.DiceLeftOver, " (--keep-white, --keep-black)"):
+            self.result = colorwheel.draw(table, action, self.dice, self.choose,
+                                          spend_white=self.spend_white or self._ask_to_spend)
+            if recorded:
+                recorded.check_all_used(cancelled=self.result.cancelled)
+        return Move(self.result.after, system.drawn(self.result))
+
+    def _ask_to_spend(self, table: Table) -> bool:
+        recorded = self.dice if isinstance(self.dice, colorwheel.Recorded) else None
+        if recorded and recorded.used < len(recorded.dice):
+            return False  # the record is refused below: no question about an action not made
+        return _ask_to_spend(table)
 
 
 def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:

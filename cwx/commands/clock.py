@@ -25,6 +25,7 @@ from cwx.cli.common import (
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.clockworx import ClockOutcome
 from cwx.errors import BadValue
+from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
             outcome = clockworx.resolve(target, guess, score, trait)
             change.record({**outcome_json(outcome), **extra})
             return outcome, extra, None
-        sheet = change.character(char, "clockworx")
+        sheet = change.character(char, clockworx_system.NAME)
         with about(char), saying(clockworx.NoSuchTrait, "; leave out --trait for an "
                                                         "untrained action"):
             own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cwx import colorwheel, journal
-from cwx.cli.common import CharFile, Move, group, here, saying, wheel_move
+from cwx.cli.common import CharFile, group, here, saying
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.colorwheel import Table, Turn
+from cwx.commands._wheel import Move, wheel_move
 from cwx.errors import BadFile, Conflict
 from cwx.systems import colorwheel as system
 

@@ -21,6 +21,8 @@ from cwx.cli.common import (
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadValue
 from cwx.odds import ClockOdds, WheelOdds
+from cwx.systems import clockworx as clockworx_system
+from cwx.systems import colorwheel as colorwheel_system
 
 app = group("odds", "Exact odds of an action, before you risk it.")
 
@@ -52,7 +54,7 @@ def clock(
         camp = here()
         path = camp.character(char)
         with reading([path], camp) as change:
-            sheet = change.character(path, "clockworx")
+            sheet = change.character(path, clockworx_system.NAME)
         with about(path):
             score = sheet.traits[clockworx.require_trait(sheet.traits, trait)]
     if all_:
@@ -91,20 +93,9 @@ def wheel(
 
     Example: cwx odds wheel --char sue --trait Athletic --keep-white
     """
-    if trait is not None and char is None:
-        raise BadValue("--trait needs the character (--char) whose trait it is; or say the "
-                       "action's colour with --color")
-    if trait is not None and colour is not None:
-        raise BadValue("give the action's colour (--color) or the trait used (--trait), not "
-                       "both: a trait brings its own colour")
-    if all_ == (colour is not None or trait is not None):
-        raise BadValue("say the action's colour with --color (or --trait with --char), or "
-                       "ask for --all of them")
+    _one_way(colour, char, trait, all_, white is not None or black is not None)
     held = colorwheel.Luck(white or 0, black or 0)
     if char is not None:
-        if white is not None or black is not None:
-            raise BadValue("with --char the luck held is the character's: leave out --white "
-                           "and --black")
         bag, held, colour = _from_sheet(char, bag, trait, colour)
     table = _table(bag, held)
     policy = odds.Policy(keep_white, keep_black, spend_white)
@@ -116,6 +107,23 @@ def wheel(
     emit(json, _wheel_json(result), lambda: _wheel_text(result))
 
 
+def _one_way(colour: str | None, char: str | None, trait: str | None, all_: bool,
+             held: bool) -> None:
+    """The options of wheel odds that go together, and those that do not."""
+    if char is not None and held:
+        raise BadValue("with --char the luck held is the character's: leave out --white "
+                       "and --black")
+    if trait is not None and char is None:
+        raise BadValue("--trait needs the character (--char) whose trait it is; or say the "
+                       "action's colour with --color")
+    if trait is not None and colour is not None:
+        raise BadValue("give the action's colour (--color) or the trait used (--trait), not "
+                       "both: a trait brings its own colour")
+    if all_ == (colour is not None or trait is not None):
+        raise BadValue("say the action's colour with --color (or --trait with --char), or "
+                       "ask for --all of them")
+
+
 def _from_sheet(char: str, bag: str | None, trait: str | None, colour: str | None,
                 ) -> tuple[str, colorwheel.Luck, str | None]:
     """The campaign's bag, the luck the character holds, and the colour of its trait."""
@@ -123,7 +131,7 @@ def _from_sheet(char: str, bag: str | None, trait: str | None, colour: str | Non
     path = camp.character(char)
     bag = camp.of(path).bag(bag)
     with reading([path], camp) as change:
-        sheet = change.character(path, "colorwheel")
+        sheet = change.character(path, colorwheel_system.NAME)
     if trait is not None:
         with about(path):
             colour = colorwheel.trait_colour(sheet.traits, trait)

@@ -5,8 +5,9 @@ from typing import Annotated
 import typer
 
 from cwx import colorwheel
-from cwx.cli.common import BagFile, CharFile, Colour, Move, group, wheel_move
+from cwx.cli.common import BagFile, CharFile, Colour, group
 from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.commands._wheel import Move, wheel_move
 from cwx.errors import BadValue
 from cwx.systems.colorwheel import WheelCharacter, luck_text, traded
 

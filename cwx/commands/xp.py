@@ -7,6 +7,7 @@ import typer
 from cwx import clockworx
 from cwx.cli.common import CharFile, about, changing, complete_traits, group, here
 from cwx.cli.output import JsonFlag, emit
+from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import advancement_json, advancement_text
 
 app = group("xp", "ClockWorx: spend experience.")
@@ -29,7 +30,7 @@ def spend(
     camp = here()
     char = camp.character(char)
     with changing("xp spend", [char], camp.of(char)) as change:
-        sheet = change.character(char, "clockworx")
+        sheet = change.character(char, clockworx_system.NAME)
         with about(char):
             step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)
         change.save(char, sheet, sheet._replace(traits={**sheet.traits, step.trait: step.score},
