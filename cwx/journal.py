@@ -4,11 +4,13 @@ The journal lives in git for as long as the campaign does, so its reader underst
 every version ever written, and reads it as a stream: a campaign's whole history is
 never held in memory.
 
-Versions:
+Versions (VERSIONS; a line is upgraded to the current one as it is read, `_upgrade`):
   1  cwx 0.1. `at` to the second; `who`, `file` and `bag` present only when known.
   2  `at` to the millisecond, and events are ordered by (`at`, `id`) whatever order
      git merged their lines in; every envelope key present (null when there is none);
      `undoes` on an undo; `correction` on a change that does not count in the ledger.
+A key this cwx does not know (a later version's) is kept in the event's `meta` and
+written back with it, never lost.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from cwx import events
 from cwx.errors import BadFile
 
 VERSION = 2
+VERSIONS = (1, 2)  # every version ever written: the reader understands each
+_ENVELOPE = frozenset(("v", "id", "at", "command", "who", "file", "bag", "result", "changes",
+                       "undoes"))
 NAME = "journal.jsonl"
 # A line is input, held whole while it is read: longer lines are bad lines, never parsed,
 # so a hostile one costs no memory. No event of cwx's comes near (a sheet is a few hundred
@@ -61,6 +66,7 @@ class Event(NamedTuple):
     changes: tuple[Change, ...]
     undoes: str | None = None
     line: int = 0  # where it stands in the journal, for messages and ties
+    meta: Mapping[str, Any] = {}  # keys a later version added, kept as they were
 
     @property
     def order(self) -> tuple[str, str, int]:
@@ -74,8 +80,8 @@ class Event(NamedTuple):
         return self.at if len(self.at) == 24 else f"{self.at[:-1]}.000Z"
 
     def to_json(self) -> dict[str, Any]:
-        """The event as the journal (version 2) writes it."""
-        data: dict[str, Any] = {"v": VERSION, "id": self.id, "at": self.when,
+        """The event as the journal's current version writes it."""
+        data: dict[str, Any] = {**self.meta, "v": VERSION, "id": self.id, "at": self.when,
                                 "command": self.command, "who": self.who, "file": self.file,
                                 "bag": self.bag, "result": dict(self.result),
                                 "changes": [_change_json(c) for c in self.changes]}
@@ -465,12 +471,22 @@ def key_of(raw: bytes, number: int) -> Key | BadLine:
     if type(data) is dict:
         get = data.get
         version, id_, at, file = get("v"), get("id"), get("at"), get("file")
-        if type(version) is int and version in (1, 2) and type(id_) is str and \
+        if type(version) is int and version in VERSIONS and type(id_) is str and \
                 type(at) is str and type(get("command")) is str and _stamped(at) and \
                 (file is None or type(file) is str):
             return Key(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
     whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
     return Key(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A line of any version as the current one has it (the one place versions differ):
+    version 1 stamped `at` to the second, and left out envelope keys with nothing to say.
+    The version it was written in stays, for the order of its ties (Event.order)."""
+    at = data.get("at")
+    if data.get("v") == 1 and type(at) is str and len(at) == 20:
+        data = {**data, "at": f"{at[:-1]}.000Z"}
+    return data
 
 
 _stamp: Any = None  # _AT, compiled when a line is first read (a change only writes one)
@@ -526,10 +542,11 @@ _record = tuple.__new__
 
 
 def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
-    get = data.get
-    version, id_, at, command = get("v"), get("id"), get("at"), get("command")
-    if type(version) is not int or version not in (1, 2):
+    version = data.get("v")
+    if type(version) is not int or version not in VERSIONS:
         raise ValueError(f"unknown version {_short(version)}")
+    get = _upgrade(data).get
+    id_, at, command = get("id"), get("at"), get("command")
     if type(id_) is not str or type(at) is not str or type(command) is not str:
         wrong = next(k for k, v in (("id", id_), ("at", at), ("command", command))
                      if type(v) is not str)
@@ -542,23 +559,27 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
     for value in (who, file, bag, undoes):
         if value is not None and type(value) is not str:
             raise TypeError("who, file, bag and undoes must be text or null")
-        if value is not None and len(value) > MAX_NAME:
-            raise ValueError("names a file or a player longer than any cwx writes")
+        if value is not None and (len(value) > MAX_NAME or "\0" in value):
+            raise ValueError("names a file or a player no cwx writes (too long, or with a "
+                             "NUL)")
     result = get("result") or {}
     if type(result) is not dict:
         raise TypeError("result must be an object")
     changes = get("changes") or []
     if type(changes) is not list:
         raise TypeError("changes must be a list")
+    meta = {} if _ENVELOPE.issuperset(data) else \
+        {k: v for k, v in data.items() if k not in _ENVELOPE}
     return _record(Event, (version, id_, at, command, who, file, bag, result,
-                           () if envelope else tuple(map(_change, changes)), undoes, number))
+                           () if envelope else tuple(map(_change, changes)), undoes, number,
+                           meta))
 
 
 def _change(item: Any) -> Change:
     if type(item) is not dict or type(item.get("file")) is not str:
         raise TypeError("each change must be an object naming its file")
-    if len(item["file"]) > MAX_NAME:
-        raise ValueError("names a file longer than any cwx writes")
+    if len(item["file"]) > MAX_NAME or "\0" in item["file"]:
+        raise ValueError("names a file no cwx writes (too long, or with a NUL)")
     key = item.get("key")
     if key is None:
         text = item.get("text")
@@ -566,7 +587,7 @@ def _change(item: Any) -> Change:
             raise TypeError("a file's text must be text")
         return _record(Change, (item["file"], None, None, None, bool(item.get("created")),
                                 text, False))
-    if type(key) is not str or not key or len(key) > MAX_NAME:
+    if type(key) is not str or not key or len(key) > MAX_NAME or "\0" in key:
         raise TypeError("a change's key must be text, not empty, of a length cwx writes")
     return _record(Change, (item["file"], key, item.get("from"), item.get("to"), False, None,
                             item.get("correction") is True))

@@ -145,3 +145,21 @@ def test_log_reads_the_journal_it_opened_even_when_git_replaces_it(
     monkeypatch.setattr(module, "lines_of", then_replaced)
     ran = cwx("log", "--json", cwd=campaign)
     assert ran.status == 0 and [e["result"]["xp"] for e in ran.json["events"]] == [2, 6]
+
+
+def test_a_key_a_later_version_adds_is_kept_and_written_back(campaign: Path) -> None:
+    line = {"v": 2, "id": "a" * 16, "at": "2099-01-01T00:00:00.000Z", "command": "note",
+            "who": None, "file": None, "bag": None, "result": {}, "changes": [],
+            "scene": "the docks", "player": "ann"}
+    (campaign / "journal.jsonl").write_text(json.dumps(line) + "\n")
+    (event,) = cwx("log", "--json", cwd=campaign).json["events"]
+    assert event == line
+
+
+def test_a_version_1_line_is_read_as_the_current_version(campaign: Path) -> None:
+    from cwx import journal
+
+    event = journal.parse(b'{"v":1,"id":"x","at":"2026-01-01T00:00:01Z","command":"note"}', 3)
+    assert isinstance(event, journal.Event)
+    assert event.to_json()["at"] == "2026-01-01T00:00:01.000Z"
+    assert event.to_json()["v"] == journal.VERSION and event.order[2] == 3
