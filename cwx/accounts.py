@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import journal, ledger, sheets, systems, tomledit
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, Conflict, CwxError, RuleForbids
 from cwx.files import Change
+from cwx.record import Record
 
 Opened = Callable[[str, list[str], Campaign], Change]  # how a command opens its files
 
 
-class Corrected(NamedTuple):
+class Corrected(Record):
     """One key brought to its ledger value (or adopted from the file)."""
 
     file: str  # as the journal names it

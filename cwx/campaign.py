@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import journal
 from cwx.errors import BadFile, BadValue, CwxError
+from cwx.record import Record
 
 SETTINGS = "campaign.toml"
 
@@ -38,14 +39,14 @@ def inside(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-class Settings(NamedTuple):
+class Settings(Record):
     """What campaign.toml says."""
 
     root: str
     bag: str | None  # the default bag, as a path from the root
 
 
-class Member(NamedTuple):
+class Member(Record):
     """A character or bag file of the campaign, as a command named it."""
 
     path: str  # from the current folder
@@ -364,7 +365,7 @@ def stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
 
-class Found(NamedTuple):
+class Found(Record):
     """What lies under the paths `cwx check` was given."""
 
     tomls: list[str]

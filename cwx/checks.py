@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import campaign, journal, ledger, redo, seal, sheets, tomlread
 from cwx.campaign import Campaign
 from cwx.errors import CwxError
+from cwx.record import Record
 
 
-class Report(NamedTuple):
+class Report(Record):
     campaign: str | None  # the campaign of the first path, as named
     valid: dict[str, str]  # file -> its kind ("character", "bag", "journal", "settings")
     skipped: list[str]  # TOML files that are not cwx's
@@ -25,7 +26,7 @@ class Report(NamedTuple):
         return len(self.valid) + len({e.path for e in self.problems})
 
 
-class _Read(NamedTuple):
+class _Read(Record):
     raw: bytes
     data: dict[str, Any]
 

@@ -1,17 +1,17 @@
 """ClockWorx rules (docs/rules.md C1–C7), as pure functions over plain values.
 
-Results are immutable records. They are NamedTuples rather than frozen dataclasses:
-as frozen, and a fifth of the start-up cost to define (measured: 1M instructions
-against 5.5M, about 2 ms each on our machine), which every command pays."""
+Results are immutable records (cwx/record.py: as frozen as a dataclass, for a small part
+of its start-up cost, which every command pays)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids, shown
 from cwx.hints import did_you_mean
+from cwx.record import Record
 
 if TYPE_CHECKING:
     from random import Random
@@ -23,7 +23,7 @@ MIN_TRAITS = 3
 NEW_TRAIT_COST = 12
 
 
-class ClockOutcome(NamedTuple):
+class ClockOutcome(Record):
     """One resolved action: where the guess landed and what it earned."""
 
     target: int
@@ -43,7 +43,7 @@ class ClockOutcome(NamedTuple):
         return self.score - self.distance
 
 
-class Advancement(NamedTuple):
+class Advancement(Record):
     """A trait bought or raised with experience."""
 
     trait: str

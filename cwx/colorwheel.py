@@ -6,17 +6,18 @@ one question that die may raise, and returns the new table and whether the
 action succeeded, failed, or the player draws again. Where the die comes from
 (a seeded or system random source, or the dice a table drew by hand) and who
 answers (flags, a prompt) is decided by the caller. States and results are immutable
-records (NamedTuples, for start-up: see clockworx.py).
+records (cwx/record.py: quicker to define than NamedTuples, which a command pays for).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 from cwx import traitnames
 from cwx.errors import BadValue, RuleForbids
 from cwx.hints import did_you_mean
+from cwx.record import Record
 
 if TYPE_CHECKING:
     from random import Random
@@ -36,14 +37,14 @@ Question = Literal["keep-white", "keep-black"]
 Outcome = Literal["success", "failure", "again"]
 
 
-class Luck(NamedTuple):
+class Luck(Record):
     """White and black dice: held by a character, or spare in the reserve."""
 
     white: int = 0
     black: int = 0
 
 
-class Bag(NamedTuple):
+class Bag(Record):
     """The dice in the bag (W3)."""
 
     red: int = 1
@@ -64,7 +65,7 @@ class Bag(NamedTuple):
         return self._replace(**{die: self.of(die) + number})
 
 
-class Table(NamedTuple):
+class Table(Record):
     """Everything one character's action can move: bag, reserve, held dice."""
 
     bag: Bag
@@ -72,7 +73,7 @@ class Table(NamedTuple):
     held: Luck
 
 
-class Step(NamedTuple):
+class Step(Record):
     """One die drawn and what came of it."""
 
     table: Table
@@ -82,7 +83,7 @@ class Step(NamedTuple):
     kept: bool = False
 
 
-class Draw(NamedTuple):
+class Draw(Record):
     """A whole action: every die drawn in order, and the table afterwards."""
 
     colour: str
@@ -94,14 +95,14 @@ class Draw(NamedTuple):
     after: Table
 
 
-class Settlement(NamedTuple):
+class Settlement(Record):
     """The end of a game for one character (W7): the table after, and what went back."""
 
     table: Table
     removed: Luck
 
 
-class Trade(NamedTuple):
+class Trade(Record):
     """Whites traded for a new trait (W8)."""
 
     colour: str
@@ -270,7 +271,7 @@ def curse(table: Table) -> Table:
 Turn = Literal["spend", "curse"]
 
 
-class LastAction(NamedTuple):
+class LastAction(Record):
     """A character's last action, as luck's rules see it (W5, W6, W7)."""
 
     named: str  # as people call it ("game end")

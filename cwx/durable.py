@@ -37,10 +37,10 @@ import signal
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import NamedTuple
 
 from cwx.errors import BadFile, Conflict, WriteFailed
 from cwx.locks import FolderLocks
+from cwx.record import Record
 from cwx.redo import (
     MAX_RECORD,
     REDO_PREFIX,
@@ -66,7 +66,7 @@ from cwx.redo import (
 CHECKPOINT_HOOK = "CWX_TEST_CHECKPOINT"
 
 
-class Replacement(NamedTuple):
+class Replacement(Record):
     """New bytes bound for `target` (a real path, never a symlink)."""
 
     target: str

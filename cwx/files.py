@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import durable, journal, locks, redo, sheets, tomledit
 from cwx.campaign import Campaign, inside, stem
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
+from cwx.record import Record
 from cwx.tomledit import Key
 from cwx.tomlread import MAX_BYTES, line_of, loads, parse, read_bytes
 
@@ -24,10 +25,8 @@ __all__ = ["MAX_BYTES", "Change", "line_of", "parse", "read_bytes", "reading"]
 Say = Callable[[str], None]
 
 
-class Loaded(NamedTuple):
-    """A file as read under the lock: its bytes, its data, and the edits to make.
-
-    (A NamedTuple, as every command builds one: a dataclass costs more start-up.)"""
+class Loaded(Record):
+    """A file as read under the lock: its bytes, its data, and the edits to make."""
 
     path: str  # as the user named it
     real: str  # where the bytes live (a symlink's target)

@@ -12,19 +12,20 @@ after the merge is what makes the totals right.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import ledger, sheets, systems
+from cwx.record import Record
 
 Path = tuple[str, ...]
 
 
-class Merged(NamedTuple):
+class Merged(Record):
     data: dict[str, Any]
     clashes: list[str]  # why the merge needs a person; empty when it does not
 
 
-class Files(NamedTuple):
+class Files(Record):
     """What the merge driver makes of three versions of a file: the merged text, or the
     clashes that need a person (none: git's own text merge will do)."""
 

@@ -10,11 +10,12 @@ import shlex
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import repo
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, CwxError
+from cwx.record import Record
 from cwx.repo import Repository, git, inside, run, z_list
 from cwx.templates import ATTRIBUTES, ATTRIBUTES_HEAD
 
@@ -307,7 +308,7 @@ def uncommitted(repo: Repository, folder: str) -> list[str]:
 Say = Callable[[str], None]
 
 
-class Setup(NamedTuple):
+class Setup(Record):
     """What `cwx git setup` did."""
 
     campaign: str

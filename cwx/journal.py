@@ -21,10 +21,10 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, BinaryIO, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
-from cwx import events
 from cwx.errors import BadFile
+from cwx.record import Record
 
 VERSION = 2
 VERSIONS = (1, 2)  # every version ever written: the reader understands each
@@ -40,7 +40,7 @@ MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
 _AT = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$"
 
 
-class Change(NamedTuple):
+class Change(Record):
     """One key of one file, from one value to another; or a whole file written (key None)."""
 
     file: str
@@ -52,7 +52,7 @@ class Change(NamedTuple):
     correction: bool = False  # a reconcile's correction: it does not count in the ledger
 
 
-class Event(NamedTuple):
+class Event(Record):
     """One journaled change, as every version of the journal is read."""
 
     v: int
@@ -90,7 +90,7 @@ class Event(NamedTuple):
         return data
 
 
-class BadLine(NamedTuple):
+class BadLine(Record):
     """A line that is not a journal event: a fragment, a conflict marker, a hand edit."""
 
     line: int
@@ -223,8 +223,9 @@ def opened(path: str) -> BinaryIO | None:
     return open(fd, "rb")
 
 
-class Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
+if TYPE_CHECKING:  # a protocol costs start-up to define: for typing only
+    class Readable(Protocol):
+        def read(self, size: int, /) -> bytes: ...
 
 
 def lines_of(file: Readable, block: int = 1 << 20) -> Iterator[bytes | int]:
@@ -276,7 +277,14 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
             yield rest
 
 
-class Action(NamedTuple):
+def _kind(command: str) -> Any:
+    """The kind of the events of `command` (events.py: imported on reading, not writing)."""
+    from cwx import events
+
+    return events.kind(command)
+
+
+class Action(Record):
     """A character's last action, as luck spend and the GM's curse see it."""
 
     event: Event
@@ -309,7 +317,7 @@ class Turns:
 
     def note(self, event: Event) -> None:
         turned = event.result.get("turns")
-        is_turn = isinstance(turned, str) and events.kind(event.command).turn
+        is_turn = isinstance(turned, str) and _kind(event.command).turn
         if not (event.undoes or is_turn) or event.id in self.seen:
             return
         self.seen.add(event.id)
@@ -388,7 +396,7 @@ def last_action(path: str, name: str) -> Action | None:
         if isinstance(event, BadLine) or event.file != name:
             continue
         turns.note(event)
-        if events.kind(event.command).action:  # a game's move (not a making, an undo...)
+        if _kind(event.command).action:  # a game's move (not a making, an undo...)
             actions.append(event)
             if best is None and event.id not in turns.undos:  # undone: look on
                 best = event
@@ -452,7 +460,7 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
         return BadLine(number, f"is not a journal event ({error})")
 
 
-class Key(NamedTuple):
+class Key(Record):
     """What orders and chooses an event, read without the rest of it."""
 
     when: str
@@ -536,7 +544,7 @@ def _decode(text: str) -> Any:
     return value
 
 
-# Records built straight from their fields: a NamedTuple's own constructor is a Python
+# Records built straight from their fields: a Record's own constructor is a Python
 # function, and a long journal builds hundreds of thousands of them.
 _record = tuple.__new__
 

@@ -20,11 +20,12 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import systems, tomlread
 from cwx.errors import CwxError
 from cwx.journal import Event, Turns
+from cwx.record import Record
 from cwx.systems import Rule
 
 Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
@@ -77,7 +78,7 @@ def weight(value: Any) -> int:
     return total
 
 
-class Value(NamedTuple):
+class Value(Record):
     """A key's ledger value, and the latest changes that made it (for people)."""
 
     value: Any  # None: missing (a whole number missing counts as 0)
@@ -168,7 +169,7 @@ class _Key:
         return None
 
 
-class Made(NamedTuple):
+class Made(Record):
     """A file's creations in the journal: how many, and the latest (its ledger's start)."""
 
     times: int
@@ -350,7 +351,7 @@ def same(key: str, ledger: Any, file: Any) -> bool:
     return bool(ledger == file)
 
 
-class Difference(NamedTuple):
+class Difference(Record):
     """A key where a file and the ledger part: what each says, and, when the ledger's own
     value is one the rules forbid or no one can settle alone, why."""
 

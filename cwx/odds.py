@@ -12,14 +12,14 @@ checked first, and such a chain refused.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
 
 from cwx import clockworx, colorwheel
 from cwx.colorwheel import Step, Table
 from cwx.errors import BadValue, RuleForbids
+from cwx.record import Record
 
 
-class ClockOdds(NamedTuple):
+class ClockOdds(Record):
     """A guess against a target picked uniformly from the clock face."""
 
     score: int | None
@@ -28,7 +28,7 @@ class ClockOdds(NamedTuple):
     expected_xp: Fraction
 
 
-class Policy(NamedTuple):
+class Policy(Record):
     """How the player answers: keep whites, keep blacks, spend a white on a failure."""
 
     keep_white: bool = False
@@ -36,7 +36,7 @@ class Policy(NamedTuple):
     spend_white: bool = False
 
 
-class WheelOdds(NamedTuple):
+class WheelOdds(Record):
     """One action of a colour, from one table, under one policy."""
 
     colour: str

@@ -15,10 +15,11 @@ import os
 import re
 import stat
 import zlib
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx.errors import BadFile
 from cwx.journal import dumps
+from cwx.record import Record
 
 TEMP_SUFFIX = ".cwx-tmp"
 
@@ -55,20 +56,20 @@ def temp_target(name: str) -> str | None:
     return found.group(1) if found else None
 
 
-class JournalLine(NamedTuple):
+class JournalLine(Record):
     """One event for the journal at `path`: one JSON object and a newline."""
 
     path: str
     line: bytes
 
 
-class Pending(NamedTuple):
+class Pending(Record):
     temp: str
     target: str
     old: str | None  # fingerprint of the bytes the change was computed from; None: no file
 
 
-class Redo(NamedTuple):
+class Redo(Record):
     """What a decided change still has to do: enough to finish it, or to see it is not ours."""
 
     command: str
@@ -156,7 +157,7 @@ def fingerprint(data: bytes) -> str:
     return f"{len(data)}:{zlib.crc32(data):08x}"
 
 
-class Found(NamedTuple):
+class Found(Record):
     """A redo record as found in one folder."""
 
     path: str

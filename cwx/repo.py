@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from cwx.errors import BadFile
+from cwx.record import Record
 
 # Settings git would obey that run a program or stop at a planted repository: off for
 # every call of cwx's, whatever a config says. (A clone's own .git/config is the
@@ -28,7 +28,7 @@ _CHOSEN_BY_CWX = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_NAMESPACE",
                   "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 
 
-class Repository(NamedTuple):
+class Repository(Record):
     """A clone: the top of its work tree and its `.git` (a folder, or a file naming one)."""
 
     top: str  # a real path

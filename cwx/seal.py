@@ -16,17 +16,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import clockworx, journal
 from cwx.errors import BadFile, BadValue, RuleForbids
+from cwx.record import Record
 
 FILE = ".cwx-sealed.json"
 NONCE_BYTES = 32  # 256 bits
 _HEX64 = r"^[0-9a-f]{64}$"
 
 
-class Seal(NamedTuple):
+class Seal(Record):
     target: int
     nonce: str  # hex
     commitment: str  # hex SHA-256

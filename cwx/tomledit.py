@@ -12,7 +12,6 @@ is refused too, as cwx would write it and then refuse to read it.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -134,41 +133,81 @@ def _copy(data: Any) -> Any:
     return data
 
 
-_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(r"^(\s*)([A-Za-z0-9_-]+)(\s*=\s*)([+-]?[0-9][0-9_]*|true|false)(\s*(?:#.*)?)$")
-
-
 def set_numbers_in_place(text: str, edits: Sequence[Edit]) -> str | None:
     """The text with each edited whole number or boolean replaced where it is written,
     or None when an edit is anything else (a new key, a list, a dotted key...)."""
     if '"""' in text or "'''" in text:
         return None  # a multi-line string could hold lines that look like keys
     lines = text.splitlines(keepends=True)
-    places: dict[Key, int] = {}
+    places: dict[Key, tuple[int, tuple[str, str]]] = {}
     table: Key = ()
     for number, line in enumerate(lines):
         body = line.rstrip("\r\n")
         if body.lstrip().startswith("["):
-            header = _HEADER.match(body)
-            table = (header.group(1),) if header else ("\0",)  # a table we cannot follow
+            name = _header(body)
+            table = (name,) if name else ("\0",)  # a table we cannot follow
             continue
-        if assign := _ASSIGN.match(body):
-            places[(*table, assign.group(2))] = number
-    for key, value in edits:
-        if not isinstance(value, int) or key not in places:
+        if found := _number(body):
+            name, around = found
+            places[(*table, name)] = (number, around)
+    for path, value in edits:
+        if not isinstance(value, int) or path not in places:
             return None
-        number = places[key]
-        line = lines[number]
-        body = line.rstrip("\r\n")
-        assign = _ASSIGN.match(body)
-        assert assign is not None
+        number, (before, after) = places[path]
         spelled = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        lines[number] = (assign.group(1) + assign.group(2) + assign.group(3) + spelled
-                         + assign.group(5) + line[len(body):])
+        line = lines[number]
+        lines[number] = before + spelled + after + line[len(line.rstrip("\r\n")):]
     return "".join(lines)
 
 
+# The lines a number is set in, read with string methods: patterns would cost every
+# command that writes a number about 2M instructions to compile.
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_WORD = frozenset("0123456789_")
+
+
+def _header(body: str) -> str | None:
+    """The name of a `[table]` header with a bare name, comment allowed, else None."""
+    inner, close, rest = body.strip().partition("]")
+    name = inner[1:].strip() if inner.startswith("[") and close else ""
+    rest = rest.strip()
+    if not name or not set(name) <= _BARE or (rest and not rest.startswith("#")):
+        return None
+    return name
+
+
+def _number(body: str) -> tuple[str, tuple[str, str]] | None:
+    """`key = 12  # note`: the bare key, and the text before and after the value (a whole
+    number, or true or false), else None."""
+    start = len(body) - len(body.lstrip(" \t"))
+    end = start
+    while end < len(body) and body[end] in _BARE:
+        end += 1
+    rest = body[end:]
+    value_at = len(body) - len(rest.lstrip(" \t").removeprefix("=").lstrip(" \t"))
+    if end == start or not rest.lstrip(" \t").startswith("="):
+        return None
+    value_end = value_at
+    while value_end < len(body) and body[value_end] not in " \t#":
+        value_end += 1
+    value, tail = body[value_at:value_end], body[value_end:]
+    digits = value[1:] if value[:1] in "+-" else value
+    if value not in ("true", "false") and not (digits[:1].isdigit() and set(digits) <= _WORD
+                                                and digits.isascii()):
+        return None
+    if tail.strip(" \t") and not tail.lstrip(" \t").startswith("#"):
+        return None
+    return body[start:end], (body[:value_at], body[value_end:])
+
+
 def parses_to(text: str, meant: Mapping[str, Any]) -> bool:
+    from cwx import plaintoml
+
+    plain = plaintoml.loads(text)  # a plain text is read as tomllib reads it (plaintoml)
+    if plain is not None:
+        return plain == meant
+    import tomllib  # here: most texts are plain, and loading it costs a command 11M
+
     try:
         return tomllib.loads(text) == meant
     except tomllib.TOMLDecodeError:

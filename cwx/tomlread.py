@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
 from typing import Any, NoReturn
 
+from cwx import plaintoml
 from cwx.errors import BadFile
 
 MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
@@ -69,6 +69,11 @@ def parse(raw: bytes, path: str | None) -> dict[str, Any]:
 def loads(text: str, path: str | None = None) -> dict[str, Any]:
     """TOML text to plain data, within cwx's limits."""
     _refuse_long_keys(text, path)
+    plain = plaintoml.loads(text)  # the plain shape cwx writes, without loading tomllib
+    if plain is not None:
+        return plain
+    import tomllib
+
     try:
         data = tomllib.loads(text)
         _refuse_deep(data, text, path)

@@ -2,14 +2,15 @@
 game end, wheel buy): a module of cwx.commands that is no command (its name starts "_")."""
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx.cli.common import about, changing, here
 from cwx.colorwheel import Table
+from cwx.record import Record
 from cwx.systems.colorwheel import NAME
 
 
-class Move(NamedTuple):
+class Move(Record):
     """What one Color Wheel rule did: the table after it, its result (the journal's, and
     --json's), and the character's traits when the move changed them."""
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import accounts, colorwheel
+from cwx import colorwheel
 from cwx.cli.common import (
     BagFile,
     CharFile,
@@ -56,6 +56,8 @@ def new(
     """
     sheet = bags.BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
     result = bags.as_json(sheet)
+    from cwx import accounts  # only a command that makes a file needs the ledger
+
     accounts.make(changing, "bag new", here().of(file), file, sheet, force=force,
                   result=result)
     emit(json, result, lambda: f"Created {file}\n\n" + bags.as_text(sheet, colour_on()))

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx import accounts, sheets, systems
+from cwx import sheets, systems
 from cwx.campaign import stem
 from cwx.cli.common import Force, changing, complete_systems, group, here, note, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
@@ -41,6 +41,8 @@ def new(
     sheet = sheets.new_character(system, name or stem(file), [_pair(text) for text in trait])
     entry = systems.system(sheet.system)
     result = {**entry.as_json(sheet), **entry.created(sheet)}
+    from cwx import accounts  # only a command that makes a file needs the ledger
+
     accounts.make(changing, "char new", here().of(file), file, sheet, force=force,
                   result=result, who=sheet.name)
     emit(json, result, lambda: f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"

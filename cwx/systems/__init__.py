@@ -18,14 +18,15 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from cwx.errors import BadFile, BadValue, shown
+from cwx.record import Record
 
 # ---------------------------------------------------------------- what an entry says
 
 
-class Rule(NamedTuple):
+class Rule(Record):
     """How the ledger treats one key of a file (docs/rules.md, "The campaign ledger")."""
 
     whole: bool = True  # a whole number, summed by its changes (else: the latest value)
@@ -39,7 +40,7 @@ class Rule(NamedTuple):
 PLAIN = Rule(whole=False)  # a name, a system, a list: the ledger keeps its latest value
 
 
-class EventKind(NamedTuple):
+class EventKind(Record):
     """What the journal's events of one command are (journal.py reads them by command)."""
 
     action: bool = False  # a character's move in the game: luck looks at it, undo takes it
@@ -51,55 +52,56 @@ class EventKind(NamedTuple):
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
 
 
-class Kind(Protocol):
-    """The entry of one kind of campaign file: everything cwx needs of its files."""
+if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typing only
+    class Kind(Protocol):
+        """The entry of one kind of campaign file: everything cwx needs of its files."""
 
-    NAME: str  # as a file says it (system = "clockworx"), or the kind's name ("bag")
-    TITLE: str  # as people read it ("ClockWorx")
-    CHARACTER: bool  # a system's characters (else another kind of file)
-    TABLES: tuple[str, ...]  # tables that mark a file of this kind
-    LEDGER: tuple[tuple[str, ...], tuple[str, ...]]  # the keys it follows: top, tables
-    EVENTS: Mapping[str, EventKind]  # the journal's events of its commands
+        NAME: str  # as a file says it (system = "clockworx"), or the kind's name ("bag")
+        TITLE: str  # as people read it ("ClockWorx")
+        CHARACTER: bool  # a system's characters (else another kind of file)
+        TABLES: tuple[str, ...]  # tables that mark a file of this kind
+        LEDGER: tuple[tuple[str, ...], tuple[str, ...]]  # the keys it follows: top, tables
+        EVENTS: Mapping[str, EventKind]  # the journal's events of its commands
 
-    def read(self, data: Mapping[str, Any], name: str) -> Any:
-        """Plain data (as tomllib reads it) to a sheet; BadFile naming the key at fault."""
+        def read(self, data: Mapping[str, Any], name: str) -> Any:
+            """Plain data (as tomllib reads it) to a sheet; BadFile naming the key at fault."""
 
-    def data_of(self, sheet: Any) -> dict[str, Any]:
-        """The plain data a file for this sheet holds."""
+        def data_of(self, sheet: Any) -> dict[str, Any]:
+            """The plain data a file for this sheet holds."""
 
-    def set_aside(self, data: dict[str, Any], key: str) -> bool:
-        """Put a harmless value where a problem was, so `check` can look past it."""
+        def set_aside(self, data: dict[str, Any], key: str) -> bool:
+            """Put a harmless value where a problem was, so `check` can look past it."""
 
-    def template(self, sheet: Any, schema: str | None) -> str:
-        """The text of a new file (with a `#:schema` line pointing at `schema`)."""
+        def template(self, sheet: Any, schema: str | None) -> str:
+            """The text of a new file (with a `#:schema` line pointing at `schema`)."""
 
-    def schema(self) -> dict[str, Any]:
-        """Its JSON Schema: a kind's whole schema; a system's, what its characters add."""
+        def schema(self) -> dict[str, Any]:
+            """Its JSON Schema: a kind's whole schema; a system's, what its characters add."""
 
-    def rule(self, key: str) -> Rule:
-        """How the ledger treats `key` (as the journal names it: "traits.Repair")."""
+        def rule(self, key: str) -> Rule:
+            """How the ledger treats `key` (as the journal names it: "traits.Repair")."""
 
-    def as_json(self, sheet: Any) -> dict[str, Any]:
-        """The sheet for scripts (SPEC section 4)."""
+        def as_json(self, sheet: Any) -> dict[str, Any]:
+            """The sheet for scripts (SPEC section 4)."""
 
-    def as_text(self, sheet: Any, on: bool) -> str:
-        """The sheet for people; `on`: in colour."""
+        def as_text(self, sheet: Any, on: bool) -> str:
+            """The sheet for people; `on`: in colour."""
 
-    def in_party(self, sheet: Any, on: bool) -> str:
-        """A compact block of the sheet, for the party view."""
+        def in_party(self, sheet: Any, on: bool) -> str:
+            """A compact block of the sheet, for the party view."""
 
 
-class System(Kind, Protocol):
-    """A system's characters: a kind of file that a player makes on the command line."""
+    class System(Kind, Protocol):
+        """A system's characters: a kind of file that a player makes on the command line."""
 
-    def new(self, name: str, pairs: list[tuple[str, str]]) -> Any:
-        """A character as `char new --trait` makes it, checked as creation requires."""
+        def new(self, name: str, pairs: list[tuple[str, str]]) -> Any:
+            """A character as `char new --trait` makes it, checked as creation requires."""
 
-    def created(self, sheet: Any) -> dict[str, Any]:
-        """What `char new` reports beyond the sheet (ClockWorx: the points unspent)."""
+        def created(self, sheet: Any) -> dict[str, Any]:
+            """What `char new` reports beyond the sheet (ClockWorx: the points unspent)."""
 
-    def created_text(self, sheet: Any) -> str:
-        """The same, for people ("" for nothing)."""
+        def created_text(self, sheet: Any) -> str:
+            """The same, for people ("" for nothing)."""
 
 
 # ---------------------------------------------------------------- the table
@@ -119,7 +121,7 @@ def names() -> tuple[str, ...]:
 
 def entry(name: str) -> Kind:
     """The entry of a kind of file, by its name (one of `names()`)."""
-    return cast(Kind, importlib.import_module(f"{__name__}.{name}"))
+    return cast("Kind", importlib.import_module(f"{__name__}.{name}"))
 
 
 def kinds() -> list[Kind]:
@@ -128,7 +130,7 @@ def kinds() -> list[Kind]:
 
 def systems() -> list[System]:
     """The systems a character may play, by name."""
-    return [cast(System, kind) for kind in kinds() if kind.CHARACTER]
+    return [cast("System", kind) for kind in kinds() if kind.CHARACTER]
 
 
 def system_names() -> list[str]:
@@ -141,7 +143,7 @@ def system(value: object, *, typed: bool = False) -> System:
         raise BadFile(f"a character needs a system key: system = {_either()}", key="system")
     wanted = value.strip().casefold() if typed and isinstance(value, str) else value
     if isinstance(wanted, str) and wanted in names() and entry(wanted).CHARACTER:
-        return cast(System, entry(wanted))
+        return cast("System", entry(wanted))
     if typed:
         from cwx.hints import did_you_mean
 
@@ -177,6 +179,9 @@ def entry_of(data: Mapping[str, Any]) -> Kind:
 
 def character(data: Mapping[str, Any], name: str) -> Any:
     """The character sheet a file's data holds; a file of another kind is refused."""
+    named = data.get("system")
+    if isinstance(named, str) and named in names():  # the common case: no other entry read
+        return system(named).read(data, name)
     kind = kind_of(data)
     if kind not in (None, "character"):
         raise BadFile(f"is a {kind} file, not a character; name a character's file here",

@@ -4,12 +4,13 @@ blacks beside it, a file of its own that characters draw from."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import colorwheel
 from cwx.colorwheel import DICE, Bag, Luck
 from cwx.errors import BadFile
 from cwx.ink import paint, plural
+from cwx.record import Record
 from cwx.systems import PLAIN, EventKind, Rule, count, known, optional_table, table
 from cwx.systems.colorwheel import bag_json, dice, luck_json
 
@@ -21,7 +22,7 @@ LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = ((), ("bag", "reserve"))
 EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False)}
 
 
-class BagSheet(NamedTuple):
+class BagSheet(Record):
     """A bag and its reserve, as the bag's file says."""
 
     bag: Bag

@@ -4,11 +4,12 @@ ledger's rules for their keys, and the journal's events of their commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import clockworx
 from cwx.errors import BadFile, BadValue, shown
 from cwx.ink import paint
+from cwx.record import Record
 from cwx.systems import PLAIN, EventKind, Rule, as_bad_file, character_name, count
 from cwx.tomledit import toml_key, toml_string
 
@@ -19,7 +20,7 @@ TABLES = ("traits",)
 LEDGER = (("name", "system", "xp"), ("traits",))
 
 
-class ClockCharacter(NamedTuple):
+class ClockCharacter(Record):
     """A ClockWorx character as its file says."""
 
     name: str

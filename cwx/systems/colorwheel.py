@@ -5,12 +5,13 @@ draw from is a kind of its own (systems/bag.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cwx import colorwheel
 from cwx.colorwheel import COLOURS, Luck
 from cwx.errors import BadFile
 from cwx.ink import paint
+from cwx.record import Record
 from cwx.systems import (
     PLAIN,
     EventKind,
@@ -31,7 +32,7 @@ TABLES = ("traits", "luck")
 LEDGER = (("name", "system"), ("traits", "luck"))
 
 
-class WheelCharacter(NamedTuple):
+class WheelCharacter(Record):
     """A Color Wheel character as its file says."""
 
     name: str
