@@ -25,18 +25,30 @@ HOOKS = {
     "post-rewrite": "after a rebase (git pull --rebase), reconcile the campaign with its ledger",
     "pre-commit": "check the campaign, so a merge finished by hand is caught",
 }
+# Python code the hooks run: cwx from the folder it is installed in (its own site, which
+# `-I` leaves out when it is the user's), after the interpreter's own, with nothing of
+# the work tree on the path.
+_BOOT = "import sys; sys.path.append(sys.argv.pop(1)); from cwx.cli.main import main; main()"
+_FOUND = "import sys; sys.path.append(sys.argv[1]); import cwx"
+
+
 def _runner(args: str, missing: str) -> list[str]:
     """Shell statements that run the cwx installed on this machine with `args`, never
     code from the work tree: the interpreter `cwx git setup` ran under, in isolated mode
-    (no work-tree folder, user site or PYTHON* variable on its path), else an absolute
-    `cwx` on PATH with its PYTHON* variables dropped (a reinstalled cwx); else `missing`."""
+    (no work-tree folder, user site or PYTHON* variable on its path) with the folder cwx
+    is installed in, else an absolute `cwx` on PATH without the PYTHON* variables
+    that move code around (a reinstalled cwx), else `missing`. Nothing a repository can
+    name is ever inside double quotes (git gives %P single-quoted)."""
+    import cwx
+
     python = shlex.quote(sys.executable)
-    return [f"python={python}",
-            f"if \"$python\" -I -c 'import cwx' 2>/dev/null; then exec \"$python\" -I -m cwx {args}; fi",
+    site = shlex.quote(os.path.dirname(os.path.dirname(os.path.abspath(cwx.__file__))))
+    return [f"python={python}; site={site}",
+            f"if \"$python\" -I -c '{_FOUND}' \"$site\" 2>/dev/null; then "
+            f"exec \"$python\" -I -c '{_BOOT}' \"$site\" {args}; fi",
             "found=$(command -v cwx 2>/dev/null) || found=",
             "case $found in /*) exec env -u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP "
-            "-u PYTHONUSERBASE PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 "
-            f"\"$found\" {args};; esac",
+            f"PYTHONSAFEPATH=1 \"$found\" {args};; esac",
             missing]
 
 
@@ -59,8 +71,8 @@ def driver_command() -> str:
     """The merge driver's command line, as git runs it through the shell (%O %A %B %P
     are the files). With no cwx to be found, git's own text merge, so a clash still
     ends with conflict markers, and a word saying what repairs it."""
-    missing = ('echo "cwx: the merge driver found no cwx on this machine, so git merged %P '
-               'as text; install cwx and run cwx git setup again" >&2; '
+    missing = ("printf 'cwx: the merge driver found no cwx on this machine, so git merged %s "
+               "as text; install cwx and run cwx git setup again\\n' %P >&2; "
                "git merge-file -L ours -L base -L theirs %A %O %B")
     return "; ".join(_runner("git merge %O %A %B %P", missing))
 

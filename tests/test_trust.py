@@ -231,3 +231,41 @@ def test_a_journal_of_slow_texts_neither_stops_nor_stalls_a_pull(tmp_path: Path)
     assert time.monotonic() - began < 20
     assert pulled.returncode == 0 and "internal error" not in pulled.stderr, pulled.stderr
     assert value(bob, "sue.toml", "luck", "white") == 2
+
+
+def test_a_file_name_is_never_run_by_the_merge_driver_with_no_cwx(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from cwx import gitsetup
+
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "gone" / "python"))
+    driver = gitsetup.driver_command()  # as set up from an environment since removed
+    work = tmp_path / "work"
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@x", "GIT_CONFIG_GLOBAL": os.devnull,
+           "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=work, env=env, capture_output=True,
+                              text=True)
+
+    work.mkdir()
+    name = "bag$(touch PWNED).toml"
+    git("init", "-q", "-b", "main")
+    git("config", "merge.cwx.driver", driver)
+    (work / ".gitattributes").write_text("*.toml merge=cwx\n")
+    (work / name).write_text("[bag]\nred = 1\nyellow = 1\n")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    git("checkout", "-qb", "other")
+    (work / name).write_text("[bag]\nred = 2\nyellow = 1\n")
+    git("commit", "-qam", "other")
+    git("checkout", "-q", "main")
+    (work / name).write_text("[bag]\nred = 3\nyellow = 1\n")
+    git("commit", "-qam", "main")
+    merged = git("merge", "-q", "other")
+    assert merged.returncode != 0 and "no cwx on this machine" in merged.stderr
+    assert name in merged.stderr and "<<<<<<<" in (work / name).read_text()
+    assert not (work / "PWNED").exists()
