@@ -361,6 +361,10 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:
     for step in target.changes:
         if step.key is None or step.correction:
             continue
+        if not systems.follows(step.key):
+            raise RuleForbids(f"cannot undo `{target.command}`: its journal line names "
+                              f"{step.key}, which no file of cwx's holds (mend the line)",
+                              path=camp.journal_file)
         file = camp.named(step.file)
         key = journal.split(step.key)
         data = change.data(file)

@@ -162,7 +162,8 @@ class Campaign:
                 raise BadFile("campaign must be a table, like [campaign] on a line of its own",
                               path=path, line=tomlread.line_of(raw, "campaign"), key="campaign")
             bag = table.get("bag")
-            if bag is not None and (not isinstance(bag, str) or not bag.strip()):
+            if bag is not None and (not isinstance(bag, str) or not bag.strip() or
+                                    not bag.isprintable()):  # a NUL names no file
                 raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
                               path=path, line=tomlread.line_of(raw, "campaign.bag"),
                               key="campaign.bag")
@@ -382,16 +383,41 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
         if not os.path.isdir(path):
             (found.journals if os.path.basename(path) == journal.NAME else found.tomls).append(path)
             continue
-        for folder, dirs, names in os.walk(path):
+        # A stack, not recursion: a campaign folders deep past Python's limit is still read.
+        stack = [path]
+        while stack:
+            folder = stack.pop()
+            dirs, names = _entries(folder)
             found.folders.append(folder)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (
-                nested or not os.path.isfile(os.path.join(folder, d, SETTINGS))))
-            for name in sorted(names):
-                if name.startswith("."):
-                    continue
+            for name in names:
                 # normpath: the current folder's files are named plainly, never ./x.toml
                 if name.endswith(".toml"):
                     found.tomls.append(os.path.normpath(os.path.join(folder, name)))
                 elif name == journal.NAME:
                     found.journals.append(os.path.normpath(os.path.join(folder, name)))
+            below = [os.path.join(folder, d) for d in dirs]
+            stack.extend(reversed([d for d in below if nested or
+                                   not os.path.isfile(os.path.join(d, SETTINGS))]))
     return found
+
+
+def _entries(folder: str) -> tuple[list[str], list[str]]:
+    """A folder's visible subfolders and files, sorted: a link to a folder is neither (as
+    os.walk passes it by), and an unreadable folder has none."""
+    dirs: list[str] = []
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    if not entry.is_dir():
+                        names.append(entry.name)
+                    elif not entry.is_symlink():
+                        dirs.append(entry.name)
+                except OSError:
+                    names.append(entry.name)
+    except OSError:
+        pass
+    return sorted(dirs), sorted(names)

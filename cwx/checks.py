@@ -11,7 +11,7 @@ from typing import Any
 
 from cwx import campaign, journal, ledger, redo, seal, sheets, tomlread
 from cwx.campaign import Campaign
-from cwx.errors import CwxError
+from cwx.errors import CwxError, shown
 from cwx.record import Record
 
 
@@ -58,11 +58,37 @@ def check(given: list[str]) -> Report:
     problems += _journals(found, homes, read, given, problems, valid)
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
+    problems += _carried(homes)
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
     # A file with a problem is not valid, however well it reads: each file counted once.
     with_problems = {e.path for e in problems}
     valid = {path: kind for path, kind in valid.items() if path not in with_problems}
     return Report(named(first.root) if first.root else None, valid, skipped, problems)
+
+
+def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
+    """Files git tracks or has staged in a campaign that cwx keeps on one machine only (a
+    sealed number, a redo record, a temporary file): the hooks refuse them, but a clone
+    that commits past them (--no-verify, another tool's hooks) is told here."""
+    from cwx import gitsetup, repo
+
+    found: list[CwxError] = []
+    for home in homes.values():
+        assert home.root is not None
+        clone = repo.of(home.root)
+        if clone is None:
+            continue
+        folder = os.path.relpath(os.path.realpath(home.root), clone.top)
+        try:
+            carried = gitsetup.tracked_litter(clone, "" if folder == "." else folder)
+        except CwxError:
+            continue  # git cannot answer (not installed): nothing to say about it
+        found += [CwxError("is in git (tracked or staged), which carries it to every clone; "
+                           "cwx keeps it on one machine only. `git rm --cached` it and commit",
+                           path=os.path.join(home.root, os.path.relpath(
+                               os.path.join(clone.top, path), os.path.realpath(home.root))))
+                  for path in carried]
+    return found
 
 
 def _namer(given: list[str]) -> Any:
@@ -110,9 +136,10 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 if isinstance(item, journal.BadLine):
                     lines.add(item)
         bad = lines.said() + [
-            CwxError(f"reveals a number against commitment {seal.short(commitment)}, which no "
-                     "seal in the journal published: the players never had it (a sealed "
-                     "file swapped?)", path=path, line=line)
+            CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
+                     "seal in the journal published, or that its number and nonce do not "
+                     "match (a sealed file swapped? a line written by hand?)", path=path,
+                     line=line)
             for line, commitment in seal.unpublished_reveals(path)]
         said += bad
         if not bad and os.path.exists(path):
@@ -274,8 +301,12 @@ def _dice(count: int) -> str:
 
 
 def _shown(value: object) -> str:
+    """A value for a message: never a number of thousands of digits nor a list of
+    thousands of items in full."""
     if value is None:
         return "nothing"
     if isinstance(value, list):
-        return "[" + ", ".join(map(str, value)) + "]"
-    return str(value) if ledger.is_number(value) else repr(value)
+        items = ", ".join(shown(item) if not isinstance(item, str) else item
+                          for item in value[:10])
+        return f"[{items}{f', and {len(value) - 10} more' if len(value) > 10 else ''}]"
+    return shown(value)

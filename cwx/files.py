@@ -87,7 +87,8 @@ class Change:
 
     def __init__(self, command: str, paths: Sequence[str], camp: Campaign, *,
                  journaled: bool = True, waiting: Say | None = None,
-                 note: Say | None = None, read_only: bool = False) -> None:
+                 note: Say | None = None, read_only: bool = False,
+                 private: Sequence[str] = ()) -> None:
         self.command = command
         self.campaign = camp
         self.files = {path: _place(path) for path in paths}
@@ -96,10 +97,13 @@ class Change:
                           path=" and ".join(self.files))
         self.journal = camp.journal_file if journaled and not read_only else None
         if not read_only:  # refused before any lock, so nothing outside is even swept
-            for path, real in self.files.items():
+            # `private` files are cwx's own, kept where git never carries them (the sealed
+            # number, in the clone's git folder): no game file, so in no campaign.
+            played = {path: real for path, real in self.files.items() if path not in private}
+            for path, real in played.items():
                 _within_bound(camp, path, real)
             if self.journal:
-                _in_one_campaign(camp, list(self.files))
+                _in_one_campaign(camp, list(played))
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()

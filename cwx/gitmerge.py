@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cwx import ledger, sheets, systems
+from cwx.errors import shown
 from cwx.record import Record
 
 Path = tuple[str, ...]
@@ -73,6 +74,9 @@ def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str,
             clashes.append(clash)
         elif value is not None:
             merged[path] = value
+    shapes = _shapes(merged)
+    if shapes:  # a key a value on one side, a table on the other: a person decides
+        return Merged({}, [*clashes, *shapes])
     data = _tree(merged)
     if not clashes and sheets.kind_of(data) is not None:
         clashes += [f"the merged file breaks a rule ({p.key}: {p.message})"
@@ -85,7 +89,7 @@ def _one(key: str, base: Any, ours: Any, theirs: Any,
     if all(v is None or ledger.is_number(v) for v in (base, ours, theirs)):
         total = (base or 0) + ((ours or 0) - (base or 0)) + ((theirs or 0) - (base or 0))
         if total < 0:
-            return None, f"{key} would add up to {total}, below 0: both sides spent it"
+            return None, f"{key} would add up to {shown(total)}, below 0: both sides spent it"
         if total == 0 and (rule.absent_at_zero or None in (ours, theirs)):
             return None, None  # removed by one side (or a trait at 0, which is none)
         return total, None
@@ -100,9 +104,24 @@ def _one(key: str, base: Any, ours: Any, theirs: Any,
 
 
 def _lists(base: list[Any], ours: list[Any], theirs: list[Any]) -> list[Any]:
-    removed = [item for item in base if item not in ours or item not in theirs]
-    kept = [item for item in ours if item not in removed]
-    return kept + [item for item in theirs if item not in kept and item not in removed]
+    """Items as sets (a list of thousands costs no square): what either side removed is
+    out, what either added is in; ours' order, then theirs'."""
+    mine, yours = set(map(_hashable, ours)), set(map(_hashable, theirs))
+    removed = {_hashable(item) for item in base
+               if _hashable(item) not in mine or _hashable(item) not in yours}
+    kept = [item for item in ours if _hashable(item) not in removed]
+    have = set(map(_hashable, kept))
+    return kept + [item for item in theirs
+                   if _hashable(item) not in have and _hashable(item) not in removed]
+
+
+def _hashable(item: Any) -> Any:
+    """A list's item as a set can hold it (a TOML list may hold tables and lists)."""
+    if isinstance(item, dict):
+        return ("{}", tuple(sorted((k, _hashable(v)) for k, v in item.items())))
+    if isinstance(item, list):
+        return ("[]", tuple(map(_hashable, item)))
+    return item
 
 
 def _leaves(data: Mapping[str, Any], prefix: Path = ()) -> dict[Path, Any]:
@@ -114,6 +133,13 @@ def _leaves(data: Mapping[str, Any], prefix: Path = ()) -> dict[Path, Any]:
         else:
             found[(*prefix, key)] = value
     return found
+
+
+def _shapes(leaves: Mapping[Path, Any]) -> list[str]:
+    """Keys that are a value where another key makes them a table."""
+    tables = {path[:end] for path in leaves for end in range(1, len(path))}
+    return [f"{'.'.join(path)} is a value on one side and a table on the other"
+            for path in leaves if path in tables]
 
 
 def _tree(leaves: Mapping[Path, Any]) -> dict[str, Any]:

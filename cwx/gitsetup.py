@@ -16,7 +16,7 @@ from cwx import repo
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, CwxError
 from cwx.record import Record
-from cwx.repo import Repository, git, inside, run, z_list
+from cwx.repo import Repository, git, inside, repo_blobs, run, z_list
 from cwx.templates import ATTRIBUTES, ATTRIBUTES_HEAD
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
@@ -146,37 +146,30 @@ def _hidden(name: str, base: str) -> bool:
 
 def dice_at(repo: Repository, revision: str, folder: str) -> int | None:
     """The white and black dice the campaign in `folder` held at `revision` (its
-    character and bag files, as cwx walks them: no hidden file, no campaign inside it),
-    or None where there was none, or git cannot say."""
-    from cwx import campaign
+    character and bag files, as cwx walks them: no hidden file, no campaign inside it, no
+    file larger than cwx reads), or None where there was none, or git cannot say."""
+    from cwx import campaign, tomlread
 
     base = _base(folder)
-    try:
-        listed = git(repo, "ls-tree", "-r", "-z", "--name-only", revision, "--",
+    try:  # --long: each blob's size, so that no file cwx would not read is read here
+        listed = git(repo, "ls-tree", "-r", "-z", "--long", revision, "--",
                      f":(literal){base or '.'}", strip=False)
     except BadFile:
         return None
-    names = [name for name in z_list(listed) if name.startswith(base)]
-    if base + campaign.SETTINGS not in names:
+    blobs: dict[str, tuple[str, int]] = {}  # name -> (object, size)
+    for entry in z_list(listed):
+        info, _, name = entry.partition("\t")
+        parts = info.split()
+        if name.startswith(base) and len(parts) == 4 and parts[1] == "blob":
+            blobs[name] = (parts[2], int(parts[3]))
+    if base + campaign.SETTINGS not in blobs:
         return None
-    inner = {os.path.dirname(name) + "/" for name in names
+    inner = {os.path.dirname(name) + "/" for name in blobs
              if os.path.basename(name) == campaign.SETTINGS and name != base + campaign.SETTINGS}
-    wanted = [name for name in names if name.endswith(".toml") and not _hidden(name, base)
-              and not any(name.startswith(root) for root in inner)]
-    if not wanted:
-        return 0
-    done = run(repo, "cat-file", "--batch",
-               input="".join(f"{revision}:{name}\n" for name in wanted).encode())
-    total, out = 0, done.stdout
-    while out:
-        header, _, out = out.partition(b"\n")
-        parts = header.split()
-        if len(parts) != 3:
-            continue  # "missing": git could not find it
-        size = int(parts[2])
-        body, out = out[:size], out[size + 1:]
-        total += _dice_of(body)
-    return total
+    wanted = [blob for name, (blob, size) in blobs.items()
+              if name.endswith(".toml") and not _hidden(name, base) and
+              not any(name.startswith(root) for root in inner) and size <= tomlread.MAX_BYTES]
+    return sum(map(_dice_of, repo_blobs(repo, wanted)))
 
 
 def dice_expected(repo: Repository, folder: str) -> int | None:
@@ -249,6 +242,8 @@ def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
     to it, and the paths staged in the real index to match."""
     scratch = os.path.join(git(repo, "rev-parse", "--absolute-git-dir"), "cwx-index")
     alone = {"GIT_INDEX_FILE": scratch}
+    # Each path as itself: a file a journal names "*.toml" is one file, never a pattern.
+    paths = [f":(literal){os.path.relpath(os.path.realpath(path), repo.top)}" for path in paths]
     try:
         git(repo, "read-tree", "HEAD", env=alone)
         git(repo, "add", "--", *paths, env=alone)

@@ -241,12 +241,14 @@ def lines_of(file: Readable, block: int = 1 << 20) -> Iterator[bytes | int]:
             if skipped:
                 yield skipped + len(line) + 1
                 skipped = 0
+            elif len(line) > MAX_LINE:  # ended in the block that made it too long
+                yield len(line) + 1
             else:
                 yield line + b"\n"
         if len(rest) > MAX_LINE:
             skipped += len(rest)
             rest = b""
-    if skipped:
+    if skipped or len(rest) > MAX_LINE:
         yield skipped + len(rest)
     elif rest:
         yield rest
@@ -261,20 +263,26 @@ def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
     with file:
         end = file.seek(0, os.SEEK_END)
         rest = b""
+        skipping = False  # inside a line too long to hold: its head is no line either
         while end > 0:
             start = max(0, end - block)
             file.seek(start)
             chunk = file.read(end - start) + rest
             end = start
             lines = chunk.split(b"\n")
-            rest = lines.pop(0) if end > 0 else b""
-            for line in reversed(lines):
-                if line.strip():
+            head = lines.pop(0) if end > 0 else b""  # it may go on in the block before
+            rest = head
+            if skipping:
+                if not lines:
+                    rest = b""  # all of this block is the long line's
+                    continue
+                lines.pop()  # the long line's first piece
+                skipping = False
+            for line in reversed(lines):  # as in lines_of, a line too long is no event
+                if line.strip() and len(line) <= MAX_LINE:
                     yield line
             if len(rest) > MAX_LINE:
-                rest = b""  # no event is that long: drop it rather than grow without end
-        if rest.strip():
-            yield rest
+                rest, skipping = b"", True  # never grown without end
 
 
 def _kind(command: str) -> Any:
@@ -297,6 +305,9 @@ Order = tuple[str, str, int]  # Event.order
 
 
 MAX_KNOWN = 1 << 16
+# About the bytes the undos and turns of a journal may keep: far beyond any campaign's;
+# a journal that would make them keep more has its lines past it left out (bad lines).
+MAX_TURNS = 16 << 20
 
 
 class Turns:
@@ -313,15 +324,21 @@ class Turns:
         self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
         self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
+        self.kept = 0  # about the bytes held (MAX_TURNS)
         self._void: set[str] | None = None
+        self._undone: set[str] | None = None
 
-    def note(self, event: Event) -> None:
+    def note(self, event: Event) -> bool:
+        """Note an event; False when it would keep more than MAX_TURNS (left out)."""
         turned = event.result.get("turns")
         is_turn = isinstance(turned, str) and _kind(event.command).turn
         if not (event.undoes or is_turn) or event.id in self.seen:
-            return
+            return True
+        if self.kept > MAX_TURNS:
+            return False
         self.seen.add(event.id)
-        self._void = None
+        self.kept += 300 + 2 * len(event.id) + len(event.undoes or "") + len(turned or "")
+        self._void = self._undone = None
         if event.undoes:
             self.undos.setdefault(event.undoes, []).append((event.order, event.id))
         if is_turn:
@@ -335,6 +352,7 @@ class Turns:
                 self.knew[event.id] = {item for item in knew[:16] if isinstance(item, str) and
                                        len(item) <= MAX_ID}
                 self.knowing += len(self.knew[event.id])
+        return True
 
     def void(self) -> set[str]:
         """The undos and turns that count for nothing."""
@@ -362,9 +380,11 @@ class Turns:
 
     def undone(self) -> set[str]:
         """What a counting undo took back."""
-        void = self.void()
-        return {target for target, undos in self.undos.items()
-                if min(undos)[1] not in void}
+        if self._undone is None:
+            void = self.void()
+            self._undone = {target for target, undos in self.undos.items()
+                            if min(undos)[1] not in void}
+        return self._undone
 
     def by(self, draw: str) -> bool | None:
         """What the turn of this draw that still counts made of it: a success (True), a

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from cwx import systems, tomlread
-from cwx.errors import CwxError
+from cwx.errors import CwxError, shown
 from cwx.journal import Event, Turns
 from cwx.record import Record
 from cwx.systems import Rule
@@ -124,8 +124,9 @@ class _Key:
             self.numbers = False
         if type(before) is list or type(after) is list:
             was, now = _items(before), _items(after)
-            for item, present in [*((i, True) for i in now if i not in was),
-                                  *((i, False) for i in was if i not in now)]:
+            had, has = set(was), set(now)  # sets: a list of thousands costs no square
+            for item, present in [*((i, True) for i in now if i not in had),
+                                  *((i, False) for i in was if i not in has)]:
                 if item not in self.items:
                     kept += 150 + len(item)
                     self.items[item] = (order, present)
@@ -149,9 +150,11 @@ class _Key:
         if self.numbers and (start is None or is_number(start)):
             return Value((start or 0) + self.total, recent, self._clash(start))
         if isinstance(start, list) or self.items:
-            items = [i for i in _items(start) if self.items.get(i, ((), True))[1]]
+            items = list(dict.fromkeys(i for i in _items(start)
+                                       if self.items.get(i, ((), True))[1]))
+            listed = set(items)
             items += [i for i, (_, present) in sorted(self.items.items(), key=lambda x: x[1])
-                      if present and i not in items]
+                      if present and i not in listed]
             return Value(items, recent)
         return Value(self.last, recent)
 
@@ -222,6 +225,8 @@ class Ledger:
                 self.kept += 100 + len(change.file)
             if change.key is None or change.correction or void:
                 continue  # creations are known already; corrections do not count
+            if not systems.follows(change.key):
+                continue  # a key no file of cwx's holds ("xp.sub"): a line no cwx wrote
             made = self.creations.get(change.file)
             # A file made anew (char new --force) starts a new ledger: changes before that
             # do not count. The first creation bounds nothing: a clone's clock may run
@@ -272,9 +277,8 @@ class _Prelude:
 
     def note(self, event: Event) -> bool:
         """Note one event; False when it would keep more than MAX_KEPT (left out)."""
-        if self.kept > MAX_KEPT:
+        if self.kept > MAX_KEPT or not self.turns.note(event):
             return False
-        self.turns.note(event)
         if event.id in self.seen:
             return True
         self.seen.add(event.id)
@@ -386,11 +390,11 @@ def forbidden(key: str, value: Any, rule: Rule) -> str | None:
     if not is_number(value) or not rule.whole:
         return None
     if rule.low is not None and value < rule.low:
-        return f"{key} would be {value}, below {rule.low}"
+        return f"{key} would be {shown(value)}, below {rule.low}"
     if rule.high is not None and value > rule.high:
         if rule.absent_at_zero:  # a score: 1 to 6, and 0 is none
-            return f"{key} would be {value}; it is 1 to {rule.high} (0: none)"
-        return f"{key} would be {value}, above {rule.high}"
+            return f"{key} would be {shown(value)}; it is 1 to {rule.high} (0: none)"
+        return f"{key} would be {shown(value)}, above {rule.high}"
     return None
 
 
@@ -402,8 +406,10 @@ def settled(ledger_value: Any, file_value: Any, rule: Rule) -> Any:
         return None if value == 0 and rule.absent_at_zero else value
     if isinstance(ledger_value, list):
         wanted = _items(ledger_value)
-        kept = list(dict.fromkeys(item for item in _items(file_value) if item in wanted))
-        return kept + [item for item in wanted if item not in kept]
+        among = set(wanted)
+        kept = list(dict.fromkeys(item for item in _items(file_value) if item in among))
+        held = set(kept)
+        return kept + [item for item in wanted if item not in held]
     return ledger_value
 
 
@@ -416,10 +422,12 @@ def undone(key: str, before: Any, after: Any, current: Any, rule: Rule) -> Any:
         value = (current or 0) - ((after or 0) - (before or 0))
         return None if value == 0 and rule.absent_at_zero else value
     if isinstance(before, list) or isinstance(after, list):
-        added = [i for i in _items(after) if i not in _items(before)]
-        removed = [i for i in _items(before) if i not in _items(after)]
+        was, now = set(_items(before)), set(_items(after))
+        added = {i for i in _items(after) if i not in was}
+        removed = [i for i in _items(before) if i not in now]
         have = _items(current)
-        if any(i not in have for i in added) or any(i in have for i in removed):
+        holding = set(have)
+        if not added <= holding or any(i in holding for i in removed):
             raise ValueError(f"{key} no longer holds what the change wrote")
         return [i for i in have if i not in added] + removed
     if not same(key, after, current):

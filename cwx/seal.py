@@ -15,14 +15,49 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cwx import clockworx, journal
 from cwx.errors import BadFile, BadValue, RuleForbids
 from cwx.record import Record
 
-FILE = ".cwx-sealed.json"
+FILE = ".cwx-sealed.json"  # outside git, in the campaign's folder
+
+
+def path_for(folder: str) -> str:
+    """Where the sealed number kept for `folder` lives: inside git, in the clone's own
+    git folder, beyond the reach of every commit and every pull (git would carry a file
+    of the work tree to every clone, or overwrite an ignored one); outside git, in the
+    folder itself."""
+    import os
+
+    from cwx import repo
+
+    clone = repo.of(folder)
+    if clone is None:
+        return os.path.normpath(os.path.join(folder, FILE))
+    place = os.path.relpath(os.path.realpath(folder), clone.top)
+    return os.path.join(repo.git_folder(clone), "cwx", "" if place == "." else place,
+                        "sealed.json")
+
+
+def not_left_behind(path: str, old: str) -> None:
+    """A number sealed by an older cwx, kept in the campaign's folder, is moved by the GM,
+    never lost: until then nothing is sealed in its place. One git tracks came from
+    another clone, and is no number of this GM's."""
+    import os
+    import shlex
+
+    from cwx import repo
+
+    if not os.path.lexists(path) and os.path.lexists(old) and not repo.tracks(old):
+        raise BadFile(f"this sealed number is kept where git could overwrite it; move it "
+                      f"into the clone's git folder, where cwx keeps it now: "
+                      f"mv {shlex.quote(old)} {shlex.quote(path)}",
+                      path=old)
+
+
 NONCE_BYTES = 32  # 256 bits
 _HEX64 = r"^[0-9a-f]{64}$"
 
@@ -103,9 +138,9 @@ def decode(raw: bytes | None, path: str) -> Seal:
     return sealed
 
 
-def replacing(current: Seal | None, *, force: bool, path: str) -> None:
-    """A number still sealed is replaced only on purpose."""
-    if current is not None and not current.revealed and not force:
+def replacing(current: Seal, *, path: str) -> None:
+    """A number still sealed is replaced only on purpose (--force)."""
+    if not current.revealed:
         raise RuleForbids("a sealed number is waiting to be revealed (cwx clock reveal); "
                           "pass --force to seal a new one instead", path=path)
 
@@ -113,13 +148,35 @@ def replacing(current: Seal | None, *, force: bool, path: str) -> None:
 SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
 
 
+FUTURE = 86_400  # seconds: a seal stamped later than this ahead of now is no seal of now
+
+
 def published(journal_path: str | None) -> str | None:
-    """The commitment the journal published last: its latest seal's, or None."""
+    """The commitment the journal published last: its latest seal's (one stamped far in
+    the future, a line no GM's clock wrote, aside), or None."""
     if journal_path is None:
         return None
-    event = journal.latest(journal_path, SEALING.encode(), lambda e: e.command == SEALING)
+    import time
+
+    horizon = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + FUTURE))
+    event = journal.latest(journal_path, SEALING.encode(),
+                           lambda e: e.command == SEALING and e.when <= horizon)
     commitment = event.result.get("commitment") if event else None
     return commitment if isinstance(commitment, str) else None
+
+
+def was_published(journal_path: str | None, commitment_hex: str) -> bool:
+    """Whether the journal published this commitment (a seal of it), whenever."""
+    if journal_path is None:
+        return False
+    wanted = commitment_hex.encode()
+    for raw in journal.lines_from_end(journal_path):
+        if wanted in raw:
+            event = journal.parse(raw)
+            if isinstance(event, journal.Event) and event.command == SEALING and \
+                    event.result.get("commitment") == commitment_hex:
+                return True
+    return False
 
 
 def short(commitment_hex: str) -> str:
@@ -127,26 +184,40 @@ def short(commitment_hex: str) -> str:
     return commitment_hex[:12]
 
 
-def as_published(sealed: Seal, commitment_hex: str | None, path: str) -> Seal:
-    """The seal, if it is the one the journal published: a file swapped for another
+def as_published(sealed: Seal, journal_path: str | None, path: str) -> Seal:
+    """The seal, if the journal published its commitment: a file swapped for another
     number (with a nonce and commitment of its own) is refused, whatever it says."""
-    if commitment_hex is None:
+    if was_published(journal_path, sealed.commitment):
+        return sealed
+    latest = published(journal_path)
+    if latest is None:
         raise RuleForbids(f"the journal never published this seal's commitment "
                           f"({short(sealed.commitment)}), so no player can hold the GM to it; "
                           "the GM seals anew with cwx clock pick --seal --force", path=path)
-    if commitment_hex != sealed.commitment:
-        raise RuleForbids(f"this file's commitment ({short(sealed.commitment)}) is not the one "
-                          f"the journal published ({short(commitment_hex)}): the sealed file "
-                          "was replaced, and nothing is revealed. The GM seals anew with cwx "
-                          "clock pick --seal --force", path=path)
-    return sealed
+    raise RuleForbids(f"this file's commitment ({short(sealed.commitment)}) is not one the "
+                      f"journal published (the latest is {short(latest)}): the sealed file "
+                      "was replaced, and nothing is revealed. The GM seals anew with cwx "
+                      "clock pick --seal --force", path=path)
+
+
+def reveals(result: Mapping[str, Any], commitment_hex: str) -> bool:
+    """Whether a journaled reveal's number and nonce are the ones the commitment was made
+    from (a line anyone could write says nothing unless it is)."""
+    target, nonce = result.get("target"), result.get("nonce")
+    try:
+        return isinstance(target, int) and isinstance(nonce, str) and \
+            verified(commitment_hex, target, nonce)
+    except BadValue:
+        return False
 
 
 def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
-    """Each reveal in the journal (line, commitment) whose commitment no seal published:
-    a number shown against a commitment the players never had."""
+    """Each reveal in the journal (line, commitment) whose commitment no seal published,
+    or whose number and nonce are not the commitment's: a number shown against a
+    commitment the players never had, or one it never held."""
     sealed: set[str] = set()
     shown: list[tuple[int, str]] = []
+    forged: list[tuple[int, str]] = []
     for _, item in journal.read_raw(journal_path, only=(b'"commitment"',)):
         if not isinstance(item, journal.Event):
             continue
@@ -156,8 +227,11 @@ def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
         if item.command == SEALING:
             sealed.add(commitment)
         elif "nonce" in item.result:
+            if not reveals(item.result, commitment):
+                forged.append((item.line, commitment))
             shown.append((item.line, commitment))
-    return [(line, commitment) for line, commitment in shown if commitment not in sealed]
+    return sorted({*forged, *((line, commitment) for line, commitment in shown
+                             if commitment not in sealed)})
 
 
 def kept_private(path: str) -> None:
@@ -184,7 +258,7 @@ def to_reveal(raw: bytes | None, path: str, journal_path: str | None) -> Seal:
     journal published."""
     sealed = decode(raw, path)
     kept_private(path)
-    return as_published(sealed, published(journal_path), path)
+    return as_published(sealed, journal_path, path)
 
 
 def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
@@ -212,7 +286,7 @@ def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
         event = journal.parse(raw)
         if isinstance(event, journal.BadLine) or event.result.get("commitment") != commitment_hex:
             continue
-        if "nonce" in event.result:
+        if "nonce" in event.result and reveals(event.result, commitment_hex):
             return True
         if event.command == SEALING:
             return False

@@ -19,7 +19,11 @@ from cwx.journal import MAX_LINE, BadLine, Event, Turns, key_of, lines_of, parse
 
 Key = tuple[str, int, int]  # (when, line, offset)
 Order = Callable[[], Iterator[Key]]  # the wanted events' keys in time order, as often as asked
-MAX_RUNS = 4096  # stretches of the journal already in time order, merged as they are read
+# Stretches of the journal already in time order, merged as they are read (a clone
+# appends in order; each merge of two clones' lines makes one or two more): past this,
+# the journal is in no order to speak of, and its keys are sorted at once instead.
+MAX_RUNS = 64
+SPAN = 1 << 16  # what each stretch reads at a time, while they are merged
 
 
 class Timeline:
@@ -30,7 +34,7 @@ class Timeline:
                  last: int | None = None) -> None:
         self.file = file
         self.turns = Turns()  # which draws a spend or curse turned, which undos count
-        self.skipped: list[int] = []  # lines that are not events
+        self.skipped = Skipped()  # lines that are not events
         self.order = _in_time_order(file, name, last, self.turns, self.skipped)
 
     def events(self) -> Iterator[Event]:
@@ -40,8 +44,23 @@ class Timeline:
             yield event
 
 
+class Skipped:
+    """The lines that are not events: how many, and the first few (to name them)."""
+
+    SHOWN = 5
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.first) < self.SHOWN:
+            self.first.append(line)
+
+
 def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
-                   skipped: list[int]) -> Order:
+                   skipped: Skipped) -> Order:
     latest: list[Key] = []
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
     previous = ""
@@ -50,7 +69,7 @@ def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: T
         here = offset
         if isinstance(raw, int):  # a line too long to be an event
             offset += raw
-            skipped.append(number)
+            skipped.add(number)
             continue
         offset += len(raw)
         if not raw.strip():
@@ -61,13 +80,13 @@ def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: T
                 turned.note(event)
         key = key_of(raw, number)
         if isinstance(key, BadLine):
-            skipped.append(number)
+            skipped.add(number)
         elif name is None or key.file == name:
             if last is not None:
                 heapq.heappush(latest, (key.when, number, here))
                 if len(latest) > last:
                     heapq.heappop(latest)
-            elif key.when < previous:
+            elif key.when < previous and len(runs) <= MAX_RUNS:
                 runs.append((here, number))
             previous = max(previous, key.when) if last is not None else key.when
     if last is not None or offset == 0:
@@ -87,7 +106,7 @@ def _keys(file: BinaryIO, start: int, end: int, line: int, name: str | None,
           ) -> Iterator[Key]:
     """The wanted events' keys between two offsets of the journal, in the journal's order."""
     offset = start
-    for number, raw in enumerate(lines_of(_Span(file, start, end)), line):
+    for number, raw in enumerate(lines_of(_Span(file, start, end), SPAN), line):
         here = offset
         offset += raw if isinstance(raw, int) else len(raw)
         if isinstance(raw, int) or not raw.strip():

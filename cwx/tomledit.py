@@ -118,6 +118,9 @@ def with_edits(data: Mapping[str, Any], edits: Sequence[Edit]) -> dict[str, Any]
         table = meant
         for part in key[:-1]:
             table = table.setdefault(part, {})
+            if not isinstance(table, dict):
+                raise BadFile(f"cannot set {'.'.join(key)}: {part} is not a table here; "
+                              "nothing was written")
         if value is None:
             table.pop(key[-1], None)  # a key removed
         else:

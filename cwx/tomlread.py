@@ -96,7 +96,10 @@ def loads(text: str, path: str | None = None) -> dict[str, Any]:
 # The patterns below are compiled where they are first needed (re caches them): most
 # texts never need them, and compiling one costs a command about a million instructions.
 # What is not a key: strings (which may hold dots) and comments, blanked before looking.
-_NOT_KEYS = r'(?s)"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+# A string left open runs to its line's end (or the text's, for """): each is scanned once,
+# never again from every quote inside it, so a hostile text costs its length, not its square.
+_NOT_KEYS = (r'(?sm)"""(?:[^\\]|\\.)*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)|"(?:[^"\\\n]|\\.)*(?:"|$)'
+             r'|\'[^\'\n]*(?:\'|$)|#[^\n]*')
 # Possessive, and anchored at a word's start, so a long word is scanned once.
 _DOTTED = r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){" + str(MAX_KEY_PARTS) + ",}"
 _DEEP_KEY = r"(?<![\w-])[\w-]++(?:[ \t]*+\.[ \t]*+[\w-]++){2,}"

@@ -239,6 +239,17 @@ def test_a_dotted_key_of_100000_parts_is_refused_at_once(tmp_path: Path) -> None
         assert ran.status == 2 and f"{path}:3" in ran.stdout + ran.stderr
 
 
+@pytest.mark.parametrize("open_string", ['"""' + '\\"' * 100_000, '"\\' * 100_000])
+def test_a_string_left_open_among_many_dots_is_read_at_once(tmp_path: Path,
+                                                            open_string: str) -> None:
+    path = tmp_path / "open.toml"
+    path.write_text('name = "x"\nsystem = "clockworx"\n' + "a." * 40 + "\n" + open_string)
+    began = time.perf_counter()
+    ran = cwx("char", "show", path)
+    assert time.perf_counter() - began < 2  # scanned from every quote it took minutes
+    assert ran.status == 2 and str(path) in ran.error
+
+
 def test_an_argument_that_is_not_utf8_is_a_clear_error() -> None:
     import subprocess
     import sys

@@ -314,7 +314,7 @@ def test_a_hook_that_is_a_link_is_kept_and_the_driver_still_set(tmp_path: Path) 
     ran = table.cwx(bob, "git", "setup")
     assert ran.status == 0 and "pre-commit is not cwx's" in ran.stderr
     assert (hooks / "pre-commit").is_symlink()
-    assert "cwx git merge" in table.git(bob, "config", "merge.cwx.driver").stdout
+    assert "git merge %O %A %B %P" in table.git(bob, "config", "merge.cwx.driver").stdout
 
 
 def test_a_shared_hooks_folder_gets_no_hook(tmp_path: Path) -> None:
@@ -377,15 +377,37 @@ def test_a_redo_record_git_brings_is_never_finished_by_the_hook(tmp_path: Path) 
     assert value(bob, "kris.toml", "xp") == 0 and (bob / temp).exists()
 
 
-def test_a_sealed_number_git_brings_is_never_resolved_against(tmp_path: Path) -> None:
+def test_a_sealed_number_git_brings_neither_swaps_nor_replaces_the_gms(tmp_path: Path) -> None:
     table = Table(tmp_path)
-    _, bob = table.start()
-    assert cwx("clock", "pick", "--seal", "--target", 7, cwd=bob).status == 0
-    (bob / ".cwx-sealed.json").chmod(0o600)  # as git checks out under umask 077
-    table.git(bob, "add", "--force", ".cwx-sealed.json")
-    table.git(bob, "commit", "--quiet", "--no-verify", "-m", "the player's own number")
-    ran = cwx("clock", "resolve", "--sealed", "--guess", 7, "--score", 3, cwd=bob)
-    assert ran.status == 2 and "is in git, where every clone has it" in ran.error
+    gm, player = table.start()
+    assert cwx("clock", "pick", "--seal", "--target", 7, cwd=gm).status == 0
+    assert table.git(gm, "status", "--porcelain").stdout == " M journal.jsonl\n"  # no seal
+    table.commit(gm, "sealed")
+    table.git(gm, "push", "--quiet", "origin", "main")
+    assert table.pull(player, rebase=True).returncode == 0
+    # A player seals a number they know and pushes the file where older cwx kept it.
+    assert cwx("clock", "pick", "--seal", "--target", 2, cwd=player).status == 0
+    shutil.copy(next((player / ".git" / "cwx").glob("sealed.json")), player / ".cwx-sealed.json")
+    (player / ".cwx-sealed.json").chmod(0o600)  # as git checks out under umask 077
+    table.git(player, "add", "--force", ".cwx-sealed.json", "journal.jsonl")
+    table.git(player, "commit", "--quiet", "--no-verify", "-m", "the player's own number")
+    table.git(player, "push", "--quiet", "origin", "main")
+    assert table.pull(gm, rebase=True).returncode == 0
+    ran = cwx("clock", "resolve", "--sealed", "--guess", 7, "--score", 3, "-j", cwd=gm)
+    assert ran.status == 0 and ran.json["target"] == 7, ran.error
+
+
+def test_a_number_an_older_cwx_sealed_in_the_folder_is_moved_never_lost(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    gm, _ = table.start()
+    assert cwx("clock", "pick", "--seal", "--target", 5, cwd=gm).status == 0
+    kept = gm / ".git" / "cwx" / "sealed.json"
+    kept.rename(gm / ".cwx-sealed.json")  # where cwx 0.3 kept it
+    ran = cwx("clock", "pick", "--seal", "--target", 9, cwd=gm)
+    assert ran.status == 2 and f"mv .cwx-sealed.json {kept}" in ran.error
+    assert not kept.exists()
+    (gm / ".cwx-sealed.json").rename(kept)
+    assert cwx("clock", "reveal", "-j", cwd=gm).json["target"] == 5
 
 
 def test_what_git_should_never_carry_is_found_in_a_folder_of_any_name(

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import cwx, journal
 
@@ -123,6 +125,31 @@ def test_a_journal_is_read_in_blocks_and_a_line_too_long_is_never_held(
     lines = list(module.lines_of(io.BytesIO(text), block=4))
     assert lines == [b"short\n", 26, b"ok\n", 41, b"last"]
     assert sum(len(x) if isinstance(x, bytes) else x for x in lines) == len(text)
+
+
+@given(pieces=st.lists(st.tuples(st.sampled_from([b"a", b"x", b" "]), st.integers(0, 30)),
+                      max_size=12),
+       block=st.integers(1, 16), back=st.integers(1, 16))
+@settings(max_examples=300, deadline=None)
+def test_reading_forwards_and_backwards_agree_on_every_line_too_long(
+        pieces: list[tuple[bytes, int]], block: int, back: int) -> None:
+    import io
+    import tempfile
+
+    from cwx import journal as module
+
+    text = b"\n".join(letter * count for letter, count in pieces)
+    with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as folder:
+        patch.setattr(module, "MAX_LINE", 10)
+        forwards = list(module.lines_of(io.BytesIO(text), block=block))
+        path = os.path.join(folder, "journal.jsonl")
+        with open(path, "wb") as file:
+            file.write(text)
+        backwards = list(module.lines_from_end(path, block=back))
+    assert sum(len(x) if isinstance(x, bytes) else x for x in forwards) == len(text)
+    held = [x.rstrip(b"\n") for x in forwards if isinstance(x, bytes)]
+    assert backwards == [x for x in reversed(held) if x.strip()]
+    assert all(len(x) <= 10 for x in held)
 
 
 def test_log_reads_the_journal_it_opened_even_when_git_replaces_it(

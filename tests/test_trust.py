@@ -132,11 +132,27 @@ def test_the_pre_commit_hook_refuses_a_staged_seal_whatever_gitignore_says(
     (alice / ".gitignore").write_text("")
     table.commit(alice, "no more ignoring")
     assert table.cwx(alice, "clock", "pick", "--seal", "--target", 4).status == 0
+    # cwx keeps the number in git's own folder; a copy in the work tree (an older cwx's,
+    # or a GM's backup) is still never let into a commit.
+    (alice / ".cwx-sealed.json").write_bytes((alice / ".git" / "cwx" / "sealed.json").read_bytes())
     table.git(alice, "add", "-A")
     done = table.git(alice, "commit", "--quiet", "-m", "oops", check=False)
     assert done.returncode != 0 and ".cwx-sealed.json" in done.stderr
     assert "git rm --cached .cwx-sealed.json" in done.stderr
     assert table.git(alice, "show", "HEAD:.cwx-sealed.json", check=False).returncode != 0
+
+
+def test_check_names_a_seal_committed_past_the_hooks(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    (alice / ".cwx-sealed.json").write_text("{}")
+    table.git(alice, "add", "--force", ".cwx-sealed.json")
+    staged = cwx("check", cwd=alice)
+    assert staged.status != 0 and ".cwx-sealed.json: is in git" in staged.stdout
+    table.git(alice, "commit", "--quiet", "--no-verify", "-m", "past the hook")
+    assert "git rm --cached" in cwx("check", cwd=alice).stdout
+    table.git(alice, "rm", "--quiet", "--cached", ".cwx-sealed.json")
+    assert ".cwx-sealed.json" not in cwx("check", cwd=alice).stdout
 
 
 # ---------------------------------------------------------------- the seal the journal published
@@ -158,7 +174,7 @@ def test_a_swapped_seal_is_refused_by_resolve_and_reveal(campaign: Path) -> None
     kris = campaign / "kris.toml"
     before = kris.read_bytes()
     ran = cwx("clock", "resolve", "--sealed", "--guess", 3, "--trait", "Repair", "--char", kris)
-    assert ran.status == 2 and f"the one the journal published ({published[:12]})" in ran.error
+    assert ran.status == 2 and f"the latest is {published[:12]}" in ran.error
     assert kris.read_bytes() == before
     ran = cwx("clock", "reveal", "--campaign", campaign)
     assert ran.status == 2 and "was replaced" in ran.error

@@ -5,7 +5,7 @@ Every command module imports this one at start-up, so it imports nothing heavy a
 top: the files layer and the rules come in inside the functions that need them."""
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Annotated
 
@@ -89,12 +89,14 @@ def here() -> "Campaign":
 
 
 def changing(command: str, paths: list[str], camp: "Campaign", *,
-             journaled: bool = True) -> "Change":
+             journaled: bool = True, private: Sequence[str] = ()) -> "Change":
     """The files one command changes, under their locks, journaled in the campaign's
-    journal (not `journaled`: files that are not the game's, such as git's)."""
+    journal (not `journaled`: files that are not the game's, such as git's; `private`:
+    cwx's own files kept outside the campaign, such as the sealed number)."""
     from cwx.files import Change
 
-    return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note)
+    return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note,
+                  private=private)
 
 
 def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Change]":

@@ -53,10 +53,10 @@ def _standard_streams() -> bool:
             os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
     if sys.stdin is None:
         sys.stdin = open(0, closefd=False)  # noqa: SIM115 (the process's own, for its life)
-    if sys.stderr is None:
-        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
-    # A name that is not UTF-8 is shown escaped (inside JSON, as a \\u escape JSON reads).
-    sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    # Standard error that cannot be written (2>/dev/full) loses what it says, quietly: the
+    # exit status still tells. A name that is not UTF-8 is shown escaped.
+    sys.stderr = io.TextIOWrapper(_Quiet(2, "w", closefd=False), encoding="utf-8",
+                                  errors="backslashreplace", line_buffering=True)
     if sys.stdout is None:
         return False
     old: io.TextIOWrapper = sys.stdout  # type: ignore[assignment]  # Python's own
@@ -73,6 +73,16 @@ class _Lost(Exception):
 
     def __init__(self, error: OSError) -> None:
         super().__init__(error.strerror or str(error))
+
+
+class _Quiet(io.FileIO):
+    """Standard error: a write that fails is dropped, never an error of its own."""
+
+    def write(self, data: object) -> int:
+        try:
+            return super().write(data)  # type: ignore[arg-type]
+        except OSError:
+            return len(data)  # type: ignore[arg-type]
 
 
 class _Output(io.FileIO):

@@ -9,9 +9,14 @@ def value_text(value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, list):
-        return ", ".join(map(str, value)) or "[]"
-    if isinstance(value, str | int) and not isinstance(value, bool):
-        return str(value)
+        more = f", and {len(value) - 10} more" if len(value) > 10 else ""
+        return ", ".join(map(value_text, value[:10])) + more or "[]"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        from cwx.errors import shown
+
+        return shown(value)
     from cwx.journal import dumps
 
     return dumps(value)

@@ -68,10 +68,10 @@ def pick(
     from cwx import seal
 
     path, camp = _seal_path(campaign, ".")
-    with changing("clock pick --seal", [path], camp) as change:
+    with changing("clock pick --seal", [path], camp, private=[path]) as change:
         raw = change.raw(path)
-        seal.replacing(seal.decode(raw, path) if raw is not None else None, force=force,
-                       path=path)
+        if raw is not None and not force:  # --force replaces even a file that is no seal
+            seal.replacing(seal.decode(raw, path), path=path)
         sealed = seal.new(target if target is not None else clockworx.pick(rng(None)))
         change.create(path, seal.encode(sealed), force=True, secret=True)
         result = {"commitment": sealed.commitment}
@@ -90,7 +90,7 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     from cwx import seal
 
     path, camp = _seal_path(campaign, ".")
-    with changing("clock reveal", [path], camp) as change:
+    with changing("clock reveal", [path], camp, private=[path]) as change:
         sealed = seal.to_reveal(change.raw(path), path, change.journal)
         if not sealed.revealed:
             _mark_revealed(change, path, sealed)
@@ -191,7 +191,7 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
     # A sealed number's events are journaled beside it, wherever the character is: that
     # journal is the witness that it was revealed.
     acting = seal_at[1] if seal_at else camp.of(char or ".")
-    with changing("clock resolve", paths, acting) as change:
+    with changing("clock resolve", paths, acting, private=[seal_path or ""]) as change:
         extra: dict[str, Any] = {}
         if seal_path:
             sealed = _sealed_to_resolve(change, seal_path)
@@ -236,17 +236,20 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
 
 
 def _seal_path(folder: str | None, near: str) -> "tuple[str, Campaign]":
-    """The sealed number's file, and the campaign it is journaled in: in `folder` if
-    given, else at the root of the campaign `near` is in (one place for a GM who seals
-    from any of its folders), else in `near`."""
+    """The sealed number's file, and the campaign it is journaled in: kept for `folder`
+    if given, else for the root of the campaign `near` is in (one place for a GM who seals
+    from any of its folders), else for `near` (seal.path_for says where)."""
+    from cwx import seal
     from cwx.campaign import Campaign
-    from cwx.seal import FILE  # imported only here: hashing is not cheap to load
 
     camp = Campaign.around(folder if folder is not None else near)
     if folder is None:
         folder = os.path.relpath(camp.root) if camp.root is not None else near
-    path = os.path.normpath(os.path.join(folder, FILE))
-    return path, camp.of(path)
+    path = seal.path_for(folder)
+    if os.path.basename(path) != seal.FILE:  # in git's folder, made on first use
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        seal.not_left_behind(path, os.path.normpath(os.path.join(folder, seal.FILE)))
+    return path, camp
 
 
 def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
@@ -254,8 +257,9 @@ def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
     from cwx import journal, seal
 
     sealed = seal.to_reveal(change.raw(path), path, change.journal)
-    witnesses = {journal.path_in(os.path.dirname(os.path.realpath(path))), change.journal}
-    return seal.to_resolve(sealed, [journal.lines_from_end(p) for p in witnesses if p], path)
+    # The journal it is published in is the witness (the change is journaled there).
+    witness = change.campaign.journal_file
+    return seal.to_resolve(sealed, [journal.lines_from_end(witness)], path)
 
 
 def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:

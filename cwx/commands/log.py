@@ -13,7 +13,7 @@ from cwx.cli.common import here
 from cwx.cli.views import value_text
 from cwx.errors import BadValue
 from cwx.printable import printable
-from cwx.timeline import Timeline
+from cwx.timeline import Skipped, Timeline
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -56,10 +56,11 @@ def log(
             _print_table(order, camp.name_of(char) if char else None)
 
 
-def _left_out(path: str, skipped: list[int]) -> None:
-    if skipped:
-        shown = ", ".join(map(str, skipped[:5])) + (", …" if len(skipped) > 5 else "")
-        print(f"cwx: note: {path}: {len(skipped)} line(s) are not journal events and "
+def _left_out(path: str, skipped: Skipped) -> None:
+    if skipped.count:
+        shown = ", ".join(map(str, skipped.first)) + (", …" if skipped.count > len(
+            skipped.first) else "")
+        print(f"cwx: note: {path}: {skipped.count} line(s) are not journal events and "
               f"were left out (line {shown}); `cwx check` says why", file=sys.stderr)
 
 

@@ -235,6 +235,21 @@ def _unknown_rule(key: str) -> Rule:
     return Rule(low=None)
 
 
+_followed: dict[str, bool] = {}
+
+
+def follows(key: str) -> bool:
+    """Whether a key (as the journal names it) is one the ledger follows in some kind of
+    file: a top key ("xp") or a table's ("traits.Repair"); never "xp.sub"."""
+    found = _followed.get(key)
+    if found is None:
+        table, dot, rest = key.partition(".")
+        found = _followed[key] = any(
+            (table in kind.LEDGER[1] and bool(rest)) if dot else table in kind.LEDGER[0]
+            for kind in kinds())
+    return found
+
+
 _conserved: dict[str, bool] = {}
 
 
