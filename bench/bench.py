@@ -99,7 +99,7 @@ def ledger_campaign(folder: Path, events: int) -> Path:
     lines, xp, held = [], 0, 0
     for n in range(events):
         if n % 2:
-            changes = [journal.Change("kris.toml", "xp", xp, xp + 2)]
+            changes = [journal.Edit("kris.toml", "xp", xp, xp + 2)]
             result: dict[str, object] = {"target": 4, "guess": 3, "distance": 1,
                                          "trait": "Repair", "score": 3, "success": True,
                                          "critical": False, "xp": 2, "xp_total": xp + 2}
@@ -108,8 +108,8 @@ def ledger_campaign(folder: Path, events: int) -> Path:
             xp += 2
         else:
             step = 1 if held < 5 else -1
-            changes = [journal.Change("sue.toml", "luck.white", held, held + step),
-                       journal.Change("bag.toml", "reserve.white", 10 - held, 10 - held - step)]
+            changes = [journal.Edit("sue.toml", "luck.white", held, held + step),
+                       journal.Edit("bag.toml", "reserve.white", 10 - held, 10 - held - step)]
             result = {"color": "red", "draws": ["white", "red"], "success": True,
                       "cancelled": False, "white_spent": step < 0,
                       "luck": {"white": held + step, "black": 0},
@@ -149,6 +149,20 @@ def peak_memory_mb(command: list[str]) -> float:
     done = subprocess.run([sys.executable, "-c", MEASURE_MEMORY, *command], check=True,
                           capture_output=True, text=True)
     return int(done.stdout) / 1024
+
+
+def instructions(command: list[str], cwd: Path) -> int | None:
+    """The instructions one run executes, as callgrind counts them (None without valgrind):
+    unlike wall time, the same on a busy machine as on an idle one."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(["valgrind", "--tool=callgrind",
+                               f"--callgrind-out-file={scratch}/callgrind.out", *command],
+                              cwd=cwd, env={**os.environ, "PYTHONHASHSEED": "0"},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    return int(found[-1].split()[-1]) if done.returncode == 0 and found else None
 
 
 def measure(commands: dict[str, list[str]]) -> dict[str, list[float]]:
@@ -206,6 +220,14 @@ def main() -> int:
                                         "--spend-white"]),
         }
         times = measure(commands)
+        # Each stateful run plays in a copy of its own, so every count starts from one state.
+        counted = {name: instructions(commands[name], Path(scratch)) for name in
+                   ("reference: a Typer hello-world", "stateless resolve")}
+        for name in ("stateful resolve", "stateful bag draw"):
+            shutil.copytree(ROOT / "examples", Path(scratch) / name)
+            command = [cwx, *resolve, "kris.toml"] if name == "stateful resolve" else \
+                [cwx, "bag", "draw", "-c", "sue.toml", "-b", "bag.toml", "-C", "red", "--drawn", "red"]
+            counted[name] = instructions(command, Path(scratch) / name)
         memory = {name: peak_memory_mb(commands[name])
                   for name in ("log --last 10, 100,000 events", "check, 100,000 events")}
     median = {name: statistics.median(values) for name, values in times.items()}
@@ -240,6 +262,17 @@ def main() -> int:
         *[(f"{name}: peak memory (MB) <= {MEMORY_LIMIT_MB}", mb, MEMORY_LIMIT_MB)
           for name, mb in memory.items()],
     ]
+    hello = counted.pop("reference: a Typer hello-world")
+    if hello is not None:
+        print(f"\n{'instructions (callgrind)':42} {hello / 1e6:8.1f}M  a Typer hello-world")
+        for name, count in counted.items():
+            assert count is not None
+            print(f"{name:42} {count / 1e6:8.1f}M {count / hello:7.2f}x")
+        budgets += [(f"{name} <= 1.10x a Typer hello-world's instructions", count / hello, 1.10)
+                    for name, count in counted.items() if count is not None and
+                    name != "stateless resolve"]
+    else:
+        print("\n(no valgrind: the instruction counts are left out)")
     print()
     failed = 0
     for name, ratio, limit in budgets:

@@ -139,11 +139,8 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
               kept: list[str] | None = None,
               dice_before: Callable[[], int | None] | None = None) -> list[Corrected]:
     """Bring every file of the campaign to its ledger value, as one change the ledger
-    does not count. With `numbers_only` (after a merge, no one asked), only whole numbers
-    are set: any other value the ledger disagrees with is left as a person chose it, and
-    named in `kept`. `dice_before`: the dice the campaign should hold after a merge (W9;
-    asked only if there is something to correct): the corrected files must hold as many,
-    else nothing is changed."""
+    does not count; with `numbers_only` (after a merge) other values are left and named in
+    `kept`, and the files must then hold `dice_before` dice (W9), else nothing changes."""
     paths = [member.path for member in camp.members()]
     corrected: list[Corrected] = []
     refused: list[str] = []
@@ -210,10 +207,9 @@ def _dice_after(change: Change, paths: list[str], corrected: list[Corrected]) ->
 
 
 def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
-    """Journal, for each key whose file value differs from its ledger value, a change
-    from the one to the other (a file with no history: its whole text): the table's
-    word joins the ledger. A file the ledger knows that is gone leaves it: adopted
-    together with the files that hold its dice now (W9)."""
+    """Journal each key whose file value differs from the ledger's (a file with no
+    history: its whole text), so the table's word joins the ledger; a file gone leaves it,
+    adopted with the files that hold its dice now (W9)."""
     from cwx import files
 
     camps = {Campaign.around(path).root for path in paths}
@@ -227,7 +223,7 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
     adopted: list[Corrected] = []
     with open_("adopt", here, camp) as change:
         folded = camp.ledger()
-        changes: list[journal.Change] = []
+        changes: list[journal.Edit] = []
         leaving: list[str] = []  # files gone: their keys leave the ledger
         moved = taken = 0  # dice the other files bring into the ledger; those leaving take
         for path in paths:
@@ -239,7 +235,7 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
                 leaving.append(path)
             if name not in folded.known:
                 text = change.bytes_of(path).decode("utf-8")
-                changes.append(journal.Change(name, None, None, None, text=text))
+                changes.append(journal.Edit(name, None, None, None, text=text))
                 adopted.append(Corrected(name, None, None, None))
                 moved += ledger.dice(ledger.values_of(data))
                 continue
@@ -247,7 +243,7 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
             for key in sorted(set(values) | set(known)):
                 was = known[key].value if key in known else None
                 if not ledger.same(key, was, values.get(key)):
-                    changes.append(journal.Change(name, key, was, values.get(key)))
+                    changes.append(journal.Edit(name, key, was, values.get(key)))
                     adopted.append(Corrected(name, key, was, values.get(key)))
                     if gone:  # below 0 (two clones took it out at once) is no die to move
                         taken += max(ledger.dice({key: was or 0}), 0)

@@ -171,10 +171,9 @@ class Campaign:
         return self._settings
 
     def members(self, unreadable: Callable[[CwxError], None] | None = None) -> list[Member]:
-        """The campaign's character and bag files (any other TOML is the player's own),
-        named from the current folder, each read once; a campaign inside this one, and a
-        link to a file met already or to another campaign's, left out. A file that cannot
-        be read is an error, or with `unreadable`, told to it and left out."""
+        """The campaign's character and bag files, named from here and each read once
+        (a nested campaign, or a link to a file met already, left out); a file that cannot be
+        read is an error, or with `unreadable`, told to it and left out."""
         from cwx import systems, tomlread
 
         if self._members is None:
@@ -258,8 +257,10 @@ class Campaign:
             return os.path.relpath(os.path.join(self.root, named))
         bags = [m.path for m in self.members(lambda error: None) if m.kind == "bag"]
         if len(bags) != 1:
-            raise BadValue(f"the campaign has {len(bags) or 'no'} bag"
-                           f"{'s' if len(bags) != 1 else ''}{': ' + ', '.join(bags) if bags else ''}"
+            from cwx.ink import plural
+
+            raise BadValue(f"the campaign has {plural(len(bags), 'bag') if bags else 'no bags'}"
+                           f"{': ' + ', '.join(bags) if bags else ''}"
                            f"; say which {ask}, or name the default as bag = \"…\" in "
                            "campaign.toml")
         return bags[0]
@@ -297,11 +298,9 @@ class Campaign:
         return int(ledger.fold(events).held(name))
 
     def uncounted(self, folded: Any, present: Iterable[str]) -> dict[str, int]:
-        """The files the ledger says hold dice that the campaign no longer counts among its
-        character and bag files `present` (as the journal names them): gone, a folder now,
-        or found to be something else (emptied, not cwx's, another file's link, another
-        campaign's). Their dice are still the campaign's (W9). A file cwx never looks at
-        (in a hidden folder) is neither counted nor missed."""
+        """The files the ledger says hold dice that are no longer among the campaign's
+        files `present`: gone, a folder now, or something else. Their dice are still the
+        campaign's (W9); a file in a hidden folder is neither counted nor missed."""
         real = self.real or os.path.realpath(self.folder)
         looked = {os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(path) or "."),
                                                os.path.basename(path)), real)

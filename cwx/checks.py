@@ -184,9 +184,7 @@ class _Tally:
 def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.Ledger,
                         scopes: list[str], reported: set[str]) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
-    rules forbid, and W9 counted over the campaign as far as `scopes` (the real paths
-    checked) reach: a file gone with its dice, or no longer counted, too. `reported`: real
-    paths whose problems are said already."""
+    rules forbid, and W9 over what `scopes` reach; `reported`: real paths already said."""
     tally = _Tally()
     problems: list[CwxError] = []
     present: set[str] = set()

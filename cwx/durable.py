@@ -199,10 +199,8 @@ Rebase = Callable[[str, bytes, JournalLine], "bytes | None"]
 
 
 def _roll_forward(redo: Redo, rebase: Rebase | None) -> None:
-    """Finish a decided change. A target edited since the change was computed is not
-    overwritten: the change is made again on the edited file (`rebase`, given the target,
-    its bytes now and the change's journal line), or, where the edit touched what the
-    change changes, refused."""
+    """Finish a decided change. A target edited since is not overwritten: the change is
+    made again on the edited file (`rebase`), or, where the edit touched it, refused."""
     waiting = [pending for pending in redo.replace if os.path.lexists(pending.temp)]
     rebased: dict[str, bytes] = {}
     for pending in waiting:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 
 class CwxError(Exception):
-    """A problem a person can fix; the CLI prints it as one line and exits 2.
-
-    `where` is the file (and line, or key) the problem is in, when there is one.
-    """
+    """A problem a person can fix, at a file (and line, or key) when there is one; the
+    CLI prints it as one line and exits 2."""
 
     def __init__(
         self,

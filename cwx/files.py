@@ -77,13 +77,8 @@ def schema_beside(path: str, kind: str, camp: Campaign) -> str | None:
 
 
 class Change:
-    """Everything one command reads and writes, under its folders' locks.
-
-    Open it with every file the command will touch; read sheets from it; say
-    the edits and the journal event; leaving the block writes it all, or,
-    if anything was raised, nothing at all. A change that only reads
-    (`reading`) never finishes another command's interrupted change.
-    """
+    """Everything one command reads and writes, under its folders' locks: leaving the
+    block writes it all, or, if anything was raised, nothing at all."""
 
     def __init__(self, command: str, paths: Sequence[str], camp: Campaign, *,
                  journaled: bool = True, waiting: Say | None = None,
@@ -107,7 +102,7 @@ class Change:
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
-        self.journaled: list[journal.Change] = []  # what the journal says beyond the edits
+        self.journaled: list[journal.Edit] = []  # what the journal says beyond the edits
         self.locks = locks.FolderLocks(waiting)
         self.note = note
         self.read_only = read_only
@@ -184,11 +179,8 @@ class Change:
     def create(self, path: str, text: str, *, force: bool,
                meant: Mapping[str, Any] | None = None, secret: bool = False,
                mode: int | None = None) -> None:
-        """A whole new file; an existing one is refused unless `force`.
-
-        A TOML file says the data it `meant` to write, and is checked against it. A secret
-        (the GM's sealed number) is readable by its owner only, and never written
-        through a link. `mode` sets the permissions (a hook must be executable)."""
+        """A whole new file (an existing one only with `force`), checked against the data
+        it `meant`; a `secret` is its owner's alone and never written through a link."""
         real = self.files[path]
         exists = os.path.lexists(path)
         if exists and not force:
@@ -206,7 +198,7 @@ class Change:
 
     def record(self, result: Mapping[str, Any], *, who: str | None = None,
                file: str | None = None, bag: str | None = None, undoes: str | None = None,
-               changes: Sequence[journal.Change] = ()) -> None:
+               changes: Sequence[journal.Edit] = ()) -> None:
         """What the journal says of this change: who acted, on which files, the result,
         and any changes of the ledger that are not edits of a file (an adoption)."""
         self.event = {"who": who, "file": self.name_of(file) if file else None,
@@ -237,7 +229,7 @@ class Change:
 
     def _commit(self) -> None:
         replacements: list[durable.Replacement] = []
-        changes: list[journal.Change] = []
+        changes: list[journal.Edit] = []
         for file in self.loaded.values():
             if file.text is None and not file.edits:
                 continue
@@ -253,16 +245,16 @@ class Change:
         changes += self.journaled
         durable.commit(replacements, self._journal_line(changes), self.command)
 
-    def _changes(self, file: Loaded) -> list[journal.Change]:
+    def _changes(self, file: Loaded) -> list[journal.Edit]:
         name = self.name_of(file.path)
         if file.text is not None:
-            return [journal.Change(name, None, None, None, created=file.raw is None,
+            return [journal.Edit(name, None, None, None, created=file.raw is None,
                                    text=None if file.secret else file.text)]
-        return [journal.Change(name, ".".join(key), tomledit.value_at(file.data, key), value,
+        return [journal.Edit(name, ".".join(key), tomledit.value_at(file.data, key), value,
                                correction=(file.path, key) in self.corrections)
                 for key, value in file.edits]
 
-    def _journal_line(self, changes: list[journal.Change]) -> redo.JournalLine | None:
+    def _journal_line(self, changes: list[journal.Edit]) -> redo.JournalLine | None:
         if self.journal is None:
             return None
         event = journal.new(self.command, changes, **(self.event or {}))

@@ -33,12 +33,9 @@ _FOUND = "import sys; sys.path.append(sys.argv[1]); import cwx"
 
 
 def _runner(args: str, missing: str) -> list[str]:
-    """Shell statements that run the cwx installed on this machine with `args`, never
-    code from the work tree: the interpreter `cwx git setup` ran under, in isolated mode
-    (no work-tree folder, user site or PYTHON* variable on its path) with the folder cwx
-    is installed in, else an absolute `cwx` on PATH without the PYTHON* variables
-    that move code around (a reinstalled cwx), else `missing`. Nothing a repository can
-    name is ever inside double quotes (git gives %P single-quoted)."""
+    """Shell statements running the installed cwx with `args`, never the work tree's
+    code: this interpreter isolated with cwx's own folder, else an absolute `cwx` on PATH,
+    else `missing`. Nothing a repository names is ever inside double quotes."""
     import cwx
 
     python = shlex.quote(sys.executable)
@@ -173,10 +170,8 @@ def dice_at(repo: Repository, revision: str, folder: str) -> int | None:
 
 
 def dice_expected(repo: Repository, folder: str) -> int | None:
-    """The white and black dice the campaign in `folder` should hold after a merge or
-    rebase (W9): what it held before (ORIG_HEAD, and the files git does not track), and
-    what the events the merge brought created or adopted (a new bag, the GM's refill).
-    None where git cannot say."""
+    """The dice the campaign in `folder` should hold after a merge (W9): what it held
+    before, and what the events brought created or adopted. None where git cannot say."""
     from cwx import campaign, events, journal, ledger, systems
 
     before = dice_at(repo, "ORIG_HEAD", folder)
@@ -235,11 +230,8 @@ def _dice_of(raw: bytes) -> int:
 
 
 def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
-    """Commit these paths as they are in the work tree, on their own, on top of HEAD.
-
-    A post-merge hook runs while git still holds the merge's state, and git refuses a
-    commit of some paths then; so the commit is built from a scratch index, HEAD moved
-    to it, and the paths staged in the real index to match."""
+    """Commit these paths as they are, on their own, on top of HEAD: from a scratch
+    index, as git refuses a commit of some paths while a merge's state is still held."""
     scratch = os.path.join(git(repo, "rev-parse", "--absolute-git-dir"), "cwx-index")
     alone = {"GIT_INDEX_FILE": scratch}
     # Each path as itself: a file a journal names "*.toml" is one file, never a pattern.
@@ -442,7 +434,9 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
     root = os.path.realpath(where)
     changed = sorted({os.path.join(root, c.file) for c in corrected} |
                      {os.path.join(root, "journal.jsonl")})
-    keys = f"{len(corrected)} key{'s' if len(corrected) != 1 else ''}"
+    from cwx.ink import plural
+
+    keys = plural(len(corrected), "key")
     message = (f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" +
                "\n".join(f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected))
     try:

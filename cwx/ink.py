@@ -32,4 +32,5 @@ _PLURALS = {"die": "dice"}
 
 
 def plural(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {_PLURALS.get(word, word + 's')}"
+    """`number` `word`, the word made plural but for one (thousands separated: 1,024)."""
+    return f"{number:,} {word}" if number == 1 else f"{number:,} {_PLURALS.get(word, word + 's')}"

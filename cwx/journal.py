@@ -40,7 +40,7 @@ MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
 _AT = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$"
 
 
-class Change(Record):
+class Edit(Record):
     """One key of one file, from one value to another; or a whole file written (key None)."""
 
     file: str
@@ -63,7 +63,7 @@ class Event(Record):
     file: str | None
     bag: str | None
     result: Mapping[str, Any]
-    changes: tuple[Change, ...]
+    changes: tuple[Edit, ...]
     undoes: str | None = None
     line: int = 0  # where it stands in the journal, for messages and ties
     meta: Mapping[str, Any] = {}  # keys a later version added, kept as they were
@@ -97,7 +97,7 @@ class BadLine(Record):
     reason: str
 
 
-def new(command: str, changes: Sequence[Change], *, who: str | None = None,
+def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
         file: str | None = None, bag: str | None = None,
         result: Mapping[str, Any] | None = None, undoes: str | None = None) -> Event:
     """A new event, stamped now (UTC, milliseconds) with a random id."""
@@ -163,7 +163,7 @@ def name_in(folder: str, path: str) -> str:
     return os.path.relpath(os.path.realpath(path), folder)
 
 
-def _change_json(change: Change) -> dict[str, Any]:
+def _change_json(change: Edit) -> dict[str, Any]:
     if change.key is None:
         whole: dict[str, Any] = {"file": change.file, "created": change.created}
         if change.text is not None:
@@ -311,12 +311,9 @@ MAX_TURNS = 16 << 20
 
 
 class Turns:
-    """Which undos and turns (a luck spend, a curse) count, however git merged two
-    clones' lines (docs/rules.md, "The campaign ledger"): of two undos of one change, the
-    first; a turn made while another turn of the same draw still stood counts for nothing
-    (two clones turned it at once), and so does an undo of what counts for nothing. A turn
-    undone before the next was made leaves the draw free to be turned again: the next names
-    it (`after_undone`), so a clock set back between the two changes nothing."""
+    """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
+    "The campaign ledger"): the first of two undos; no turn made while another of the
+    same draw stood, nor an undo of what counts for nothing."""
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
@@ -396,10 +393,8 @@ class Turns:
 
 
 def last_action(path: str, name: str) -> Action | None:
-    """The character's most recent action (a game's move, not undone), read from the end
-    of the journal: what lies before it costs
-    nothing. Git may merge two clones' lines out of time order, so the search goes on
-    LOOK_BACK lines past the first action found, and keeps the latest by (`at`, `id`)."""
+    """The character's latest action not undone, read from the journal's end; the
+    search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
     actions: list[Event] = []
     turns = Turns()
     best: Event | None = None
@@ -480,7 +475,7 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
         return BadLine(number, f"is not a journal event ({error})")
 
 
-class Key(Record):
+class Stamp(Record):
     """What orders and chooses an event, read without the rest of it."""
 
     when: str
@@ -489,7 +484,7 @@ class Key(Record):
     line: int
 
 
-def key_of(raw: bytes, number: int) -> Key | BadLine:
+def stamp_of(raw: bytes, number: int) -> Stamp | BadLine:
     """An event's time, id and file, for ordering a long journal: its envelope is checked
     as `parse` checks it, its changes are not (they are, when the event is shown)."""
     try:
@@ -502,9 +497,9 @@ def key_of(raw: bytes, number: int) -> Key | BadLine:
         if type(version) is int and version in VERSIONS and type(id_) is str and \
                 type(at) is str and type(get("command")) is str and _stamped(at) and \
                 (file is None or type(file) is str):
-            return Key(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
+            return Stamp(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
     whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
-    return Key(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
+    return Stamp(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
 
 
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
@@ -603,7 +598,7 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
                            meta))
 
 
-def _change(item: Any) -> Change:
+def _change(item: Any) -> Edit:
     if type(item) is not dict or type(item.get("file")) is not str:
         raise TypeError("each change must be an object naming its file")
     if len(item["file"]) > MAX_NAME or "\0" in item["file"]:
@@ -613,11 +608,11 @@ def _change(item: Any) -> Change:
         text = item.get("text")
         if text is not None and type(text) is not str:
             raise TypeError("a file's text must be text")
-        return _record(Change, (item["file"], None, None, None, bool(item.get("created")),
+        return _record(Edit, (item["file"], None, None, None, bool(item.get("created")),
                                 text, False))
     if type(key) is not str or not key or len(key) > MAX_NAME or "\0" in key:
         raise TypeError("a change's key must be text, not empty, of a length cwx writes")
-    return _record(Change, (item["file"], key, item.get("from"), item.get("to"), False, None,
+    return _record(Edit, (item["file"], key, item.get("from"), item.get("to"), False, None,
                             item.get("correction") is True))
 
 

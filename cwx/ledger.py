@@ -24,11 +24,10 @@ from typing import Any
 
 from cwx import systems, tomlread
 from cwx.errors import CwxError, shown
-from cwx.journal import Event, Turns
+from cwx.journal import Event, Order, Turns
 from cwx.record import Record
 from cwx.systems import Rule
 
-Order = tuple[str, str, int]  # (when, id, line): journal.Event.order
 Said = tuple[str, str | None, str]  # (command, who, when): a change, told when needed
 # About the bytes the fold may keep: each key's changes, each list item, each file's
 # creation. A campaign's ledger keeps a few hundred kilobytes; a journal that would make

@@ -84,8 +84,9 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
     blacks = table.bag.black + table.reserve.black if _keeps(table, "black", policy) else 0
     if whites + blacks <= MOST_KEPT:
         return
-    dice = " and ".join(f"{n:,} {die}{'s' if n != 1 else ''}"
-                        for n, die in ((whites, "white"), (blacks, "black")) if n)
+    from cwx.ink import plural
+
+    dice = " and ".join(plural(n, die) for n, die in ((whites, "white"), (blacks, "black")) if n)
     raise BadValue(
         f"the odds of keeping dice from {dice} (bag and reserve together) would take too long to "
         f"compute exactly; cwx computes them for up to {MOST_KEPT} whites and blacks that may be "
@@ -94,13 +95,9 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
 
 
 def _chain(start: Table, colour: str, policy: Policy) -> tuple[Fraction, Fraction, Fraction]:
-    """(chance of success, expected whites held, expected blacks held) from `start`.
-
-    The chain's tables form a finite acyclic graph (a keep moves a die to the character, and
-    the one step that moves a die back, a cancelled white, ends the action), so each table is
-    summed once every table it leads to is: depth first, on a stack of our own rather than
-    Python's, which the chain outgrows when many dice may be kept.
-    """
+    """(chance of success, expected whites held, expected blacks held) from `start`,
+    each table of the chain's acyclic graph summed once those it leads to are, on a stack
+    of our own (the chain outgrows Python's when many dice may be kept)."""
     done: dict[Table, tuple[Fraction, Fraction, Fraction]] = {}
     drawing: dict[Table, list[tuple[int, Step]]] = {}  # tables waiting for the ones they lead to
     stack = [start]

@@ -26,10 +26,8 @@ FILE = ".cwx-sealed.json"  # outside git, in the campaign's folder
 
 
 def path_for(folder: str) -> str:
-    """Where the sealed number kept for `folder` lives: inside git, in the clone's own
-    git folder, beyond the reach of every commit and every pull (git would carry a file
-    of the work tree to every clone, or overwrite an ignored one); outside git, in the
-    folder itself."""
+    """Where the sealed number kept for `folder` lives: in git, in the clone's own git
+    folder, which no commit or pull reaches; outside git, in the folder itself."""
     import os
 
     from cwx import repo
@@ -275,10 +273,8 @@ def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str
 
 
 def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
-    """Whether a journal, read newest line first, revealed this commitment after sealing it.
-
-    Only lines holding the commitment are parsed, and the search stops at the sealing:
-    it costs the events since the seal, not the campaign's length."""
+    """Whether a journal, newest line first, revealed this commitment after sealing
+    it; only lines holding it are parsed, and the search stops at the sealing."""
     wanted = commitment_hex.encode()
     for raw in lines:
         if wanted not in raw:

@@ -40,7 +40,9 @@ def problems(data: Mapping[str, Any], default_name: str) -> list[BadFile]:
     and set aside (by its kind's entry), and the rest checked again, until nothing more
     is found (or a problem leaves nothing to check beyond it)."""
     found: list[BadFile] = []
-    masked = _copy(data)
+    from cwx.tomlread import copied
+
+    masked = copied(data)
     for _ in range(64):
         try:
             systems.read(masked, default_name)
@@ -73,14 +75,6 @@ def _keys(data: Mapping[str, Any]) -> set[str]:
         if isinstance(inner, dict):
             found.update(f"{table}.{key}" for key in inner)
     return found
-
-
-def _copy(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return list(data)
-    return data
 
 
 def new_character(system: str, name: str, pairs: list[tuple[str, str]]) -> Any:

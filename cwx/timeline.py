@@ -15,10 +15,10 @@ import os
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from cwx.journal import MAX_LINE, BadLine, Event, Turns, key_of, lines_of, parse
+from cwx.journal import MAX_LINE, BadLine, Event, Turns, lines_of, parse, stamp_of
 
-Key = tuple[str, int, int]  # (when, line, offset)
-Order = Callable[[], Iterator[Key]]  # the wanted events' keys in time order, as often as asked
+Place = tuple[str, int, int]  # (when, line, offset)
+Places = Callable[[], Iterator[Place]]  # the wanted events, in time order, as often as asked
 # Stretches of the journal already in time order, merged as they are read (a clone
 # appends in order; each merge of two clones' lines makes one or two more): past this,
 # the journal is in no order to speak of, and its keys are sorted at once instead.
@@ -60,8 +60,8 @@ class Skipped:
 
 
 def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
-                   skipped: Skipped) -> Order:
-    latest: list[Key] = []
+                   skipped: Skipped) -> Places:
+    latest: list[Place] = []
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
     previous = ""
     offset = 0
@@ -78,42 +78,42 @@ def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: T
             event = parse(raw, number)
             if isinstance(event, Event):
                 turned.note(event)
-        key = key_of(raw, number)
-        if isinstance(key, BadLine):
+        stamp = stamp_of(raw, number)
+        if isinstance(stamp, BadLine):
             skipped.add(number)
-        elif name is None or key.file == name:
+        elif name is None or stamp.file == name:
             if last is not None:
-                heapq.heappush(latest, (key.when, number, here))
+                heapq.heappush(latest, (stamp.when, number, here))
                 if len(latest) > last:
                     heapq.heappop(latest)
-            elif key.when < previous and len(runs) <= MAX_RUNS:
+            elif stamp.when < previous and len(runs) <= MAX_RUNS:
                 runs.append((here, number))
-            previous = max(previous, key.when) if last is not None else key.when
+            previous = max(previous, stamp.when) if last is not None else stamp.when
     if last is not None or offset == 0:
         ordered = sorted(latest)
         return lambda: iter(ordered)
     if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
         everything = sorted(key for start, line in runs[:1]
-                            for key in _keys(file, start, offset, line, name))
+                            for key in _places(file, start, offset, line, name))
         return lambda: iter(everything)
     bounds = [(start, end, line) for (start, line), (end, _) in
               zip(runs, [*runs[1:], (offset, 0)], strict=True)]
-    return lambda: heapq.merge(*(_keys(file, start, end, line, name)
+    return lambda: heapq.merge(*(_places(file, start, end, line, name)
                                  for start, end, line in bounds))
 
 
-def _keys(file: BinaryIO, start: int, end: int, line: int, name: str | None,
-          ) -> Iterator[Key]:
-    """The wanted events' keys between two offsets of the journal, in the journal's order."""
+def _places(file: BinaryIO, start: int, end: int, line: int, name: str | None,
+          ) -> Iterator[Place]:
+    """The wanted events' places between two offsets of the journal, in its order."""
     offset = start
     for number, raw in enumerate(lines_of(_Span(file, start, end), SPAN), line):
         here = offset
         offset += raw if isinstance(raw, int) else len(raw)
         if isinstance(raw, int) or not raw.strip():
             continue
-        key = key_of(raw, number)
-        if not isinstance(key, BadLine) and (name is None or key.file == name):
-            yield key.when, number, here
+        stamp = stamp_of(raw, number)
+        if not isinstance(stamp, BadLine) and (name is None or stamp.file == name):
+            yield stamp.when, number, here
 
 
 class _Span:
@@ -128,7 +128,7 @@ class _Span:
         return chunk
 
 
-def _lines(file: BinaryIO, order: Order) -> Iterator[tuple[Event, bytes]]:
+def _lines(file: BinaryIO, order: Places) -> Iterator[tuple[Event, bytes]]:
     # Git's union merge can copy a line: each event once. A copy has its original's time,
     # so it comes right beside it: only the ids of the moment are kept.
     moment, seen = "", set[str]()

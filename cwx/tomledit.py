@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cwx.errors import BadFile
+from cwx.tomlread import copied
 
 LARGEST = 2**63 - 1  # TOML integers are 64-bit
 Key = tuple[str, ...]
@@ -113,7 +114,7 @@ def fits(values: Any, path: str) -> None:
 
 def with_edits(data: Mapping[str, Any], edits: Sequence[Edit]) -> dict[str, Any]:
     """Plain data with the edits applied: what the new file must parse to."""
-    meant: dict[str, Any] = _copy(data)
+    meant: dict[str, Any] = copied(data)
     for key, value in edits:
         table = meant
         for part in key[:-1]:
@@ -127,13 +128,6 @@ def with_edits(data: Mapping[str, Any], edits: Sequence[Edit]) -> dict[str, Any]
             table[key[-1]] = value
     return meant
 
-
-def _copy(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_copy(v) for v in data]
-    return data
 
 
 def set_numbers_in_place(text: str, edits: Sequence[Edit]) -> str | None:

@@ -190,3 +190,13 @@ def line_of(raw: bytes, key: str | None) -> int | None:
 def _parts(key: str) -> list[str]:
     """A TOML key's parts, quotes taken off (escapes aside: a name is found, not read)."""
     return [part[1:-1] if part[:1] in "\"'" else part for part in re.findall(_KEY_PART, key)]
+
+
+def copied(data: Any) -> Any:
+    """TOML data copied table by table and array by array, to change without touching the
+    original (its values are immutable)."""
+    if isinstance(data, dict):
+        return {k: copied(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [copied(v) for v in data]
+    return data

@@ -17,12 +17,12 @@ from tests.helpers import SUE, cwx, saga
 from tests.helpers import journal as read_journal
 
 
-def event(at: str, *changes: journal.Change, id: str = "0", command: str = "x") -> journal.Event:
+def event(at: str, *changes: journal.Edit, id: str = "0", command: str = "x") -> journal.Event:
     return journal.Event(2, id, at, command, None, None, None, {}, tuple(changes))
 
 
-def change(key: str, before: Any, after: Any, file: str = "a.toml", **more: Any) -> journal.Change:
-    return journal.Change(file, key, before, after, **more)
+def change(key: str, before: Any, after: Any, file: str = "a.toml", **more: Any) -> journal.Edit:
+    return journal.Edit(file, key, before, after, **more)
 
 
 # ---------------------------------------------------------------- the fold
@@ -37,9 +37,9 @@ def test_whole_numbers_add_up_in_any_order() -> None:
 
 
 def test_a_creation_is_the_baseline_and_a_later_one_starts_again() -> None:
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "clockworx"\nxp = 5\n')
-    remade = journal.Change("a.toml", None, None, None, created=False,
+    remade = journal.Edit("a.toml", None, None, None, created=False,
                             text='name = "A"\nsystem = "clockworx"\nxp = 100\n')
     events = [event("2026-01-01T00:00:01.000Z", made, id="a"),
               event("2026-01-01T00:00:02.000Z", change("xp", 5, 7), id="b"),
@@ -167,7 +167,7 @@ def test_reconcile_refuses_what_the_rules_forbid_naming_the_events(table: Path) 
     # Two clones both spent the reserve's last white: the ledger says -1.
     path = table / "journal.jsonl"
     for n in range(11):
-        line = journal.encode(journal.new("bag draw", [journal.Change(
+        line = journal.encode(journal.new("bag draw", [journal.Edit(
             "bag.toml", "reserve.white", 10 - n, 9 - n)], who="Sue", file="sue.toml"))
         path.write_bytes(path.read_bytes() + line)
     before = files_of(table)
@@ -279,7 +279,7 @@ def test_a_line_git_copied_twice_counts_once(table: Path) -> None:
 
 
 def test_two_undos_of_one_change_take_it_back_once() -> None:
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "clockworx"\nxp = 0\n')
     plus = event("2026-01-01T00:00:02.000Z", change("xp", 0, 10), id="p")
     undos = [journal.Event(2, f"u{n}", f"2026-01-01T00:00:0{3 + n}.000Z", "undo", None,
@@ -309,7 +309,7 @@ def undo_of(at: str, id: str, target: str, back: tuple[int, int]) -> journal.Eve
 ], ids=["both", "first-undone", "void-undone", "undone-then-again"])
 def test_two_turns_of_one_draw_count_once_and_an_undo_frees_it_only_from_then_on(
         later: list[journal.Event], white: int) -> None:
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 2\n')
     draw = journal.Event(2, "d", "2026-01-01T00:00:02.000Z", "bag draw", None, "a.toml", None,
                          {"success": False}, ())
@@ -321,7 +321,7 @@ def test_two_turns_of_one_draw_count_once_and_an_undo_frees_it_only_from_then_on
 
 
 def test_a_turn_made_after_its_clone_undid_the_last_counts_whatever_its_clock() -> None:
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 2\n')
     events = [event("2026-01-01T00:00:01.000Z", made, id="m"),
               spend("2026-01-01T00:00:03.000Z", "s1", "d", 2),
@@ -338,8 +338,8 @@ def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path
     kris.write_text(kris.read_text().replace("xp = 0 ", "xp = 100 "))
     assert cwx("adopt", kris).status == 0
     raise_ = journal.encode(journal.new("xp spend", [
-        journal.Change("party/kris.toml", "traits.Repair", 3, 4),
-        journal.Change("party/kris.toml", "xp", 100, 52)], who="Kris", file="party/kris.toml"))
+        journal.Edit("party/kris.toml", "traits.Repair", 3, 4),
+        journal.Edit("party/kris.toml", "xp", 100, 52)], who="Kris", file="party/kris.toml"))
     path = table / "journal.jsonl"
     path.write_bytes(path.read_bytes() + raise_ + raise_.replace(b'"id":"', b'"id":"f'))
     ran = cwx("check", table)
@@ -350,7 +350,7 @@ def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path
 
 def test_a_change_stamped_before_its_files_creation_still_counts() -> None:
     # A clone whose clock runs behind: its change looks older than the file it changes.
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 0\n')
     events = [event("2026-01-01T00:05:00.000Z", made, id="m"),
               event("2026-01-01T00:01:00.000Z", change("luck.white", 0, 1), id="k")]
@@ -358,7 +358,7 @@ def test_a_change_stamped_before_its_files_creation_still_counts() -> None:
 
 
 def test_version_1_events_of_one_second_keep_the_journals_order() -> None:
-    made = journal.Change("a.toml", None, None, None, created=True,
+    made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "clockworx"\nxp = 0\n')
     first = journal.parse(json.dumps({"v": 1, "id": "ffff", "at": "2026-01-01T00:00:01Z",
                                       "command": "char new", "changes": [

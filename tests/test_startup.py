@@ -50,3 +50,45 @@ def test_a_new_trait_does_load_tomlkit(campaign: Path) -> None:
     # The control: adding a key needs tomlkit's round trip, so the check above can fail.
     assert "tomlkit" in loaded_by(["xp", "spend", "--char", "mara.toml", "--new", "Climb"],
                                   cwd=campaign)
+
+
+HELLO = """\
+import json, sys
+import typer
+app = typer.Typer()
+@app.command()
+def hello(name: str = "world") -> None:
+    print(name)
+try:
+    app(["x"])
+except SystemExit:
+    pass
+print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+# What a stateful resolve may load beyond a Typer hello-world (`make bench` counts what
+# they cost: 1.09x its instructions). A module added here is a start-up cost agreed to.
+STATEFUL_RESOLVE = {
+    "cwx", "cwx.campaign", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face",
+    "cwx.cli.lazy", "cwx.cli.main", "cwx.cli.output", "cwx.clockworx", "cwx.commands",
+    "cwx.commands.clock", "cwx.durable", "cwx.errors", "cwx.files", "cwx.hints", "cwx.ink",
+    "cwx.journal", "cwx.locks", "cwx.plaintoml", "cwx.record", "cwx.redo", "cwx.sheets",
+    "cwx.systems", "cwx.systems.clockworx", "cwx.tomledit", "cwx.tomlread", "cwx.traitnames",
+    "_blake2",  # the redo record's mark
+    "gc",  # collection paused while a command starts (cli/main.py)
+}
+
+
+def test_a_stateful_resolve_loads_only_what_its_budget_allows(campaign: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", HELLO], capture_output=True, text=True,
+                          check=True)
+    hello = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    script = ("import json, sys\nfrom cwx.cli.main import run\n"
+              "run(['clock', 'resolve', '--target', '4', '--guess', '3', '--trait', 'Repair', "
+              "'--char', 'kris.toml'])\n"
+              "print('\\n' + json.dumps(sorted(sys.modules)), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=campaign, check=True)
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert "xp = 2" in (campaign / "kris.toml").read_text()  # it did resolve, and save
+    assert loaded - hello - STATEFUL_RESOLVE == set()

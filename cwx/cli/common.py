@@ -135,21 +135,17 @@ def saying(kind: type[CwxError], more: str) -> Iterator[None]:
 
 def complete_traits(ctx: typer.Context) -> list[str]:
     """The trait names of the --char given so far (a file, or a name in the campaign)."""
-    from cwx import tomlread
+    from cwx import systems, tomlread
 
     path = ctx.params.get("char")
     if not path:
         return []
     try:
         path = here().character(path)  # a name in the campaign completes as well
-        traits = tomlread.parse(tomlread.read_bytes(path), path).get("traits", {})
+        data = tomlread.parse(tomlread.read_bytes(path), path)
+        return systems.system(data.get("system")).trait_names(systems.character(data, path))
     except CwxError:
         return []
-    if not isinstance(traits, dict):
-        return []
-    names = [n for value in traits.values() if isinstance(value, list) for n in value]
-    names += [k for k, v in traits.items() if not isinstance(v, list)]
-    return [n for n in names if isinstance(n, str)]
 
 
 def complete_colours() -> list[str]:

@@ -259,11 +259,8 @@ class _Zsh(ZshComplete):
 
 
 def zsh_quoted(text: str) -> str:
-    """`text` as a value or help in the `'*: :(("value":"help"))'` given to `_arguments`,
-    read three times, innermost first: _describe reads `\\:` as a colon within a value
-    and `\\\\` as a backslash, _arguments evaluates the double quotes, and the shell reads
-    the single quotes around it all. (Typer doubles quotes instead, which zsh reads as
-    quotes only with RC_QUOTES set.)"""
+    """`text` as a value or help inside `'*: :(("value":"help"))'`: escaped for
+    _describe (colons, backslashes), then _arguments (double quotes), then the shell."""
     text = text.replace("\\", "\\\\").replace(":", "\\:")
     text = re.sub(r'([\\"$`])', r"\\\1", text)
     return text.replace("'", "'\\''")

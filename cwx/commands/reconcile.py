@@ -5,6 +5,7 @@ from cwx.campaign import Campaign
 from cwx.cli.common import CampaignFolder, changing, command
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
+from cwx.ink import plural
 from cwx.printable import printable
 
 app = command("reconcile")
@@ -29,8 +30,7 @@ def reconcile(
 def text(corrected: list[accounts.Corrected]) -> str:
     if not corrected:
         return "Nothing to reconcile: every file agrees with the ledger."
-    lines = [f"Reconciled {len(corrected)} key{'s' if len(corrected) != 1 else ''} with the "
-             "ledger:"]
+    lines = [f"Reconciled {plural(len(corrected), 'key')} with the ledger:"]
     lines += [f"  {c.file} [{c.key}] {value_text(c.before)} → {value_text(c.after)}"
               for c in corrected]
     return "\n".join(map(printable, lines))  # names from files: shown, never obeyed

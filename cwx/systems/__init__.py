@@ -103,6 +103,9 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
         def created_text(self, sheet: Any) -> str:
             """The same, for people ("" for nothing)."""
 
+        def trait_names(self, sheet: Any) -> list[str]:
+            """The traits a player may name for this character (completion offers them)."""
+
 
 # ---------------------------------------------------------------- the table
 

@@ -164,6 +164,10 @@ def created_text(sheet: ClockCharacter) -> str:
            "unspent."
 
 
+def trait_names(sheet: ClockCharacter) -> list[str]:
+    return list(sheet.traits)
+
+
 def outcome_json(outcome: clockworx.ClockOutcome) -> dict[str, Any]:
     """A resolved action: the journal's result, and --json's (SPEC section 4)."""
     return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,

@@ -188,6 +188,10 @@ def created_text(sheet: WheelCharacter) -> str:
     return ""
 
 
+def trait_names(sheet: WheelCharacter) -> list[str]:
+    return [name for names in sheet.traits.values() for name in names]
+
+
 def luck_json(luck: Luck) -> dict[str, int]:
     return {"white": luck.white, "black": luck.black}
 
