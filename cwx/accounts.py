@@ -292,46 +292,96 @@ def _dice_kept(camp: Campaign, folded: ledger.Ledger, paths: Sequence[str],
 # ---------------------------------------------------------------- undo
 
 
-def latest_undoable(path: str, name: str | None) -> journal.Event:
-    """The most recent change (of the file `name`, if given) not yet undone and counting
-    in the ledger; an action that changed no file (a failed draw) is one too: undone, it
-    is no longer the character's last action."""
+class Undoing(Record):
+    """What an undo takes back (`target`, whose inverse it applies), and the change of the
+    game that makes it again or no more (`change`: the same, but for a redo's chain)."""
+
+    target: journal.Event
+    change: journal.Event
+
+
+def latest_undoable(path: str, name: str | None, player: str | None,
+                    redo: bool = False) -> Undoing:
+    """`player`'s most recent change (of the file `name`, if given) not yet undone and
+    counting in the ledger (an action that changed no file, a failed draw, is one too);
+    with `redo`, their most recent undo still standing. A change undone and redone before
+    is undone again by undoing its redo: each change has one chain of undos."""
     from cwx import events
 
     turns = journal.Turns()
     for _, item in journal.read_raw(path, only=(b'"undoes"', b'"turns"')):
         if isinstance(item, journal.Event):
             turns.note(item)
-    passed = turns.void() | turns.undone()
+    void, undone = turns.void(), turns.undone()
+    counting = {target: min(undos)[1] for target, undos in turns.undos.items()
+                if min(undos)[1] not in void}
+    undoes = {undo: target for target, undo in counting.items()}
     best: journal.Event | None = None
     for event in journal.events_in(path):
-        kind = events.kind(event.command)
-        if not kind.undoable or event.id in passed or \
-                not (kind.action or any(c.key is not None for c in event.changes)) or \
+        if event.id in void or event.id in undone or \
                 (name is not None and event.file != name and
-                 all(c.file != name for c in event.changes)):
-            continue
-        if best is None or (event.when, event.id) > (best.when, best.id):
+                 all(c.file != name for c in event.changes)) or \
+                (player is not None and event.player not in (player, None)):
+            continue  # a line from before players (None) is anyone's
+        if redo:
+            wanted = event.undoes is not None and _root(event, undoes) in undone
+        else:
+            kind = events.kind(event.command)
+            wanted = event.undoes is None and kind.undoable and \
+                (kind.action or any(c.key is not None for c in event.changes))
+        if wanted and (best is None or (event.when, event.id) > (best.when, best.id)):
             best = event
     if best is None:
-        who = f" of {name}" if name else ""
-        raise RuleForbids(f"there is no change{who} left to undo", path=path)
-    return best
+        what, verb = ("undo", "redo") if redo else ("change", "undo")
+        whose = f" of {name}" if name else ""
+        by = f" (by {player}; --player NAME names another player)" if player else ""
+        raise RuleForbids(f"there is no {what}{whose} left to {verb}{by}", path=path)
+    if redo:
+        return Undoing(best, _event(path, _root(best, undoes)) or best)
+    link, seen = best.id, {best.id}
+    while link in counting and counting[link] not in seen:
+        link = counting[link]
+        seen.add(link)
+    return Undoing(_event(path, link) or best if link != best.id else best, best)
 
 
-def undid(target: journal.Event) -> dict[str, Any]:
-    """An undo: the journal's result, and --json's."""
-    return {"undid": {"id": target.id, "command": target.command, "at": target.at,
-                      "who": target.who}}
+def _event(path: str, id_: str) -> journal.Event | None:
+    wanted = id_.encode()
+    for _, item in journal.read_raw(path, only=(wanted,)):
+        if isinstance(item, journal.Event) and item.id == id_:
+            return item
+    return None
 
 
-def undo(open_: Opened, camp: Campaign, char: str | None) -> journal.Event:
-    """Undo the most recent change not yet undone (of `char`, if given) by its inverse,
-    journaled as an undo; whole numbers by their delta, any other value only if it still
-    holds what the change wrote."""
+def _root(undo: journal.Event, undoes: dict[str, str]) -> str:
+    """The change at the start of an undo's chain (an undo of an undo... of it), by what
+    each counting undo `undoes`."""
+    at, seen = undo.undoes or undo.id, {undo.id}
+    while at in undoes and at not in seen:
+        seen.add(at)
+        at = undoes[at]
+    return at
+
+
+def undid(undoing: Undoing) -> dict[str, Any]:
+    """An undo: the journal's result, and --json's (`undid`: the event it takes back;
+    `change`: the change of the game that is undone or redone by it)."""
+    def said(event: journal.Event) -> dict[str, Any]:
+        return {"id": event.id, "command": event.command, "at": event.at, "who": event.who,
+                "player": event.player}
+
+    return {"undid": said(undoing.target), "change": said(undoing.change)}
+
+
+def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
+         redo: bool = False) -> Undoing:
+    """Undo `player`'s most recent change not yet undone (of `char`, if given) by its
+    inverse, journaled as an undo; with `redo`, undo their latest undo instead. Whole
+    numbers go back by their delta, any other value only if it still holds what was written."""
     journal_path = camp.journal_file
     name = camp.name_of(char) if char else None
-    target = latest_undoable(journal_path, name)
+    undoing = latest_undoable(journal_path, name, player, redo)
+    target = undoing.target
     touched = {camp.named(c.file): c.file for c in target.changes if c.key}
     gone = [named for file, named in touched.items() if not os.path.lexists(file)]
     if gone:  # undo never walks past a change it cannot take back
@@ -340,15 +390,33 @@ def undo(open_: Opened, camp: Campaign, char: str | None) -> journal.Event:
                           path=os.path.relpath(journal_path))
     # Journaled where the undone change was: the journal read, whatever its line says.
     with open_("undo", sorted(touched), camp) as change:
-        if latest_undoable(journal_path, name).id != target.id:
+        if latest_undoable(journal_path, name, player, redo).target.id != target.id:
             raise Conflict("the journal changed while cwx read it; run cwx undo again",
                            path=journal_path)
+        if redo:
+            _turned_since(journal_path, undoing.change)
         _take_back(change, camp, target)
-        change.record(undid(target), who=target.who,
+        change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
                       bag=camp.named(target.bag) if target.bag else None,
                       undoes=target.id)
-    return target
+    return undoing
+
+
+def _turned_since(path: str, redone: journal.Event) -> None:
+    """A turn (a luck spend, a curse) is redone only while no other turn of its draw
+    stands: a draw is turned once."""
+    from cwx import events
+
+    draw = redone.result.get("turns")
+    if not events.kind(redone.command).turn or not isinstance(draw, str):
+        return
+    turns = journal.Turns()
+    for event in journal.events_in(path):
+        turns.note(event)
+    if turns.by(draw) is not None:
+        raise RuleForbids(f"cannot redo `{redone.command}`: its draw was turned again since "
+                          "(a draw is turned once); undo that turn first", path=path)
 
 
 def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:

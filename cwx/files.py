@@ -257,7 +257,10 @@ class Change:
     def _journal_line(self, changes: list[journal.Edit]) -> redo.JournalLine | None:
         if self.journal is None:
             return None
-        event = journal.new(self.command, changes, **(self.event or {}))
+        from cwx import players
+
+        player = players.current(os.path.dirname(self.journal))
+        event = journal.new(self.command, changes, **(self.event or {}), player=player)
         return redo.JournalLine(self.journal, journal.encode(event))
 
     def name_of(self, path: str) -> str:

@@ -8,7 +8,8 @@ Versions (VERSIONS; a line is upgraded to the current one as it is read, `_upgra
   1  cwx 0.1. `at` to the second; `who`, `file` and `bag` present only when known.
   2  `at` to the millisecond, and events are ordered by (`at`, `id`) whatever order
      git merged their lines in; every envelope key present (null when there is none);
-     `undoes` on an undo; `correction` on a change that does not count in the ledger.
+     `undoes` on an undo; `correction` on a change that does not count in the ledger;
+     `player` (cwx 0.3 on): the person at the keyboard, where `who` is the character.
 A key this cwx does not know (a later version's) is kept in the event's `meta` and
 written back with it, never lost.
 """
@@ -29,7 +30,7 @@ from cwx.record import Record
 VERSION = 2
 VERSIONS = (1, 2)  # every version ever written: the reader understands each
 _ENVELOPE = frozenset(("v", "id", "at", "command", "who", "file", "bag", "result", "changes",
-                       "undoes"))
+                       "undoes", "player"))
 NAME = "journal.jsonl"
 # A line is input, held whole while it is read: longer lines are bad lines, never parsed,
 # so a hostile one costs no memory. No event of cwx's comes near (a sheet is a few hundred
@@ -65,6 +66,7 @@ class Event(Record):
     result: Mapping[str, Any]
     changes: tuple[Edit, ...]
     undoes: str | None = None
+    player: str | None = None  # who made it (players.py); None: a line from before players
     line: int = 0  # where it stands in the journal, for messages and ties
     meta: Mapping[str, Any] = {}  # keys a later version added, kept as they were
 
@@ -87,6 +89,8 @@ class Event(Record):
                                 "changes": [_change_json(c) for c in self.changes]}
         if self.undoes is not None:
             data["undoes"] = self.undoes
+        if self.player is not None:
+            data["player"] = self.player
         return data
 
 
@@ -99,12 +103,13 @@ class BadLine(Record):
 
 def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
         file: str | None = None, bag: str | None = None,
-        result: Mapping[str, Any] | None = None, undoes: str | None = None) -> Event:
+        result: Mapping[str, Any] | None = None, undoes: str | None = None,
+        player: str | None = None) -> Event:
     """A new event, stamped now (UTC, milliseconds) with a random id."""
     now = time.time()
     at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
     return Event(VERSION, os.urandom(8).hex(), at, command, who, file, bag, dict(result or {}),
-                 tuple(changes), undoes)
+                 tuple(changes), undoes, player)
 
 
 def dumps(value: Any, *, ascii: bool = False) -> str:
@@ -310,6 +315,23 @@ MAX_KNOWN = 1 << 16
 MAX_TURNS = 16 << 20
 
 
+def _undone_by(counting: Mapping[str, str]) -> set[str]:
+    """The changes undone, given the undo that counts for each: a change is undone while
+    the chain of undos from it (an undo, its redo, that redo's undo...) is of odd length."""
+    undone: dict[str, bool] = {}
+    for start in counting:
+        chain = []  # walked once, the statuses set back along it: no recursion
+        at: str | None = start
+        while at is not None and at not in undone and at not in chain:
+            chain.append(at)
+            at = counting.get(at)
+        status = undone.get(at, False) if at is not None else False
+        for link in reversed(chain):  # undone when what undoes it is not
+            status = link in counting and not status
+            undone[link] = status
+    return {change for change, status in undone.items() if status}
+
+
 class Turns:
     """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
     "The campaign ledger"): the first of two undos; no turn made while another of the
@@ -361,26 +383,36 @@ class Turns:
             first, *later = sorted(undos)
             undone_at[target] = first[0]
             void.update(undo for _, undo in later)
+        # A turn redone (its undo undone) stands again: no later turn of its draw is freed.
+        undone = _undone_by({target: min(undos)[1] for target, undos in self.undos.items()})
         for turns in self.turns.values():
             standing = None  # the turn that counts, until its undo
             for order, turn, _ in sorted(turns):
-                freed = standing is None or (standing in undone_at and (
+                freed = standing is None or (standing in undone and (
                     standing in self.knew.get(turn, ()) or order > undone_at[standing]))
                 if freed:
                     standing = turn
                 else:
                     void.add(turn)  # made by a clone that had not seen the standing one undone
-        void.update(min(self.undos[target])[1] for target in list(void)
-                    if target in self.undos)
+        # An undo of what counts for nothing counts for nothing, and so on down a chain
+        # of redos (an undo of an undo).
+        pending = [target for target in void if target in self.undos]
+        while pending:
+            undo = min(self.undos[pending.pop()])[1]
+            if undo not in void:
+                void.add(undo)
+                if undo in self.undos:
+                    pending.append(undo)
         self._void = void
         return void
 
     def undone(self) -> set[str]:
-        """What a counting undo took back."""
+        """What a counting undo took back and no redo gave back (the first undo of each
+        change counts)."""
         if self._undone is None:
             void = self.void()
-            self._undone = {target for target, undos in self.undos.items()
-                            if min(undos)[1] not in void}
+            self._undone = _undone_by({target: min(undos)[1] for target, undos in
+                                       self.undos.items() if min(undos)[1] not in void})
         return self._undone
 
     def by(self, draw: str) -> bool | None:
@@ -578,10 +610,11 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         raise ValueError("at must be a UTC time like 2026-11-30T12:00:00.000Z")
     if len(id_) > MAX_ID or len(command) > MAX_NAME:
         raise ValueError("its id or command is longer than any cwx writes")
-    who, file, bag, undoes = get("who"), get("file"), get("bag"), get("undoes")
-    for value in (who, file, bag, undoes):
+    who, file, bag, undoes, player = (get("who"), get("file"), get("bag"), get("undoes"),
+                                      get("player"))
+    for value in (who, file, bag, undoes, player):
         if value is not None and type(value) is not str:
-            raise TypeError("who, file, bag and undoes must be text or null")
+            raise TypeError("who, file, bag, undoes and player must be text or null")
         if value is not None and (len(value) > MAX_NAME or "\0" in value):
             raise ValueError("names a file or a player no cwx writes (too long, or with a "
                              "NUL)")
@@ -594,8 +627,8 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
     meta = {} if _ENVELOPE.issuperset(data) else \
         {k: v for k, v in data.items() if k not in _ENVELOPE}
     return _record(Event, (version, id_, at, command, who, file, bag, result,
-                           () if envelope else tuple(map(_change, changes)), undoes, number,
-                           meta))
+                           () if envelope else tuple(map(_change, changes)), undoes, player,
+                           number, meta))
 
 
 def _change(item: Any) -> Edit:

@@ -32,6 +32,18 @@ def _state_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ["XDG_STATE_HOME"] = before
 
 
+@pytest.fixture(autouse=True)
+def _no_git_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The git cwx runs (the player's name, the hooks' work) reads no config of this
+    # machine's; a player is who the test says (CWX_PLAYER), else the login name.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("CWX_PLAYER", raising=False)
+    from cwx import players
+
+    monkeypatch.setattr(players, "_found", {})
+
+
 @pytest.fixture
 def campaign(tmp_path: Path) -> Path:
     """A fresh copy of the shipped example campaign folder."""

@@ -47,6 +47,9 @@ def cwx(*args: object, input: str | None = None, env: dict[str, str] | None = No
 
     CWX_DEBUG is set so an internal error raises here instead of hiding as a message.
     """
+    from cwx import players
+
+    players._found.clear()  # what a process asks once a command: each run is a command
     here = os.getcwd()
     with _RUNNER.isolation(input=input, env={"CWX_DEBUG": "1", **(env or {})}) as (out, err, _):
         try:

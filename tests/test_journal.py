@@ -41,12 +41,17 @@ def test_events_carry_enough_to_replay_the_change(campaign: Path) -> None:
     assert {c["from"] for c in event["changes"]} == {0, 10}
 
 
-def test_log_for_people_is_a_table(campaign: Path) -> None:
+def test_log_for_people_is_a_table_naming_the_player(campaign: Path) -> None:
     cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
-        "--char", campaign / "kris.toml")
+        "--char", campaign / "kris.toml", env={"CWX_PLAYER": "Ann Lee"})
     text = cwx("log", "--char", campaign / "kris.toml").stdout
-    assert text.splitlines()[0].split() == ["when", "who", "what", "outcome", "change"]
-    assert "Kris" in text and "clock resolve (Repair, 3 vs 4)" in text and "xp 0 → 2" in text
+    assert text.splitlines()[0].split() == ["when", "player", "who", "what", "outcome",
+                                            "change"]
+    row = text.splitlines()[1]
+    assert "Ann Lee  Kris" in row and "clock resolve (Repair, 3 vs 4)" in row
+    assert "xp 0 → 2" in row
+    (event,) = journal(campaign)
+    assert event["player"] == "Ann Lee"
 
 
 def test_log_shows_the_dice_each_draw_drew(campaign: Path) -> None:

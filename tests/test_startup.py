@@ -72,8 +72,11 @@ STATEFUL_RESOLVE = {
     "cwx", "cwx.campaign", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face",
     "cwx.cli.lazy", "cwx.cli.main", "cwx.cli.output", "cwx.clockworx", "cwx.commands",
     "cwx.commands.clock", "cwx.durable", "cwx.errors", "cwx.files", "cwx.hints", "cwx.ink",
-    "cwx.journal", "cwx.locks", "cwx.plaintoml", "cwx.record", "cwx.redo", "cwx.sheets",
+    "cwx.journal", "cwx.locks", "cwx.players", "cwx.plaintoml", "cwx.record", "cwx.redo",
+    "cwx.sheets",
     "cwx.systems", "cwx.systems.clockworx", "cwx.tomledit", "cwx.tomlread", "cwx.traitnames",
+    "cwx.repo",  # the clone whose git author is the player (players.py)
+    "pwd",  # the login name, where no LOGNAME or USER says it
     "_blake2",  # the redo record's mark
     "gc",  # collection paused while a command starts (cli/main.py)
 }

@@ -85,7 +85,7 @@ def _print_table(order: Timeline, name: str | None) -> None:
     if first is None:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
-    header = ("when", "who", "what", "outcome", "change")
+    header = ("when", "player", "who", "what", "outcome", "change")
     widths = [_width(cell) for cell in header]
     for event in (first, *rows):  # a first pass for the column widths
         widths = [max(w, _width(cell))
@@ -107,14 +107,14 @@ def _width(text: str) -> int:
                2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
 
 
-def _row(event: journal.Event, turns: journal.Turns) -> tuple[str, str, str, str, str]:
+def _row(event: journal.Event, turns: journal.Turns) -> tuple[str, ...]:
     # Any line may have been written by another program or player: shown, never obeyed.
     kind = events.kind(event.command)
-    detail = (kind.what or _what)(event.result)
+    detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
     what = f"{event.command} ({detail})" if detail else event.command
-    return (printable(event.when.replace("T", " ")[:16]), printable(event.who or "GM"),
-            printable(what), printable(_outcome(event, kind, turns)),
-            printable(_change(event, kind)))
+    return (printable(event.when.replace("T", " ")[:16]), printable(event.player or "-"),
+            printable(event.who or "GM"), printable(what),
+            printable(_outcome(event, kind, turns)), printable(_change(event, kind)))
 
 
 def _what(result: Mapping[str, Any]) -> str | None:

@@ -17,17 +17,39 @@ def undo(
     char: Annotated[str | None, typer.Option(
         "--char", "-c", metavar="CHAR", help="Only this character's changes (a file, or a name "
         "in the campaign).")] = None,
+    player: Annotated[str | None, typer.Option(
+        "--player", "-p", metavar="NAME", help="Another player's change (a GM undoing at the "
+        "table).", show_default="yours: CWX_PLAYER, else your git author name, else your "
+        "login")] = None,
+    redo: Annotated[bool, typer.Option(
+        "--redo", help="Undo your latest undo instead: what it took back is made again.")
+    ] = False,
     json: JsonFlag = False,
 ) -> None:
-    """Undo the most recent change not yet undone (creations, reconciles and undos aside)
-    by its inverse, journaled as an undo; repeated, it walks back. Whole numbers go back
-    by their delta; any other value only if it still holds what the change wrote.
+    """Undo your most recent change not yet undone (creations and reconciles aside) by its
+    inverse, journaled as an undo; repeated, it walks back, and --redo walks forward again.
+    Whole numbers go back by their delta; any other value only if it still holds what the
+    change wrote.
 
     Example: cwx undo --char sue.toml
     """
+    from cwx import players
+
     camp = here()
     char = camp.character(char) if char else None
-    target = accounts.undo(changing, camp.of(char) if char else camp, char)
-    emit(json, accounts.undid(target), lambda: printable(
-        f"Undid `{target.command}` by {target.who or 'the GM'} "
-        f"({target.when[:16].replace('T', ' ')})."))
+    camp = camp.of(char) if char else camp
+    player = players.checked(player, "--player") if player is not None else \
+        players.current(camp.journal_folder)
+    undoing = accounts.undo(changing, camp, char, player, redo=redo)
+    emit(json, accounts.undid(undoing), lambda: printable(_said(undoing, redo)))
+
+
+def _said(undoing: accounts.Undoing, redo: bool) -> str:
+    change = undoing.change
+    by = f"{change.who or 'the GM'}, played by {change.player}" if change.player else \
+        change.who or "the GM"
+    when = change.when[:16].replace("T", " ")
+    if redo:
+        return f"Redid `{change.command}` by {by} ({when})."
+    again = " again (it had been redone)" if undoing.target.id != change.id else ""
+    return f"Undid `{change.command}` by {by} ({when}){again}."
