@@ -292,8 +292,8 @@ class Campaign:
         read (a file about to be made, where one may have been)."""
         from cwx import ledger
 
-        spelled = journal.dumps(name).encode()
-        events = [item for _, item in journal.read_raw(self.journal_file, only=(spelled,))
+        events = [item for _, item in journal.read_raw(self.journal_file,
+                                                        only=journal.spellings(name))
                   if isinstance(item, journal.Event)]
         return int(ledger.fold(events).held(name))
 

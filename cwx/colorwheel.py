@@ -306,11 +306,11 @@ def check_turn(turn: Turn, last: LastAction | None) -> None:
         raise RuleForbids("the character's last draw failed; the GM's curse spoils a success")
 
 
-def check_end(last: LastAction | None) -> None:
-    """A game ends once (W7): a second end with nothing played since settles nothing."""
-    if last is not None and last.end:
-        raise RuleForbids("the character's game has already ended, and nothing was played "
-                          "since; there is nothing more to settle")
+def to_settle(last: LastAction | None, held: Luck) -> bool:
+    """Whether a game's end has anything to do (W7): the end of a game played (its last
+    action not an end), or blacks to settle. A game ended, or never begun, with no black
+    held ends again as it is: nothing moves, nothing is recorded."""
+    return held.black > 0 or (last is not None and not last.end)
 
 
 def settle(table: Table) -> Settlement:

@@ -25,8 +25,9 @@ def kind(command: str) -> EventKind:
     """The kind of the journal's events of `command`."""
     found = _found.get(command)
     if found is None:
-        found = _found[command] = CAMPAIGN.get(command) or systems.event_kind(command) \
-            or UNKNOWN
+        found = CAMPAIGN.get(command) or systems.event_kind(command) or UNKNOWN
+        if len(_found) < 1024:  # a hostile journal's many commands are not all kept
+            _found[command] = found
     return found
 
 

@@ -430,14 +430,14 @@ def last_action(path: str, name: str) -> Action | None:
     actions: list[Event] = []
     turns = Turns()
     best: Event | None = None
-    wanted = dumps(name, ascii=True).encode()
+    spelled = spellings(name)
     looked = 0  # lines read since the first action was found
     for raw in lines_from_end(path):
         if best is not None:
             looked += 1
             if looked > LOOK_BACK:
                 break
-        if wanted not in raw:
+        if not any(spelling in raw for spelling in spelled):
             continue
         event = parse(raw)
         if isinstance(event, BadLine) or event.file != name:
@@ -457,6 +457,12 @@ def last_action(path: str, name: str) -> Action | None:
     turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
     return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
                                              if turn in undone)))
+
+
+def spellings(name: str) -> tuple[bytes, ...]:
+    """A name as a journal line holds it: as cwx writes it (UTF-8), and escaped to ASCII,
+    as another JSON writer may have."""
+    return tuple({dumps(name).encode(), dumps(name, ascii=True).encode()})
 
 
 def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event | None:
@@ -613,9 +619,11 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
     who, file, bag, undoes, player = (get("who"), get("file"), get("bag"), get("undoes"),
                                       get("player"))
     for value in (who, file, bag, undoes, player):
-        if value is not None and type(value) is not str:
+        if value is None:
+            continue
+        if type(value) is not str:
             raise TypeError("who, file, bag, undoes and player must be text or null")
-        if value is not None and (len(value) > MAX_NAME or "\0" in value):
+        if len(value) > MAX_NAME or "\0" in value:
             raise ValueError("names a file or a player no cwx writes (too long, or with a "
                              "NUL)")
     result = get("result") or {}

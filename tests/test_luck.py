@@ -187,3 +187,26 @@ def test_no_spend_is_offered_for_a_record_that_is_refused(table: Path) -> None:
                                          "white", "--drawn", "red"], [b"y"])
     assert status == 2 and "[y/N]" not in said and "a held black cancelled the white" in said
     assert (table / "sue.toml").read_bytes() == before
+
+
+@pytest.mark.parametrize("ascii_journal", [False, True], ids=["utf-8", "escaped"])
+def test_luck_finds_the_last_draw_of_a_character_named_beyond_ascii(
+        tmp_path: Path, ascii_journal: bool) -> None:
+    from tests.helpers import SUE
+
+    folder = tmp_path / "saga"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "zoé.toml", "--system", "colorwheel", *SUE).status == 0
+    assert cwx("bag", "draw", "-c", "zoé.toml", "-C", "red", "--drawn", "white", "--drawn",
+               "blue", "--keep-white", cwd=folder).status == 0
+    if ascii_journal:  # as another JSON writer (ensure_ascii) would have written it
+        import json
+
+        lines = (folder / "journal.jsonl").read_text().splitlines()
+        (folder / "journal.jsonl").write_text(
+            "".join(json.dumps(json.loads(line)) + "\n" for line in lines))
+        assert "zo\\u00e9" in (folder / "journal.jsonl").read_text()
+    assert cwx("bag", "draw", "-c", "zoé.toml", "-C", "red", "--drawn", "blue",
+               cwd=folder).status == 0
+    spent = cwx("luck", "spend", "-c", "zoé.toml", cwd=folder)
+    assert spent.status == 0, spent.stderr

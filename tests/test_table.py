@@ -139,10 +139,20 @@ def test_a_white_cancelled_by_a_black_does_not_blame_the_keep_flags(campaign: Pa
     assert "answer the keep choices" not in ran.error
 
 
-def test_a_second_game_end_is_refused(table: Path) -> None:
-    assert cwx("game", "end", "-c", "sue", cwd=table).status == 0
-    ran = cwx("game", "end", "-c", "sue", cwd=table)
-    assert ran.status == 2 and "already ended" in ran.error
+def test_a_game_end_with_nothing_to_settle_changes_nothing_and_succeeds(table: Path) -> None:
+    before = {path.name: path.read_bytes() for path in table.iterdir() if path.is_file()}
+    fresh = cwx("game", "end", "-c", "sue", "--json", cwd=table)  # never played: nothing
+    assert fresh.status == 0 and fresh.json["settled"] is False
+    assert {path.name: path.read_bytes() for path in table.iterdir() if path.is_file()} == before
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", cwd=table).status == 0
+    ended = cwx("game", "end", "-c", "sue", "--json", cwd=table)
+    assert ended.status == 0 and ended.json["settled"] is True  # a game played ends
+    journal = (table / "journal.jsonl").read_bytes()
+    again = cwx("game", "end", "-c", "sue", cwd=table)
+    assert again.status == 0 and "Nothing to settle for Sue" in again.stdout
+    assert (table / "journal.jsonl").read_bytes() == journal
+    spend = cwx("luck", "spend", "-c", "sue", cwd=table)  # the game's end still stands
+    assert spend.status == 2 and "not a draw" in spend.error
 
 
 def test_init_inside_a_file_says_which_is_a_file(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from cwx import colorwheel, journal
 from cwx.cli.common import BagFile, CharFile, group, here
 from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.colorwheel import Luck
 from cwx.commands._wheel import Move, wheel_move
 from cwx.systems import colorwheel as system
 from cwx.systems.colorwheel import WheelCharacter, settled, settlement_text
@@ -13,6 +14,8 @@ app = group("game", "Color Wheel: the end of the game.")
 @app.command("end")
 def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
     """Settle luck: blacks cancel whites one for one, then every black goes to the reserve.
+    A game already ended (or never begun) with no black held is left as it is, exit 0, so
+    a scene may end every character's game and be played again.
 
     Example: cwx game end --char sue
     """
@@ -24,10 +27,28 @@ def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
     def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
         nonlocal settlement
         last = journal.last_action(at.journal_file, at.name_of(char))  # under the lock
-        colorwheel.check_end(system.last_action(last))
+        if not colorwheel.to_settle(system.last_action(last), table.held):
+            raise _Settled(sheet.name, table.held)
         settlement = colorwheel.settle(table)
         return Move(settlement.table, settled(settlement))
 
-    sheet, move = wheel_move("game end", char, bag, play)
+    try:
+        sheet, move = wheel_move("game end", char, bag, play)
+    except _Settled as already:  # nothing was written
+        who = already.who
+        emit(json, {"luck": system.luck_json(already.held), "removed": {"white": 0, "black": 0},
+                    "settled": False},
+             lambda: f"Nothing to settle for {who}: no black held, and no game played since "
+                     "the last end.")
+        return
     assert settlement is not None
-    emit(json, move.result, lambda: settlement_text(sheet.name, settlement, colour_on()))
+    emit(json, {**move.result, "settled": True},
+         lambda: settlement_text(sheet.name, settlement, colour_on()))
+
+
+class _Settled(Exception):
+    """A game's end with nothing to do: leaves the change unwritten."""
+
+    def __init__(self, who: str, held: Luck) -> None:
+        super().__init__(who)
+        self.who, self.held = who, held

@@ -239,6 +239,7 @@ def _unknown_rule(key: str) -> Rule:
 
 
 _followed: dict[str, bool] = {}
+_FOLLOWED = 4096  # keys remembered, of the few a campaign's files have
 
 
 def follows(key: str) -> bool:
@@ -247,9 +248,10 @@ def follows(key: str) -> bool:
     found = _followed.get(key)
     if found is None:
         table, dot, rest = key.partition(".")
-        found = _followed[key] = any(
-            (table in kind.LEDGER[1] and bool(rest)) if dot else table in kind.LEDGER[0]
-            for kind in kinds())
+        found = any((table in kind.LEDGER[1] and bool(rest)) if dot else table in kind.LEDGER[0]
+                    for kind in kinds())
+        if len(_followed) < _FOLLOWED:  # a hostile journal's million keys are not all kept
+            _followed[key] = found
     return found
 
 
@@ -261,7 +263,9 @@ def conserved(key: str) -> bool:
     its own: "luck.white" is a character's die, "reserve.white" a bag's)."""
     found = _conserved.get(key)
     if found is None:
-        found = _conserved[key] = any(kind.rule(key).conserved for kind in kinds())
+        found = any(kind.rule(key).conserved for kind in kinds())
+        if len(_conserved) < _FOLLOWED:
+            _conserved[key] = found
     return found
 
 

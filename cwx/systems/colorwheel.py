@@ -90,6 +90,9 @@ def data_of(sheet: WheelCharacter) -> dict[str, Any]:
             "luck": {"white": sheet.luck.white, "black": sheet.luck.black}}
 
 
+_STAND_IN = "set aside by cwx check "
+
+
 def set_aside(data: dict[str, Any], key: str) -> bool:
     table_name, _, name = key.partition(".")
     inner = data.get(table_name)
@@ -97,8 +100,12 @@ def set_aside(data: dict[str, Any], key: str) -> bool:
         return False
     if table_name == "traits":
         inner.pop(name)
-        if name.casefold() in COLOURS:
-            inner[name.casefold()] = [f"\0{len(data)}.{name}"]  # a unique stand-in name
+        colour = name.casefold()
+        if colour in COLOURS and colour not in inner:  # never over the colour's own list
+            # A stand-in name the rules take, and no trait of the sheet's, ignoring case.
+            stand_ins = sum(1 for names in inner.values() if isinstance(names, list)
+                            for n in names if isinstance(n, str) and n.startswith(_STAND_IN))
+            inner[colour] = [f"{_STAND_IN}{stand_ins + 1}"]
     elif isinstance(inner[name], int) and not isinstance(inner[name], bool) and inner[name] >= 0:
         inner.pop(name)  # a count that was fine: the key itself is unknown
     else:
