@@ -10,6 +10,7 @@ up, W9 holds campaign-wide, a ledger value the rules forbid is for the table to 
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from cwx import journal, ledger, sheets, systems, tomledit
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, Conflict, CwxError, RuleForbids
 from cwx.files import Change
+from cwx.ink import plural
 from cwx.record import Record
 
 Opened = Callable[[str, list[str], Campaign], Change]  # how a command opens its files
@@ -99,6 +101,7 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
     with open_(command, [file], camp) as change:
         if force and os.path.lexists(file):
             _no_dice_lost(change, file)
+            _nothing_earned_lost(change, file)
         if change.journal:  # the ledger's word too: the file may be emptied, or gone
             held = camp.held_by(change.name_of(file))
             if held:
@@ -124,6 +127,48 @@ def _no_dice_lost(change: Change, file: str) -> None:
                           path=file)
 
 
+def _nothing_earned_lost(change: Change, file: str) -> None:
+    """A character made anew over one that earned experience, or bought traits with it,
+    would wipe what the rules gave (and undo could not give it back)."""
+    try:
+        sheet = sheets.read(change.data(file), os.path.splitext(os.path.basename(file))[0])
+    except CwxError:
+        return  # a file cwx cannot read holds nothing it can count
+    said = [systems.system(sheet.kind).earned(sheet)] if systems.entry(sheet.kind).CHARACTER \
+        else []
+    if change.journal:
+        said.append(_bought(change.journal, change.name_of(file)))
+    found = [text for text in said if text]
+    if found:
+        raise RuleForbids(f"the character has {' and '.join(found)}, which a new file would "
+                          f"wipe; retire it first (cwx retire {file}), then make the new one",
+                          path=file)
+
+
+def _bought(path: str, name: str) -> str | None:
+    """The latest purchase (`xp spend`, `wheel buy`) of the file `name` since it was last
+    made, not undone."""
+    from cwx import events
+
+    turns = journal.Turns()
+    made: journal.Order | None = None
+    bought: list[journal.Event] = []
+    for _, item in journal.read_raw(path, only=(*journal.spellings(name), b'"undoes"')):
+        if not isinstance(item, journal.Event):
+            continue
+        turns.note(item)
+        if any(c.key is None and c.file == name and c.text is not None for c in item.changes):
+            made = max(made, item.order) if made else item.order
+        if item.file == name and events.kind(item.command).buys:
+            bought.append(item)
+    passed = turns.undone() | turns.void()
+    live = [e for e in bought if e.id not in passed and (made is None or e.order > made)]
+    if not live:
+        return None
+    latest = max(live, key=lambda e: e.order)
+    return f"traits bought (`{latest.command}`, {latest.when[:16].replace('T', ' ')})"
+
+
 def sheet_problem(change: Change, path: str) -> BadFile | None:
     """The first problem of a file as it will be after the change's edits."""
     loaded = change.loaded[path]
@@ -136,11 +181,11 @@ def sheet_problem(change: Change, path: str) -> BadFile | None:
 
 
 def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
-              kept: list[str] | None = None,
-              dice_before: Callable[[], int | None] | None = None) -> list[Corrected]:
+              kept: list[str] | None = None) -> list[Corrected]:
     """Bring every file of the campaign to its ledger value, as one change the ledger
     does not count; with `numbers_only` (after a merge) other values are left and named in
-    `kept`, and the files must then hold `dice_before` dice (W9), else nothing changes."""
+    `kept`. Refused, nothing changed, where the files would not then hold the campaign's
+    supply of dice (W9), or a value the ledger cannot settle alone."""
     paths = [member.path for member in camp.members()]
     corrected: list[Corrected] = []
     refused: list[str] = []
@@ -164,19 +209,8 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
                     value = ledger.settled(entry.value, difference.file, rules(key))
                     change.set(path, journal.split(key), value, correction=True)
                     corrected.append(Corrected(name, key, difference.file, value))
-        if any(c.key and systems.conserved(c.key) for c in corrected) and \
-                (uncounted := camp.uncounted(folded, map(change.name_of, paths))):
-            refused.append("the ledger's dice in files that are gone or no longer the "
-                           "campaign's (" + ", ".join(f"{name}: {held}" for name, held in
-                                                       uncounted.items()) + ") would be lost; "
-                           "restore them, or cwx adopt each with the files that hold its dice "
-                           "now")
-        expected = dice_before() if dice_before is not None and corrected else None
-        if expected is not None and (after := _dice_after(change, paths, corrected)) != expected:
-            refused.append(f"the files would hold {after} white and black dice, and the "
-                           f"campaign should hold {expected} after the merge (W9): the "
-                           "journal misses something a clone did (a file made anew, or "
-                           "moved, on two clones at once)")
+        if any(c.key and systems.conserved(c.key) for c in corrected):
+            refused += _supply_kept(camp, folded, change, paths, corrected)
         if refused:
             raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "
@@ -192,24 +226,51 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
     return corrected
 
 
-def _dice_after(change: Change, paths: list[str], corrected: list[Corrected]) -> int:
-    """The white and black dice the campaign's files hold once `corrected`."""
-    total = 0
+def _supply_kept(camp: Campaign, folded: ledger.Ledger, change: Change, paths: list[str],
+                 corrected: list[Corrected]) -> list[str]:
+    """Why dice the corrections move would break W9: the ledger's dice in files that are
+    gone, or files that would not hold the campaign's supply (the ledger drifted: a file
+    made anew, or moved, on two clones at once)."""
+    said = []
+    if uncounted := camp.uncounted(folded, map(change.name_of, paths)):
+        said.append("the ledger's dice in files that are gone or no longer the campaign's ("
+                    + ", ".join(f"{name}: {held}" for name, held in uncounted.items())
+                    + ") would be lost; restore them, or cwx adopt each with the files that "
+                    "hold its dice now")
+    after, supply = _dice_after(change, paths, corrected), folded.supply()
+    if after != supply:
+        said.append(f"the files would hold {after.said()}, and the campaign's supply is "
+                    f"{supply.said()} (W9: the journal misses what a clone did, a file made "
+                    "anew or moved on two clones at once)")
+    return said
+
+
+def _dice_after(change: Change, paths: list[str], corrected: list[Corrected]) -> ledger.Dice:
+    """The whites and blacks the campaign's files hold once `corrected`."""
+    total = ledger.NO_DICE
     for path in paths:
         values = ledger.values_of(change.data(path))
         name = change.name_of(path)
         values.update({c.key: c.after for c in corrected if c.file == name and c.key})
-        total += ledger.dice(values)
+        total = total.plus(ledger.dice_of(values))
     return total
 
 
 # ---------------------------------------------------------------- adopt
 
 
-def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
+class Adopted(Record):
+    """What an adopt took into the ledger, and how it changed the campaign's supply."""
+
+    corrected: list[Corrected]
+    supply: ledger.Dice  # the change (NO_DICE: the dice only moved between files)
+    total: ledger.Dice  # the supply after it
+
+
+def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopted:
     """Journal each key whose file value differs from the ledger's (a file with no
-    history: its whole text), so the table's word joins the ledger; a file gone leaves it,
-    adopted with the files that hold its dice now (W9)."""
+    history: its whole text), so the table's word joins the ledger; a file gone leaves it.
+    Dice move between files; only with `supply` (the GM's word) do they enter or leave."""
     from cwx import files
 
     camps = {Campaign.around(path).root for path in paths}
@@ -225,7 +286,7 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
         folded = camp.ledger()
         changes: list[journal.Edit] = []
         leaving: list[str] = []  # files gone: their keys leave the ledger
-        moved = taken = 0  # dice the other files bring into the ledger; those leaving take
+        brought = ledger.NO_DICE  # the dice the adopt adds to the ledger's (less, below 0)
         for path in paths:
             name, gone = change.name_of(path), path not in here
             if gone and name not in folded.known:
@@ -237,7 +298,7 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
                 text = change.bytes_of(path).decode("utf-8")
                 changes.append(journal.Edit(name, None, None, None, text=text))
                 adopted.append(Corrected(name, None, None, None))
-                moved += ledger.dice(ledger.values_of(data))
+                brought = brought.plus(ledger.dice_of(ledger.values_of(data)))
                 continue
             values, known = ledger.values_of(data), folded.values(name)
             for key in sorted(set(values) | set(known)):
@@ -245,16 +306,21 @@ def adopt(open_: Opened, paths: Sequence[str]) -> list[Corrected]:
                 if not ledger.same(key, was, values.get(key)):
                     changes.append(journal.Edit(name, key, was, values.get(key)))
                     adopted.append(Corrected(name, key, was, values.get(key)))
-                    if gone:  # below 0 (two clones took it out at once) is no die to move
-                        taken += max(ledger.dice({key: was or 0}), 0)
-                    else:
-                        moved += ledger.dice({key: values.get(key) or 0}) - \
-                            ledger.dice({key: was or 0})
-        _dice_kept(camp, folded, paths, leaving, moved, taken)
+                    # Below 0 (two clones took it out at once) is no die to take.
+                    before = {key: max(was, 0) if gone and type(was) is int else was or 0}
+                    brought = brought.plus(ledger.dice_of({key: values.get(key) or 0})).minus(
+                        ledger.dice_of(before))
+        # The ledger's dice after it: the supply's, or (the GM's word) the new supply.
+        after, before = folded.total().plus(brought), folded.supply()
+        changed = after.minus(before) if supply and brought != ledger.NO_DICE else ledger.NO_DICE
+        if brought != ledger.NO_DICE and after != before and not supply:
+            _dice_kept(camp, folded, paths, leaving, brought)
         if changes:
-            change.record({"adopted": len(adopted)}, changes=changes,
-                          file=paths[0] if len(paths) == 1 else None)
-    return adopted
+            result: dict[str, Any] = {"adopted": len(adopted)}
+            if changed != ledger.NO_DICE:  # journaled as the GM changing the campaign's dice
+                result["supply"] = {"white": changed.white, "black": changed.black}
+            change.record(result, changes=changes, file=paths[0] if len(paths) == 1 else None)
+    return Adopted(adopted, changed, before.plus(changed))
 
 
 def _adoptable(change: Change, camp: Campaign, path: str) -> dict[str, Any]:
@@ -270,23 +336,138 @@ def _adoptable(change: Change, camp: Campaign, path: str) -> dict[str, Any]:
 
 
 def _dice_kept(camp: Campaign, folded: ledger.Ledger, paths: Sequence[str],
-               leaving: list[str], moved: int, taken: int) -> None:
-    """An adopt moves dice between files, never makes or destroys them (W9)."""
-    if moved > 0 and not leaving:
-        missing = [name for name, held in camp.gone(folded).items() if held > 0]
-        if missing:  # the dice may be the gone file's, which git carried here
+               leaving: list[str], brought: ledger.Dice) -> None:
+    """An adopt moves dice between files, never makes or destroys them (W9): only the GM's
+    word (--supply) changes the campaign's dice."""
+    more = " ".join(shlex.quote(path) for path in paths)
+    change = ", ".join(f"{'+' if n > 0 else '-'}{plural(abs(n), colour)}" for n, colour in
+                       ((brought.white, "white"), (brought.black, "black")) if n)
+    missing = [name for name, held in camp.gone(folded).items() if held > 0]
+    if not leaving and missing and brought.white + brought.black > 0:
+        hint = (f"if they are the dice of {' and '.join(missing)}, gone, adopt it with them "
+                f"(cwx adopt {shlex.quote(missing[0])} {more}), so they are counted once; ")
+    elif leaving:
+        hint = (f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone: "
+                "restore it and cwx retire it (a character's dice go back to the reserve, a "
+                "bag's leave with it), or put its dice where the table decides and name "
+                "those files in the same adopt; ")
+    else:
+        hint = "name the files the dice came from in the same adopt; "
+    raise RuleForbids(
+        f"this adopt would change the campaign's dice by {change} (its supply is "
+        f"{folded.supply().said()}; W9: dice are never made or destroyed): {hint}or, if the "
+        f"GM means the campaign to hold them, cwx adopt {more} --supply", path=paths[0])
+
+
+# ---------------------------------------------------------------- retire
+
+
+class Retired(Record):
+    """A file retired: what it was, the dice it held and where they went."""
+
+    file: str  # as the journal names it
+    kind: str  # "character", or another kind's name ("bag")
+    dice: ledger.Dice  # what it held: back to the reserve, or out of the campaign
+    bag: str | None  # the bag whose reserve took a character's dice back
+    supply: ledger.Dice  # the campaign's supply after it
+    finished: bool = False  # only the file was left to remove (an interrupted retire)
+
+
+def retire(open_: Opened, camp: Campaign, file: str, bag: str | None) -> Retired:
+    """Take a file out of the campaign: a character's dice back to the reserve of `bag`
+    (or the campaign's), a bag's dice out with it (the supply lowered by them); its keys
+    journaled to 0. Refused while the file and its ledger differ. `removed` removes it."""
+    if os.path.islink(file):
+        raise BadFile("is a link; retire the file it leads to", path=file)
+    name = camp.name_of(file)
+    peeked = _peek(file)
+    holds = ledger.dice_of(ledger.values_of(peeked))
+    if sheets.kind_of(peeked) == "character" and holds != ledger.NO_DICE:
+        bag = camp.bag(bag)  # its dice go back to a reserve: which one
+    paths = [file] + ([bag] if bag is not None and holds != ledger.NO_DICE else [])
+    with open_("retire", paths, camp) as change:
+        folded = camp.ledger()
+        data = change.data(file)
+        kind = sheets.kind_of(data)
+        if kind is None:
+            raise BadFile("is not a character or bag file; there is nothing to retire",
+                          path=file)
+        values = ledger.values_of(data)
+        if folded.retired_since(name) and not any(v for v in values.values()
+                                                  if ledger.is_number(v) and v):
+            return Retired(name, kind, ledger.NO_DICE, None, folded.supply(), finished=True)
+        _as_the_ledger_says(folded, name, values, file)
+        dice = ledger.dice_of(values)
+        if dice != holds:
+            raise Conflict("the file changed while cwx read it; run cwx retire again", path=file)
+        rules = folded.rules(name)
+        for key, value in values.items():
+            rule = rules(key)
+            if ledger.is_number(value) and value and rule.whole and not rule.absent_at_zero:
+                change.set(file, journal.split(key), 0)
+        result: dict[str, Any] = {"retired": name, "kind": kind,
+                                  "dice": {"white": dice.white, "black": dice.black}}
+        supply = folded.supply()
+        if kind == "character" and dice != ledger.NO_DICE:
+            assert bag is not None
+            from cwx.systems import bag as bags
+
+            held = change.bag(bag)
+            change.save(bag, held, bags.taken_back(held, dice.white, dice.black))
+        elif kind != "character":
+            supply = supply.minus(dice)
+            result["supply"] = {"white": -dice.white, "black": -dice.black}
+        sheet_name = data.get("name") if kind == "character" else None
+        change.record(result, changes=[journal.Edit(name, None, None, None, removed=True)],
+                      who=sheet_name if isinstance(sheet_name, str) else None, file=file,
+                      bag=bag if len(paths) > 1 else None)
+    return Retired(name, kind, dice, bag if len(paths) > 1 else None, supply)
+
+
+def _peek(file: str) -> dict[str, Any]:
+    """A file's data before its lock is taken: only to know which files to lock."""
+    from cwx import tomlread
+
+    return tomlread.parse(tomlread.read_bytes(file), file)
+
+
+def _as_the_ledger_says(folded: ledger.Ledger, name: str, values: dict[str, Any],
+                        file: str) -> None:
+    """A file is retired as the ledger knows it: what it holds must be what it earned."""
+    if name not in folded.known:
+        raise RuleForbids("has no history in the ledger; cwx adopt it first (then retire it)",
+                          path=file)
+    for difference in folded.differences(name, values):
+        if ledger.is_number(difference.file) or ledger.is_number(difference.ledger.value):
             raise RuleForbids(
-                f"the files bring {moved} white and black dice into the ledger while "
-                f"{' and '.join(missing)}, gone, still holds some there; if they are its, "
-                f"adopt it with them (cwx adopt {missing[0]} {' '.join(paths)}), so they "
-                "are counted once; if not, settle it first (restore it, or adopt it with "
-                "the files that hold its dice)", path=paths[0])
-    if leaving and moved != taken:
-        raise RuleForbids(
-            f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone with "
-            f"{taken} white and black dice, and the other files named bring {moved} into "
-            "the ledger (W9: dice are never made or destroyed): put its dice where the "
-            "table decides and name those files in the same adopt", path=leaving[0])
+                f"{difference.key} is {difference.file} in the file and "
+                f"{difference.ledger.value} in the ledger: `cwx reconcile` or `cwx adopt` it "
+                "first, so what leaves with it is what it holds", path=file,
+                key=difference.key)
+
+
+def removed(file: str) -> str | None:
+    """Remove a retired file, and from git's index if git tracks it; what went wrong, or
+    None."""
+    from cwx import repo
+
+    tracked = repo.tracks(file)
+    try:
+        os.unlink(file)
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        return f"cwx could not remove it ({error.strerror}): remove it by hand"
+    clone = repo.of(os.path.dirname(os.path.abspath(file)))
+    if tracked and clone is not None:
+        relative = os.path.relpath(os.path.realpath(os.path.dirname(os.path.abspath(file))),
+                                   clone.top)
+        where = os.path.normpath(os.path.join(relative, os.path.basename(file)))
+        done = repo.run(clone, "rm", "--cached", "--quiet", "--ignore-unmatch", "--",
+                        f":(literal){where}")
+        if done.returncode != 0:
+            return "cwx removed it, but could not `git rm` it: run `git rm` yourself"
+    return None
 
 
 # ---------------------------------------------------------------- undo

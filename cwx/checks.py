@@ -9,7 +9,7 @@ import os
 import shlex
 from typing import Any
 
-from cwx import campaign, journal, ledger, redo, seal, sheets, tomlread
+from cwx import campaign, journal, ledger, redo, seal, sheets, systems, tomlread
 from cwx.campaign import Campaign
 from cwx.errors import CwxError, shown
 from cwx.record import Record
@@ -20,6 +20,8 @@ class Report(Record):
     valid: dict[str, str]  # file -> its kind ("character", "bag", "journal", "settings")
     skipped: list[str]  # TOML files that are not cwx's
     problems: list[CwxError]
+    supply: ledger.Dice | None = None  # the first campaign's dice, when it was checked whole
+    supplied: bool = False  # and its files hold just that (else a problem says the difference)
 
     @property
     def checked(self) -> int:
@@ -55,7 +57,8 @@ def check(given: list[str]) -> Report:
             read.setdefault(home.real or "", {})[path] = file
         if kind is not None and not said:
             valid[path] = kind
-    problems += _journals(found, homes, read, given, problems, valid)
+    supplies: dict[str, tuple[ledger.Dice, bool]] = {}
+    problems += _journals(found, homes, read, given, problems, valid, supplies)
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
@@ -63,7 +66,9 @@ def check(given: list[str]) -> Report:
     # A file with a problem is not valid, however well it reads: each file counted once.
     with_problems = {e.path for e in problems}
     valid = {path: kind for path, kind in valid.items() if path not in with_problems}
-    return Report(named(first.root) if first.root else None, valid, skipped, problems)
+    supply, supplied = supplies.get(first.real or "", (None, False))
+    return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
+                  supplied)
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
@@ -116,7 +121,8 @@ def _check_toml(path: str, camp: Campaign) -> tuple[str | None, _Read, list[CwxE
 
 def _journals(found: campaign.Found, homes: dict[str, Campaign],
               read: dict[str, dict[str, _Read]], given: list[str],
-              problems: list[CwxError], valid: dict[str, str]) -> list[CwxError]:
+              problems: list[CwxError], valid: dict[str, str],
+              supplies: dict[str, tuple[ledger.Dice, bool]]) -> list[CwxError]:
     """Each journal's lines, and each campaign's own journal against its files (read
     once, for its lines and its ledger)."""
     ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
@@ -130,7 +136,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             folded = home.ledger(lines.add)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
-                                        {os.path.realpath(e.path) for e in problems if e.path})
+                                        {os.path.realpath(e.path) for e in problems if e.path},
+                                        supplies)
         else:
             for item in journal.read(path):
                 if isinstance(item, journal.BadLine):
@@ -175,16 +182,18 @@ class BadLines:
 
 
 class _Tally:
-    """The dice the files hold and the ledger says they hold (W9)."""
+    """The dice the files hold and the ledger says they hold (W9), by colour."""
 
     def __init__(self) -> None:
-        self.in_files = self.in_ledger = 0
+        self.in_files = self.in_ledger = ledger.NO_DICE
 
 
 def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.Ledger,
-                        scopes: list[str], reported: set[str]) -> list[CwxError]:
+                        scopes: list[str], reported: set[str],
+                        supplies: dict[str, tuple[ledger.Dice, bool]]) -> list[CwxError]:
     """Every key whose file value differs from its ledger value, every ledger value the
-    rules forbid, and W9 over what `scopes` reach; `reported`: real paths already said."""
+    rules forbid, and W9 over what `scopes` reach (the campaign's supply, when they reach
+    all of it); `reported`: real paths already said."""
     tally = _Tally()
     problems: list[CwxError] = []
     present: set[str] = set()
@@ -194,23 +203,84 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
         if name.startswith("..") or name in present:
             continue  # outside the campaign: no ledger; or a link to a file checked already
         present.add(name)
+        if folded.retired_since(name):
+            problems.append(_back(home, folded, name, path))
         if name not in folded.known:
             unknown.append(path)  # said below, once it is known what is gone
             continue
         problems += _differences(path, file, folded, name, tally)
     problems += _outside(home, folded)
+    problems += _retired_and_played(home, folded, present)
     uncounted = {name: held for name, held in home.uncounted(folded, present).items()
                  if any(campaign.inside(os.path.join(home.real or "", name), scope)
-                        for scope in scopes)}
-    problems += _uncounted(home, uncounted, reported, tally)
+                        for scope in scopes) and not folded.retired_since(name)}
+    problems += _uncounted(home, uncounted, reported, tally, folded)
     problems += _unknown(home, unknown, uncounted)
-    if tally.in_files != tally.in_ledger:
-        settle = "the files named above must be settled first" if uncounted else \
-            "`cwx reconcile` brings them together"
-        problems.append(CwxError(f"W9: the files hold {_dice(tally.in_files)}, the ledger "
-                                 f"{tally.in_ledger}; {settle}",
-                                 path=journal.path_in(home.root or ".")))
+    whole = any(campaign.inside(home.real or "", scope) for scope in scopes)
+    problems += _w9(home, tally, folded.supply() if whole else None, bool(uncounted))
+    if whole:
+        supplies[home.real or ""] = (folded.supply(), tally.in_files == folded.supply() and
+                                     tally.in_ledger == folded.supply())
     return problems
+
+
+def _w9(home: Campaign, tally: _Tally, supply: ledger.Dice | None,
+        uncounted: bool) -> list[CwxError]:
+    """W9 over the files checked: they hold what the ledger says, and, checked whole, the
+    campaign's supply. The advice never names a command that would break it."""
+    files, kept = tally.in_files, tally.in_ledger
+    if files == kept and (supply is None or kept == supply):
+        return []
+    said = f"W9: the files hold {files.said()}, the ledger {kept.said()}"
+    if supply is not None:
+        said += f", and the campaign's supply is {supply.said()}"
+    if uncounted:
+        advice = "the files named above must be settled first"
+    elif supply is None or kept == supply:
+        advice = "`cwx reconcile` brings the files to the ledger"
+    elif files == supply:
+        advice = "the ledger drifted from the supply: `cwx adopt` the files that differ " \
+                 "brings it to them"
+    else:
+        advice = ("reconcile would not mend it: put the dice where the table decides and "
+                  "`cwx adopt` those files (with --supply if the GM means the campaign to "
+                  "hold other dice than its supply)")
+    return [CwxError(f"{said}; {advice}", path=journal.path_in(home.root or "."))]
+
+
+def _back(home: Campaign, folded: ledger.Ledger, name: str, path: str) -> CwxError:
+    return CwxError(f"was retired ({_when(folded.retired[name])}) but is here: `cwx retire "
+                    f"{_arg(path)}` finishes the retirement; if a merge brought it back, it "
+                    "was played on another clone meanwhile, and the table decides which stands",
+                    path=path)
+
+
+def _retired_and_played(home: Campaign, folded: ledger.Ledger,
+                        present: set[str]) -> list[CwxError]:
+    """A file retired on one clone and played on another: what the other clone gave it
+    (dice, experience) is still in the ledger, never silently lost."""
+    problems = []
+    for name in sorted(set(folded.retired) - present):
+        if not folded.retired_since(name):
+            continue
+        rules = folded.rules(name)  # what a retirement sets to 0: counts, not scores
+        left = {key: value for key, value in folded.values(name).items()
+                if ledger.is_number(value.value) and value.value != 0 and
+                rules(key).whole and not rules(key).absent_at_zero}
+        if left:
+            keys = ", ".join(f"{key} {shown(value.value)}" for key, value in sorted(left.items()))
+            recent = sorted({said for value in left.values() for said in value.recent})
+            after = f" ({', '.join(recent[-3:])})" if recent else ""
+            problems.append(CwxError(
+                f"was retired ({_when(folded.retired[name])}) and played on another clone"
+                f"{after}: the ledger says it still holds {keys}. Restore it (git checkout "
+                "it), settle it as the table decides and cwx retire it again",
+                path=os.path.normpath(os.path.join(home.root or ".", name))))
+    return problems
+
+
+def _when(order: journal.Order) -> str:
+    return order[0][:16].replace("T", " ")
 
 
 def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
@@ -226,13 +296,17 @@ def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
                 "the files as the table decides, then cwx adopt them together",
                 path=path, line=line, key=difference.key))
         else:
+            # A die adopted alone comes from nowhere: the advice keeps W9 (SPEC 8.2).
+            adopt = f"`cwx adopt {_arg(path)}` with the file the die came from, or with " \
+                    "--supply if the GM gave it" if systems.conserved(difference.key) else \
+                    f"`cwx adopt {_arg(path)}`"
             problems.append(CwxError(
                 f"the file says {_shown(difference.file)}, the ledger "
                 f"{_shown(difference.ledger.value)}: `cwx reconcile` if the ledger is "
-                f"right, `cwx adopt {_arg(path)}` if the file is", path=path, line=line,
+                f"right, {adopt} if the file is", path=path, line=line,
                 key=difference.key))
-    tally.in_files += ledger.dice(values)
-    tally.in_ledger += folded.held(name)
+    tally.in_files = tally.in_files.plus(ledger.dice_of(values))
+    tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
     return problems
 
 
@@ -251,11 +325,11 @@ def _outside(home: Campaign, folded: ledger.Ledger) -> list[CwxError]:
 
 
 def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
-               tally: _Tally) -> list[CwxError]:
+               tally: _Tally, folded: ledger.Ledger) -> list[CwxError]:
     problems = []
     for name, held in uncounted.items():
         path = os.path.normpath(os.path.join(home.root or ".", name))
-        tally.in_ledger += held
+        tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
         if os.path.realpath(path) in reported:
             continue  # unreadable, and said so: its dice are still counted
         if held < 0:
@@ -263,8 +337,9 @@ def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
                     f"recorded it leaving at once): `cwx adopt {_arg(path)}` sets that right")
         elif not os.path.lexists(path):
             said = (f"is gone, with {_dice(held)} the ledger says it held (W9: dice are never "
-                    "destroyed): restore it, or put its dice where the table decides and `cwx "
-                    "adopt` it with the files that hold them now")
+                    "destroyed): restore it and `cwx retire` it (its dice go back to the "
+                    "reserve), or put its dice where the table decides and `cwx adopt` it "
+                    "with the files that hold them now")
         else:
             said = (f"is no longer a character or bag file of this campaign, but the ledger "
                     f"says it holds {_dice(held)} (W9: dice are never destroyed): restore it, "

@@ -11,11 +11,13 @@ from cwx import systems
 from cwx.systems import EventKind
 
 CAMPAIGN: Mapping[str, EventKind] = {
-    "init": EventKind(undoable=False),
+    "init": EventKind(undoable=False, brings=True),
     "char new": EventKind(undoable=False),
     "adopt": EventKind(table=True),
     "reconcile": EventKind(undoable=False, correction=True),
     "undo": EventKind(undoable=False),
+    # A file's text is not journaled on the way out: its keys go to 0, itself is removed.
+    "retire": EventKind(undoable=False, what=lambda result: result.get("retired")),
 }
 UNKNOWN = EventKind()  # a command this cwx does not know (a later one's, or a hand's)
 _found: dict[str, EventKind] = {}

@@ -91,9 +91,10 @@ class Change:
             raise BadFile("names the same file twice (through a link?); give each its own",
                           path=" and ".join(self.files))
         self.journal = camp.journal_file if journaled and not read_only else None
+        # `private` files are cwx's own, kept where git never carries them (the sealed
+        # number, in the clone's git folder): no game file, in no campaign, never journaled.
+        self.private = set(private)
         if not read_only:  # refused before any lock, so nothing outside is even swept
-            # `private` files are cwx's own, kept where git never carries them (the sealed
-            # number, in the clone's git folder): no game file, so in no campaign.
             played = {path: real for path, real in self.files.items() if path not in private}
             for path, real in played.items():
                 _within_bound(camp, path, real)
@@ -239,7 +240,8 @@ class Change:
             _writable(file)
             replacements.append(durable.Replacement(file.real, new_text.encode(), file.mode,
                                                     file.raw))
-            changes.extend(self._changes(file))
+            if file.path not in self.private:  # cwx's own file: where it lives is no news
+                changes.extend(self._changes(file))
         if not replacements and self.event is None:
             return
         changes += self.journaled

@@ -49,6 +49,9 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
         return Files(None, [])
     if sheets.kind_of(data[1]) is None or sheets.kind_of(data[2]) is None:
         return Files(None, [])  # not cwx's TOML
+    if not raws[0].strip():  # no common ancestor: each side made the file its own way
+        return Files(None, [f"was made on both sides: {_made(data[1])} on one, "
+                            f"{_made(data[2])} on the other (never summed)"])
     merged = merge(data[0], data[1], data[2], os.path.splitext(os.path.basename(path))[0])
     if merged.clashes:
         return Files(None, merged.clashes)
@@ -57,6 +60,16 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
                                      edits(data[1], merged.data), path), [])
     except CwxError:
         return Files(None, [])
+
+
+def _made(data: Mapping[str, Any]) -> str:
+    """A file as made, for a person choosing between two: its name and kind."""
+    name = data.get("name")
+    kind = sheets.kind_of(data) or "file"
+    system = data.get("system")
+    what = f"a {system} character" if kind == "character" and isinstance(system, str) else \
+        f"a {kind}"
+    return f"{what} named {shown(name)}" if isinstance(name, str) else what
 
 
 def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str, Any],
@@ -89,7 +102,9 @@ def _one(key: str, base: Any, ours: Any, theirs: Any,
     if all(v is None or ledger.is_number(v) for v in (base, ours, theirs)):
         total = (base or 0) + ((ours or 0) - (base or 0)) + ((theirs or 0) - (base or 0))
         if total < 0:
-            return None, f"{key} would add up to {shown(total)}, below 0: both sides spent it"
+            return None, (f"{key} was {shown(base or 0)}; one side made it {shown(ours or 0)}, "
+                          f"the other {shown(theirs or 0)}: together {shown(total)}, below 0 "
+                          "(both sides spent it)")
         if total == 0 and (rule.absent_at_zero or None in (ours, theirs)):
             return None, None  # removed by one side (or a trait at 0, which is none)
         return total, None
@@ -100,7 +115,8 @@ def _one(key: str, base: Any, ours: Any, theirs: Any,
         return ours, None
     if ours == base:
         return theirs, None
-    return None, f"{key} was changed to {ours!r} on one side and {theirs!r} on the other"
+    return None, (f"{key} was {shown(base)}; one side changed it to {shown(ours)}, the other "
+                  f"to {shown(theirs)}")
 
 
 def _lists(base: list[Any], ours: list[Any], theirs: list[Any]) -> list[Any]:

@@ -9,14 +9,13 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from cwx import repo
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, CwxError
 from cwx.record import Record
-from cwx.repo import Repository, git, inside, repo_blobs, run, z_list
+from cwx.repo import Repository, git, inside, run, z_list
 from cwx.templates import ATTRIBUTES, ATTRIBUTES_HEAD
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
@@ -127,106 +126,6 @@ def campaigns(repo: Repository) -> list[str]:
     except BadFile:
         return []
     return [line for line in listed.splitlines() if line]
-
-
-def _base(folder: str) -> str:
-    """A campaign's folder from the work tree's top as a prefix of git's paths ("" at the
-    top, else "camp/")."""
-    folder = os.path.normpath(folder).strip("/") if folder not in ("", ".") else ""
-    return f"{folder}/" if folder else ""
-
-
-def _hidden(name: str, base: str) -> bool:
-    """Whether cwx's walk of the campaign at `base` passes the path `name` by."""
-    return any(part.startswith(".") for part in name[len(base):].split("/"))
-
-
-def dice_at(repo: Repository, revision: str, folder: str) -> int | None:
-    """The white and black dice the campaign in `folder` held at `revision` (its
-    character and bag files, as cwx walks them: no hidden file, no campaign inside it, no
-    file larger than cwx reads), or None where there was none, or git cannot say."""
-    from cwx import campaign, tomlread
-
-    base = _base(folder)
-    try:  # --long: each blob's size, so that no file cwx would not read is read here
-        listed = git(repo, "ls-tree", "-r", "-z", "--long", revision, "--",
-                     f":(literal){base or '.'}", strip=False)
-    except BadFile:
-        return None
-    blobs: dict[str, tuple[str, int]] = {}  # name -> (object, size)
-    for entry in z_list(listed):
-        info, _, name = entry.partition("\t")
-        parts = info.split()
-        if name.startswith(base) and len(parts) == 4 and parts[1] == "blob":
-            blobs[name] = (parts[2], int(parts[3]))
-    if base + campaign.SETTINGS not in blobs:
-        return None
-    inner = {os.path.dirname(name) + "/" for name in blobs
-             if os.path.basename(name) == campaign.SETTINGS and name != base + campaign.SETTINGS}
-    wanted = [blob for name, (blob, size) in blobs.items()
-              if name.endswith(".toml") and not _hidden(name, base) and
-              not any(name.startswith(root) for root in inner) and size <= tomlread.MAX_BYTES]
-    return sum(map(_dice_of, repo_blobs(repo, wanted)))
-
-
-def dice_expected(repo: Repository, folder: str) -> int | None:
-    """The dice the campaign in `folder` should hold after a merge (W9): what it held
-    before, and what the events brought created or adopted. None where git cannot say."""
-    from cwx import campaign, events, journal, ledger, systems
-
-    before = dice_at(repo, "ORIG_HEAD", folder)
-    if before is None:
-        return None
-    base = _base(folder)
-    root = os.path.join(repo.top, base)
-    real_root = os.path.realpath(root)
-    untracked = git(repo, "ls-files", "-z", "--others", "--exclude-standard", "--",
-                    f":(literal){base or '.'}", strip=False)
-    for name in z_list(untracked):
-        # As cwx walks the campaign: no hidden file, nothing of a campaign inside it.
-        if name.endswith(".toml") and not _hidden(name, base) and \
-                os.path.realpath(campaign.root_above(os.path.dirname(
-                    os.path.join(repo.top, name))) or "") == real_root:
-            try:
-                with open(os.path.join(repo.top, name), "rb") as file:
-                    before += _dice_of(file.read())
-            except OSError:
-                continue
-    seen = set()
-    done = run(repo, "show", f"ORIG_HEAD:{base}{journal.NAME}")
-    for raw in done.stdout.splitlines() if done.returncode == 0 else []:
-        event = journal.parse(raw)
-        if isinstance(event, journal.Event):
-            seen.add(event.id)
-    for event in journal.events_in(journal.path_in(root)):
-        if event.id in seen:
-            continue
-        undid = event.result.get("undid")
-        # The table's word (an adopt, or its undo) moves dice in and out; play only
-        # moves them around.
-        adopting = events.kind(event.command).table or (
-            event.undoes is not None and isinstance(undid, dict) and
-            events.kind(str(undid.get("command"))).table)
-        for change in event.changes:
-            if change.key is None and change.text is not None:  # a file made: new dice
-                before += _dice_of(change.text.encode())
-            elif adopting and change.key is not None and systems.conserved(change.key):
-                was = ledger.dice({change.key: change.before or 0})
-                # A file leaving takes out what it held: a ledger below 0 is no die.
-                before += -max(was, 0) if change.after is None else \
-                    ledger.dice({change.key: change.after}) - was
-    return before
-
-
-def _dice_of(raw: bytes) -> int:
-    from cwx import ledger, tomlread
-    from cwx.errors import CwxError
-
-    try:
-        data = tomlread.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, CwxError):
-        return 0
-    return ledger.dice(ledger.values_of(data))
 
 
 def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
@@ -386,8 +285,7 @@ def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: S
         kept: list[str] = []
         try:
             corrected = accounts.reconcile(open_, Campaign.around(where), numbers_only=True,
-                                           kept=kept,
-                                           dice_before=partial(dice_expected, clone, folder))
+                                           kept=kept)
         except CwxError as error:
             say(f"after the {what}, the campaign needs a person: {error}")
             continue
@@ -397,6 +295,22 @@ def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: S
             say(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
                 "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
                 "is the table's choice, or `cwx reconcile` to take the ledger's")
+
+
+def next_step(path: str, clashes: list[str]) -> str:
+    """What a person does about a file the merge driver could not settle."""
+    quoted = shlex.quote(path)
+    clone = repo.of(".")
+    rebasing = clone is not None and any(
+        os.path.isdir(os.path.join(repo.git_folder(clone), where))
+        for where in ("rebase-merge", "rebase-apply"))
+    skip = "; or `git rebase --skip` to drop your commit and keep theirs" if rebasing else ""
+    if any(clash.startswith("was made on both sides") for clash in clashes):
+        return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`), save the "
+                f"other under a new name and `cwx adopt` it (or `cwx retire` it), then "
+                f"`git add {quoted}` and commit{skip}")
+    return (f"edit {quoted} to what the table decides (both sides' values are above), then "
+            f"`cwx adopt {quoted}`, `git add {quoted}` and commit{skip}")
 
 
 def live_campaigns(clone: Repository, say: Say) -> list[str]:
@@ -430,19 +344,39 @@ def _not_now(clone: Repository, folder: str) -> str | None:
 
 
 def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> str:
-    """The corrections, committed on their own, so the merge itself stays as git made it."""
+    """The corrections, committed on their own, so the merge itself stays as git made it;
+    what each took back, who wrote it, and how to keep it instead."""
+    from cwx.ink import plural
+    from cwx.printable import printable
+
     root = os.path.realpath(where)
     changed = sorted({os.path.join(root, c.file) for c in corrected} |
                      {os.path.join(root, "journal.jsonl")})
-    from cwx.ink import plural
-
     keys = plural(len(corrected), "key")
-    message = (f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" +
-               "\n".join(f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected))
+    lines = [f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected]
+    made = {c.file: _last_commit(clone, os.path.join(root, c.file)) for c in corrected}
+    message = f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" + \
+        "\n".join(lines)
     try:
         commit = commit_paths(clone, changed, message)
     except CwxError as error:
         return (f"reconciled {keys} after the {what}, but could not commit them ({error}); "
                 "commit them yourself")
-    return f"reconciled {keys} with the ledger after the {what}, and committed it on its own " \
-           f"({commit})"
+    said = [f"reconciled {keys} with the ledger after the {what}, and committed it on its own "
+            f"({commit}):"]
+    for line, item in zip(lines, corrected, strict=True):
+        by = made[item.file]
+        said.append(f"  {line}: the file's value came with {by}, an edit no journal line "
+                    "records" if by else f"  {line}")
+    files = " ".join(shlex.quote(file) for file in sorted(made))
+    said.append(f"  to keep a hand edit instead: `git revert {commit}`, then `cwx adopt "
+                f"{files}` (with --supply if it gave dice) and commit")
+    return "\n".join(map(printable, said))  # names from files: shown, never obeyed
+
+
+def _last_commit(clone: Repository, path: str) -> str | None:
+    """The commit that last changed a file, and its author ("1a2b3c4 by Bob")."""
+    relative = os.path.relpath(os.path.realpath(path), clone.top)
+    done = run(clone, "log", "-1", "--format=%h by %an", "--", f":(literal){relative}")
+    found = done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
+    return found or None

@@ -9,7 +9,9 @@ Versions (VERSIONS; a line is upgraded to the current one as it is read, `_upgra
   2  `at` to the millisecond, and events are ordered by (`at`, `id`) whatever order
      git merged their lines in; every envelope key present (null when there is none);
      `undoes` on an undo; `correction` on a change that does not count in the ledger;
-     `player` (cwx 0.3 on): the person at the keyboard, where `who` is the character.
+     `player` (cwx 0.3 on): the person at the keyboard, where `who` is the character;
+     a change `removed` (a file retired), and a result's `supply` (the campaign's dice
+     changed by the GM, or by a bag retired).
 A key this cwx does not know (a later version's) is kept in the event's `meta` and
 written back with it, never lost.
 """
@@ -51,6 +53,7 @@ class Edit(Record):
     created: bool = False  # a whole file: made new (True) or rewritten over an old one
     text: str | None = None  # a whole file's text (None for a secret one)
     correction: bool = False  # a reconcile's correction: it does not count in the ledger
+    removed: bool = False  # a whole file retired (cwx retire): gone from the campaign
 
 
 class Event(Record):
@@ -170,6 +173,8 @@ def name_in(folder: str, path: str) -> str:
 
 def _change_json(change: Edit) -> dict[str, Any]:
     if change.key is None:
+        if change.removed:
+            return {"file": change.file, "removed": True}
         whole: dict[str, Any] = {"file": change.file, "created": change.created}
         if change.text is not None:
             whole["text"] = change.text
@@ -650,11 +655,11 @@ def _change(item: Any) -> Edit:
         if text is not None and type(text) is not str:
             raise TypeError("a file's text must be text")
         return _record(Edit, (item["file"], None, None, None, bool(item.get("created")),
-                                text, False))
+                              text, False, item.get("removed") is True))
     if type(key) is not str or not key or len(key) > MAX_NAME or "\0" in key:
         raise TypeError("a change's key must be text, not empty, of a length cwx writes")
     return _record(Edit, (item["file"], key, item.get("from"), item.get("to"), False, None,
-                            item.get("correction") is True))
+                          item.get("correction") is True, False))
 
 
 def _short(value: object) -> str:

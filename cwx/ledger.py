@@ -77,6 +77,47 @@ def weight(value: Any) -> int:
     return total
 
 
+class Dice(Record):
+    """Whites and blacks (W9 counts each colour on its own)."""
+
+    white: int
+    black: int
+
+    def plus(self, other: Dice) -> Dice:
+        return Dice(self.white + other.white, self.black + other.black)
+
+    def minus(self, other: Dice) -> Dice:
+        return Dice(self.white - other.white, self.black - other.black)
+
+    def said(self) -> str:
+        from cwx.ink import plural
+
+        return f"{plural(self.white, 'white')} and {plural(self.black, 'black')}"
+
+
+NO_DICE = Dice(0, 0)
+
+
+class Supplied(Record):
+    """One event's change of the campaign's supply of dice."""
+
+    event: str
+    dice: Dice
+
+
+def dice_of(values: Mapping[str, Any]) -> Dice:
+    """The whites and blacks among a file's ledger keys (`values_of`): those a kind's rules
+    say are conserved, by their colour (the key's last word: "luck.white")."""
+    white = black = 0
+    for key, value in values.items():
+        if is_number(value) and systems.conserved(key):
+            if key.endswith("white"):
+                white += value
+            elif key.endswith("black"):
+                black += value
+    return Dice(white, black)
+
+
 class Value(Record):
     """A key's ledger value, and the latest changes that made it (for people)."""
 
@@ -183,9 +224,13 @@ class Ledger:
     """The fold of a campaign's journal, file by file and key by key."""
 
     def __init__(self, creations: Mapping[str, Made], void: set[str] | None = None,
-                 kept: int = 0) -> None:
+                 kept: int = 0, *, retired: Mapping[str, Order] | None = None,
+                 supplies: Iterable[Supplied] = (), undone: set[str] | None = None) -> None:
         self.creations = creations
         self.void = void or set()  # events that count for nothing (a second undo of one)
+        self.retired = dict(retired or {})  # files retired, and when (the latest)
+        self._supplies = list(supplies)
+        self._undone = undone or set()
         self.keys: dict[str, dict[str, _Key]] = {}
         self.known: set[str] = set(creations)  # every file the journal changes
         self.named: set[str | None] = set()  # files events name beside their changes
@@ -240,6 +285,31 @@ class Ledger:
             self.kept += entry.add(order, change.before, change.after, said)
         return True
 
+    def supply(self) -> Dice:
+        """The whites and blacks the campaign holds by the journal: those its bags brought
+        in when made, and those the GM added or took away (adopt --supply, a bag retired),
+        an undone change of them aside."""
+        counting = [s for s in self._supplies if s.event not in self.void and
+                    s.event not in self._undone]
+        return Dice(sum(s.dice.white for s in counting), sum(s.dice.black for s in counting))
+
+    def retired_since(self, file: str) -> bool:
+        """Whether the file was retired after it was last made (so it is rightly gone)."""
+        at = self.retired.get(file)
+        made = self.creations.get(file)
+        return at is not None and (made is None or at > made.order)
+
+    def total(self) -> Dice:
+        """The whites and blacks the ledger says the campaign's files hold, together."""
+        total = NO_DICE
+        for name in self.known:
+            total = total.plus(self.held_dice(name))
+        return total
+
+    def held_dice(self, file: str) -> Dice:
+        """The whites and blacks the ledger says `file` holds (W9)."""
+        return dice_of({key: entry.value for key, entry in self.values(file).items()})
+
     def held(self, file: str) -> int:
         """The white and black dice the ledger says `file` holds (W9)."""
         return dice({key: entry.value for key, entry in self.values(file).items()})
@@ -273,6 +343,8 @@ class _Prelude:
         self.turns = Turns()
         self.seen: set[str] = set()
         self.kept = 0
+        self.retired: dict[str, Order] = {}
+        self.supplies: list[Supplied] = []
 
     def note(self, event: Event) -> bool:
         """Note one event; False when it would keep more than MAX_KEPT (left out)."""
@@ -281,12 +353,31 @@ class _Prelude:
         if event.id in self.seen:
             return True
         self.seen.add(event.id)
+        from cwx import events
+
+        kind = events.kind(event.command)
+        supplied = event.result.get("supply")
+        if isinstance(supplied, dict):  # the GM's word, or a bag retired
+            white, black = supplied.get("white"), supplied.get("black")
+            if type(white) is int and type(black) is int:
+                self.supplies.append(Supplied(event.id, Dice(white, black)))
+                self.kept += 100
         for change in event.changes:
+            if change.key is None and change.removed:
+                if change.file not in self.retired or self.retired[change.file] < event.order:
+                    self.retired[change.file] = event.order
+                    self.kept += 100 + len(change.file)
+                continue
             if change.key is None and change.text is not None:
                 try:  # a journal's text is read within a file's limits
                     values = values_of(tomlread.loads(change.text))
                 except CwxError:
                     continue  # not a TOML file of cwx's (a README, a schema): no ledger
+                # A bag made brings its dice in; so did a file an older cwx adopted (its
+                # lines name no player), before the supply was kept.
+                if kind.brings or (kind.table and event.player is None and
+                                   not isinstance(supplied, dict)):
+                    self.supplies.append(Supplied(event.id, dice_of(values)))
                 made = self.creations.get(change.file)
                 if made is None:
                     self.creations[change.file] = Made(1, event.order, values)
@@ -305,7 +396,8 @@ def _items(value: Any) -> list[Any]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-PRELUDE = (b'"text"', b'"undoes"', b'"turns"')  # what a line needs for the prelude
+# What a line needs for the prelude: a file made or retired, an undo or a turn, the supply.
+PRELUDE = (b'"text"', b'"undoes"', b'"turns"', b'"removed"', b'"supply"')
 
 
 def fold(events: Iterable[Event]) -> Ledger:
@@ -337,8 +429,10 @@ class Folding:
 
     def ledger(self) -> Ledger:
         if self._ledger is None:
-            self._ledger = Ledger(self.prelude.creations, self.prelude.void(),
-                                  self.prelude.kept)
+            prelude = self.prelude
+            self._ledger = Ledger(prelude.creations, prelude.void(), prelude.kept,
+                                  retired=prelude.retired, supplies=prelude.supplies,
+                                  undone=prelude.turns.undone())
         return self._ledger
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from cwx.errors import BadFile
 from cwx.record import Record
@@ -103,29 +103,6 @@ def inside(repo: Repository, path: str) -> bool:
     git_dir = os.path.realpath(repo.git_dir).rstrip(os.sep) + os.sep
     path = path.rstrip(os.sep) + os.sep
     return path.startswith(top) and not path.startswith(git_dir)
-
-
-def repo_blobs(repo: Repository, objects: Sequence[str]) -> Iterator[bytes]:
-    """The contents of these blobs (by object name), read one at a time from one git
-    process: memory holds one blob, however many there are."""
-    if not objects:
-        return
-    environment = {k: v for k, v in os.environ.items() if k not in _CHOSEN_BY_CWX}
-    with subprocess.Popen(["git", "--git-dir", repo.git_dir, "--work-tree", repo.top, *_SAFE,
-                           "cat-file", "--batch"], cwd=repo.top, env=environment,
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL) as git_:
-        assert git_.stdin is not None and git_.stdout is not None
-        for name in objects:  # one asked, one read: neither pipe ever fills
-            git_.stdin.write(f"{name}\n".encode())
-            git_.stdin.flush()
-            header = git_.stdout.readline().split()
-            if len(header) != 3:
-                continue  # missing: git could not find it
-            body = git_.stdout.read(int(header[2]))
-            git_.stdout.read(1)  # the newline after each blob
-            yield body
-        git_.stdin.close()
 
 
 def z_list(text: str) -> Sequence[str]:

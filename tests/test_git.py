@@ -205,7 +205,8 @@ def test_two_different_names_are_a_real_conflict_that_check_names(tmp_path: Path
     table.git(alice, "push", "--quiet", "origin", "main")
     pulled = table.pull(bob, rebase=False)
     assert pulled.returncode != 0
-    assert "name was changed" in pulled.stderr
+    assert "name was 'Kris'; one side changed it to" in pulled.stderr
+    assert "then `cwx adopt kris.toml`" in pulled.stderr  # the next step
     text = (bob / "kris.toml").read_text()
     assert "<<<<<<<" in text and ">>>>>>>" in text
     ran = cwx("check", bob, cwd=bob)
@@ -446,7 +447,8 @@ def test_a_character_made_anew_while_the_other_clone_drew_loses_no_die(tmp_path:
     table.commit(alice, "Sue, made anew")
     pulled = table.pull(alice, rebase=False)
     assert pulled.returncode == 0, pulled.stderr
-    assert "should hold 22 after the merge" in " ".join(pulled.stderr.split())
+    said = " ".join(pulled.stderr.split())
+    assert "the campaign's supply is 11 whites and 11 blacks" in said, said
     assert all_dice(alice) == before  # the hook changed nothing: a person settles it
 
 
@@ -492,7 +494,7 @@ def test_dice_the_other_clone_rightly_brought_still_let_the_hook_reconcile(
     else:
         bag = alice / "bag.toml"
         bag.write_text(bag.read_text().replace("black = 10", "black = 12"))
-        table.cwx(alice, "adopt", "bag.toml")
+        table.cwx(alice, "adopt", "bag.toml", "--supply")
     table.commit(alice, "a white kept, and dice brought")
     table.git(alice, "push", "--quiet", "origin", "main")
     table.cwx(bob, "bag", "draw", "--char", "rick.toml", *KEEP_WHITE)

@@ -41,7 +41,7 @@ def test_a_key_one_side_removed_and_the_other_left_is_removed() -> None:
 def test_two_different_names_clash() -> None:
     merged = gitmerge.merge(KRIS, with_(KRIS, name="Kris the Bold"),
                             with_(KRIS, name="Kris Smith"), "kris")
-    assert merged.clashes and "name was changed" in merged.clashes[0]
+    assert merged.clashes and "name was 'Kris'; one side changed it to" in merged.clashes[0]
 
 
 def test_a_sum_below_zero_clashes() -> None:

@@ -128,10 +128,15 @@ def test_a_hand_edit_fails_check_until_adopted(table: Path) -> None:
     assert ran.status == 2
     assert "sue.toml:" in ran.stdout and "[luck.white]: the file says 2, the ledger 0" in ran.stdout
     assert f"cwx adopt {sue}" in ran.stdout and "W9" in ran.stdout  # as check was given it
-    assert cwx("adopt", sue).status == 0
+    refused = cwx("adopt", sue)  # two whites from nowhere: only the GM's word makes them
+    assert refused.status == 2 and "would change the campaign's dice by +2 whites" in \
+        refused.error and "--supply" in refused.error
+    assert cwx("adopt", sue, "--supply").status == 0
     assert cwx("check", table).status == 0
     assert read_journal(table)[-1]["changes"] == [
         {"file": "sue.toml", "key": "luck.white", "from": 0, "to": 2}]
+    assert read_journal(table)[-1]["result"]["supply"] == {"white": 2, "black": 0}
+    assert cwx("check", "--json", table).json["supply"] == {"white": 13, "black": 11}
 
 
 def test_a_file_without_history_is_named_and_adopted_whole(table: Path) -> None:
@@ -193,7 +198,7 @@ UNDOABLE = {
     "game end": ["game", "end", "--char", "sue.toml", "--bag", "bag.toml"],
     "buy": ["wheel", "buy", "--char", "sue.toml", "--bag", "bag.toml", "--color", "red",
             "--trait", "Climber"],
-    "adopt": ["adopt", "sue.toml"],
+    "adopt": ["adopt", "sue.toml", "--supply"],  # the GM gives Sue whites: undone, gone
 }
 
 
@@ -205,7 +210,7 @@ def ready_for(table: Path, kind: str) -> None:
             "adopt": (0, 0)}.get(kind, (0, 0))
     sue.write_text(sue.read_text().replace("white = 0", f"white = {luck[0]}")
                    .replace("black = 0", f"black = {luck[1]}"))
-    assert cwx("adopt", kris, sue).status == 0
+    assert cwx("adopt", kris, sue, "--supply").status == 0
     if kind == "adopt":
         sue.write_text(sue.read_text().replace("white = 0", "white = 4"))
     if kind == "curse":  # the GM's curse spoils a success: one to spoil
@@ -248,7 +253,7 @@ def test_undo_walks_back_and_stops_at_the_start(table: Path) -> None:
 def test_undo_refuses_a_value_changed_since_naming_the_key(table: Path) -> None:
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 3"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     assert cwx("wheel", "buy", "--char", sue, "--bag", table / "bag.toml", "--color", "red",
                "--trait", "Climber").status == 0
     sue.write_text(sue.read_text().replace('"Climber"', '"Climbing"'))
@@ -519,7 +524,8 @@ def test_a_bag_no_longer_counted_fails_check_and_is_not_reconciled_away(
 def test_adopting_a_gone_bag_alone_is_refused(table: Path) -> None:
     (table / "bag.toml").unlink()
     ran = cwx("adopt", "bag.toml", cwd=table)
-    assert ran.status == 2 and "gone with 22 white and black dice" in ran.error
+    assert ran.status == 2 and "by -11 whites, -11 blacks" in ran.error
+    assert "bag.toml is gone: restore it and cwx retire it" in ran.error
     assert cwx("check", cwd=table).status == 2
 
 
@@ -551,7 +557,7 @@ def test_a_new_trait_with_a_control_character_is_refused(table: Path) -> None:
     assert kris.read_bytes() == before
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 5"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     ran = cwx("wheel", "buy", "-c", sue, "-C", "blue", "-t", "Sw\x1b[2Jimmer")
     assert ran.status == 2 and "control characters" in ran.error
 

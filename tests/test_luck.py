@@ -25,7 +25,7 @@ def table(tmp_path: Path) -> Path:
     sue = folder / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 1")
                    .replace("black = 0", "black = 1"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     return folder
 
 
@@ -156,7 +156,7 @@ def on_a_terminal(folder: Path, args: list[str], answers: list[bytes],
 def test_a_failed_draw_on_a_terminal_offers_the_white_at_once(table: Path) -> None:
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("black = 1", "black = 0"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
                                          "blue"], [b"y"])
     assert status == 0 and "Spend the white held" in said
@@ -167,7 +167,7 @@ def test_a_failed_draw_on_a_terminal_offers_the_white_at_once(table: Path) -> No
 def test_keep_and_spend_on_a_terminal_then_ctrl_c_changes_nothing(table: Path) -> None:
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("black = 1", "black = 0"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     status, said = on_a_terminal(table, ["bag", "draw", "-c", "sue", "-C", "red", "--drawn",
                                          "white", "--drawn", "blue"], [b"y", b"n"])
     assert status == 0 and "Keep it and draw again" in said and "Spend one of the 2" in said

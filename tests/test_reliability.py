@@ -382,7 +382,7 @@ def test_recovery_mends_a_journal_line_cut_short_without_reading_the_journal(
 LEDGER_COMMANDS = {
     # the command, the checkpoints its commit passes (adopt writes the journal alone)
     "reconcile": (["reconcile"], ["temp", "record#1", "replace#1", "journal", "forget#1"]),
-    "adopt": (["adopt", "sue.toml"], ["record#1", "journal", "forget#1"]),
+    "adopt": (["adopt", "sue.toml", "--supply"], ["record#1", "journal", "forget#1"]),
     "undo": (["undo"], ["temp", "record#1", "replace#1", "journal", "forget#1"]),
 }
 

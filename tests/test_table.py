@@ -85,7 +85,7 @@ def test_odds_from_the_sheet(table: Path) -> None:
     assert clock.status == 0 and clock.json["p_success_exact"] == "7/12"
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("black = 0", "black = 1"))
-    assert cwx("adopt", sue).status == 0
+    assert cwx("adopt", sue, "--supply").status == 0
     wheel = cwx("odds", "wheel", "-c", "sue", "-t", "strong", "-j", cwd=table)
     assert wheel.status == 0 and wheel.json["color"] == "red"
     assert wheel.json["p_success_exact"] == "1/5"  # the held black cancels the white
@@ -372,9 +372,10 @@ def test_check_from_a_subfolder_says_commands_that_work_there(table: Path) -> No
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 1"))
     ran = cwx("check", "..", cwd=table / "party")
-    assert ran.status == 2 and "`cwx adopt ../sue.toml`" in ran.stdout
+    assert ran.status == 2 and "`cwx adopt ../sue.toml` with the file the die came from, or " \
+        "with --supply if the GM gave it" in ran.stdout
     assert ran.stdout.startswith("../journal.jsonl: W9")
-    assert cwx("adopt", "../sue.toml", cwd=table / "party").status == 0
+    assert cwx("adopt", "../sue.toml", "--supply", cwd=table / "party").status == 0
 
 
 def test_luck_says_when_the_bag_of_the_draw_is_gone(table: Path) -> None:

@@ -8,6 +8,7 @@ from cwx import accounts
 from cwx.cli.common import changing, command
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
+from cwx.ledger import NO_DICE
 from cwx.printable import printable
 
 app = command("adopt")
@@ -18,28 +19,39 @@ def adopt(
     paths: Annotated[list[str], typer.Argument(
         help="The character and bag files whose hand edits the table accepts.",
         metavar="FILE...", show_default=False)],
+    supply: Annotated[bool, typer.Option(
+        "--supply", help="The GM adds dice to the campaign or takes them away: the files "
+        "may hold more or fewer whites and blacks than the ledger (journaled as such).")
+    ] = False,
     json: JsonFlag = False,
 ) -> None:
     """Journal, for each key whose file value differs from its ledger value, a change from
     the one to the other (a file with no history: its whole text): the GM's hand-given
     reward, or the table's decision after two clones spent the same dice, joins the ledger.
     A file the ledger knows that is gone (moved, say) leaves it: adopt it together with the
-    files that hold its dice now.
+    files that hold its dice now. Dice only move between files, unless --supply.
 
     Example: cwx adopt rick.toml bag.toml
     """
-    adopted = accounts.adopt(changing, paths)
-    emit(json, {"adopted": [a.as_json() for a in adopted]}, lambda: _text(adopted))
+    done = accounts.adopt(changing, paths, supply=supply)
+    result = {"adopted": [a.as_json() for a in done.corrected],
+              "supply": {"white": done.total.white, "black": done.total.black}}
+    emit(json, result, lambda: _text(done))
 
 
-def _text(adopted: list[accounts.Corrected]) -> str:
-    if not adopted:
+def _text(done: accounts.Adopted) -> str:
+    if not done.corrected:
         return "Nothing to adopt: every file agrees with the ledger."
     lines = ["Adopted into the ledger:"]
-    for item in adopted:
+    for item in done.corrected:
         if item.key is None:
             lines.append(f"  {item.file}: the whole file, as its history's start")
         else:
             lines.append(f"  {item.file} [{item.key}] {value_text(item.before)} → "
                          f"{value_text(item.after)}")
+    if done.supply != NO_DICE:
+        change = ", ".join(f"{n:+d} {colour}" for n, colour in
+                           ((done.supply.white, "white"), (done.supply.black, "black")) if n)
+        lines.append(f"The GM changed the campaign's dice ({change}): its supply is now "
+                     f"{done.total.said()}.")
     return "\n".join(map(printable, lines))  # names from files: shown, never obeyed

@@ -1,7 +1,7 @@
 """`cwx check`: validate a campaign, its journal and its ledger (and serve as a git
 pre-commit hook): exit 2 naming each problem."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -27,7 +27,7 @@ def check(
     Example: cwx check campaign/
     """
     report = checks.check(paths or ["."])
-    result = {
+    result: dict[str, Any] = {
         "ok": not report.problems,
         "checked": report.checked,
         "campaign": report.campaign,
@@ -36,6 +36,8 @@ def check(
         "problems": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
                      for e in report.problems],
     }
+    if report.supply is not None:
+        result["supply"] = {"white": report.supply.white, "black": report.supply.black}
     emit(json, result, lambda: text(report))
     if report.problems:
         raise typer.Exit(2)
@@ -43,6 +45,9 @@ def check(
 
 def text(report: checks.Report) -> str:
     lines = [printable(str(error)) for error in report.problems]  # names from files: shown
+    if report.supply is not None and report.supplied:
+        lines.append(f"Dice: {plural(report.supply.white, 'white')}, "
+                     f"{plural(report.supply.black, 'black')} (the supply)")
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:

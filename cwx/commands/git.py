@@ -48,6 +48,8 @@ def merge(base: str, ours: str, theirs: str,
         return
     for clash in merged.clashes:
         print(f"cwx: {path or ours}: {clash}", file=sys.stderr)
+    if merged.clashes:
+        print(f"cwx: next: {gitsetup.next_step(path or ours, merged.clashes)}", file=sys.stderr)
     raise typer.Exit(_text_merge(ours, base, theirs, clash=bool(merged.clashes)))
 
 

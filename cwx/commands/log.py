@@ -144,7 +144,9 @@ def _change(event: journal.Event, kind: Any) -> str:
     said = []
     for change in event.changes:
         if change.key is None:
-            if change.text is not None:  # a secret file (the sealed number) goes unmentioned
+            if change.removed:
+                said.append(f"removed {change.file}")
+            elif change.text is not None:  # a secret file (the sealed number) goes unmentioned
                 made = "created" if change.created else "took in" if kind.table else "rewrote"
                 said.append(f"{made} {change.file}")
             continue

@@ -48,6 +48,8 @@ class EventKind(Record):
     undoable: bool = True  # `cwx undo` may take it back
     table: bool = False  # the table's word: dice in or out of the ledger (an adopt)
     correction: bool = False  # brings files to the ledger; counts for nothing in it
+    buys: bool = False  # a purchase: what it changed was paid for (experience, dice)
+    brings: bool = False  # a file it makes brings its dice into the campaign (a new bag)
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
 
@@ -105,6 +107,10 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
 
         def trait_names(self, sheet: Any) -> list[str]:
             """The traits a player may name for this character (completion offers them)."""
+
+        def earned(self, sheet: Any) -> str | None:
+            """What the character earned that a sheet made anew would wipe ("8 xp"), beyond
+            the dice W9 counts; None: nothing."""
 
 
 # ---------------------------------------------------------------- the table

@@ -19,7 +19,7 @@ TITLE = "bag"
 CHARACTER = False
 TABLES = ("bag", "reserve")
 LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = ((), ("bag", "reserve"))
-EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False)}
+EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False, brings=True)}
 
 
 class BagSheet(Record):
@@ -45,6 +45,12 @@ def read(data: Mapping[str, Any], name: str) -> BagSheet:
     spare = Luck(count(reserve, "white", "reserve.white"),
                  count(reserve, "black", "reserve.black"))
     return BagSheet(Bag(**counts), spare)
+
+
+def taken_back(sheet: BagSheet, white: int, black: int) -> BagSheet:
+    """A retired character's dice, back in the reserve beside the bag."""
+    return sheet._replace(reserve=Luck(sheet.reserve.white + white,
+                                       sheet.reserve.black + black))
 
 
 def data_of(sheet: BagSheet) -> dict[str, Any]:

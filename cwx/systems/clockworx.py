@@ -168,6 +168,14 @@ def trait_names(sheet: ClockCharacter) -> list[str]:
     return list(sheet.traits)
 
 
+def earned(sheet: ClockCharacter) -> str | None:
+    if sheet.xp:
+        return f"{sheet.xp} xp earned"
+    if sum(sheet.traits.values()) > clockworx.BUDGET:  # more than creation can give
+        return "traits bought with experience"
+    return None
+
+
 def outcome_json(outcome: clockworx.ClockOutcome) -> dict[str, Any]:
     """A resolved action: the journal's result, and --json's (SPEC section 4)."""
     return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,
@@ -220,7 +228,7 @@ def _revealed(result: Mapping[str, Any]) -> str:
 
 EVENTS = {
     "clock resolve": EventKind(action=True, what=_resolved),
-    "xp spend": EventKind(action=True, what=lambda result: result.get("trait")),
+    "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait")),
     "clock pick --seal": EventKind(undoable=False, outcome=_sealing),
     "clock reveal": EventKind(undoable=False, outcome=_revealed),
 }

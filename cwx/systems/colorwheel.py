@@ -199,6 +199,10 @@ def trait_names(sheet: WheelCharacter) -> list[str]:
     return [name for names in sheet.traits.values() for name in names]
 
 
+def earned(sheet: WheelCharacter) -> str | None:
+    return None  # luck is dice, which W9 keeps for every file
+
+
 def luck_json(luck: Luck) -> dict[str, int]:
     return {"white": luck.white, "black": luck.black}
 
@@ -319,6 +323,6 @@ EVENTS = {
     "luck spend": EventKind(turn=True, outcome=_turned),
     "luck curse": EventKind(turn=True, outcome=_turned),
     END: EventKind(action=True),
-    "wheel buy": EventKind(action=True, what=lambda result: result.get("trait") or
+    "wheel buy": EventKind(action=True, buys=True, what=lambda result: result.get("trait") or
                            result.get("color")),
 }
