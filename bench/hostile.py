@@ -82,7 +82,32 @@ def slow_texts(events: int = 4) -> Iterator[str]:
                                "text": dotted if n % 2 else digits}])
 
 
+def ordinary_draws(events: int = EVENTS) -> Iterator[str]:
+    """Nothing hostile: a long campaign's draws, as a table's log reads them all."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml",
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
+def many_values_a_line(events: int = 48) -> Iterator[str]:
+    """A character's draws whose results hold a million values (about 1 MB each)."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml",
+                     result={"success": False, "x": [{}] * 340_000})
+
+
+def wide_letters(events: int = 50) -> Iterator[str]:
+    """Changes whose old values are megabyte strings of letters that take 4 bytes each."""
+    for n in range(events):
+        yield _event(n, changes=[{"file": "kris.toml", "key": "traits.Repair",
+                                  "from": "a" * 1_000_000 + "\U0001F600", "to": 3}])
+
+
 JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
+    "ordinary draws": ordinary_draws,
+    "a million values a line": many_values_a_line,
+    "wide letters": wide_letters,
     "three 15 MB lines": huge_lines,
     "a key a change": a_key_a_change,
     "a file an event": a_file_an_event,
@@ -117,6 +142,7 @@ COMMANDS = {
     "log --last 10": ["log", "--last", "10"],
     "undo": ["undo"],
     "luck spend": ["luck", "spend", "-c", "sue"],
+    "reconcile": ["reconcile"],
 }
 
 

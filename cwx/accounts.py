@@ -10,7 +10,7 @@ up, W9 holds campaign-wide, a ledger value the rules forbid is for the table to 
 from __future__ import annotations
 
 import os
-import shlex
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -140,9 +140,11 @@ def _nothing_earned_lost(change: Change, file: str) -> None:
         said.append(_bought(change.journal, change.name_of(file)))
     found = [text for text in said if text]
     if found:
+        from cwx.hints import typed
+
         raise RuleForbids(f"the character has {' and '.join(found)}, which a new file would "
-                          f"wipe; retire it first (cwx retire {file}), then make the new one",
-                          path=file)
+                          f"wipe; retire it first (cwx retire {typed(file)}), then make the "
+                          "new one", path=file)
 
 
 def _bought(path: str, name: str) -> str | None:
@@ -339,13 +341,15 @@ def _dice_kept(camp: Campaign, folded: ledger.Ledger, paths: Sequence[str],
                leaving: list[str], brought: ledger.Dice) -> None:
     """An adopt moves dice between files, never makes or destroys them (W9): only the GM's
     word (--supply) changes the campaign's dice."""
-    more = " ".join(shlex.quote(path) for path in paths)
+    from cwx.hints import typed
+
+    more = " ".join(map(typed, paths))
     change = ", ".join(f"{'+' if n > 0 else '-'}{plural(abs(n), colour)}" for n, colour in
                        ((brought.white, "white"), (brought.black, "black")) if n)
     missing = [name for name, held in camp.gone(folded).items() if held > 0]
     if not leaving and missing and brought.white + brought.black > 0:
         hint = (f"if they are the dice of {' and '.join(missing)}, gone, adopt it with them "
-                f"(cwx adopt {shlex.quote(missing[0])} {more}), so they are counted once; ")
+                f"(cwx adopt {typed(missing[0])} {more}), so they are counted once; ")
     elif leaving:
         hint = (f"{' and '.join(leaving)} {'is' if len(leaving) == 1 else 'are'} gone: "
                 "restore it and cwx retire it (a character's dice go back to the reserve, a "
@@ -497,8 +501,13 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     counting = {target: min(undos)[1] for target, undos in turns.undos.items()
                 if min(undos)[1] not in void}
     undoes = {undo: target for target, undo in counting.items()}
+    # A line stamped more than a day ahead of this clock is no change a player just made
+    # (a clone's clock a day wrong, or a line written to be the one undone): passed by.
+    horizon = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime(time.time() + 86400))
     best: journal.Event | None = None
     for event in journal.events_in(path):
+        if event.when > horizon:
+            continue
         if event.id in void or event.id in undone or \
                 (name is not None and event.file != name and
                  all(c.file != name for c in event.changes)) or \
@@ -621,7 +630,7 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:
             raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=file,
                               key=step.key) from None
         change.set(file, key, back)
-    for file in {camp.named(c.file) for c in target.changes if c.key}:
+    for file in {camp.named(c.file) for c in target.changes if c.key and not c.correction}:
         if problem := sheet_problem(change, file):
             raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
                               f"refuse ({problem.message})", path=file, key=problem.key)

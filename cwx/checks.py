@@ -6,7 +6,6 @@ placed at a file, line and key; the command prints them."""
 from __future__ import annotations
 
 import os
-import shlex
 from typing import Any
 
 from cwx import campaign, journal, ledger, redo, seal, sheets, systems, tomlread
@@ -365,8 +364,9 @@ def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> l
 
 
 def _arg(path: str) -> str:
-    """A file as a command typed here takes it (the file as check names it, quoted)."""
-    return shlex.quote(path)
+    from cwx.hints import typed
+
+    return typed(path)
 
 
 def _dice(count: int) -> str:

@@ -19,6 +19,9 @@ from cwx.errors import shown
 from cwx.record import Record
 
 Path = tuple[str, ...]
+# A sheet has a few dozen keys; merging thousands, each edited in turn, would take a pull
+# minutes (tomlkit's work grows as their square), so such a file is git's to merge.
+MAX_LEAVES = 1000
 
 
 class Merged(Record):
@@ -49,6 +52,8 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
         return Files(None, [])
     if sheets.kind_of(data[1]) is None or sheets.kind_of(data[2]) is None:
         return Files(None, [])  # not cwx's TOML
+    if any(len(_leaves(side)) > MAX_LEAVES for side in data):
+        return Files(None, [])  # more keys than a sheet has: git's text merge, at its speed
     if not raws[0].strip():  # no common ancestor: each side made the file its own way
         return Files(None, [f"was made on both sides: {_made(data[1])} on one, "
                             f"{_made(data[2])} on the other (never summed)"])

@@ -299,7 +299,9 @@ def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: S
 
 def next_step(path: str, clashes: list[str]) -> str:
     """What a person does about a file the merge driver could not settle."""
-    quoted = shlex.quote(path)
+    from cwx.hints import typed
+
+    quoted = typed(path)
     clone = repo.of(".")
     rebasing = clone is not None and any(
         os.path.isdir(os.path.join(repo.git_folder(clone), where))
@@ -368,7 +370,9 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
         by = made[item.file]
         said.append(f"  {line}: the file's value came with {by}, an edit no journal line "
                     "records" if by else f"  {line}")
-    files = " ".join(shlex.quote(file) for file in sorted(made))
+    from cwx.hints import typed
+
+    files = " ".join(map(typed, sorted(made)))
     said.append(f"  to keep a hand edit instead: `git revert {commit}`, then `cwx adopt "
                 f"{files}` (with --supply if it gave dice) and commit")
     return "\n".join(map(printable, said))  # names from files: shown, never obeyed

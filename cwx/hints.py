@@ -1,4 +1,5 @@
-""""Did you mean …?": the nearest of the names a player could have meant, for errors."""
+""""Did you mean …?": the nearest of the names a player could have meant, and files as a
+command a player types takes them, for errors."""
 
 from __future__ import annotations
 
@@ -31,3 +32,11 @@ def did_you_mean(word: str, choices: Iterable[str], shown: Mapping[str, str] | N
     show = shown or {}
     return f" (did you mean {' or '.join(repr(show.get(c, c)) for c in close)}?)" \
         if close else ""
+
+
+def typed(path: str) -> str:
+    """A file as a shell command takes it: quoted, and one starting with a dash behind ./,
+    never read as an option."""
+    import shlex
+
+    return shlex.quote(f"./{path}" if path.startswith("-") else path)

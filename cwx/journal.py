@@ -18,6 +18,7 @@ written back with it, never lost.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import re
@@ -225,12 +226,42 @@ def opened(path: str) -> BinaryIO | None:
         return None
     except OSError as error:
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or (info.st_size == 0 and _reads_on(fd)):
         os.close(fd)
-        raise BadFile("is not a regular file, so it is no journal; put the journal itself "
-                      "here", path=path)
+        raise BadFile("is not a regular file (a file of the system's, such as /proc, says "
+                      "it is empty and reads on), so it is no journal; put the journal "
+                      "itself here", path=path)
     os.set_blocking(fd, True)
-    return open(fd, "rb")
+    return io.BufferedReader(_Checked(fd, path), 1 << 16)
+
+
+def _reads_on(fd: int) -> bool:
+    """Whether a file whose size says 0 has bytes to read: one of /proc's, not a file."""
+    try:
+        return os.pread(fd, 1, 0) != b""
+    except OSError:
+        return True
+
+
+class _Checked(io.FileIO):
+    """A journal whose read fails midway (an I/O error) says so as a problem of the file."""
+
+    def __init__(self, fd: int, path: str) -> None:
+        super().__init__(fd, "rb")
+        self.path = path
+
+    def readinto(self, buffer: Any) -> int | None:
+        try:
+            return super().readinto(buffer)
+        except OSError as error:
+            raise BadFile(f"cannot be read ({error.strerror})", path=self.path) from None
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        try:
+            return super().seek(offset, whence)
+        except OSError as error:
+            raise BadFile(f"cannot be read ({error.strerror})", path=self.path) from None
 
 
 if TYPE_CHECKING:  # a protocol costs start-up to define: for typing only
@@ -449,7 +480,11 @@ def last_action(path: str, name: str) -> Action | None:
             continue
         turns.note(event)
         if _kind(event.command).action:  # a game's move (not a making, an undo...)
-            actions.append(event)
+            # Kept without its changes and nested results: what luck reads is plain, and
+            # 2,000 hostile lines of a million values each must not all be held.
+            actions.append(event._replace(changes=(), result={
+                key: value for key, value in event.result.items()
+                if type(value) in (str, int, bool, float) or value is None}))
             if best is None and event.id not in turns.undos:  # undone: look on
                 best = event
             elif best is None and len(actions) > LOOK_BACK:
@@ -510,6 +545,10 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
                        if marker else "is not one JSON object (a line cut short?)")
     if type(data) is not dict:
         return BadLine(number, "is not a JSON object")
+    # Counted first (a C loop): a line of fewer brackets cannot nest deeper.
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+        return BadLine(number, f"nests values more than {MAX_DEPTH} deep, as no file cwx "
+                               "reads does")
     if (b"\\ud" in raw and not _utf8(data)) or (b"\\uD" in raw and not _utf8(data)):
         return BadLine(number, "holds a lone surrogate escape, which is no text cwx writes")
     try:
@@ -631,6 +670,10 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         if len(value) > MAX_NAME or "\0" in value:
             raise ValueError("names a file or a player no cwx writes (too long, or with a "
                              "NUL)")
+    for value in (file, bag):
+        if value is not None and not _plain_path(value):
+            raise ValueError(f"names the file {_short(value)} as cwx never does (./, //, "
+                             "a/../b): one file must have one name")
     result = get("result") or {}
     if type(result) is not dict:
         raise TypeError("result must be an object")
@@ -649,6 +692,9 @@ def _change(item: Any) -> Edit:
         raise TypeError("each change must be an object naming its file")
     if len(item["file"]) > MAX_NAME or "\0" in item["file"]:
         raise ValueError("names a file no cwx writes (too long, or with a NUL)")
+    if not _plain_path(item["file"]):
+        raise ValueError(f"names the file {_short(item['file'])} as cwx never does (./, //, "
+                         "a/../b): one file must have one name")
     key = item.get("key")
     if key is None:
         text = item.get("text")
@@ -660,6 +706,34 @@ def _change(item: Any) -> Edit:
         raise TypeError("a change's key must be text, not empty, of a length cwx writes")
     return _record(Edit, (item["file"], key, item.get("from"), item.get("to"), False, None,
                           item.get("correction") is True, False))
+
+
+MAX_DEPTH = 64  # arrays and tables within each other, as in a file (tomlread.MAX_DEPTH)
+
+
+def _plain_path(name: str) -> bool:
+    """A file named as cwx names it (os.path.normpath's form): no "./", "//" or "a/../b",
+    so one file has one name in the ledger. String tests only: every line names files."""
+    if not name or "//" in name or name.endswith("/") or name == "." or \
+            name.startswith("./") or "/./" in name or name.endswith("/."):
+        return False
+    rest = name
+    while rest.startswith("../"):  # outside the campaign: check names it as such
+        rest = rest[3:]
+    return "/../" not in rest and not rest.endswith("/..") and rest not in ("..", "")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > limit:
+            return True
+        if type(item) is list:
+            pending += [(inner, depth + 1) for inner in item]
+        elif type(item) is dict:
+            pending += [(inner, depth + 1) for inner in item.values()]
+    return False
 
 
 def _short(value: object) -> str:

@@ -37,6 +37,9 @@ MAX_KEPT = 24 << 20
 OVER = (f"names more keys, list items or files than a campaign's ledger keeps "
         f"({MAX_KEPT >> 20} MB of them): no journal of cwx's holds so much; left out")
 _SAID = 100  # characters of a command or a name kept to tell a change by
+# Keys of one file the ledger follows: a sheet has a few dozen; editing thousands, each
+# in turn, would take a reconcile minutes (tomlkit's work grows as their square).
+MAX_KEYS = 1000
 
 
 def _first(entry: tuple[Any, ...]) -> Any:
@@ -63,8 +66,8 @@ def weight(value: Any) -> int:
     total, pending = 0, [value]
     while pending:
         item = pending.pop()
-        if type(item) is str:
-            total += 50 + len(item)
+        if type(item) is str:  # a letter beyond Latin-1 takes 2 or 4 bytes, as it may
+            total += 50 + len(item) * (1 if item.isascii() else 4)
         elif type(item) is list:
             total += 56 + 8 * len(item)
             pending.extend(item)
@@ -181,7 +184,8 @@ class _Key:
             self.recent = sorted([*recent, (order, said)], key=_first)[-3:]
         if self.steps is not None:
             self.steps.append((order, before, after, said))
-            kept += 200
+            kept += 200 + (weight(before) if type(before) is not int else 0) + \
+                (weight(after) if type(after) is not int else 0)
         return kept
 
     def value(self, created: bool, base: Any) -> Value:
@@ -231,6 +235,7 @@ class Ledger:
         self.retired = dict(retired or {})  # files retired, and when (the latest)
         self._supplies = list(supplies)
         self._undone = undone or set()
+        self._most = 0  # the most keys any one file has
         self.keys: dict[str, dict[str, _Key]] = {}
         self.known: set[str] = set(creations)  # every file the journal changes
         self.named: set[str | None] = set()  # files events name beside their changes
@@ -260,6 +265,8 @@ class Ledger:
                 if name not in self.named:
                     self.named.add(name)
                     self.kept += 100 + len(name or "")
+        if self._most + len(event.changes) > MAX_KEYS and self._too_many(event):
+            return False  # more keys of one file than any sheet: no line of cwx's
         order = event.order
         said = (event.command[:_SAID], event.who and event.who[:_SAID], event.at)
         void = event.id in self.void
@@ -282,6 +289,7 @@ class Ledger:
             if entry is None:
                 entry = keys[change.key] = _Key(self.rules(change.file)(change.key).in_step)
                 self.kept += 800 + len(change.key)
+                self._most = max(self._most, len(keys))
             self.kept += entry.add(order, change.before, change.after, said)
         return True
 
@@ -305,6 +313,15 @@ class Ledger:
         for name in self.known:
             total = total.plus(self.held_dice(name))
         return total
+
+    def _too_many(self, event: Event) -> bool:
+        """Whether the event would give one file more than MAX_KEYS keys."""
+        new: dict[str, set[str]] = {}
+        for change in event.changes:
+            if change.key is not None and change.key not in self.keys.get(change.file, {}):
+                new.setdefault(change.file, set()).add(change.key)
+        return any(len(self.keys.get(file, {})) + len(keys) > MAX_KEYS
+                   for file, keys in new.items())
 
     def held_dice(self, file: str) -> Dice:
         """The whites and blacks the ledger says `file` holds (W9)."""

@@ -102,16 +102,19 @@ every clone (the merge driver and hooks that make what git merges add up).
 
     cwx log                               # what happened so far
     cwx check                             # every file valid? (also a pre-commit hook)
+
+A Makefile runs commands: read what a pull changed in it before you run `make`. cwx
+itself runs nothing a clone brings.
 """
 
 
 MAKEFILE = """\
-# Scripted scenes for this campaign. `make check` before you commit.
+# Scripted scenes for this campaign. `cwx check` before you commit (the git hook does).
 # Each scene is a recipe: cwx exits 1 on a failed action when asked (--exit-code), and 2
 # on an error (a missing file, a typo): a scene tells the two apart, so an error stops
 # make instead of being told as a failure in the story.
 CWX ?= cwx
-HERO ?= hero.toml
+HERO ?= $(USER).toml
 BAG ?= bag.toml
 
 .PHONY: check log odds climb

@@ -40,7 +40,7 @@ class Timeline:
     def events(self) -> Iterator[Event]:
         """The chosen events, read again whole; one whose changes are not a journal's is
         left out (`cwx check` names it), and a line git's union copied, once."""
-        for event, _ in _lines(self.file, self.order):
+        for event, _ in _lines(self.file, self.order, self.skipped):
             yield event
 
 
@@ -52,11 +52,16 @@ class Skipped:
     def __init__(self) -> None:
         self.count = 0
         self.first: list[int] = []
+        self.lines: set[int] = set()  # each counted once, however often it is read
 
     def add(self, line: int) -> None:
+        if line in self.lines:
+            return
+        self.lines.add(line)
         self.count += 1
         if len(self.first) < self.SHOWN:
             self.first.append(line)
+            self.first.sort()
 
 
 def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
@@ -123,12 +128,13 @@ class _Span:
         self.fd, self.at, self.end = file.fileno(), start, end
 
     def read(self, size: int) -> bytes:
-        chunk = os.pread(self.fd, min(size, self.end - self.at), self.at)
+        chunk = _pread(self.fd, min(size, self.end - self.at), self.at)
         self.at += len(chunk)
         return chunk
 
 
-def _lines(file: BinaryIO, order: Places) -> Iterator[tuple[Event, bytes]]:
+def _lines(file: BinaryIO, order: Places,
+           skipped: Skipped | None = None) -> Iterator[tuple[Event, bytes]]:
     # Git's union merge can copy a line: each event once. A copy has its original's time,
     # so it comes right beside it: only the ids of the moment are kept.
     moment, seen = "", set[str]()
@@ -137,7 +143,10 @@ def _lines(file: BinaryIO, order: Places) -> Iterator[tuple[Event, bytes]]:
         event = parse(raw, line)
         if when != moment:
             moment, seen = when, set()
-        if isinstance(event, Event) and event.id not in seen:
+        if not isinstance(event, Event):
+            if skipped is not None:  # an envelope of an event, and changes of none
+                skipped.add(line)
+        elif event.id not in seen:
             seen.add(event.id)
             yield event, raw
 
@@ -146,9 +155,18 @@ def _line_at(file: BinaryIO, offset: int) -> bytes:
     """The line at `offset` of the open journal (read in place, as the stretches are)."""
     found = b""
     while len(found) <= MAX_LINE:
-        chunk = os.pread(file.fileno(), 1 << 16, offset + len(found))
+        chunk = _pread(file.fileno(), 1 << 16, offset + len(found))
         end = chunk.find(b"\n")
         if end >= 0 or not chunk:
             return found + (chunk[:end + 1] if end >= 0 else chunk)
         found += chunk
     return found
+
+
+def _pread(fd: int, size: int, at: int) -> bytes:
+    try:
+        return os.pread(fd, size, at)
+    except OSError as error:  # a disk failing under the journal: said, as of any file
+        from cwx.errors import BadFile
+
+        raise BadFile(f"cannot be read ({error.strerror})", path="journal.jsonl") from None

@@ -6,6 +6,7 @@ BadFile naming the line."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -48,6 +49,8 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
             size += len(chunk)
             if size > MAX_BYTES:
                 raise BadFile(f"grew past {MAX_BYTES} bytes while cwx read it", path=path)
+    except OSError as error:  # a file of the system's (/proc/self/mem) that will not read
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
     finally:
         os.close(fd)
     return b"".join(chunks)
@@ -168,23 +171,36 @@ def line_of(raw: bytes, key: str | None) -> int | None:
     if not key:
         return None
     table_name, dot, rest = key.partition(".")
-    wanted = [table_name, rest] if dot else [table_name]
+    wanted = (table_name, rest) if dot else (table_name,)
+    exact, headers, top = _index(raw)
+    if wanted in exact:
+        return exact[wanted]
+    # Else the key's table: a top-level `table = {...}` (the last), or its header.
+    return top.get(table_name) or min(
+        (line for table, line in headers.items() if table == wanted[:len(table)]), default=None)
+
+
+@functools.lru_cache(maxsize=8)  # a file's lines are indexed once, however many keys
+def _index(raw: bytes) -> tuple[dict[tuple[str, ...], int], dict[tuple[str, ...], int],
+                                dict[str, int]]:
+    """Where each key is first written (its table, then its name as it stands), each
+    table's first header, and the last top-level key of each name."""
+    exact: dict[tuple[str, ...], int] = {}
+    headers: dict[tuple[str, ...], int] = {}
+    top: dict[str, int] = {}
     table: list[str] = []
-    best = None
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
         if header := re.match(_HEADER_KEY, line):
             table = _parts(header.group(1))
-            if table == wanted[: len(table)] and best is None:
-                best = number
+            headers.setdefault(tuple(table), number)
             continue
         if assign := re.match(_KEY, line):
             path = table + _parts(assign.group(1))
-            if path == wanted or (len(wanted) == 2 and path[:1] == wanted[:1] and
-                                  ".".join(path[1:]) == wanted[1]):
-                return number
-            if path == wanted[: len(path)] and len(path) > len(table):
-                best = number
-    return best
+            named = (path[0], ".".join(path[1:])) if len(path) > 1 else (path[0],)
+            exact.setdefault(named, number)
+            if len(path) == 1:
+                top[path[0]] = number
+    return exact, headers, top
 
 
 def _parts(key: str) -> list[str]:

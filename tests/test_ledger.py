@@ -437,7 +437,10 @@ def test_log_merges_many_stretches_into_time_order(table: Path) -> None:
 
 def hostile(folder: Path, **line: Any) -> None:
     """A line another player wrote into the journal by hand, pushed through git."""
-    event = {"v": 2, "id": "evil", "at": "2099-01-01T00:00:00.000Z", "command": "xp spend",
+    import time
+
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime())  # undo passes the future by
+    event = {"v": 2, "id": "evil", "at": now, "command": "xp spend",
              "who": "x", "file": None, "bag": None, "result": {}, "changes": [], **line}
     with (folder / "journal.jsonl").open("a") as file:
         file.write(json.dumps(event) + "\n")

@@ -285,3 +285,117 @@ def test_a_file_name_is_never_run_by_the_merge_driver_with_no_cwx(
     assert merged.returncode != 0 and "no cwx on this machine" in merged.stderr
     assert name in merged.stderr and "<<<<<<<" in (work / name).read_text()
     assert not (work / "PWNED").exists()
+
+
+# ---------------------------------------------------------------- the second adversary's finds
+
+
+def line(**fields: object) -> str:
+    event = {"v": 2, "id": "00000000000000aa", "at": "2026-12-02T10:00:00.000Z",
+             "command": "bag draw", "who": "Sue", "file": "sue.toml", "bag": "bag.toml",
+             "result": {}, "changes": [], **fields}
+    return json.dumps(event) + "\n"
+
+
+@pytest.fixture
+def saga_(tmp_path: Path) -> Path:
+    from tests.helpers import saga
+
+    return saga(tmp_path / "saga", kris="kris.toml")
+
+
+def test_an_undo_of_a_line_of_corrections_alone_is_no_internal_error(saga_: Path) -> None:
+    with open(saga_ / "journal.jsonl", "a") as file:
+        file.write(line(command="xp spend", who="Kris", file="kris.toml", bag=None, changes=[
+            {"file": "kris.toml", "key": "xp", "from": 0, "to": 0, "correction": True}]))
+    ran = cwx("undo", cwd=saga_)
+    assert ran.status in (0, 2), ran.stderr  # never 3
+    assert cwx("check", saga_).status == 0
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="a system without /proc")
+def test_a_file_of_the_systems_that_will_not_read_is_a_clear_error(saga_: Path) -> None:
+    from cwx import journal
+    from cwx.errors import BadFile
+
+    settings = saga_ / "campaign.toml"
+    for target in ("/proc/self/mem", "/proc/self/pagemap"):
+        settings.write_text(f'[campaign]\nbag = "{target}"\n')
+        ran = cwx("bag", "show", cwd=saga_)  # reads it; writes nothing
+        assert ran.status == 2 and target in ran.error
+        with pytest.raises(BadFile, match="is not a regular file"):
+            journal.opened(target)  # says it is empty, and reads on without end
+
+
+def test_a_value_nested_past_any_files_depth_is_a_bad_line(saga_: Path) -> None:
+    deep: object = 1
+    for _ in range(600):
+        deep = [deep]
+    with open(saga_ / "journal.jsonl", "a") as file:
+        file.write(line(file="kris.toml", bag=None, who="Kris", changes=[
+            {"file": "kris.toml", "key": "name", "from": "Kris", "to": deep}]))
+    shown = cwx("log", cwd=saga_)
+    assert shown.status == 0 and "not journal events" in shown.stderr
+    checked = cwx("check", saga_)
+    assert checked.status == 2 and "nests values more than 64 deep" in checked.stdout
+    assert cwx("adopt", saga_ / "kris.toml").status == 0
+
+
+def test_a_file_a_line_names_another_way_is_no_second_file(saga_: Path) -> None:
+    with open(saga_ / "journal.jsonl", "a") as file:
+        file.write(line(id="00000000000000ad", at="2099-01-01T00:00:00.000Z",
+                        file="./sue.toml", bag="./bag.toml", result={"success": True},
+                        changes=[{"file": "./bag.toml", "key": "bag.white", "from": 1,
+                                  "to": 0}]))
+    checked = cwx("check", saga_)
+    assert checked.status == 2 and "as cwx never does" in checked.stdout
+    assert cwx("undo", cwd=saga_).status == 2  # nothing of the line is undone: no die made
+    assert value(saga_, "bag.toml", "bag", "white") == 1
+
+
+def test_a_line_stamped_far_ahead_is_not_the_change_undo_takes_back(saga_: Path) -> None:
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris",
+               cwd=saga_).status == 0
+    with open(saga_ / "journal.jsonl", "a") as file:
+        file.write(line(at="2099-01-01T00:00:00.000Z", who="Kris", file="kris.toml",
+                        bag=None, command="clock resolve", changes=[
+                            {"file": "kris.toml", "key": "xp", "from": 2, "to": 40}]))
+    assert cwx("undo", cwd=saga_).status == 0
+    assert value(saga_, "kris.toml", "xp") == 0  # the resolve this clock made
+
+
+def test_checks_advice_never_reads_a_file_name_as_an_option(saga_: Path) -> None:
+    import shutil
+
+    shutil.copy(saga_ / "kris.toml", saga_ / "-rf.toml")
+    ran = cwx("check", cwd=saga_)
+    assert "`cwx adopt ./-rf.toml`" in ran.stdout
+
+
+def test_thousands_of_keys_cost_a_pull_and_a_check_seconds_not_minutes(
+        saga_: Path, tmp_path: Path) -> None:
+    import time
+
+    from cwx import gitmerge
+
+    kris = saga_ / "kris.toml"
+    kris.write_text(kris.read_text() + "".join(f"T{n} = 1\n" for n in range(8000)))
+    began = time.perf_counter()
+    checked = cwx("check", saga_)
+    assert time.perf_counter() - began < 5 and checked.status == 2
+    base, ours, theirs = (tmp_path / name for name in ("base", "ours", "theirs"))
+    notes = "".join(f"n{n} = {n}\n" for n in range(10_000))
+    bag = (saga_ / "bag.toml").read_text()
+    base.write_text(bag)
+    ours.write_text(bag.replace("white = 10", "white = 9"))
+    theirs.write_text(bag + "[notes]\n" + notes)
+    began = time.perf_counter()
+    assert gitmerge.merge_files(str(base), str(ours), str(theirs), "bag.toml").text is None
+    assert time.perf_counter() - began < 5  # left to git's own text merge
+    with open(saga_ / "journal.jsonl", "a") as file:  # a line giving a file 2,000 keys
+        file.write(line(file="kris.toml", bag=None, who="Kris", changes=[
+            {"file": "kris.toml", "key": f"traits.T{n}", "from": None, "to": 1}
+            for n in range(2000)]))
+    began = time.perf_counter()
+    ran = cwx("check", saga_)
+    assert time.perf_counter() - began < 5 and "names more keys" in ran.stdout

@@ -1,6 +1,7 @@
 """`cwx log`: the campaign journal in time order, for people or scripts."""
 
 import io
+import itertools
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -49,11 +50,11 @@ def log(
     # editor's save) is read whole from the file that was there.
     with journal.opened(path) or io.BytesIO() as file:
         order = Timeline(file, camp.name_of(char) if char else None, last)
-        _left_out(path, order.skipped)
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:
             _print_table(order, camp.name_of(char) if char else None)
+        _left_out(path, order.skipped)  # after: reading the events finds the last of them
 
 
 def _left_out(path: str, skipped: Skipped) -> None:
@@ -87,7 +88,7 @@ def _print_table(order: Timeline, name: str | None) -> None:
         return
     header = ("when", "player", "who", "what", "outcome", "change")
     widths = [_width(cell) for cell in header]
-    for event in (first, *rows):  # a first pass for the column widths
+    for event in itertools.chain((first,), rows):  # a first pass for the widths, streamed
         widths = [max(w, _width(cell))
                   for w, cell in zip(widths, _row(event, order.turns), strict=True)]
     print(_line(header, widths))
