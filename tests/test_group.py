@@ -5,7 +5,13 @@ says, each player named (CWX_PLAYER)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.helpers import SUE, cwx
 from tests.test_git import KEEP_WHITE, Table, value
@@ -202,3 +208,136 @@ def test_the_log_row_of_an_adopt_names_its_file(tmp_path: Path) -> None:
     kris.write_text(kris.read_text().replace("xp = 0", "xp = 5"))
     play(alice, "GM", "adopt", "kris.toml")
     assert "adopt (kris.toml)" in cwx("log", cwd=alice).stdout
+
+
+# ---------------------------------------------------------------- random play by the book
+
+MOVES = ["draw", "xp", "undo", "redo", "retire", "refill", "gift", "sneak", "guest"]
+
+
+class Player:
+    """One player at one clone, with the character they play, and what they were told."""
+
+    def __init__(self, table: Table, clone: Path, name: str, char: str) -> None:
+        self.table, self.clone, self.name, self.char = table, clone, name, char
+        self.made = 0
+
+    def cwx(self, *args: object) -> Any:
+        ran = cwx(*args, cwd=self.clone, env={"CWX_PLAYER": self.name})
+        assert ran.status in (0, 2) and "Traceback" not in ran.stderr, (args, ran.stderr)
+        return ran
+
+    def move(self, move: str, told: Told) -> None:
+        if move == "draw":
+            self.cwx("bag", "draw", "-c", self.char, *KEEP_WHITE)
+        elif move == "xp":
+            ran = self.cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Tough", "-c", "kris",
+                           "--json")
+            told.xp_by(self, ran.json["xp"])
+        elif move in ("undo", "redo"):
+            ran = self.cwx("undo", *(["--redo"] if move == "redo" else []), "--json")
+            if ran.status == 0:
+                told.undone(ran.json["change"]["id"], redo=move == "redo")
+        elif move == "retire":
+            if self.cwx("retire", self.char).status == 0:
+                self.made += 1
+                self.char = f"{self.name.lower()}{self.made}.toml"
+                self.cwx("char", "new", self.char, "--system", "colorwheel", *SUE)
+        elif move == "refill":  # the GM's word: one more white beside the bag
+            bag = self.clone / "bag.toml"
+            text = bag.read_text()
+            white = value(self.clone, "bag.toml", "reserve", "white")
+            bag.write_text(_with_reserve(text, white + 1))
+            if self.cwx("adopt", "bag.toml", "--supply").status == 0:
+                told.supply += 1
+        elif move == "gift":  # the GM's hand-given experience, adopted
+            xp = value(self.clone, "kris.toml", "xp")
+            kris = self.clone / "kris.toml"
+            kris.write_text(kris.read_text().replace(f"xp = {xp}", f"xp = {xp + 5}", 1))
+            ran = self.cwx("adopt", "kris.toml", "--json")
+            assert ran.status == 0, ran.stderr
+            told.xp_by(self, 5)
+        elif move == "sneak":  # a die from nowhere, committed past the hooks
+            path = self.clone / self.char
+            held = value(self.clone, self.char, "luck", "white")
+            path.write_text(path.read_text().replace(f"white = {held}", f"white = {held + 1}"))
+            self.table.git(self.clone, "add", "-A")
+            self.table.git(self.clone, "commit", "--quiet", "--no-verify", "-m", "sneak")
+        elif move == "guest":
+            self.cwx("char", "new", "guest.toml", "--system", "clockworx", *MARA_A)
+
+
+def _with_reserve(text: str, white: int) -> str:
+    head, _, rest = text.partition("[reserve]")
+    lines = rest.split("\n")
+    lines = [f"white = {white}" if line.startswith("white =") else line for line in lines]
+    return head + "[reserve]" + "\n".join(lines)
+
+
+class Told:
+    """What commands reported: the xp each event gave, undone or redone, and the supply."""
+
+    def __init__(self) -> None:
+        self.xp: dict[str, int] = {}  # event id -> xp it gave
+        self.standing: dict[str, bool] = {}
+        self.supply = 22
+        self.pending: list[tuple[Player, int]] = []
+
+    def xp_by(self, player: Player, xp: int) -> None:
+        latest = cwx("log", "--last", 1, "--json", cwd=player.clone).json["events"][-1]
+        self.xp[latest["id"]] = xp
+        self.standing[latest["id"]] = True
+
+    def undone(self, change: str, *, redo: bool) -> None:
+        if change in self.standing:
+            self.standing[change] = redo
+
+    def total_xp(self) -> int:
+        return sum(xp for event, xp in self.xp.items() if self.standing[event])
+
+
+def sync(table: Table, players: list[Player]) -> None:
+    """Each player commits, pulls (settling a clash as cwx says) and pushes, in turn."""
+    for player in players:
+        table.git(player.clone, "add", "-A")
+        done = table.git(player.clone, "commit", "--quiet", "--allow-empty", "-m", "play",
+                         check=False)
+        if done.returncode != 0:  # the hook's check refused a hand edit: as it says
+            player.cwx("reconcile")
+            table.commit(player.clone, "reconciled")
+        pulled = table.pull(player.clone, rebase=False)
+        if pulled.returncode != 0:
+            assert "guest.toml: was made on both sides" in pulled.stderr, pulled.stderr
+            theirs = table.git(player.clone, "show", ":3:guest.toml").stdout
+            (player.clone / f"guest-{player.made}{player.name}.toml").write_text(theirs)
+            table.git(player.clone, "checkout", "--ours", "guest.toml")
+            player.cwx("adopt", "guest.toml", f"guest-{player.made}{player.name}.toml")
+            table.commit(player.clone, "two guests")
+        table.git(player.clone, "push", "--quiet", "origin", "main")
+
+
+# CWX_GROUP_EXAMPLES=40 plays more tables (a minute and a half) than make test's six.
+@settings(max_examples=int(os.environ.get("CWX_GROUP_EXAMPLES", "6")))
+@given(rounds=st.lists(st.tuples(st.lists(st.sampled_from(MOVES), max_size=3),
+                                 st.lists(st.sampled_from(MOVES), max_size=3)),
+                       min_size=1, max_size=2))
+def test_random_play_by_the_book_keeps_the_supply_and_every_xp_point_told(
+        tmp_path_factory: pytest.TempPathFactory,
+        rounds: list[tuple[list[str], list[str]]]) -> None:
+    table = Table(tmp_path_factory.mktemp("group"))
+    alice, bob = table.start()
+    players = [Player(table, alice, "Alice", "sue.toml"), Player(table, bob, "Bob", "rick.toml")]
+    told = Told()
+    for moves in rounds:
+        for player, chosen in zip(players, moves, strict=True):
+            for move in chosen:
+                player.move(move, told)
+        sync(table, players)
+        sync(table, players)  # the first to push hears the others' moves too
+        for player in players:
+            checked = cwx("check", "--json", player.clone, cwd=player.clone)
+            if checked.status == 0:  # a clone that check passes holds just the supply
+                assert campaign_dice(player.clone) == \
+                    (checked.json["supply"]["white"], checked.json["supply"]["black"])
+                assert sum(checked.json["supply"].values()) == told.supply
+                assert value(player.clone, "kris.toml", "xp") == told.total_xp()
