@@ -491,7 +491,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     counting in the ledger (an action that changed no file, a failed draw, is one too);
     with `redo`, their most recent undo still standing. A change undone and redone before
     is undone again by undoing its redo: each change has one chain of undos."""
-    from cwx import events
+    from cwx import events, guesses
 
     turns = journal.Turns()
     for _, item in journal.read_raw(path, only=(b'"undoes"', b'"turns"')):
@@ -505,6 +505,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     # (a clone's clock a day wrong, or a line written to be the one undone): passed by.
     horizon = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime(time.time() + 86400))
     best: journal.Event | None = None
+    settled = guesses.Settled(path)
     for event in journal.events_in(path):
         if event.when > horizon:
             continue
@@ -517,8 +518,10 @@ def latest_undoable(path: str, name: str | None, player: str | None,
             wanted = event.undoes is not None and _root(event, undoes) in undone
         else:
             kind = events.kind(event.command)
+            # A guess a reveal settled is the reveal's now (which no undo takes back).
             wanted = event.undoes is None and kind.undoable and \
-                (kind.action or any(c.key is not None for c in event.changes))
+                (kind.action or any(c.key is not None for c in event.changes)) and \
+                not (kind.pending and event.id in settled)
         if wanted and (best is None or (event.when, event.id) > (best.when, best.id)):
             best = event
     if best is None:

@@ -6,9 +6,10 @@ placed at a file, line and key; the command prints them."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
-from cwx import campaign, journal, ledger, redo, seal, sheets, systems, tomlread
+from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, tomlread
 from cwx.campaign import Campaign
 from cwx.errors import CwxError, shown
 from cwx.record import Record
@@ -21,6 +22,8 @@ class Report(Record):
     problems: list[CwxError]
     supply: ledger.Dice | None = None  # the first campaign's dice, when it was checked whole
     supplied: bool = False  # and its files hold just that (else a problem says the difference)
+    pending: tuple[guesses.Guess, ...] = ()  # the first campaign's guesses waiting for a reveal (guesses.py)
+    revealed: Mapping[str, str] = {}  # its commitments revealed (a guess on one waits in vain)
 
     @property
     def checked(self) -> int:
@@ -66,8 +69,9 @@ def check(given: list[str]) -> Report:
     with_problems = {e.path for e in problems}
     valid = {path: kind for path, kind in valid.items() if path not in with_problems}
     supply, supplied = supplies.get(first.real or "", (None, False))
+    board = guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
-                  supplied)
+                  supplied, board.pending, board.revealed)
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:

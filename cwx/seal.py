@@ -209,13 +209,32 @@ def reveals(result: Mapping[str, Any], commitment_hex: str) -> bool:
         return False
 
 
-def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
-    """Each reveal in the journal (line, commitment) whose commitment no seal published,
-    or whose number and nonce are not the commitment's: a number shown against a
-    commitment the players never had, or one it never held."""
+class Shown(Record):
+    """A reveal the journal holds: the number and nonce it showed for a commitment."""
+
+    line: int
+    when: str
+    commitment: str
+    target: object  # as the line says (a hand may have written anything)
+    nonce: object
+    matches: bool  # the number and nonce are the ones the commitment was made from
+    published: bool  # a seal in the journal published the commitment
+
+    @property
+    def verified(self) -> bool:
+        return self.matches and self.published
+
+    def as_json(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "target": self.target, "nonce": self.nonce,
+                "at": self.when, "line": self.line, "published": self.published,
+                "verified": self.verified}
+
+
+def shown(journal_path: str) -> list[Shown]:
+    """Every reveal in the journal, in its order, checked from the journal alone: its
+    number and nonce against its commitment, and the commitment against the seals."""
     sealed: set[str] = set()
-    shown: list[tuple[int, str]] = []
-    forged: list[tuple[int, str]] = []
+    found: list[tuple[journal.Event, str]] = []
     for _, item in journal.read_raw(journal_path, only=(b'"commitment"',)):
         if not isinstance(item, journal.Event):
             continue
@@ -225,11 +244,34 @@ def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
         if item.command == SEALING:
             sealed.add(commitment)
         elif "nonce" in item.result:
-            if not reveals(item.result, commitment):
-                forged.append((item.line, commitment))
-            shown.append((item.line, commitment))
-    return sorted({*forged, *((line, commitment) for line, commitment in shown
-                             if commitment not in sealed)})
+            found.append((item, commitment))
+    return [Shown(event.line, event.when, commitment, event.result.get("target"),
+                  event.result.get("nonce"), reveals(event.result, commitment),
+                  commitment in sealed) for event, commitment in found]
+
+
+def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
+    """Each reveal in the journal (line, commitment) whose commitment no seal published,
+    or whose number and nonce are not the commitment's: a number shown against a
+    commitment the players never had, or one it never held."""
+    return [(item.line, item.commitment) for item in shown(journal_path) if not item.verified]
+
+
+def here(path: str, journal_path: str | None) -> bool:
+    """Whether this clone holds the GM's sealed number for the latest seal: a file at
+    `path`, unless it is an old seal, revealed, that a later one replaced (a player who
+    was GM once). Without it, a guess waits for the GM's reveal (guesses.py)."""
+    import os
+
+    if not os.path.lexists(path):
+        return False
+    from cwx.tomlread import read_bytes
+
+    try:
+        sealed = decode(read_bytes(path, through_links=False), path)
+    except BadFile:
+        return True  # a file that is no seal is said so where it is resolved against
+    return not sealed.revealed or sealed.commitment == published(journal_path)
 
 
 def kept_private(path: str) -> None:

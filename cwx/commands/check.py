@@ -38,6 +38,7 @@ def check(
     }
     if report.supply is not None:
         result["supply"] = {"white": report.supply.white, "black": report.supply.black}
+    result["pending"] = [guess.as_json() for guess in report.pending]
     emit(json, result, lambda: text(report))
     if report.problems:
         raise typer.Exit(2)
@@ -48,6 +49,7 @@ def text(report: checks.Report) -> str:
     if report.supply is not None and report.supplied:
         lines.append(f"Dice: {plural(report.supply.white, 'white')}, "
                      f"{plural(report.supply.black, 'black')} (the supply)")
+    lines += _waiting(report)
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:
@@ -58,3 +60,19 @@ def text(report: checks.Report) -> str:
                         "cwx's).")
         lines.append(summary)
     return "\n".join(lines)
+
+
+def _waiting(report: checks.Report) -> list[str]:
+    """The guesses waiting for the GM's reveal: information, not problems."""
+    lines = []
+    for guess in report.pending:
+        trait = f"{guess.trait} {guess.score}" if guess.trait else \
+            f"score {guess.score}" if guess.score else "untrained"
+        shown = report.revealed.get(guess.commitment)
+        waits = f"made after its reveal ({shown[:16].replace('T', ' ')}): counts for " \
+            "nothing" if shown is not None and guess.when >= shown else "waits for the reveal"
+        lines.append(printable(f"Pending: {guess.who or 'a guess'} guesses {guess.guess} "
+                               f"({trait}) on {guess.commitment[:12]}…, by "
+                               f"{guess.player or 'a player'} {guess.when[:16].replace('T', ' ')}"
+                               f"; {waits}"))
+    return lines

@@ -25,12 +25,14 @@ from cwx.cli.common import (
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.clockworx import ClockOutcome
 from cwx.errors import BadValue
+from cwx.ink import plural
 from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
     from cwx.campaign import Campaign
     from cwx.files import Change
+    from cwx.guesses import Guess
     from cwx.seal import Seal
 
 app = group("clock", "ClockWorx: pick the GM's number, resolve a guess, seal a number.")
@@ -83,38 +85,75 @@ def pick(
 
 @app.command("reveal")
 def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
-    """Reveal the sealed number, with the nonce that proves it was the one sealed.
+    """Reveal the sealed number, with the nonce that proves it was the one sealed, and
+    settle the guesses players made against it in their own clones (pull first).
 
     Example: cwx clock reveal
     """
-    from cwx import seal
+    from cwx import guesses, seal
 
     path, camp = _seal_path(campaign, ".")
-    with changing("clock reveal", [path], camp, private=[path]) as change:
+    waiting = guesses.waiting_on(path, camp.journal_file)
+    with changing("clock reveal", [path, *guesses.files_to_settle(camp, waiting)], camp,
+                  private=[path]) as change:
         sealed = seal.to_reveal(change.raw(path), path, change.journal)
-        if not sealed.revealed:
+        settled = _settle(change, camp, sealed, waiting)
+        if not sealed.revealed or settled:
             _mark_revealed(change, path, sealed)
-            change.record(sealed.proof())
-    emit(json, sealed.proof(), lambda: _reveal_text(sealed))
+            change.record({**sealed.proof(), **_listed(settled)})
+    emit(json, {**sealed.proof(), **_listed(settled)},
+         lambda: "\n".join([_reveal_text(sealed), *_settled_lines(settled)]))
+
+
+def _settle(change: "Change", camp: "Campaign", sealed: "Seal",
+            waiting: "list[Guess]") -> list[dict[str, Any]]:
+    """The guesses waiting on the seal, settled in this change (the reveal's)."""
+    from cwx import guesses
+
+    now = guesses.still(change.journal, sealed.commitment, waiting)
+    return guesses.settle(change, camp, sealed.target, now)
+
+
+def _listed(settled: list[dict[str, Any]]) -> dict[str, Any]:
+    from cwx import guesses
+
+    return {guesses.SETTLED: settled} if settled else {}
+
+
+def _settled_lines(settled: list[dict[str, Any]]) -> list[str]:
+    from cwx import guesses
+
+    if not settled:
+        return []
+    return [f"Settled {plural(len(settled), 'guess')} made against it:",
+            *guesses.settled_text(settled)]
 
 
 @app.command("verify")
 def verify(
-    commitment: Annotated[str, typer.Option(metavar="HEX", help="The commitment the GM shared.",
-                                            show_default=False)],
-    target: Annotated[int, typer.Option("--target", "-T", metavar="N",
-                                        help="The number revealed.", show_default=False)],
-    nonce: Annotated[str, typer.Option(metavar="HEX", help="The nonce revealed.",
-                                       show_default=False)],
+    commitment: Annotated[str | None, typer.Option(
+        metavar="HEX", help="The commitment the GM shared.", show_default=False)] = None,
+    target: Annotated[int | None, typer.Option(
+        "--target", "-T", metavar="N", help="The number revealed.", show_default=False)] = None,
+    nonce: Annotated[str | None, typer.Option(
+        metavar="HEX", help="The nonce revealed.", show_default=False)] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Check a revealed number against the commitment shared before the guess; no files
-    needed. Exits 1 when they do not match, 2 when the commitment or nonce is malformed.
+    """Check a revealed number against the commitment shared before the guess; with no
+    option, re-check every reveal in the campaign's journal, from the journal alone.
+    Exits 1 when one does not match, 2 when a commitment or nonce is malformed.
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
     from cwx import seal
 
+    given = [commitment, target, nonce]
+    if all(value is None for value in given):
+        _verify_journal(json)
+        return
+    if commitment is None or target is None or nonce is None:
+        raise BadValue("give --commitment, --target and --nonce together (or none, to "
+                       "re-check every reveal in the journal)")
     matches = seal.verified(commitment, target, nonce)
     result = {"target": target, "nonce": nonce.strip().lower(),
               "commitment": commitment.strip().lower(), "verified": matches}
@@ -122,6 +161,32 @@ def verify(
          if matches else f"Not verified: {target} with that nonce does not match the "
                          "commitment; this is not the number that was sealed.")
     if not matches:
+        raise typer.Exit(1)
+
+
+def _verify_journal(as_json: bool) -> None:
+    """Every reveal the journal holds, each checked against its commitment and seal."""
+    from cwx import seal
+    from cwx.printable import printable
+
+    shown = seal.shown(here().journal_file)
+    every = all(item.verified for item in shown)
+
+    def text() -> str:
+        if not shown:
+            return "The journal reveals no sealed number yet."
+        lines = [f"{'verified' if item.verified else 'NOT VERIFIED'}  "
+                 f"{seal.short(item.commitment)}…  revealed {printable(str(item.target))}  "
+                 f"{item.when[:16].replace('T', ' ')}  (line {item.line})"
+                 + ("" if item.published else ": no seal in the journal published it")
+                 for item in shown]
+        bad = sum(not item.verified for item in shown)
+        lines.append(f"{plural(len(shown), 'reveal')} checked: " +
+                     ("all verified." if every else f"{bad} not verified."))
+        return "\n".join(lines)
+
+    emit(as_json, {"seals": [item.as_json() for item in shown], "verified": every}, text)
+    if not every:
         raise typer.Exit(1)
 
 
@@ -140,7 +205,12 @@ def resolve(
     score: Annotated[int | None, typer.Option(
         metavar="N", help="A trait score 1-6, without a character file.")] = None,
     against_seal: Annotated[bool, typer.Option(
-        "--sealed", help="Resolve against the sealed number, and reveal it.")] = False,
+        "--sealed", help="Resolve against the GM's sealed number and reveal it; in a clone "
+        "without it, a guess that waits for the GM's reveal.")] = False,
+    commitment: Annotated[str | None, typer.Option(
+        metavar="HEX", help="With --sealed, in a player's clone: the commitment the GM shared "
+        "(its first digits will do); refused unless it is the latest.",
+        show_default="the latest in the journal")] = None,
     campaign: Annotated[str | None, typer.Option(
         "--campaign", metavar="DIR", help="With --sealed: the folder of the sealed number.",
         show_default="the campaign's root (the character's, else the current folder's)")] = None,
@@ -162,8 +232,57 @@ def resolve(
     char = camp.character(char) if char is not None else None
     seal_at = _seal_path(campaign, os.path.dirname(char or "") or ".") if against_seal \
         else None
+    if seal_at and not _sealed_here(*seal_at):
+        _print_pending(json, *_guess(seal_at[1], guess, trait, score, char, commitment))
+        return
+    if commitment is not None:
+        raise BadValue("--commitment names the seal a player's guess waits on; this clone "
+                       "holds the sealed number itself, so leave it out")
     outcome, extra, who = _resolve_in_files(camp, target, guess, trait, score, char, seal_at)
     _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
+
+
+def _sealed_here(path: str, camp: "Campaign") -> bool:
+    from cwx import seal
+
+    return seal.here(path, camp.journal_file)
+
+
+def _guess(camp: "Campaign", guess: int, trait: str | None, score: int | None,
+           char: str | None, commitment: str | None) -> tuple[dict[str, Any], str | None]:
+    """A guess journaled pending against the latest published seal (no file changes)."""
+    from cwx import guesses
+
+    with changing(guesses.GUESSING, [char] if char else [], camp) as change:
+        who = None
+        if char is not None:
+            sheet = change.character(char, clockworx_system.NAME)
+            trait = _own_trait(char, sheet, trait)
+            score, who = sheet.traits[trait] if trait else None, sheet.name
+        against = guesses.against(change.journal, change.name_of(char) if char else None,
+                                  who, commitment)
+        result = guesses.pending_result(against, guess, trait, score)
+        change.record(result, who=who, file=char)
+    return result, who
+
+
+def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
+    """The character's own spelling of the trait named (None: untrained)."""
+    with about(char), saying(clockworx.NoSuchTrait, "; leave out --trait for an "
+                                                    "untrained action"):
+        return clockworx.require_trait(sheet.traits, trait) if trait is not None else None
+
+
+def _print_pending(as_json: bool, result: dict[str, Any], who: str | None) -> None:
+    def text() -> str:
+        trait = f"{result['trait']} {result['score']}" if result["trait"] else \
+            f"score {result['score']}" if result["score"] else "untrained"
+        return (f"{who or 'The guess'}: guess {result['guess']} ({trait}) waits for the GM's "
+                f"reveal of commitment {result['commitment'][:12]}….\n"
+                "Push it (cwx sync); the GM pulls and runs cwx clock reveal, and the "
+                "experience comes with your next pull.")
+
+    emit(as_json, result, text)
 
 
 def _one_way(trait: str | None, char: str | None, score: int | None, target: int | None,
@@ -185,33 +304,60 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
                       seal_at: "tuple[str, Campaign] | None",
                       ) -> tuple[ClockOutcome, dict[str, Any], str | None]:
     """Resolve against a character (adding the experience) and/or the sealed number
-    (revealing it), as one change with one journal line."""
+    (revealing it, and settling the guesses waiting on it), as one change with one
+    journal line."""
+
     seal_path = seal_at[0] if seal_at else None
-    paths = [p for p in (char, seal_path) if p]
     # A sealed number's events are journaled beside it, wherever the character is: that
     # journal is the witness that it was revealed.
     acting = seal_at[1] if seal_at else camp.of(char or ".")
+    waiting = _waiting(seal_path, acting) if seal_path else []
+    paths = [p for p in (char, seal_path) if p]
+    paths += [p for p in _to_settle(acting, waiting) if p not in paths]
     with changing("clock resolve", paths, acting, private=[seal_path or ""]) as change:
         extra: dict[str, Any] = {}
         if seal_path:
-            sealed = _sealed_to_resolve(change, seal_path)
-            target = sealed.target
-            _mark_revealed(change, seal_path, sealed)
-            extra = {k: v for k, v in sealed.proof().items() if k != "target"}
+            target, extra = _revealing(change, acting, seal_path, waiting, char)
         assert target is not None
-        if char is None:
-            outcome = clockworx.resolve(target, guess, score, trait)
-            change.record({**outcome_json(outcome), **extra})
-            return outcome, extra, None
-        sheet = change.character(char, clockworx_system.NAME)
-        with about(char), saying(clockworx.NoSuchTrait, "; leave out --trait for an "
-                                                        "untrained action"):
-            own = clockworx.require_trait(sheet.traits, trait) if trait is not None else None
-        outcome = clockworx.resolve(target, guess, sheet.traits[own] if own else None, own)
-        change.save(char, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
-        extra["xp_total"] = sheet.xp + outcome.xp
-        change.record({**outcome_json(outcome), **extra}, who=sheet.name, file=char)
-    return outcome, extra, sheet.name
+        sheet = change.character(char, clockworx_system.NAME) if char else None
+        own = _own_trait(char, sheet, trait) if char and sheet else None
+        outcome = clockworx.resolve(target, guess, sheet.traits[own] if sheet and own
+                                    else score, own if sheet else trait)
+        if sheet is not None:
+            xp = sheet.xp + outcome.xp
+            change.save(char or "", sheet, sheet._replace(xp=xp))
+            extra["xp_total"] = xp
+        change.record({**outcome_json(outcome), **extra}, who=sheet.name if sheet else None,
+                      file=char)
+    return outcome, extra, sheet.name if sheet else None
+
+
+def _waiting(seal_path: str, camp: "Campaign") -> "list[Guess]":
+    from cwx import guesses  # loaded by sealed resolves only (start-up)
+
+    return guesses.waiting_on(seal_path, camp.journal_file)
+
+
+def _to_settle(camp: "Campaign", waiting: "list[Guess]") -> list[str]:
+    if not waiting:
+        return []
+    from cwx import guesses
+
+    return guesses.files_to_settle(camp, waiting)
+
+
+def _revealing(change: "Change", camp: "Campaign", path: str, waiting: "list[Guess]",
+               char: str | None) -> tuple[int, dict[str, Any]]:
+    """The sealed number resolved against, revealed (and the guesses on it settled; the
+    GM's own character may not be one of them)."""
+    from cwx import guesses
+
+    guesses.not_guessing(waiting, change.name_of(char) if char else None)
+    sealed = _sealed_to_resolve(change, path)
+    settled = _settle(change, camp, sealed, waiting)
+    _mark_revealed(change, path, sealed)
+    return sealed.target, {**{k: v for k, v in sealed.proof().items() if k != "target"},
+                           **_listed(settled)}
 
 
 def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = None,

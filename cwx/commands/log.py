@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import events, journal, redo
+from cwx import events, guesses, journal, redo
 from cwx.cli.common import here
 from cwx.cli.views import value_text
 from cwx.errors import BadValue
@@ -53,7 +53,7 @@ def log(
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:
-            _print_table(order, camp.name_of(char) if char else None)
+            _print_table(order, camp.name_of(char) if char else None, guesses.Settled(path))
         _left_out(path, order.skipped)  # after: reading the events finds the last of them
 
 
@@ -80,7 +80,7 @@ def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
     out.write("]}\n")
 
 
-def _print_table(order: Timeline, name: str | None) -> None:
+def _print_table(order: Timeline, name: str | None, settled: guesses.Settled) -> None:
     rows = order.events()
     first = next(rows, None)
     if first is None:
@@ -90,10 +90,10 @@ def _print_table(order: Timeline, name: str | None) -> None:
     widths = [_width(cell) for cell in header]
     for event in itertools.chain((first,), rows):  # a first pass for the widths, streamed
         widths = [max(w, _width(cell))
-                  for w, cell in zip(widths, _row(event, order.turns), strict=True)]
+                  for w, cell in zip(widths, _row(event, order.turns, settled), strict=True)]
     print(_line(header, widths))
     for event in order.events():
-        print(_line(_row(event, order.turns), widths))
+        print(_line(_row(event, order.turns, settled), widths))
 
 
 def _line(row: tuple[str, ...], widths: list[int]) -> str:
@@ -108,25 +108,27 @@ def _width(text: str) -> int:
                2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
 
 
-def _row(event: journal.Event, turns: journal.Turns) -> tuple[str, ...]:
+def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -> tuple[str, ...]:
     # Any line may have been written by another program or player: shown, never obeyed.
     kind = events.kind(event.command)
     detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
     what = f"{event.command} ({detail})" if detail else event.command
     return (printable(event.when.replace("T", " ")[:16]), printable(event.player or "-"),
             printable(event.who or "GM"), printable(what),
-            printable(_outcome(event, kind, turns)), printable(_change(event, kind)))
+            printable(_outcome(event, kind, turns, settled)), printable(_change(event, kind)))
 
 
 def _what(result: Mapping[str, Any]) -> str | None:
     return result.get("trait") or result.get("color")
 
 
-def _outcome(event: journal.Event, kind: Any, turns: journal.Turns) -> str:
+def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, settled: guesses.Settled) -> str:
     if event.id in turns.void():  # an undo or turn two clones made at once
         return "counts for nothing: another undo came first, or what it undoes counts " \
                "for nothing" if event.undoes else \
             "counts for nothing: another turn of that draw came first"
+    if kind.pending and event.id in settled:
+        return "settled by the reveal"
     word = (kind.outcome or _succeeded)(event.result) or "-"
     if (turned := turns.by(event.id)) is not None:
         word += ", turned to success" if turned else ", turned to failure"

@@ -50,6 +50,7 @@ class EventKind(Record):
     correction: bool = False  # brings files to the ledger; counts for nothing in it
     buys: bool = False  # a purchase: what it changed was paid for (experience, dice)
     brings: bool = False  # a file it makes brings its dice into the campaign (a new bag)
+    pending: bool = False  # waits for a later event to settle it (a guess on a sealed number)
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
 

@@ -223,11 +223,26 @@ def _sealing(result: Mapping[str, Any]) -> str:
 
 
 def _revealed(result: Mapping[str, Any]) -> str:
-    return f"revealed {result.get('target')}"
+    from cwx.ink import plural
+
+    settled = result.get("guesses")
+    return f"revealed {result.get('target')}" + (
+        f", settled {plural(len(settled), 'guess')}" if isinstance(settled, list) and settled
+        else "")
 
 
+def _guessed(result: Mapping[str, Any]) -> str:
+    return f"{result.get('trait') or 'untrained'}, {result.get('guess')} vs sealed"
+
+
+def _waiting(result: Mapping[str, Any]) -> str:
+    return f"pending on {str(result.get('commitment'))[:12]}…"
+
+
+GUESSING = "clock resolve --sealed"  # a guess where the sealed number is not (guesses.py)
 EVENTS = {
     "clock resolve": EventKind(action=True, what=_resolved),
+    GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting),
     "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait")),
     "clock pick --seal": EventKind(undoable=False, outcome=_sealing),
     "clock reveal": EventKind(undoable=False, outcome=_revealed),

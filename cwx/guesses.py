@@ -1,0 +1,251 @@
+"""Guesses against a sealed number, made where the number is not (play by post).
+
+The GM seals a number in their own clone; the commitment travels with the journal, the
+number never does. A player's `clock resolve --sealed` in a clone without it journals a
+pending guess: the commitment it is made against, the guess, and the trait and its score
+at that moment (what the reveal uses, whatever the sheet says later). The GM's reveal,
+after a pull, settles every pending guess on its commitment in time order, each by
+C1-C7, the experience added to each character in the reveal's own change; the journal
+line of the reveal lists them (`guesses`), which is how every clone knows a guess is
+settled. One guess a character on each sealed number; a guess undone while it waits is
+no guess.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cwx import clockworx, journal, seal
+from cwx.errors import Conflict, RuleForbids
+from cwx.record import Record
+from cwx.systems import clockworx as system
+
+if TYPE_CHECKING:
+    from cwx.campaign import Campaign
+    from cwx.files import Change
+
+GUESSING = system.GUESSING  # the journal's event of a pending guess
+SETTLED = "guesses"  # the key of a reveal's result that lists the guesses it settled
+
+
+class Guess(Record):
+    """A pending guess, as its journal line says."""
+
+    id: str
+    when: str
+    who: str | None
+    file: str | None  # as the journal names it
+    player: str | None
+    commitment: str
+    guess: int
+    trait: str | None
+    score: int | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "at": self.when, "who": self.who, "file": self.file,
+                "player": self.player, "commitment": self.commitment, "guess": self.guess,
+                "trait": self.trait, "score": self.score}
+
+
+class Board(Record):
+    """What the journal says of guesses: those waiting, and those settled (by whom)."""
+
+    pending: tuple[Guess, ...]  # in time order
+    settled: Mapping[str, str]  # a guess's id -> the id of the reveal that settled it
+    revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
+
+    def on(self, commitment: str) -> list[Guess]:
+        """The guesses waiting on `commitment` that a reveal settles: all of them while it
+        is sealed; once revealed, those made before (a clone that had not pulled the
+        reveal yet), never one made with the number known."""
+        shown = self.revealed.get(commitment)
+        return [guess for guess in self.pending if guess.commitment == commitment and
+                (shown is None or guess.when < shown)]
+
+
+def guess_of(event: journal.Event) -> Guess | None:
+    """The guess an event of GUESSING holds; None for a line that holds no guess cwx made."""
+    result = event.result
+    commitment, guess = result.get("commitment"), result.get("guess")
+    trait, score = result.get("trait"), result.get("score")
+    if event.command != GUESSING or result.get("pending") is not True or \
+            not isinstance(commitment, str) or len(commitment) != 64 or \
+            not _whole(guess, 12) or not (trait is None or isinstance(trait, str)) or \
+            not (score is None or _whole(score, 6)):
+        return None
+    assert isinstance(guess, int)
+    return Guess(event.id, event.when, event.who, event.file, event.player, commitment, guess,
+                 trait, score)
+
+
+def _whole(value: object, most: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
+
+
+def board(journal_path: str | None) -> Board:
+    """The journal's guesses, read once (only lines that can hold a guess, a settlement,
+    a reveal or an undo are parsed)."""
+    if journal_path is None:
+        return Board((), {}, {})
+    turns = journal.Turns()
+    found: dict[str, Guess] = {}
+    settled: dict[str, str] = {}
+    revealed: dict[str, str] = {}
+    for _, item in journal.read_raw(journal_path, only=(b'"pending"', b'"nonce"',
+                                                         b'"undoes"')):
+        if not isinstance(item, journal.Event):
+            continue
+        turns.note(item)
+        if (guess := guess_of(item)) is not None:
+            found.setdefault(guess.id, guess)  # git's union may copy a line
+        commitment = item.result.get("commitment")
+        if isinstance(commitment, str) and seal.reveals(item.result, commitment):
+            revealed[commitment] = min(revealed.get(commitment, item.when), item.when)
+            for entry in _entries(item.result.get(SETTLED)):
+                settled.setdefault(entry, item.id)
+    undone = turns.undone()
+    waiting = sorted((guess for guess in found.values()
+                      if guess.id not in settled and guess.id not in undone),
+                     key=lambda guess: (guess.when, guess.id))
+    return Board(tuple(waiting), settled, revealed)
+
+
+class Settled:
+    """Whether a guess was settled, the journal read once, when first asked (a log or an
+    undo that meets no guess reads it no more)."""
+
+    def __init__(self, journal_path: str) -> None:
+        self.path = journal_path
+        self.ids: Mapping[str, str] | None = None
+
+    def __contains__(self, guess: object) -> bool:
+        if self.ids is None:
+            self.ids = board(self.path).settled
+        return guess in self.ids
+
+
+def _entries(listed: object) -> Iterable[str]:
+    if isinstance(listed, list):
+        for entry in listed[:10_000]:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                yield entry["id"]
+
+
+# ---------------------------------------------------------------- a guess
+
+
+def against(journal_path: str | None, name: str | None, who: str | None,
+            wanted: str | None) -> str:
+    """The commitment a new guess is made against: the latest the journal published
+    (`wanted`, if given, must be it, in full or its first digits), not yet revealed, and
+    not guessed on by this character (`name`, as the journal names its file)."""
+    latest = seal.published(journal_path)
+    if latest is None:
+        raise RuleForbids("no sealed number here, and the journal publishes none to guess "
+                          "against: the GM seals one (cwx clock pick --seal) and pushes it; "
+                          "pull, then guess", path=journal_path or None)
+    if wanted is not None and not latest.startswith(wanted.strip().lower()):
+        raise RuleForbids(f"the commitment {wanted.strip()[:12]} is not the latest the GM "
+                          f"published ({seal.short(latest)}): pull, and guess against the "
+                          "latest", path=journal_path)
+    found = board(journal_path)
+    if latest in found.revealed:
+        raise RuleForbids(f"the sealed number {seal.short(latest)} was already revealed; "
+                          "wait for the GM's next seal", path=journal_path)
+    if name is not None and any(guess.file == name for guess in found.on(latest)):
+        raise RuleForbids(f"{who or name} already guesses on {seal.short(latest)}: one guess "
+                          "a character on each sealed number (`cwx undo` takes yours back "
+                          "while it waits)", path=journal_path)
+    return latest
+
+
+def not_guessing(waiting: Sequence[Guess], name: str | None) -> None:
+    """The GM's own resolve against the seal is refused for a character already guessing
+    on it from another clone: one guess a character on each sealed number."""
+    for guess in waiting:
+        if name is not None and guess.file == name:
+            raise RuleForbids(f"{guess.who or name} already guesses on this sealed number "
+                              f"(from {guess.player or 'another clone'}): one guess a "
+                              "character; cwx clock reveal settles it", path=name)
+
+
+def pending_result(commitment: str, guess: int, trait: str | None,
+                   score: int | None) -> dict[str, Any]:
+    """A pending guess: the journal's result, and --json's."""
+    return {"pending": True, "commitment": commitment, "guess": guess, "trait": trait,
+            "score": score}
+
+
+# ---------------------------------------------------------------- the reveal
+
+
+def waiting_on(seal_path: str, journal_path: str | None) -> list[Guess]:
+    """The guesses a reveal of the number sealed at `seal_path` would settle, read before
+    the lock (to know which files to lock); none while the file is no seal."""
+    from cwx.errors import CwxError
+    from cwx.tomlread import read_bytes
+
+    try:
+        sealed = seal.decode(read_bytes(seal_path, through_links=False), seal_path)
+    except CwxError:
+        return []
+    return board(journal_path).on(sealed.commitment)
+
+
+def files_to_settle(camp: Campaign, guesses: Sequence[Guess]) -> list[str]:
+    """The character files the settlement of `guesses` writes (those still there)."""
+    paths = {camp.named(guess.file) for guess in guesses if guess.file}
+    return sorted(path for path in paths if os.path.lexists(path))
+
+
+def still(journal_path: str | None, commitment: str, read: Sequence[Guess]) -> list[Guess]:
+    """The guesses on `commitment`, read again under the lock: the same as before it, or
+    the journal changed meanwhile (another clone's pull) and the reveal is made again."""
+    now = board(journal_path).on(commitment)
+    if [guess.id for guess in now] != [guess.id for guess in read]:
+        raise Conflict("the journal's guesses changed while cwx read it; run the reveal "
+                       "again", path=journal_path)
+    return now
+
+
+def settle(change: Change, camp: Campaign, target: int,
+           guesses: Sequence[Guess]) -> list[dict[str, Any]]:
+    """Each guess resolved against the revealed `target`, in time order, its experience
+    added to its character (in `change`); a later guess of a character, or one whose file
+    is gone, settles with no experience, and says why."""
+    settled: list[dict[str, Any]] = []
+    done: dict[str | None, Any] = {}  # a file -> its sheet as settled so far
+    for guess in guesses:
+        outcome = clockworx.resolve(target, guess.guess, guess.score, guess.trait)
+        entry = {"id": guess.id, "who": guess.who, "file": guess.file,
+                 "player": guess.player, **system.outcome_json(outcome)}
+        path = camp.named(guess.file) if guess.file else None
+        if guess.file in done:
+            entry.update(counted=False, why="its character had guessed on this number")
+        elif path is not None and not os.path.lexists(path):
+            entry.update(counted=False, why=f"{guess.file} is gone")
+        elif path is not None:
+            sheet = change.character(path, system.NAME)
+            change.save(path, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
+            done[guess.file] = sheet
+            entry["xp_total"] = sheet.xp + outcome.xp
+        settled.append(entry)
+    return settled
+
+
+def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The settled guesses, one line each, for people."""
+    lines = []
+    for entry in entries:
+        who = entry.get("who") or "an untrained guess"
+        trait = f"{entry.get('trait')} {entry.get('score')}" if entry.get("trait") else \
+            "untrained"
+        word = "critical success" if entry.get("critical") else \
+            "success" if entry.get("success") else "failure"
+        gained = f", +{entry.get('xp')} xp" if entry.get("xp") else ""
+        tail = f" (counts for nothing: {entry['why']})" if entry.get("counted") is False \
+            else f"; now {entry['xp_total']} xp" if "xp_total" in entry else ""
+        lines.append(f"  {who}: guess {entry.get('guess')} ({trait}): {word}{gained}{tail}")
+    return lines
