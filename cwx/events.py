@@ -11,13 +11,14 @@ from cwx import systems
 from cwx.systems import EventKind
 
 CAMPAIGN: Mapping[str, EventKind] = {
-    "init": EventKind(undoable=False, brings=True),
-    "char new": EventKind(undoable=False),
-    "adopt": EventKind(table=True),
-    "reconcile": EventKind(undoable=False, correction=True),
-    "undo": EventKind(undoable=False),
+    "init": EventKind(undoable=False, brings=True, verb="starts the campaign"),
+    "char new": EventKind(undoable=False, verb="is made"),
+    "adopt": EventKind(table=True, verb="adopts"),
+    "reconcile": EventKind(undoable=False, correction=True, verb="reconciles"),
+    "undo": EventKind(undoable=False, verb="undoes"),
     # A file's text is not journaled on the way out: its keys go to 0, itself is removed.
-    "retire": EventKind(undoable=False, what=lambda result: result.get("retired")),
+    "retire": EventKind(undoable=False, what=lambda result: result.get("retired"),
+                        verb="retires"),
 }
 UNKNOWN = EventKind()  # a command this cwx does not know (a later one's, or a hand's)
 _found: dict[str, EventKind] = {}

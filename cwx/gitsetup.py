@@ -273,28 +273,34 @@ def _write(open_: Callable[..., Any], camp: Campaign, attributes: str,
 def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: Say) -> None:
     """After a merge or rebase, each campaign of the clone reconciled with its ledger and
     the correction committed on its own; what a person must settle is said, never done."""
-    from cwx import accounts
-
     what = "rebase" if hook == "post-rewrite" else "merge"
     for folder in live_campaigns(clone, say):
-        where = os.path.join(clone.top, folder)
-        if waiting := _not_now(clone, folder):
-            say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: "
-                f"{waiting}")
-            continue
-        kept: list[str] = []
-        try:
-            corrected = accounts.reconcile(open_, Campaign.around(where), numbers_only=True,
-                                           kept=kept)
-        except CwxError as error:
-            say(f"after the {what}, the campaign needs a person: {error}")
-            continue
-        if corrected:
-            say(_commit(clone, where, corrected, what))
-        if kept:
-            say(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
-                "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
-                "is the table's choice, or `cwx reconcile` to take the ledger's")
+        settle_campaign(open_, clone, folder, what, say)
+
+
+def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, what: str,
+                    say: Say) -> None:
+    """One campaign (`folder`, from the clone's top) settled after a merge or rebase, as
+    the hooks do (`cwx sync` does it itself in a clone without them)."""
+    from cwx import accounts
+
+    where = os.path.join(clone.top, folder)
+    if waiting := _not_now(clone, folder):
+        say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: {waiting}")
+        return
+    kept: list[str] = []
+    try:
+        corrected = accounts.reconcile(open_, Campaign.around(where), numbers_only=True,
+                                       kept=kept)
+    except CwxError as error:
+        say(f"after the {what}, the campaign needs a person: {error}")
+        return
+    if corrected:
+        say(_commit(clone, where, corrected, what))
+    if kept:
+        say(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
+            "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
+            "is the table's choice, or `cwx reconcile` to take the ledger's")
 
 
 def next_step(path: str, clashes: list[str]) -> str:

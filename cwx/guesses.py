@@ -126,6 +126,38 @@ class Settled:
         return guess in self.ids
 
 
+def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:
+    """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for _, item in journal.read_raw(journal_path, only=(b'"guesses"',)):
+        if not isinstance(item, journal.Event):
+            continue
+        commitment = item.result.get("commitment")
+        listed = item.result.get(SETTLED)
+        if isinstance(commitment, str) and isinstance(listed, list) and \
+                seal.reveals(item.result, commitment):
+            for entry in listed[:10_000]:
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                    found.setdefault(entry["id"], entry)
+    return found
+
+
+def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:
+    """A guess the reveal settled, in words (the guesser named apart): the number shown
+    now, with the outcome."""
+    from cwx.printable import printable
+
+    trait = event.result.get("trait") or "untrained"
+    word = "critical success" if entry.get("critical") else \
+        "success" if entry.get("success") else "failure"
+    gained = f", +{entry.get('xp')} xp" if entry.get("xp") and entry.get("counted") is not \
+        False else ""
+    tail = f" (counts for nothing: {entry.get('why')})" if entry.get("counted") is False \
+        else " (settled at the reveal)"
+    return printable(f"guesses {trait}, {entry.get('guess')} vs sealed "
+                     f"{entry.get('target')}: {word}{gained}{tail}")
+
+
 def _entries(listed: object) -> Iterable[str]:
     if isinstance(listed, list):
         for entry in listed[:10_000]:

@@ -53,6 +53,7 @@ class EventKind(Record):
     pending: bool = False  # waits for a later event to settle it (a guess on a sealed number)
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
+    verb: str | None = None  # what the actor did, as a recap tells it ("draws"); None: the command
 
 
 if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typing only

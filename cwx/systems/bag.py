@@ -19,7 +19,8 @@ TITLE = "bag"
 CHARACTER = False
 TABLES = ("bag", "reserve")
 LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = ((), ("bag", "reserve"))
-EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False, brings=True)}
+EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False, brings=True,
+                                                           verb="makes a bag")}
 
 
 class BagSheet(Record):

@@ -241,9 +241,11 @@ def _waiting(result: Mapping[str, Any]) -> str:
 
 GUESSING = "clock resolve --sealed"  # a guess where the sealed number is not (guesses.py)
 EVENTS = {
-    "clock resolve": EventKind(action=True, what=_resolved),
-    GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting),
-    "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait")),
-    "clock pick --seal": EventKind(undoable=False, outcome=_sealing),
-    "clock reveal": EventKind(undoable=False, outcome=_revealed),
+    "clock resolve": EventKind(action=True, what=_resolved, verb="resolves"),
+    GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting,
+                        verb="guesses"),
+    "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait"),
+                          verb="spends experience on"),
+    "clock pick --seal": EventKind(undoable=False, outcome=_sealing, verb="seals a number"),
+    "clock reveal": EventKind(undoable=False, outcome=_revealed, verb="reveals the number"),
 }

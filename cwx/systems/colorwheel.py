@@ -319,10 +319,10 @@ def _turned(result: Mapping[str, Any]) -> str:
 
 
 EVENTS = {
-    DRAW: EventKind(action=True, what=_drew, outcome=_drawn),
-    "luck spend": EventKind(turn=True, outcome=_turned),
-    "luck curse": EventKind(turn=True, outcome=_turned),
-    END: EventKind(action=True),
+    DRAW: EventKind(action=True, what=_drew, outcome=_drawn, verb="draws"),
+    "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white"),
+    "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed"),
+    END: EventKind(action=True, verb="ends the game"),
     "wheel buy": EventKind(action=True, buys=True, what=lambda result: result.get("trait") or
-                           result.get("color")),
+                           result.get("color"), verb="buys"),
 }

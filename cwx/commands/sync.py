@@ -1,0 +1,42 @@
+"""`cwx sync`: send your turn and bring in the table's, in one command (play by post)."""
+
+from typing import Annotated
+
+import typer
+
+from cwx import sync as syncing
+from cwx.cli.common import changing, command, here, note
+from cwx.cli.output import JsonFlag, emit
+
+app = command("sync")
+
+
+@app.command("sync")
+def sync(
+    message: Annotated[str | None, typer.Option(
+        "--message", "-m", metavar="MESSAGE", help="The commit's first line.",
+        show_default="told from the journal's events since the last commit")] = None,
+    json: JsonFlag = False,
+) -> None:
+    """Stage the campaign's own files, commit them, git pull --rebase, settle as the hooks
+    do, push (pulling once more if someone pushed meanwhile), and check. One line a step;
+    a conflict stops it with the next step (exit 2); problems check finds, exit 1.
+
+    Example: cwx sync
+    """
+    steps: list[str] = []
+    say = steps.append if json else _step
+    done = syncing.sync(changing, here(), message, say)
+    emit(json, {**done.as_json(), "steps": steps}, lambda: _summary(done))
+    if done.problems:
+        raise typer.Exit(1)
+
+
+def _step(line: str) -> None:
+    note(line) if line.startswith("cwx:") else print(line, flush=True)
+
+
+def _summary(done: syncing.Synced) -> str:
+    if done.pushed is None:
+        return "Synced here only: no remote to share it with."
+    return f"Synced with {done.pushed}: your turn is shared, and you have the table's."

@@ -1,0 +1,291 @@
+"""`cwx sync`: a player's turn sent and the table's brought in, in one command (play by
+post). The campaign's own files are staged (never a sealed number, a redo record, or a
+file cwx does not know), committed with a message told from the journal since the last
+commit, `git pull --rebase`, settled as the hooks settle (by cwx itself when the clone
+has none), pushed (a push someone beat is pulled and tried once more), and checked.
+
+Each step says one line; a step that cannot go on stops with the one next step, and the
+clone is left as git left it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from cwx import gitsetup, journal, repo
+from cwx.campaign import SETTINGS, Campaign
+from cwx.errors import BadFile, Conflict, CwxError
+from cwx.record import Record
+from cwx.repo import Repository, git, run
+
+Say = Callable[[str], None]
+
+
+class Synced(Record):
+    """What a sync did."""
+
+    committed: str | None  # the commit made (its short id), or None: nothing to commit
+    message: str | None
+    pulled: int  # commits brought in
+    pushed: str | None  # where to ("origin/main"), or None: no remote
+    problems: list[CwxError]  # what `cwx check` found after
+
+    def as_json(self) -> dict[str, Any]:
+        return {"committed": self.committed, "message": self.message, "pulled": self.pulled,
+                "pushed": self.pushed, "ok": not self.problems,
+                "problems": [{"file": e.path, "line": e.line, "key": e.key,
+                              "message": e.message} for e in self.problems]}
+
+
+def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Say) -> Synced:
+    root = os.path.realpath(camp.needed())
+    clone = repo.of(root)
+    if clone is None:
+        raise BadFile("is not in a git clone; `git init` and `cwx git setup` first (or clone "
+                      "the table's repository)", path=camp.root)
+    _not_busy(clone)
+    folder = os.path.relpath(root, clone.top)
+    hooks = _hooked(clone)
+    staged = _stage(clone, camp, folder)
+    say(f"staged {_files(staged)}" if staged else "nothing to stage")
+    committed, subject = _commit(clone, camp, folder, staged, message, hooks)
+    say(f"committed {committed}: {subject}" if committed else "nothing to commit")
+    where = _upstream(clone)
+    if where is None:
+        say("no remote: committed here only (`git remote add origin URL`, then cwx sync)")
+        return Synced(committed, subject, 0, None, _checked(root, say))
+    pulled = _pull(open_, clone, folder, where, hooks, say)
+    if not _push(clone, where):
+        say("the push was refused (someone pushed meanwhile): pulling again")
+        pulled += _pull(open_, clone, folder, where, hooks, say)
+        if not _push(clone, where, last=True):
+            raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
+                           path=clone.top)
+    say(f"pushed to {where.name}")
+    return Synced(committed, subject, pulled, where.name, _checked(root, say))
+
+
+# ---------------------------------------------------------------- the steps
+
+
+def _not_busy(clone: Repository) -> None:
+    """A sync starts from a clone git is not in the middle of something in."""
+    folder = repo.git_folder(clone)
+    for state, what, finish in (("rebase-merge", "a rebase", "git rebase --continue"),
+                                ("rebase-apply", "a rebase", "git rebase --continue"),
+                                ("MERGE_HEAD", "a merge", "git commit")):
+        if os.path.exists(os.path.join(folder, state)):
+            raise Conflict(f"git is in the middle of {what}: settle the files `git status` "
+                           f"names (edit, `cwx adopt`, `git add`), `{finish}`, then cwx sync "
+                           "again", path=clone.top)
+
+
+def _hooked(clone: Repository) -> bool:
+    """Whether this clone's cwx hooks will settle and check (else sync does it itself)."""
+    if gitsetup.shared_hooks(clone):
+        return False
+    folder = gitsetup.hooks_folder(clone)
+    return all(os.path.isfile(os.path.join(folder, name)) and
+               gitsetup.is_ours(os.path.join(folder, name)) for name in gitsetup.HOOKS)
+
+
+def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
+    """The campaign's own files staged, as paths from the top of the clone: its settings,
+    journal, characters and bags, and those of them gone since the last commit."""
+    root = os.path.realpath(camp.needed())
+    own = [os.path.join(root, SETTINGS), camp.journal_file]
+    own += [os.path.realpath(member.path) for member in camp.members(lambda _: None)]
+    present = [os.path.relpath(path, clone.top) for path in own if os.path.isfile(path)
+               and not gitsetup.never_committed(path)]
+    if present:
+        git(clone, "add", "--", *(f":(literal){path}" for path in present))
+    gone = [path for path in _deleted(clone, folder) if _was_ours(clone, path)]
+    if gone:
+        git(clone, "rm", "--cached", "--quiet", "--", *(f":(literal){path}" for path in gone))
+    changed = git(clone, "diff", "--cached", "--name-only", "-z", "--",
+                  *(f":(literal){path}" for path in present + gone), strip=False) \
+        if present or gone else ""
+    return list(repo.z_list(changed))
+
+
+def _deleted(clone: Repository, folder: str) -> list[str]:
+    listed = git(clone, "ls-files", "--deleted", "-z", "--", f":(literal){folder}",
+                 strip=False)
+    return [path for path in repo.z_list(listed)
+            if path.endswith((".toml", journal.NAME)) and not gitsetup.never_committed(path)]
+
+
+def _was_ours(clone: Repository, path: str) -> bool:
+    """Whether the last commit's file at `path` was a campaign file cwx knows."""
+    from cwx import systems, tomlread
+
+    if os.path.basename(path) in (SETTINGS, journal.NAME):
+        return True
+    shown = run(clone, "show", f"HEAD:{path}")
+    try:
+        data = tomlread.loads(shown.stdout.decode("utf-8")) if shown.returncode == 0 else {}
+    except (ValueError, CwxError):
+        return False
+    return systems.kind_of(data) is not None
+
+
+def _files(paths: list[str]) -> str:
+    from cwx.ink import plural
+
+    names = ", ".join(os.path.basename(path) for path in paths[:6])
+    return f"{plural(len(paths), 'file')} ({names}{', …' if len(paths) > 6 else ''})"
+
+
+def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
+            message: str | None, hooks: bool) -> tuple[str | None, str | None]:
+    """The staged campaign files committed on their own (what else is staged stays
+    staged), the message told from the journal's events the last commit did not have."""
+    from cwx import story
+
+    if not staged:
+        return None, None
+    if not hooks:  # what the pre-commit hook would say
+        _checked_before(os.path.realpath(camp.needed()))
+    new = _new_events(clone, camp, folder)
+    subject = message.strip() if message and message.strip() else \
+        f"cwx: {story.summary(new, 67)}" if new else "cwx: the campaign's files"
+    body = "\n".join(story.told(event) for event in new[:200])
+    done = run(clone, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
+               "--", *(f":(literal){path}" for path in staged))
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise Conflict("the commit was refused" + (f" ({said[-1]})" if said else "") +
+                       ": settle what `cwx check` says, then cwx sync again", path=clone.top)
+    return git(clone, "rev-parse", "--short=12", "HEAD"), subject
+
+
+def _new_events(clone: Repository, camp: Campaign, folder: str) -> list[journal.Event]:
+    """The journal's events the last commit's journal does not hold, in time order."""
+    name = os.path.join(folder, journal.NAME) if folder != "." else journal.NAME
+    shown = run(clone, "show", f"HEAD:{name}")
+    known = set() if shown.returncode else {
+        event.id for line in shown.stdout.splitlines()
+        if isinstance(event := journal.parse(line), journal.Event)}
+    found = {event.id: event for event in journal.events_in(camp.journal_file)
+             if event.id not in known}
+    return sorted(found.values(), key=lambda event: event.order)
+
+
+class Upstream(Record):
+    remote: str
+    branch: str
+    tracked: bool  # the branch follows it already (else the push sets it)
+
+    @property
+    def name(self) -> str:
+        return f"{self.remote}/{self.branch}"
+
+
+def _upstream(clone: Repository) -> Upstream | None:
+    """Where this clone pulls from and pushes to: its branch's upstream, else the remote
+    (`origin` first) and a branch of the same name; None with no remote at all."""
+    branch = run(clone, "symbolic-ref", "--quiet", "--short", "HEAD")
+    if branch.returncode != 0:
+        raise BadFile("is on no branch (a detached HEAD); `git switch main` first, then "
+                      "cwx sync", path=clone.top)
+    here = branch.stdout.decode().strip()
+    tracked = run(clone, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+    if tracked.returncode == 0:
+        remote, _, theirs = tracked.stdout.decode().strip().partition("/")
+        return Upstream(remote, theirs, True)
+    remotes = git(clone, "remote").split()
+    if not remotes:
+        return None
+    return Upstream("origin" if "origin" in remotes else remotes[0], here, False)
+
+
+def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
+          hooks: bool, say: Say) -> int:
+    """`git pull --rebase`, then the settlement (the hooks', or cwx's own): the number of
+    commits brought in; a conflict stops it with the next step."""
+    if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
+           where.branch).returncode == 2:
+        say(f"{where.name} is new: nothing to pull")
+        return 0
+    before = _head_of(clone, f"{where.remote}/{where.branch}")
+    done = run(clone, "pull", "--rebase", "--quiet", where.remote, where.branch)
+    for line in _said(done.stderr):
+        say(line)
+    if done.returncode != 0:
+        raise Conflict(_next_step(clone), path=clone.top)
+    after = _head_of(clone, f"{where.remote}/{where.branch}")
+    count = int(git(clone, "rev-list", "--count", f"{before}..{after}")) if before and after \
+        else 0
+    from cwx.ink import plural
+
+    say(f"pulled {plural(count, 'commit')} from {where.name}" if count
+        else f"up to date with {where.name}")
+    if count and not hooks:
+        gitsetup.settle_campaign(open_, clone, folder, "rebase", say)
+    return count
+
+
+def _head_of(clone: Repository, ref: str) -> str | None:
+    done = run(clone, "rev-parse", "--quiet", "--verify", f"{ref}^{{commit}}")
+    return done.stdout.decode().strip() or None if done.returncode == 0 else None
+
+
+def _said(stderr: bytes) -> list[str]:
+    """What git, its hooks and the merge driver said that a person needs (cwx's lines and
+    git's conflicts), without git's own progress."""
+    lines = stderr.decode("utf-8", "replace").splitlines()
+    return [line for line in lines if line.startswith(("cwx:", "CONFLICT", "  "))]
+
+
+def _next_step(clone: Repository) -> str:
+    """What a person does when the pull stopped: the files to settle, and how."""
+    from cwx.hints import typed
+
+    unmerged = git(clone, "diff", "--name-only", "--diff-filter=U", "-z")
+    files = " ".join(typed(path) for path in repo.z_list(unmerged))
+    if not files:
+        return ("git pull --rebase stopped (see above); settle what `git status` says, then "
+                "cwx sync again")
+    return (f"the pull stopped on {files}: edit each to what the table decides (both sides' "
+            f"values are above), `cwx adopt {files}`, `git add {files}`, `git rebase "
+            "--continue`, then cwx sync again; or `git rebase --skip` to drop your commit "
+            "and keep theirs")
+
+
+def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:
+    """Push; False when the remote has commits this clone has not (pull and try again)."""
+    done = run(clone, "push", "--quiet", *([] if where.tracked else ["--set-upstream"]),
+               where.remote, f"HEAD:refs/heads/{where.branch}")
+    if done.returncode == 0:
+        return True
+    said = done.stderr.decode("utf-8", "replace")
+    if not last and ("rejected" in said or "fetch first" in said or "non-fast-forward" in said):
+        return False
+    last_line = said.strip().splitlines()[-1] if said.strip() else str(done.returncode)
+    raise BadFile(f"git push to {where.name} failed: {last_line}", path=clone.top)
+
+
+def _checked_before(root: str) -> None:
+    from cwx import checks
+
+    report = checks.check([root])
+    if report.problems:
+        first = report.problems[0]
+        raise BadFile(f"cwx check finds {len(report.problems)} problem(s), the first: "
+                      f"{first}; settle them (cwx check says how), then cwx sync again",
+                      path=root)
+
+
+def _checked(root: str, say: Say) -> list[CwxError]:
+    from cwx import checks
+    from cwx.ink import plural
+
+    report = checks.check([root])
+    say(f"checked {plural(report.checked, 'file')}: " +
+        (f"{plural(len(report.problems), 'problem')} (cwx check says them)"
+         if report.problems else "all valid") +
+        (f"; {plural(len(report.pending), 'guess')} waiting for the GM's reveal"
+         if report.pending else ""))
+    return report.problems
