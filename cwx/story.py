@@ -16,7 +16,8 @@ def told(event: journal.Event, *, actor: bool = True) -> str:
     name), the verb, what and how, and the counts it moved."""
     kind = events.kind(event.command)
     who = event.who or "the GM"
-    what = (kind.what or _what)(event.result) or (event.file if kind.table else None)
+    what = (kind.what or _what)(event.result) or \
+        (event.file if kind.table or event.who is None else None)
     outcome = (kind.outcome or _outcome)(event.result)
     line = f"{who} {kind.verb or event.command}" if actor else kind.verb or event.command
     if what:

@@ -48,6 +48,12 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     _not_busy(clone)
     folder = os.path.relpath(root, clone.top)
     hooks = _hooked(clone)
+    if run(clone, "config", "merge.cwx.driver").returncode != 0:
+        # Without the driver, two clones' changes of one sheet are a text conflict: set in
+        # the clone's own config (never a tracked file), as `cwx git setup` sets it.
+        gitsetup.configure(clone, folder)
+        say("set the cwx merge driver in this clone's git config (`cwx git setup` also "
+            "installs the hooks)")
     staged = _stage(clone, camp, folder)
     say(f"staged {_files(staged)}" if staged else "nothing to stage")
     committed, subject = _commit(clone, camp, folder, staged, message, hooks)
@@ -56,10 +62,10 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     if where is None:
         say("no remote: committed here only (`git remote add origin URL`, then cwx sync)")
         return Synced(committed, subject, 0, None, _checked(root, say))
-    pulled = _pull(open_, clone, folder, where, hooks, say)
+    pulled = _pull(open_, clone, folder, where, say)
     if not _push(clone, where):
         say("the push was refused (someone pushed meanwhile): pulling again")
-        pulled += _pull(open_, clone, folder, where, hooks, say)
+        pulled += _pull(open_, clone, folder, where, say)
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
                            path=clone.top)
@@ -202,7 +208,7 @@ def _upstream(clone: Repository) -> Upstream | None:
 
 
 def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
-          hooks: bool, say: Say) -> int:
+          say: Say) -> int:
     """`git pull --rebase`, then the settlement (the hooks', or cwx's own): the number of
     commits brought in; a conflict stops it with the next step."""
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
@@ -210,11 +216,13 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         say(f"{where.name} is new: nothing to pull")
         return 0
     before = _head_of(clone, f"{where.remote}/{where.branch}")
-    done = run(clone, "pull", "--rebase", "--quiet", where.remote, where.branch)
+    # --autostash: the player's other edits (a file not the campaign's) wait aside.
+    done = run(clone, "pull", "--rebase", "--autostash", "--quiet", where.remote,
+               where.branch)
     for line in _said(done.stderr):
         say(line)
     if done.returncode != 0:
-        raise Conflict(_next_step(clone), path=clone.top)
+        raise Conflict(_next_step(clone, done.stderr), path=clone.top)
     after = _head_of(clone, f"{where.remote}/{where.branch}")
     count = int(git(clone, "rev-list", "--count", f"{before}..{after}")) if before and after \
         else 0
@@ -222,7 +230,8 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
 
     say(f"pulled {plural(count, 'commit')} from {where.name}" if count
         else f"up to date with {where.name}")
-    if count and not hooks:
+    if count:  # the hooks may have settled already (then nothing is left to), or found
+        # the other edits set aside and waited: settled now they are back
         gitsetup.settle_campaign(open_, clone, folder, "rebase", say)
     return count
 
@@ -239,15 +248,16 @@ def _said(stderr: bytes) -> list[str]:
     return [line for line in lines if line.startswith(("cwx:", "CONFLICT", "  "))]
 
 
-def _next_step(clone: Repository) -> str:
+def _next_step(clone: Repository, stderr: bytes) -> str:
     """What a person does when the pull stopped: the files to settle, and how."""
     from cwx.hints import typed
 
     unmerged = git(clone, "diff", "--name-only", "--diff-filter=U", "-z")
     files = " ".join(typed(path) for path in repo.z_list(unmerged))
     if not files:
-        return ("git pull --rebase stopped (see above); settle what `git status` says, then "
-                "cwx sync again")
+        said = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        return (f"git pull --rebase stopped ({said[-1].strip() if said else 'see git status'})"
+                "; settle what `git status` says, then cwx sync again")
     return (f"the pull stopped on {files}: edit each to what the table decides (both sides' "
             f"values are above), `cwx adopt {files}`, `git add {files}`, `git rebase "
             "--continue`, then cwx sync again; or `git rebase --skip` to drop your commit "

@@ -1,0 +1,318 @@
+"""Play by post (#19): sealed guesses that travel between clones, `cwx sync`, `cwx recap`.
+Real git: a bare origin, the GM's clone and two players', set up as the README says."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cwx import clockworx
+from tests.helpers import cwx
+from tests.test_git import Table, value
+from tests.test_group import campaign_dice
+
+EXPECTED = Path(__file__).parent / "data" / "recap.md"
+
+
+@pytest.fixture(autouse=True)
+def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # cwx sync commits in this process: git's author is the test's, from no config.
+    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
+        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
+        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+def play(where: Path, player: str, *args: object, status: int = 0) -> str:
+    ran = cwx(*args, cwd=where, env={"CWX_PLAYER": player})
+    assert ran.status == status, (args, ran.stdout, ran.stderr)
+    assert "Traceback" not in ran.stderr
+    return ran.stdout + ran.stderr
+
+
+def sync(where: Path, player: str, *args: object) -> dict[str, object]:
+    ran = cwx("sync", "--json", *args, cwd=where, env={"CWX_PLAYER": player})
+    assert ran.status == 0, (ran.stdout, ran.stderr)
+    done: dict[str, object] = ran.json
+    return done
+
+
+def table_of_three(tmp_path: Path) -> tuple[Table, Path, Path, Path]:
+    """The GM starts the campaign (Kris and Mara, ClockWorx) and pushes; Alice and Bob
+    clone it and run git setup, as the README says."""
+    table = Table(tmp_path)
+    gm = table.clone("gm")
+    play(gm, "GM", "init", ".")
+    for name, traits in (("kris", ("Repair=4", "Run=3", "Lie=5")),
+                         ("mara", ("Sing=2", "Dance=4", "Fight=6"))):
+        play(gm, "GM", "char", "new", f"{name}.toml", "--system", "clockworx",
+             *(part for trait in traits for part in ("--trait", trait)))
+    sync(gm, "GM")
+    alice, bob = table.clone("alice"), table.clone("bob")
+    for clone in (alice, bob):
+        play(clone, "GM", "git", "setup")
+    return table, gm, alice, bob
+
+
+def test_sealed_guesses_travel_from_each_player_to_the_gm_and_back(tmp_path: Path) -> None:
+    table, gm, alice, bob = table_of_three(tmp_path)
+    said = play(gm, "GM", "clock", "pick", "--seal", "--target", "9", "--json")
+    commitment = json.loads(said.splitlines()[0])["commitment"]
+    sync(gm, "GM")
+    guesses = {alice: ("kris", 7, "Repair"), bob: ("mara", 3, "Fight")}
+    for clone, (char, guess, trait) in guesses.items():
+        sync(clone, "GM")  # brings the seal
+        ran = cwx("clock", "resolve", "--sealed", "-g", guess, "-t", trait.lower(), "-c",
+                  char, "--json", cwd=clone, env={"CWX_PLAYER": clone.name})
+        assert ran.status == 0, ran.stderr
+        assert ran.json == {"pending": True, "commitment": commitment, "guess": guess,
+                            "trait": trait, "score": value(clone, f"{char}.toml", "traits",
+                                                           trait)}
+        text = play(clone, clone.name, "clock", "resolve", "--sealed", "-g", 1, "-c", char,
+                    status=2)
+        assert "already guesses on" in text  # one guess a character on each seal
+        assert value(clone, f"{char}.toml", "xp") == 0  # no experience until the reveal
+        sync(clone, clone.name)
+    sync(gm, "GM")
+    checked = cwx("check", "--json", cwd=gm).json
+    assert [g["file"] for g in checked["pending"]] == ["kris.toml", "mara.toml"]
+    assert "pending on" in play(gm, "GM", "log")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert revealed["target"] == 9 and len(revealed["guesses"]) == 2
+    sync(gm, "GM")
+    for clone in (alice, bob):
+        sync(clone, clone.name)
+    for clone in (gm, alice, bob):
+        for char, guess, trait in guesses.values():
+            score = value(clone, f"{char}.toml", "traits", trait)
+            assert value(clone, f"{char}.toml", "xp") == clockworx.resolve(9, guess, score,
+                                                                           trait).xp
+        verified = cwx("clock", "verify", "--json", cwd=clone)
+        assert verified.status == 0 and verified.json["verified"] is True
+        assert cwx("check", "--json", cwd=clone).json["pending"] == []
+        assert "settled by the reveal" in play(clone, "x", "log")
+    heads = {table.git(clone, "rev-parse", "HEAD").stdout for clone in (gm, alice, bob)}
+    assert len(heads) == 1
+    # After the reveal, a guess on it is refused, and so is one on an older seal.
+    assert "already revealed" in play(alice, "Alice", "clock", "resolve", "--sealed", "-g",
+                                      2, "-c", "kris", status=2)
+    play(gm, "GM", "clock", "pick", "--seal")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    assert "is not the latest" in play(alice, "Alice", "clock", "resolve", "--sealed", "-g",
+                                       2, "-c", "kris", "--commitment", commitment[:12],
+                                       status=2)
+
+
+def test_a_guess_waits_undone_or_settled_never_both(tmp_path: Path) -> None:
+    table, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "4")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 4, "-t", "Repair", "-c", "kris")
+    play(alice, "Alice", "undo")  # taken back while it waits: no guess
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 5, "-t", "Run", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert [entry["guess"] for entry in revealed["guesses"]] == [5]
+    assert value(gm, "kris.toml", "xp") == clockworx.resolve(4, 5, 3, "Run").xp
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    # The settled guess is the reveal's now: Alice's undo passes it by.
+    assert "no change left to undo" in play(alice, "Alice", "undo", status=2)
+    # The GM's own sealed resolve settles the guesses on it too, and stays immediate.
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "6")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 6, "-t", "Lie", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    said = play(gm, "GM", "clock", "resolve", "--sealed", "-g", 7, "-t", "Dance", "-c", "mara",
+                "--json")
+    result = json.loads(said.splitlines()[0])
+    assert result["target"] == 6 and [e["file"] for e in result["guesses"]] == ["kris.toml"]
+    assert value(gm, "mara.toml", "xp") == clockworx.resolve(6, 7, 4, "Dance").xp
+    assert cwx("clock", "verify", cwd=gm).status == 0
+
+
+def test_verify_of_the_journal_fails_on_a_forged_reveal(tmp_path: Path) -> None:
+    _, gm, _, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "2")
+    play(gm, "GM", "clock", "reveal")
+    lines = (gm / "journal.jsonl").read_text().splitlines()
+    forged = json.loads(lines[-1])
+    forged["result"]["target"], forged["id"] = 3, "f" * 16
+    (gm / "journal.jsonl").write_text("\n".join([*lines, json.dumps(forged)]) + "\n")
+    ran = cwx("clock", "verify", cwd=gm)
+    assert ran.status == 1 and "NOT VERIFIED" in ran.stdout and "1 not verified" in ran.stdout
+
+
+def test_syncing_from_two_clones_in_turn_ends_alike_and_accounted(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    supply = campaign_dice(alice)
+    moves = [(alice, "Alice", ("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white",
+                               "--drawn", "blue", "--keep-white")),
+             (bob, "Bob", ("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris")),
+             (alice, "Alice", ("bag", "draw", "-c", "rick", "-C", "red", "--drawn", "black",
+                               "--drawn", "red", "--keep-black")),
+             (bob, "Bob", ("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "white",
+                           "--drawn", "red", "--keep-white"))]
+    for clone, player, move in moves:
+        play(clone, player, *move)
+        done = sync(clone, player)
+        assert done["committed"] and done["pushed"] == "origin/main" and done["ok"] is True
+        assert str(done["message"]).startswith("cwx: ")
+    subject = table.git(bob, "log", "-1", "--format=%s").stdout.strip()
+    assert subject.startswith("cwx: Sue draws red") and "+1 white" in subject
+    sync(alice, "Alice")
+    assert sync(bob, "Bob")["committed"] is None  # nothing to commit: still pulls and pushes
+    heads = {table.git(clone, "rev-parse", "HEAD").stdout for clone in (alice, bob)}
+    assert len(heads) == 1
+    for clone in (alice, bob):
+        assert cwx("check", cwd=clone).status == 0
+        assert campaign_dice(clone) == supply
+    assert value(alice, "sue.toml", "luck", "white") == 2
+
+
+def test_sync_stops_at_a_conflict_with_the_next_step(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    for clone, score in ((alice, 4), (bob, 5)):
+        text = (clone / "kris.toml").read_text().replace('name = "Kris"', f'name = "Kris {score}"')
+        (clone / "kris.toml").write_text(text)
+        play(clone, clone.name, "adopt", "kris.toml")
+    sync(alice, "Alice")
+    ran = cwx("sync", cwd=bob, env={"CWX_PLAYER": "Bob"})
+    assert ran.status == 2 and "Traceback" not in ran.stderr
+    assert "kris.toml" in ran.stderr and "git rebase --continue" in ran.stderr
+    assert "git rebase --skip" in ran.stderr
+    assert (bob / ".git" / "rebase-merge").exists()  # left as git left it
+    again = cwx("sync", cwd=bob)
+    assert again.status == 2 and "middle of a rebase" in again.error
+
+
+def test_sync_without_a_remote_commits_and_says_so(tmp_path: Path) -> None:
+    folder = tmp_path / "solo"
+    folder.mkdir()
+    subprocess.run(["git", "init", "--quiet", "-b", "main"], cwd=folder, check=True)
+    play(folder, "Sam", "init", ".")
+    play(folder, "Sam", "bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red",
+         status=2)  # no Sue in a fresh campaign
+    (folder / "notes.txt").write_text("not the campaign's\n")
+    ran = cwx("sync", cwd=folder, env={"CWX_PLAYER": "Sam"})
+    assert ran.status == 0 and "no remote" in ran.stdout
+    tracked = subprocess.run(["git", "ls-files"], cwd=folder, capture_output=True, text=True)
+    assert "journal.jsonl" in tracked.stdout and "notes.txt" not in tracked.stdout
+
+
+def test_sync_in_a_campaign_below_the_top_without_hooks(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    first = table.clone("first")
+    (first / "README").write_text("a larger repository\n")
+    play(first, "GM", "init", "game")  # inside git, init sets the clone up
+    play(first / "game", "GM", "char", "new", "kris.toml", "--system", "clockworx",
+         "--trait", "Repair=4", "--trait", "Run=4", "--trait", "Lie=4")
+    table.commit(first, "start")
+    table.git(first, "push", "--quiet", "--set-upstream", "origin", "main")
+    second = table.clone("second")  # no git setup: sync settles by itself
+    play(first / "game", "GM", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c",
+         "kris")
+    (first / "README").write_text("edited, not the campaign's\n")
+    sync(first / "game", "GM")
+    assert "README" in table.git(first, "status", "--porcelain").stdout  # left alone
+    play(second / "game", "Bo", "clock", "resolve", "-T", 4, "-g", 5, "-t", "Run", "-c",
+         "kris")
+    sync(second / "game", "Bo")
+    xp = clockworx.resolve(4, 4, 4, "Repair").xp + clockworx.resolve(4, 5, 4, "Run").xp
+    assert value(second / "game", "kris.toml", "xp") == xp
+    assert cwx("check", cwd=second / "game").status == 0
+
+
+def test_a_push_someone_beat_is_pulled_and_tried_again(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    play(bob, "Bob", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c", "kris")
+    table.commit(bob, "Bob's turn, not pushed yet")
+    # Bob pushes while Alice's sync is between its pull and its push (git's pre-push hook).
+    hook = alice / ".git" / "hooks" / "pre-push"
+    flag = tmp_path / "once"
+    hook.write_text(f"#!/bin/sh\n[ -e {flag} ] && exit 0\ntouch {flag}\n"
+                    f"env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE git -C {bob} push --quiet "
+                    "origin main >/dev/null 2>&1\nexit 0\n")
+    hook.chmod(0o755)
+    play(alice, "Alice", "bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red")
+    ran = cwx("sync", cwd=alice, env={"CWX_PLAYER": "Alice"})
+    assert ran.status == 0, ran.stderr
+    assert "refused" in ran.stdout and "pushed to origin/main" in ran.stdout
+    assert value(alice, "kris.toml", "xp") == value(bob, "kris.toml", "xp") > 0
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", "WHEN",
+                  re.sub(r"[0-9a-f]{12}…", "HEX…", text))
+
+
+def test_recap_of_a_scripted_session_reads_as_expected(tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "bag", "new", "bag2.toml")
+    play(gm, "GM", "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue",
+         "--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
+         "--trait", "orange=Brave", "--trait", "green=Healer", "--trait", "purple=Friendly")
+    play(gm, "Gwen", "clock", "pick", "--seal", "--target", "5")
+    sync(gm, "Gwen")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 4, "-t", "Run", "-c", "kris")
+    play(alice, "Alice", "clock", "resolve", "-T", 2, "-g", 2, "-t", "Lie", "-c", "kris")
+    play(alice, "Alice", "clock", "resolve", "-T", 8, "-g", 2, "-t", "Fight", "-c", "mara")
+    play(alice, "Alice", "undo")  # Mara's miss taken back: struck through
+    play(alice, "Alice", "bag", "draw", "-c", "sue", "-b", "bag2.toml", "-C", "blue",
+         "--drawn", "white", "--drawn", "blue", "--keep-white")
+    text = (alice / "mara.toml").read_text().replace('name = "mara"', 'name = "Mara"')
+    (alice / "mara.toml").write_text(text)
+    play(alice, "Alice", "adopt", "mara.toml")
+    recap = _normal(play(alice, "Alice", "recap"))
+    if os.environ.get("CWX_WRITE_EXPECTED"):
+        EXPECTED.write_text(recap)
+    assert recap == EXPECTED.read_text()
+    data = json.loads(play(alice, "Alice", "recap", "--json"))
+    assert set(data) >= {"sessions", "characters", "events"}
+    assert [e["pending"] for e in data["events"] if e["command"] == "clock resolve --sealed"] \
+        == [True]
+    pending = next(e["told"] for e in data["events"] if e["pending"])
+    assert "vs sealed:" in pending and "vs sealed 5" not in pending  # never the number
+
+
+def test_sessions_are_split_by_four_hours_without_events(tmp_path: Path) -> None:
+    _, gm, _, _ = table_of_three(tmp_path)
+    for guess in (1, 2, 3):
+        play(gm, "GM", "clock", "resolve", "-T", 12, "-g", guess, "-c", "kris")
+    path = gm / "journal.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    hours = [0] * (len(lines) - 2) + [5, 5]  # the last two, five hours on
+    for line, shift in zip(lines, hours, strict=True):
+        line["at"] = _later(line["at"], shift)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    every = json.loads(play(gm, "GM", "recap", "--all", "--json"))
+    assert [s["events"] for s in every["sessions"]] == [len(lines) - 2, 2]
+    first = json.loads(play(gm, "GM", "recap", "--session", "1", "--json"))
+    assert first["sessions"][0]["number"] == 1 and first["total_sessions"] == 2
+    latest = play(gm, "GM", "recap")
+    assert latest.startswith("# Recap: session 2 of 2")
+    assert "no gap" not in play(gm, "GM", "recap", "--session", "3", status=2)
+
+
+def _later(at: str, hours: int) -> str:
+    import datetime
+
+    moment = datetime.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")
+    moment += datetime.timedelta(hours=hours)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
