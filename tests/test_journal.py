@@ -195,3 +195,15 @@ def test_a_version_1_line_is_read_as_the_current_version(campaign: Path) -> None
     assert isinstance(event, journal.Event)
     assert event.to_json()["at"] == "2026-01-01T00:00:01.000Z"
     assert event.to_json()["v"] == journal.VERSION and event.order[2] == 3
+
+
+def test_a_line_of_more_lists_and_tables_than_any_event_is_no_event() -> None:
+    from cwx import journal as journal_module
+
+    line = {"v": 2, "id": "ab" * 8, "at": "2026-12-01T10:00:00.000Z", "command": "bag draw",
+            "who": "Sue", "file": "sue.toml", "bag": None, "changes": []}
+    many = json.dumps({**line, "result": {"x": [{}] * (journal_module.MAX_VALUES + 1)}})
+    parsed = journal_module.parse(many.encode(), 7)
+    assert isinstance(parsed, journal_module.BadLine) and "lists and tables" in parsed.reason
+    few = json.dumps({**line, "result": {"x": [{}] * 100}})
+    assert isinstance(journal_module.parse(few.encode(), 7), journal_module.Event)

@@ -110,7 +110,7 @@ def test_sealed_guesses_travel_from_each_player_to_the_gm_and_back(tmp_path: Pat
 
 
 def test_a_guess_waits_undone_or_settled_never_both(tmp_path: Path) -> None:
-    table, gm, alice, _ = table_of_three(tmp_path)
+    _, gm, alice, _ = table_of_three(tmp_path)
     play(gm, "GM", "clock", "pick", "--seal", "--target", "4")
     sync(gm, "GM")
     sync(alice, "Alice")
