@@ -375,7 +375,7 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
     for line, item in zip(lines, corrected, strict=True):
         by = made[item.file]
         said.append(f"  {line}: the file's value came with {by}, an edit no journal line "
-                    "records" if by else f"  {line}")
+                    "records;" if by else f"  {line};")
     from cwx.hints import typed
 
     files = " ".join(map(typed, sorted(made)))
