@@ -588,6 +588,7 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
                            path=journal_path)
         if redo:
             _turned_since(journal_path, undoing.change)
+            _guess_still_open(journal_path, undoing.change)
         _take_back(change, camp, target)
         change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
@@ -610,6 +611,23 @@ def _turned_since(path: str, redone: journal.Event) -> None:
     if turns.by(draw) is not None:
         raise RuleForbids(f"cannot redo `{redone.command}`: its draw was turned again since "
                           "(a draw is turned once); undo that turn first", path=path)
+
+
+def _guess_still_open(path: str, redone: journal.Event) -> None:
+    """A guess on a sealed number is made again only while it could be made anew: its
+    seal not revealed, the character guessing on it no more (else a player who undid a
+    guess for every number would redo the right one once the number is shown)."""
+    from cwx import events, guesses
+
+    if not events.kind(redone.command).pending:
+        return
+    guess = guesses.guess_of(redone)
+    found = guesses.board(path)
+    if guess is None or guess.commitment in found.revealed or \
+            any(other.file == guess.file for other in found.on(guess.commitment)):
+        raise RuleForbids(f"cannot redo `{redone.command}`: its sealed number was revealed "
+                          "since, or the character guesses on it again; a guess is made "
+                          "once, before the reveal", path=path)
 
 
 def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:

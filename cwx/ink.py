@@ -28,7 +28,7 @@ def paint(text: str, style: str, on: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m"
 
 
-_PLURALS = {"die": "dice"}
+_PLURALS = {"die": "dice", "guess": "guesses"}
 
 
 def plural(number: int, word: str) -> str:

@@ -526,7 +526,12 @@ def settled(ledger_value: Any, file_value: Any, rule: Rule) -> Any:
 def undone(key: str, before: Any, after: Any, current: Any, rule: Rule) -> Any:
     """A key's value with one change taken back: a whole number by its delta (which
     survives merges), a list by its items, any other value only while it still holds
-    what the change wrote. Raises ValueError saying why it cannot be."""
+    what the change wrote; a key changed in step (a trait's score, each raise priced from
+    the last) only while no later change moved it. Raises ValueError saying why it cannot
+    be."""
+    if rule.in_step and not same(key, after, current):
+        raise ValueError(f"{key} was changed since ({after!r} then, {current!r} now): undo "
+                         "that change first")
     if all(is_number(v) or v is None for v in (before, after)) and \
             (current is None or is_number(current)):
         value = (current or 0) - ((after or 0) - (before or 0))

@@ -174,7 +174,7 @@ def markdown(done: Recap) -> str:
     lines = [f"# Recap: {numbers} of {done.total}", "",
              f"{_time(first.start)} – {_time(last.end)} UTC · "
              f"{plural(sum(s.events for s in done.sessions), 'event')}" +
-             (f" · players: {', '.join(map(printable, players))}" if players else ""), ""]
+             (f" · players: {', '.join(map(_escaped, players))}" if players else ""), ""]
     by_actor: dict[str, list[Told]] = {}
     for item in done.told:
         if not item.aside:

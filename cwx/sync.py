@@ -46,6 +46,7 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
         raise BadFile("is not in a git clone; `git init` and `cwx git setup` first (or clone "
                       "the table's repository)", path=camp.root)
     _not_busy(clone)
+    where = _upstream(clone)  # on a branch, before anything is committed
     folder = os.path.relpath(root, clone.top)
     hooks = _hooked(clone)
     if run(clone, "config", "merge.cwx.driver").returncode != 0:
@@ -58,7 +59,6 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     say(f"staged {_files(staged)}" if staged else "nothing to stage")
     committed, subject = _commit(clone, camp, folder, staged, message, hooks)
     say(f"committed {committed}: {subject}" if committed else "nothing to commit")
-    where = _upstream(clone)
     if where is None:
         say("no remote: committed here only (`git remote add origin URL`, then cwx sync)")
         return Synced(committed, subject, 0, None, _checked(root, say))

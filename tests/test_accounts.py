@@ -287,3 +287,21 @@ def test_the_ledger_knows_each_file_by_its_real_path(at_table: Path) -> None:
     edit("kris.toml", "xp = 0", "xp = 4")
     assert accounts.adopt(open_, ["k.toml"]).corrected == [Corrected("kris.toml", "xp", 0, 4)]
     assert lines_of(at_table)[-1]["file"] == "kris.toml"
+
+
+def test_undo_of_a_trait_bought_then_raised_is_refused(campaign: Path) -> None:
+    # Each raise is priced from the score before it: undoing the purchase beneath a raise
+    # would leave a score the experience paid for no longer matches.
+    from tests.helpers import cwx
+
+    for _ in range(4):
+        assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "Tough", "-c", "kris.toml",
+                   cwd=campaign).status == 0
+    assert cwx("xp", "spend", "-c", "kris.toml", "--new", "Climb", cwd=campaign,
+               env={"CWX_PLAYER": "Alice"}).status == 0
+    assert cwx("xp", "spend", "-c", "kris.toml", "--raise", "Climb", cwd=campaign,
+               env={"CWX_PLAYER": "Bob"}).status == 0
+    before = (campaign / "kris.toml").read_text()
+    ran = cwx("undo", cwd=campaign, env={"CWX_PLAYER": "Alice"})
+    assert ran.status == 2 and "changed since" in ran.error
+    assert (campaign / "kris.toml").read_text() == before

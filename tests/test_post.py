@@ -316,3 +316,20 @@ def _later(at: str, hours: int) -> str:
     moment = datetime.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")
     moment += datetime.timedelta(hours=hours)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def test_an_undone_guess_is_never_redone_once_the_number_is_shown(tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "7")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    for guess in (6, 7):  # a guess for each number, each taken back
+        play(alice, "Alice", "clock", "resolve", "--sealed", "-g", guess, "-c", "kris")
+        play(alice, "Alice", "undo")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    assert "was revealed since" in play(alice, "Alice", "undo", "--redo", status=2)
+    assert value(alice, "kris.toml", "xp") == 0
