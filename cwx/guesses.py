@@ -57,12 +57,13 @@ class Board(Record):
     revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
 
     def on(self, commitment: str) -> list[Guess]:
-        """The guesses waiting on `commitment` that a reveal settles: all of them while it
-        is sealed; once revealed, those made before (a clone that had not pulled the
-        reveal yet), never one made with the number known."""
-        shown = self.revealed.get(commitment)
-        return [guess for guess in self.pending if guess.commitment == commitment and
-                (shown is None or guess.when < shown)]
+        """The guesses a reveal of `commitment` settles: those waiting on it while it is
+        sealed. One that reaches the GM after the number was shown counts for nothing,
+        whatever its stamp says: a stamp is a clone's word, and anyone could write one
+        from before the reveal once the number is known."""
+        if commitment in self.revealed:
+            return []
+        return [guess for guess in self.pending if guess.commitment == commitment]
 
 
 def guess_of(event: journal.Event) -> Guess | None:
@@ -245,26 +246,76 @@ def still(journal_path: str | None, commitment: str, read: Sequence[Guess]) -> l
 def settle(change: Change, camp: Campaign, target: int,
            guesses: Sequence[Guess]) -> list[dict[str, Any]]:
     """Each guess resolved against the revealed `target`, in time order, its experience
-    added to its character (in `change`); a later guess of a character, or one whose file
-    is gone, settles with no experience, and says why."""
+    added to its character (in `change`). A later guess of a character, one whose file is
+    gone or no ClockWorx character, or one whose score is not the character's at the
+    guess, settles with no experience, and says why."""
     settled: list[dict[str, Any]] = []
-    done: dict[str | None, Any] = {}  # a file -> its sheet as settled so far
+    done: set[str | None] = set()  # the files settled so far
     for guess in guesses:
         outcome = clockworx.resolve(target, guess.guess, guess.score, guess.trait)
         entry = {"id": guess.id, "who": guess.who, "file": guess.file,
                  "player": guess.player, **system.outcome_json(outcome)}
         path = camp.named(guess.file) if guess.file else None
-        if guess.file in done:
-            entry.update(counted=False, why="its character had guessed on this number")
-        elif path is not None and not os.path.lexists(path):
-            entry.update(counted=False, why=f"{guess.file} is gone")
+        why = _not_counted(change, guess, path, done)
+        if why is not None:
+            entry.update(counted=False, why=why)
         elif path is not None:
             sheet = change.character(path, system.NAME)
             change.save(path, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
-            done[guess.file] = sheet
+            done.add(guess.file)
             entry["xp_total"] = sheet.xp + outcome.xp
         settled.append(entry)
     return settled
+
+
+def _not_counted(change: Change, guess: Guess, path: str | None,
+                 done: set[str | None]) -> str | None:
+    """Why a guess earns nothing (None: it counts)."""
+    from cwx.errors import CwxError
+
+    if path is None:
+        return None  # a score without a character: the outcome alone
+    if guess.file in done:
+        return "its character had guessed on this number"
+    if not os.path.lexists(path):
+        return f"{guess.file} is gone"
+    try:
+        sheet = change.character(path, system.NAME)
+    except CwxError as error:
+        return f"{guess.file}: {error.message}"
+    then = score_at(change.campaign.journal_file, guess)
+    expected = sheet.traits.get(guess.trait) if then is _UNKNOWN and guess.trait else \
+        None if then is _UNKNOWN else then
+    if expected != guess.score:
+        return (f"its score ({guess.score}) is not {guess.who or guess.file}'s "
+                f"{guess.trait or 'untrained'} score at the guess ({expected})")
+    return None
+
+
+_UNKNOWN = object()
+
+
+def score_at(journal_path: str, guess: Guess) -> Any:
+    """The guessing character's score of the trait just before the guess, by the ledger
+    (journal events earlier than it, folded); _UNKNOWN when the journal never made or
+    changed that file (a file made by hand and adopted: its own value stands)."""
+    from cwx import ledger
+
+    before = (guess.when, guess.id)
+    folding = ledger.Folding()
+    for event in journal.events_in(journal_path):
+        if (event.when, event.id) < before:
+            folding.note(event)
+    for event in journal.events_in(journal_path):
+        if (event.when, event.id) < before:
+            folding.add(event)
+    values = folding.ledger().values(guess.file or "")
+    if not values:
+        return _UNKNOWN
+    if guess.trait is None:
+        return None
+    value = values.get(system.trait_key(guess.trait))
+    return value.value if value is not None else None
 
 
 def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -73,12 +73,18 @@ def chosen(found: list[Session], number: int | None, every: bool,
 
 
 def date_given(text: str) -> str:
-    """--since DATE as the journal writes times (YYYY-MM-DD, or with THH:MM)."""
-    import re
+    """--since DATE as the journal writes times (YYYY-MM-DD, or with THH:MM), a real date."""
+    import datetime
 
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}(:\d{2}(:\d{2})?)?)?", text.strip()):
-        raise BadValue(f"--since {text}: give a date as YYYY-MM-DD (or YYYY-MM-DDTHH:MM), UTC")
-    return text.strip()
+    given = text.strip()
+    for form in ("%Y-%m-%d", "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"):
+        try:
+            datetime.datetime.strptime(given, form)
+            return given
+        except ValueError:
+            continue
+    raise BadValue(f"--since {text}: give a date as YYYY-MM-DD (or YYYY-MM-DDTHH:MM), UTC, "
+                   "a day the calendar has")
 
 
 # ---------------------------------------------------------------- what a recap holds
@@ -99,8 +105,9 @@ class Recap(Record):
     sessions: list[Session]
     told: list[Told]
     standing: dict[str, dict[str, Any]]  # a character's file -> its counts at the end
-    names: dict[str, str]  # a character's file -> its name
+    names: dict[str, str]  # a character's file -> its name (the latest it went by)
     dice: ledger.Dice | None
+    since: str | None = None
 
 
 def recap(path: str, number: int | None = None, every: bool = False,
@@ -111,14 +118,15 @@ def recap(path: str, number: int | None = None, every: bool = False,
         found = sessions(order)
         picked = chosen(found, number, every, since)
         if not picked:
-            return Recap(len(found), [], [], {}, {}, None)
+            return Recap(len(found), [], [], {}, {}, None, since)
         undone = order.turns.undone() | order.turns.void()
         settled = guesses.settlements(path)
-        told = [_told(event, undone, settled) for event in _within(order, picked)]
+        told = [_told(event, undone, settled) for event in _within(order, picked)
+                if since is None or event.when[:len(since)] >= since]
         folded = _folded(order, picked[-1].end)
     names = {t.event.file: t.event.who for t in told if t.event.file and t.event.who}
     standing = {file: _counts(folded, file) for file in sorted(names)}
-    return Recap(len(found), picked, told, standing, names, folded.supply())
+    return Recap(len(found), picked, told, standing, names, folded.supply(), since)
 
 
 def _within(order: Timeline, picked: list[Session]) -> Iterator[journal.Event]:
@@ -166,7 +174,9 @@ def _counts(folded: ledger.Ledger, file: str) -> dict[str, Any]:
 
 def markdown(done: Recap) -> str:
     if not done.sessions:
-        return "# Recap\n\nThe journal holds no events yet.\n"
+        said = f"No session since {done.since}" if done.since and done.total else \
+            "The journal holds no events yet"
+        return f"# Recap\n\n{said}.\n"
     first, last = done.sessions[0], done.sessions[-1]
     numbers = f"session {first.number}" if first is last else \
         f"sessions {first.number}–{last.number}"
@@ -187,7 +197,8 @@ def markdown(done: Recap) -> str:
     aside = [item for item in done.told if item.aside]
     if aside:
         lines += ["## Corrections and adopts", ""]
-        lines += [f"- {_time(item.event.when)} {_cell(item)}" for item in aside]
+        lines += [f"- {_time(item.event.when)} {_escaped(item.event.player or 'the GM')}: "
+                  f"{_cell(item)}" for item in aside]
         lines.append("")
     return "\n".join(lines)
 
@@ -208,8 +219,8 @@ def _end(done: Recap) -> list[str]:
 
 
 def _actor(event: journal.Event, names: Mapping[str, str]) -> str:
-    if event.file and event.who:
-        return _escaped(f"{event.who} ({event.file})")
+    if event.file and event.who:  # by file: a character renamed is one character
+        return _escaped(f"{names.get(event.file, event.who)} ({event.file})")
     return "The GM" if event.who is None else _escaped(event.who)
 
 

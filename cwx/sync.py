@@ -69,7 +69,10 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
                            path=clone.top)
-    say(f"pushed to {where.name}")
+    default = None if where.tracked else _default_branch(clone, where.remote)
+    say(f"pushed to {where.name}" if default in (None, where.branch) else
+        f"pushed to {where.name}, a branch of its own: the table plays on "
+        f"{where.remote}/{default}, and sees this once you merge it there")
     return Synced(committed, subject, pulled, where.name, _checked(root, say))
 
 
@@ -105,6 +108,7 @@ def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
     own += [os.path.realpath(member.path) for member in camp.members(lambda _: None)]
     present = [os.path.relpath(path, clone.top) for path in own if os.path.isfile(path)
                and not gitsetup.never_committed(path)]
+    present += _made_by_init(clone, root)
     if present:
         git(clone, "add", "--", *(f":(literal){path}" for path in present))
     gone = [path for path in _deleted(clone, folder) if _was_ours(clone, path)]
@@ -114,6 +118,22 @@ def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
                   *(f":(literal){path}" for path in present + gone), strip=False) \
         if present or gone else ""
     return list(repo.z_list(changed))
+
+
+def _made_by_init(clone: Repository, root: str) -> list[str]:
+    """The files `cwx init` made at the campaign's root (.gitignore, .gitattributes, the
+    schemas, README, Makefile) that git does not track yet: the first sync shares them;
+    after that they are the table's, and a person commits their edits."""
+    from cwx import templates
+
+    made = [os.path.relpath(os.path.join(root, name), clone.top)
+            for name in templates.campaign_files("campaign")
+            if name != SETTINGS and os.path.isfile(os.path.join(root, name))]
+    if not made:
+        return []
+    tracked = set(repo.z_list(git(clone, "ls-files", "-z", "--",
+                                  *(f":(literal){path}" for path in made), strip=False)))
+    return [path for path in made if path not in tracked]
 
 
 def _deleted(clone: Repository, folder: str) -> list[str]:
@@ -234,6 +254,15 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         # the other edits set aside and waited: settled now they are back
         gitsetup.settle_campaign(open_, clone, folder, "rebase", say)
     return count
+
+
+def _default_branch(clone: Repository, remote: str) -> str | None:
+    """The branch the remote's HEAD names (where the table plays), if it says."""
+    done = run(clone, "ls-remote", "--symref", remote, "HEAD")
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line[len("ref: refs/heads/"):-len("\tHEAD")]
+    return None
 
 
 def _head_of(clone: Repository, ref: str) -> str | None:

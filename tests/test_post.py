@@ -211,6 +211,8 @@ def test_sync_without_a_remote_commits_and_says_so(tmp_path: Path) -> None:
     assert ran.status == 0 and "no remote" in ran.stdout
     tracked = subprocess.run(["git", "ls-files"], cwd=folder, capture_output=True, text=True)
     assert "journal.jsonl" in tracked.stdout and "notes.txt" not in tracked.stdout
+    # The first sync shares what init made (a clone needs .gitignore and the schemas).
+    assert {".gitignore", "character.schema.json"} <= set(tracked.stdout.split())
 
 
 def test_sync_in_a_campaign_below_the_top_without_hooks(tmp_path: Path) -> None:
@@ -307,7 +309,10 @@ def test_sessions_are_split_by_four_hours_without_events(tmp_path: Path) -> None
     assert first["sessions"][0]["number"] == 1 and first["total_sessions"] == 2
     latest = play(gm, "GM", "recap")
     assert latest.startswith("# Recap: session 2 of 2")
-    assert "no gap" not in play(gm, "GM", "recap", "--session", "3", status=2)
+    assert "2 sessions" in play(gm, "GM", "recap", "--session", "3", status=2)
+    assert "a day the calendar has" in play(gm, "GM", "recap", "--since", "2026-02-30",
+                                            status=2)
+    assert "No session since 2999-01-01" in play(gm, "GM", "recap", "--since", "2999-01-01")
 
 
 def _later(at: str, hours: int) -> str:
@@ -333,3 +338,43 @@ def test_an_undone_guess_is_never_redone_once_the_number_is_shown(tmp_path: Path
     sync(alice, "Alice")
     assert "was revealed since" in play(alice, "Alice", "undo", "--redo", status=2)
     assert value(alice, "kris.toml", "xp") == 0
+
+
+def _forged(clone: Path, **result: object) -> None:
+    """The journal's last line (a guess), its result changed by hand, under a new id."""
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    line = json.loads(lines[-1])
+    line["result"].update(result)
+    path.write_text("\n".join(lines[:-1] + [json.dumps(line)]) + "\n")
+
+
+def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path) -> None:
+    _, gm, alice, bob = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "9")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 9, "-t", "Run", "-c", "kris")
+    _forged(alice, score=6)  # Run is 3 on the sheet
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    play(bob, "Bob", "clock", "resolve", "--sealed", "-g", 9, "-t", "Fight", "-c", "mara")
+    lines = (bob / "journal.jsonl").read_text().splitlines()
+    line = json.loads(lines[-1])
+    line["file"] = "bag.toml"  # a guess naming no character: it must not block the reveal
+    (bob / "journal.jsonl").write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
+    sync(bob, "Bob")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    why = {entry["file"]: entry.get("why", "") for entry in revealed["guesses"]}
+    assert "its score (6) is not" in why["kris.toml"] and "bag.toml" in why["bag.toml"]
+    assert value(gm, "kris.toml", "xp") == 0
+    # A guess that reaches the GM after the number was shown counts for nothing, whatever
+    # its stamp: Bob's clone had not pulled the reveal.
+    play(bob, "Bob", "clock", "resolve", "--sealed", "-g", 9, "-t", "Dance", "-c", "mara")
+    sync(gm, "GM")
+    sync(bob, "Bob")
+    sync(gm, "GM")
+    assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert "counts for nothing" in play(gm, "GM", "check")
+    assert value(gm, "mara.toml", "xp") == 0

@@ -69,8 +69,9 @@ def _waiting(report: checks.Report) -> list[str]:
         trait = f"{guess.trait} {guess.score}" if guess.trait else \
             f"score {guess.score}" if guess.score else "untrained"
         shown = report.revealed.get(guess.commitment)
-        waits = f"made after its reveal ({shown[:16].replace('T', ' ')}): counts for " \
-            "nothing" if shown is not None and guess.when >= shown else "waits for the reveal"
+        waits = "waits for the reveal" if shown is None else \
+            f"reached the GM after the reveal ({shown[:16].replace('T', ' ')}): counts " \
+            "for nothing (the table may give its experience by hand, and adopt it)"
         lines.append(printable(f"Pending: {guess.who or 'a guess'} guesses {guess.guess} "
                                f"({trait}) on {guess.commitment[:12]}…, by "
                                f"{guess.player or 'a player'} {guess.when[:16].replace('T', ' ')}"

@@ -114,6 +114,11 @@ def schema() -> dict[str, Any]:
     }}}
 
 
+def trait_key(trait: str) -> str:
+    """A trait's score as the journal and the ledger name it."""
+    return f"traits.{trait}"
+
+
 def rule(key: str) -> Rule:
     if key == "xp":
         return Rule()
