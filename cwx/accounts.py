@@ -102,6 +102,7 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
         if force and os.path.lexists(file):
             _no_dice_lost(change, file)
             _nothing_earned_lost(change, file)
+        result = {**result, **_saw(change, file)}
         if change.journal:  # the ledger's word too: the file may be emptied, or gone
             held = camp.held_by(change.name_of(file))
             if held:
@@ -112,6 +113,18 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
                     "adopt it with those files", path=file)
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
+
+
+def _saw(change: Change, file: str) -> dict[str, Any]:
+    """The latest event of `file` this clone's journal holds, for a change that ends the
+    file as it was (made anew, retired): a change of it the ledger meets between the two
+    was made on another clone that never saw the end, and is a clash, never lost."""
+    if change.journal is None:
+        return {}
+    name = change.name_of(file)
+    latest = journal.latest(change.journal, journal.dumps(name).encode(), lambda event:
+                            event.file == name or any(c.file == name for c in event.changes))
+    return {"saw": {"at": latest.when, "id": latest.id}} if latest is not None else {}
 
 
 def _no_dice_lost(change: Change, file: str) -> None:
@@ -202,8 +215,9 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
             for difference in folded.differences(name, ledger.values_of(change.data(path))):
                 key, entry = difference.key, difference.ledger
                 if difference.refused is not None:
-                    refused.append(f"{name}: {difference.refused} (after "
-                                   f"{', '.join(entry.recent)})")
+                    after = f" (after {', '.join(entry.recent)})" if entry.recent else ""
+                    if f"{name}: {difference.refused}{after}" not in refused:
+                        refused.append(f"{name}: {difference.refused}{after}")
                 elif numbers_only and not (ledger.is_number(entry.value) or
                                            ledger.is_number(difference.file)):
                     kept.append(f"{name} [{key}]")
@@ -410,7 +424,8 @@ def retire(open_: Opened, camp: Campaign, file: str, bag: str | None) -> Retired
             if ledger.is_number(value) and value and rule.whole and not rule.absent_at_zero:
                 change.set(file, journal.split(key), 0)
         result: dict[str, Any] = {"retired": name, "kind": kind,
-                                  "dice": {"white": dice.white, "black": dice.black}}
+                                  "dice": {"white": dice.white, "black": dice.black},
+                                  **_saw(change, file)}
         supply = folded.supply()
         if kind == "character" and dice != ledger.NO_DICE:
             assert bag is not None

@@ -292,10 +292,11 @@ def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
     problems = []
     for difference in folded.differences(name, values):
         line = tomlread.line_of(file.raw, difference.key)
-        after = ", ".join(difference.ledger.recent)
+        after = f" (after {', '.join(difference.ledger.recent)})" if difference.ledger.recent \
+            else ""
         if difference.refused is not None:
             problems.append(CwxError(
-                f"the ledger cannot settle it: {difference.refused} (after {after}). Edit "
+                f"the ledger cannot settle it: {difference.refused}{after}. Edit "
                 "the files as the table decides, then cwx adopt them together",
                 path=path, line=line, key=difference.key))
         else:

@@ -19,6 +19,7 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -224,13 +225,44 @@ class Made(Record):
     values: dict[str, Any]
 
 
+class Making(Record):
+    """A file made, taken in (an adopt) or retired, as the ledger's prelude notes it."""
+
+    order: Order
+    event: str
+    said: str
+    values: dict[str, Any] | None = None
+    new: bool = False  # made where there was no file (else over one, or taken in)
+    table: bool = False  # the table's word (an adopt): it settles what came before
+    retired: bool = False
+    saw: Order | None = None  # the latest event of the file its clone held (if it said)
+
+
+def _saw(value: object) -> Order | None:
+    """What a making or retirement saw of its file (its result's `saw`), as an order."""
+    if isinstance(value, dict):
+        at, id_ = value.get("at"), value.get("id")
+        if isinstance(at, str) and isinstance(id_, str) and len(at) <= 64 and len(id_) <= 64:
+            return (at, id_, 0)
+    return None
+
+
 class Ledger:
     """The fold of a campaign's journal, file by file and key by key."""
 
     def __init__(self, creations: Mapping[str, Made], void: set[str] | None = None,
                  kept: int = 0, *, retired: Mapping[str, Order] | None = None,
-                 supplies: Iterable[Supplied] = (), undone: set[str] | None = None) -> None:
+                 supplies: Iterable[Supplied] = (), undone: set[str] | None = None,
+                 cuts: Iterable[tuple[str, Order, Order, str]] = (),
+                 collisions: Mapping[str, str] | None = None) -> None:
         self.creations = creations
+        # Changes a making or retirement never saw (another clone's play meanwhile): a
+        # file's (lower, upper, said) windows; a change inside one is a clash.
+        self.cuts: dict[str, list[tuple[Order, Order, str]]] = {}
+        for file, at, saw, said in cuts:
+            self.cuts.setdefault(file, []).append((saw, at, said))
+        self.collisions = dict(collisions or {})  # files made on two clones at once
+        self.clashes: dict[str, str] = {}  # files a change met inside a cut
         self.void = void or set()  # events that count for nothing (a second undo of one)
         self.retired = dict(retired or {})  # files retired, and when (the latest)
         self._supplies = list(supplies)
@@ -278,6 +310,8 @@ class Ledger:
                 continue  # creations are known already; corrections do not count
             if not systems.follows(change.key):
                 continue  # a key no file of cwx's holds ("xp.sub"): a line no cwx wrote
+            if change.file in self.cuts and change.file not in self.clashes:
+                self._unseen(change.file, order, said)
             made = self.creations.get(change.file)
             # A file made anew (char new --force) starts a new ledger: changes before that
             # do not count. The first creation bounds nothing: a clone's clock may run
@@ -292,6 +326,17 @@ class Ledger:
                 self._most = max(self._most, len(keys))
             self.kept += entry.add(order, change.before, change.after, said)
         return True
+
+    def _unseen(self, file: str, order: Order, said: Said) -> None:
+        for lower, upper, cut in self.cuts[file]:
+            if lower < order < upper:
+                self.clashes[file] = (f"was {cut} while another clone played it "
+                                      f"({_saying(said)}), which that never saw")
+                return
+
+    def clash(self, file: str) -> str | None:
+        """Why the ledger cannot say what `file` holds alone (a person decides), or None."""
+        return self.collisions.get(file) or self.clashes.get(file)
 
     def supply(self) -> Dice:
         """The whites and blacks the campaign holds by the journal: those its bags brought
@@ -333,8 +378,14 @@ class Ledger:
 
     def differences(self, file: str, values: Mapping[str, Any]) -> list[Difference]:
         """Every key of `file` whose value in the file (its ledger keys, `values_of`)
-        differs from the ledger, or whose ledger value the rules refuse."""
-        return differences(values, self.values(file), self.rules(file))
+        differs from the ledger, or whose ledger value the rules refuse; all of them a
+        person's to settle while the file clashes (made on two clones at once, or ended on
+        one while played on another)."""
+        found = differences(values, self.values(file), self.rules(file))
+        clash = self.clash(file)
+        if clash is None:
+            return found
+        return [d if d.refused is not None else d._replace(refused=clash) for d in found]
 
     def values(self, file: str) -> dict[str, Value]:
         """Every key of `file` the ledger knows, with its value."""
@@ -362,6 +413,8 @@ class _Prelude:
         self.kept = 0
         self.retired: dict[str, Order] = {}
         self.supplies: list[Supplied] = []
+        self.makings: dict[str, list[Making]] = {}  # each file's creations and retirements
+        self.cuts: list[tuple[str, Order, Order, str]] = []  # (file, at, what it saw, said)
 
     def note(self, event: Event) -> bool:
         """Note one event; False when it would keep more than MAX_KEPT (left out)."""
@@ -379,11 +432,16 @@ class _Prelude:
             if type(white) is int and type(black) is int:
                 self.supplies.append(Supplied(event.id, Dice(white, black)))
                 self.kept += 100
+        said = _saying((event.command[:_SAID], event.who and event.who[:_SAID], event.at))
+        saw = _saw(event.result.get("saw"))
         for change in event.changes:
             if change.key is None and change.removed:
                 if change.file not in self.retired or self.retired[change.file] < event.order:
                     self.retired[change.file] = event.order
                     self.kept += 100 + len(change.file)
+                self._made(change.file, Making(event.order, event.id, said, retired=True))
+                if saw is not None:
+                    self.cuts.append((change.file, event.order, saw, f"retired by {said}"))
                 continue
             if change.key is None and change.text is not None:
                 try:  # a journal's text is read within a file's limits
@@ -395,6 +453,10 @@ class _Prelude:
                 if kind.brings or (kind.table and event.player is None and
                                    not isinstance(supplied, dict)):
                     self.supplies.append(Supplied(event.id, dice_of(values)))
+                self._made(change.file, Making(event.order, event.id, said, values=values,
+                                               new=change.created, table=kind.table, saw=saw))
+                if saw is not None and not change.created:
+                    self.cuts.append((change.file, event.order, saw, f"made anew by {said}"))
                 made = self.creations.get(change.file)
                 if made is None:
                     self.creations[change.file] = Made(1, event.order, values)
@@ -405,8 +467,45 @@ class _Prelude:
                 self.kept += 100 + len(change.file) + weight(values)
         return True
 
+    def _made(self, file: str, making: Making) -> None:
+        self.makings.setdefault(file, []).append(making)
+        self.kept += 200 + len(file) + len(making.said)
+
     def void(self) -> set[str]:
-        return self.turns.void()
+        """What counts for nothing: a second undo of one change or turn of one draw, and
+        a file retired again with no creation between (two clones retired it at once)."""
+        void = set(self.turns.void())
+        for makings in self.makings.values():
+            previous: Making | None = None
+            for making in sorted(makings, key=lambda m: m.order):
+                if making.retired and previous is not None and previous.retired:
+                    void.add(making.event)
+                previous = making
+        return void
+
+    def twins(self) -> tuple[set[str], dict[str, str]]:
+        """Files made new on two clones at once (git's add/add), neither seeing the other:
+        the later making's supply when both made the same file (git merged them into one,
+        so its dice came in once), and a clash for each file made differently, until a
+        later adopt (or a making that saw it) settles which stands."""
+        dropped: set[str] = set()
+        clashes: dict[str, str] = {}
+        for file, makings in self.makings.items():
+            ordered = sorted(makings, key=lambda m: m.order)
+            for earlier, later in itertools.pairwise(ordered):
+                if not (earlier.new and later.new) or earlier.retired or later.retired or \
+                        later.table or (later.saw is not None and later.saw >= earlier.order):
+                    continue  # not two makings of new files, or the later saw the earlier
+                if earlier.values == later.values:
+                    dropped.add(later.event)
+                    continue
+                settled = any(m.order > later.order and (m.table or not m.new) and
+                              not m.retired for m in ordered)
+                if not settled:
+                    clashes[file] = (f"was made on two clones at once ({earlier.said}, and "
+                                     f"{later.said}): keep one side, save the other under a "
+                                     "new name if the table keeps both")
+        return dropped, clashes
 
 
 def _items(value: Any) -> list[Any]:
@@ -447,9 +546,12 @@ class Folding:
     def ledger(self) -> Ledger:
         if self._ledger is None:
             prelude = self.prelude
+            dropped, collisions = prelude.twins()
+            supplies = [s for s in prelude.supplies if s.event not in dropped]
             self._ledger = Ledger(prelude.creations, prelude.void(), prelude.kept,
-                                  retired=prelude.retired, supplies=prelude.supplies,
-                                  undone=prelude.turns.undone())
+                                  retired=prelude.retired, supplies=supplies,
+                                  undone=prelude.turns.undone(), cuts=prelude.cuts,
+                                  collisions=collisions)
         return self._ledger
 
 

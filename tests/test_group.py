@@ -86,7 +86,7 @@ def test_check_never_advises_the_reconcile_that_would_destroy_a_die(tmp_path: Pa
     assert checked.status == 2 and "`cwx reconcile` brings" not in checked.stdout
     assert "the campaign's supply is 11 whites and 11 blacks" in checked.stdout
     refused = cwx("reconcile", cwd=alice)
-    assert refused.status == 2 and "supply" in refused.error
+    assert refused.status == 2 and "made anew by char new" in refused.error
     assert campaign_dice(alice) == before
     # What check advises instead keeps every die: the ledger comes back to the files.
     assert cwx("adopt", "sue.toml", cwd=alice).status == 0
@@ -199,6 +199,104 @@ def test_making_a_character_anew_over_what_she_earned_is_refused(tmp_path: Path)
     assert value(alice, "kris.toml", "xp") == 0
     bought = cwx(*anew, cwd=alice)
     assert bought.status == 2 and "traits bought (`xp spend`" in bought.error
+
+
+def test_a_character_made_anew_while_another_clone_earns_is_a_clash(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Tough", "-c", "kris")
+    earned = value(alice, "kris.toml", "xp")
+    table.commit(alice, "Kris earns")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    play(bob, "Bob", "char", "new", "kris.toml", "--force", "--system", "clockworx",
+         "--name", "Kris", "--trait", "Scrounge=4", "--trait", "Repair=4", "--trait", "Tough=4")
+    table.commit(bob, "Kris made anew")
+    said = " ".join(table.pull(bob, rebase=False).stderr.split())
+    assert "needs a person" in said and "was made anew by char new" in said
+    assert "reconciled" not in said and value(bob, "kris.toml", "xp") == earned  # kept
+    checked = cwx("check", cwd=bob)
+    assert checked.status == 2 and "while another clone played it (clock resolve" in \
+        checked.stdout
+    play(bob, "Bob", "adopt", "kris.toml")  # the table keeps the new Kris with the xp
+    assert cwx("check", cwd=bob).status == 0
+
+
+def test_retired_and_made_anew_while_played_elsewhere_is_a_clash(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(bob, "Bob", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Tough", "-c", "kris")
+    earned = value(bob, "kris.toml", "xp")
+    table.commit(bob, "Kris earns")
+    play(alice, "Alice", "retire", "kris.toml")
+    play(alice, "Alice", "char", "new", "kris.toml", "--system", "clockworx", "--name",
+         "Kris", "--trait", "Sing=4", "--trait", "Dance=4", "--trait", "Fight=4")
+    table.commit(alice, "Kris retired, and a new Kris")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    said = " ".join(table.pull(bob, rebase=False).stderr.split())
+    assert "needs a person" in said and "was retired by retire" in said, said
+    assert value(bob, "kris.toml", "xp") == earned  # nothing reconciled away
+    assert "never saw" in cwx("check", cwd=bob).stdout
+
+
+def test_a_file_made_on_two_clones_is_settled_by_an_adopt_never_a_reconcile(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(bob, "Bob", "char", "new", "mara.toml", "--system", "clockworx", *MARA_B)
+    play(alice, "Alice", "char", "new", "mara.toml", "--system", "clockworx", *MARA_A)
+    play(bob, "Bob", "clock", "resolve", "-T", 4, "-g", 5, "-t", "Lie", "-c", "mara")
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Sing", "-c", "mara")
+    told = value(bob, "mara.toml", "xp") + value(alice, "mara.toml", "xp")
+    table.commit(alice, "Alice's Mara")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.commit(bob, "Bob's Mara")
+    assert table.pull(bob, rebase=False).returncode != 0  # add/add
+    theirs = table.git(bob, "show", ":3:mara.toml").stdout
+    (bob / "mara-two.toml").write_text(theirs.replace('name = "mara"', 'name = "Mara Two"'))
+    table.git(bob, "checkout", "--ours", "mara.toml")
+    play(bob, "Bob", "adopt", "mara-two.toml")
+    checked = cwx("check", cwd=bob)
+    assert checked.status == 2 and "made on two clones at once" in checked.stdout
+    assert "cwx reconcile" not in checked.stdout
+    assert cwx("reconcile", cwd=bob).status == 2  # would mint experience: refused
+    play(bob, "Bob", "adopt", "mara.toml")
+    assert cwx("check", cwd=bob).status == 0
+    assert value(bob, "mara.toml", "xp") + value(bob, "mara-two.toml", "xp") == told
+
+
+def test_one_bag_made_alike_on_two_clones_brings_its_dice_once(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    for clone in (alice, bob):
+        play(clone, clone.name, "bag", "new", "bag2.toml")
+        table.commit(clone, "a second bag")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0  # git merges identical files
+    checked = cwx("check", "--json", cwd=bob)
+    assert checked.status == 0 and checked.json["supply"] == dict(
+        zip(("white", "black"), campaign_dice(bob), strict=True))
+    table.commit(bob, "later")  # the pre-commit hook lets the table go on
+
+
+def test_a_file_retired_on_two_clones_at_once_leaves_the_campaign_once(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(alice, "Alice", "bag", "new", "bga.toml")
+    table.commit(alice, "a bag")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    supply = campaign_dice(bob)
+    for clone in (alice, bob):
+        play(clone, clone.name, "retire", "bga.toml")
+        table.commit(clone, "the bag retired")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    checked = cwx("check", "--json", cwd=bob)
+    assert checked.status == 0, checked.stdout
+    white, black = campaign_dice(bob)
+    assert (white, black) == (supply[0] - 11, supply[1] - 11)
+    assert checked.json["supply"] == {"white": white, "black": black}
 
 
 def test_the_log_row_of_an_adopt_names_its_file(tmp_path: Path) -> None:

@@ -346,7 +346,7 @@ def _forged(clone: Path, **result: object) -> None:
     lines = path.read_text().splitlines()
     line = json.loads(lines[-1])
     line["result"].update(result)
-    path.write_text("\n".join(lines[:-1] + [json.dumps(line)]) + "\n")
+    path.write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
 
 
 def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path) -> None:
