@@ -527,7 +527,8 @@ def latest_undoable(path: str, name: str | None, player: str | None,
         if event.id in void or event.id in undone or \
                 (name is not None and event.file != name and
                  all(c.file != name for c in event.changes)) or \
-                (player is not None and event.player not in (player, None)):
+                (player is not None and event.player is not None and
+                 event.player.casefold() != player.casefold()):
             continue  # a line from before players (None) is anyone's
         if redo:
             wanted = event.undoes is not None and _root(event, undoes) in undone

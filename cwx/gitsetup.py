@@ -312,13 +312,17 @@ def next_step(path: str, clashes: list[str]) -> str:
     rebasing = clone is not None and any(
         os.path.isdir(os.path.join(repo.git_folder(clone), where))
         for where in ("rebase-merge", "rebase-apply"))
+    # In a rebase, git's "ours" is the side rebased onto (theirs, to the player).
     skip = "; or `git rebase --skip` to drop your commit and keep theirs" if rebasing else ""
+    finish = "`git rebase --continue`" if rebasing else "commit"
+    sides = " (in a rebase, --ours is the other clone's side, --theirs yours)" if rebasing \
+        else ""
     if any(clash.startswith("was made on both sides") for clash in clashes):
-        return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`), save the "
-                f"other under a new name and `cwx adopt` it (or `cwx retire` it), then "
-                f"`git add {quoted}` and commit{skip}")
+        return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`{sides}), save "
+                f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "
+                f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
     return (f"edit {quoted} to what the table decides (both sides' values are above), then "
-            f"`cwx adopt {quoted}`, `git add {quoted}` and commit{skip}")
+            f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
 
 
 def live_campaigns(clone: Repository, say: Say) -> list[str]:
@@ -362,7 +366,7 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
                      {os.path.join(root, "journal.jsonl")})
     keys = plural(len(corrected), "key")
     lines = [f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected]
-    made = {c.file: _last_commit(clone, os.path.join(root, c.file)) for c in corrected}
+    made = {c.file: _last_commit(clone, os.path.join(root, c.file), c.key) for c in corrected}
     message = f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" + \
         "\n".join(lines)
     try:
@@ -384,9 +388,23 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
     return "\n".join(map(printable, said))  # names from files: shown, never obeyed
 
 
-def _last_commit(clone: Repository, path: str) -> str | None:
-    """The commit that last changed a file, and its author ("1a2b3c4 by Bob")."""
+def _last_commit(clone: Repository, path: str, key: str | None = None) -> str | None:
+    """The commit that gave a file's key its value with no journal line (a hand edit),
+    and its author ("1a2b3c4 by Bob"): the latest one, merges aside, that changed the
+    key's line and not the journal beside it; else the latest that changed the file."""
+    import re
+
     relative = os.path.relpath(os.path.realpath(path), clone.top)
+    journal_path = os.path.join(os.path.dirname(relative), "journal.jsonl")
+    if key:
+        name = re.escape(key.rpartition(".")[2])
+        done = run(clone, "log", "-50", "--no-merges", "--format=%H %h by %an", "-G",
+                   f"^[[:space:]]*{name}[[:space:]]*=", "--", f":(literal){relative}")
+        for line in done.stdout.decode("utf-8", "replace").splitlines():
+            commit, _, said = line.partition(" ")
+            touched = run(clone, "diff-tree", "--no-commit-id", "--name-only", "-r", commit)
+            if journal_path.encode() not in touched.stdout.splitlines():
+                return said
     done = run(clone, "log", "-1", "--format=%h by %an", "--", f":(literal){relative}")
     found = done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
     return found or None
