@@ -13,14 +13,14 @@ def test_check_passes_the_examples() -> None:
     assert ran.json["checked"] == len(list(EXAMPLES.glob("*.toml")))
 
 
-def test_check_names_each_bad_file_and_exits_2(campaign: Path) -> None:
+def test_check_names_each_bad_file_and_exits_1(campaign: Path) -> None:
     (campaign / "broken.toml").write_text(
         'name = "x"\nsystem = "clockworx"\n[traits]\nA = 9\nB = 1\nC = 1\n')
     nested = campaign / "npcs"
     nested.mkdir()
     (nested / "guard.toml").write_text("[bag]\nred = -2\n")
     ran = cwx("check", campaign)
-    assert ran.status == 2
+    assert ran.status == 1
     assert f"{campaign}/broken.toml:4 [traits.A]:" in ran.stdout
     assert f"{nested}/guard.toml:2 [bag.red]:" in ran.stdout
     assert "Checked 7 files: 5 valid, 2 problems." in ran.stdout

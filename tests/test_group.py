@@ -84,7 +84,7 @@ def test_check_never_advises_the_reconcile_that_would_destroy_a_die(tmp_path: Pa
     assert table.pull(alice, rebase=False).returncode == 0
     assert campaign_dice(alice) == before
     checked = cwx("check", alice, cwd=alice)
-    assert checked.status == 2 and "`cwx reconcile` brings" not in checked.stdout
+    assert checked.status == 1 and "`cwx reconcile` brings" not in checked.stdout
     assert "the campaign's supply is 11 whites and 11 blacks" in checked.stdout
     refused = cwx("reconcile", cwd=alice)
     assert refused.status == 2 and "made anew by char new" in refused.error
@@ -106,7 +106,7 @@ def test_a_die_gone_with_a_deleted_file_is_never_adopted_away(tmp_path: Path) ->
     assert pulled.returncode != 0  # modify/delete: git asks a person
     table.git(bob, "rm", "--quiet", "sue.toml")  # Bob keeps the deletion
     checked = cwx("check", bob, cwd=bob)
-    assert checked.status == 2 and "sue.toml: is gone, with 1 die" in checked.stdout
+    assert checked.status == 1 and "sue.toml: is gone, with 1 die" in checked.stdout
     assert "`cwx retire` it" in checked.stdout
     alone = cwx("adopt", "sue.toml", cwd=bob)  # the white would leave the campaign
     assert alone.status == 2 and "by -1 white" in alone.error and "--supply" in alone.error
@@ -161,7 +161,7 @@ def test_a_file_retired_on_one_clone_and_played_on_another_is_a_named_clash(
     assert pulled.returncode != 0  # modify/delete
     table.git(bob, "rm", "--quiet", "kris.toml")
     checked = cwx("check", bob, cwd=bob)
-    assert checked.status == 2 and "kris.toml: was retired" in checked.stdout
+    assert checked.status == 1 and "kris.toml: was retired" in checked.stdout
     assert "played on another clone" in checked.stdout and "xp 10" in checked.stdout
 
 
@@ -220,7 +220,7 @@ def test_a_character_made_anew_while_another_clone_earns_is_a_clash(tmp_path: Pa
     assert "needs a person" in said and "was made anew by char new" in said
     assert "reconciled" not in said and value(bob, "kris.toml", "xp") == earned  # kept
     checked = cwx("check", cwd=bob)
-    assert checked.status == 2 and "while another clone played it (clock resolve" in \
+    assert checked.status == 1 and "while another clone played it (clock resolve" in \
         checked.stdout
     play(bob, "Bob", "adopt", "kris.toml")  # the table keeps the new Kris with the xp
     assert cwx("check", cwd=bob).status == 0
@@ -261,7 +261,7 @@ def test_a_file_made_on_two_clones_is_settled_by_an_adopt_never_a_reconcile(
     table.git(bob, "checkout", "--ours", "mara.toml")
     play(bob, "Bob", "adopt", "mara-two.toml")
     checked = cwx("check", cwd=bob)
-    assert checked.status == 2 and "made on two clones at once" in checked.stdout
+    assert checked.status == 1 and "made on two clones at once" in checked.stdout
     assert "cwx reconcile" not in checked.stdout
     assert cwx("reconcile", cwd=bob).status == 2  # would mint experience: refused
     play(bob, "Bob", "adopt", "mara.toml")

@@ -113,7 +113,7 @@ def test_a_damaged_journal_line_is_left_out_by_log_and_named_by_check(campaign: 
     assert ran.status == 0 and len(ran.json["events"]) == 1
     assert "2 line(s) are not journal events" in ran.error
     checked = cwx("check", campaign)
-    assert checked.status == 2
+    assert checked.status == 1
     assert "journal.jsonl:2: is not a journal event (unknown version" not in checked.stdout
     assert "journal.jsonl:2: is not a journal event (id must be text)" in checked.stdout
     assert "journal.jsonl:3: is a git conflict marker" in checked.stdout

@@ -266,3 +266,13 @@ def test_a_quoted_candidate_reads_back_in_bash_as_one_word(names: list[str]) -> 
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c", "\n".join(lines)],
                           capture_output=True, text=True, check=True)
     assert done.stdout == "".join(f"<{name}>" * 3 for name in names)
+
+
+def test_a_mistyped_command_suggests_the_nearest_at_every_level() -> None:
+    from tests.helpers import cwx
+
+    ran = cwx("chek")
+    assert ran.status == 2 and "did you mean 'check'" in ran.error
+    ran = cwx("char", "shwo")
+    assert ran.status == 2 and "did you mean 'show'" in ran.error
+    assert "did you mean" not in cwx("zzzzzz").error  # nothing near: nothing suggested

@@ -125,7 +125,7 @@ def test_a_hand_edit_fails_check_until_adopted(table: Path) -> None:
     assert cwx("check", table).status == 0
     sue.write_text(sue.read_text().replace("white = 0", "white = 2"))
     ran = cwx("check", table)
-    assert ran.status == 2
+    assert ran.status == 1
     assert "sue.toml:" in ran.stdout and "[luck.white]: the file says 2, the ledger 0" in ran.stdout
     assert f"cwx adopt {sue}" in ran.stdout and "W9" in ran.stdout  # as check was given it
     refused = cwx("adopt", sue)  # two whites from nowhere: only the GM's word makes them
@@ -143,7 +143,7 @@ def test_a_file_without_history_is_named_and_adopted_whole(table: Path) -> None:
     (table / "npc.toml").write_text('name = "Guard"\nsystem = "clockworx"\nxp = 3\n'
                                     "[traits]\nA = 1\nB = 1\nC = 1\n")
     ran = cwx("check", table)
-    assert ran.status == 2 and "npc.toml: has no history in the ledger" in ran.stdout
+    assert ran.status == 1 and "npc.toml: has no history in the ledger" in ran.stdout
     assert cwx("adopt", table / "npc.toml").status == 0
     assert cwx("check", table).status == 0
 
@@ -348,7 +348,7 @@ def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path
     path = table / "journal.jsonl"
     path.write_bytes(path.read_bytes() + raise_ + raise_.replace(b'"id":"', b'"id":"f'))
     ran = cwx("check", table)
-    assert ran.status == 2 and "[traits.Repair]: the ledger cannot settle it" in ran.stdout
+    assert ran.status == 1 and "[traits.Repair]: the ledger cannot settle it" in ran.stdout
     assert "two clones spent experience on it at once" in ran.stdout
     assert cwx("reconcile", cwd=table).status == 2
 
@@ -386,7 +386,7 @@ def test_a_key_the_file_has_and_the_ledger_has_not_is_named(table: Path) -> None
     kris = table / "party" / "kris.toml"
     kris.write_text(kris.read_text().replace("Tough = 5", "Tough = 5\nClimb = 6"))
     ran = cwx("check", table)
-    assert ran.status == 2 and "[traits.Climb]: the file says 6, the ledger nothing" in ran.stdout
+    assert ran.status == 1 and "[traits.Climb]: the file says 6, the ledger nothing" in ran.stdout
     assert cwx("reconcile", cwd=table).status == 0
     assert "Climb" not in kris.read_text()
 
@@ -399,7 +399,7 @@ def test_a_file_gone_with_its_dice_fails_w9(table: Path) -> None:
     assert ran.status == 2 and "holds 1 white and black dice" in ran.error
     sue.unlink()
     ran = cwx("check", table)
-    assert ran.status == 2 and "sue.toml: is gone, with 1 die (a white or a black)" in ran.stdout
+    assert ran.status == 1 and "sue.toml: is gone, with 1 die (a white or a black)" in ran.stdout
 
 
 def test_reconcile_settles_a_duplicated_list_item(table: Path) -> None:
@@ -456,7 +456,7 @@ def test_undo_never_follows_the_journal_into_another_campaign(tmp_path: Path) ->
     assert ran.status == 2 and "names ../other/kris.toml, outside its campaign" in ran.error
     assert kris.read_bytes() == before and cwx("check", other).status == 0
     named = cwx("check", home)
-    assert named.status == 2 and "names ../other/kris.toml, outside the campaign" in named.stdout
+    assert named.status == 1 and "names ../other/kris.toml, outside the campaign" in named.stdout
 
 
 def test_undo_of_a_line_naming_a_file_elsewhere_writes_no_journal_there(tmp_path: Path) -> None:
@@ -518,10 +518,10 @@ def test_a_bag_no_longer_counted_fails_check_and_is_not_reconciled_away(
     else:
         bag.symlink_to("sue.toml")
     ran = cwx("check", cwd=table)
-    assert ran.status == 2 and "W9" in ran.stdout
+    assert ran.status == 1 and "W9" in ran.stdout
     assert "bag.toml: is" in ran.stdout and "22 white and black dice" in ran.stdout
     assert cwx("reconcile", cwd=table).status in (0, 2)
-    assert cwx("check", cwd=table).status == 2
+    assert cwx("check", cwd=table).status == 1
 
 
 def test_adopting_a_gone_bag_alone_is_refused(table: Path) -> None:
@@ -529,13 +529,13 @@ def test_adopting_a_gone_bag_alone_is_refused(table: Path) -> None:
     ran = cwx("adopt", "bag.toml", cwd=table)
     assert ran.status == 2 and "by -11 whites, -11 blacks" in ran.error
     assert "bag.toml is gone: restore it and cwx retire it" in ran.error
-    assert cwx("check", cwd=table).status == 2
+    assert cwx("check", cwd=table).status == 1
 
 
 def test_check_names_a_bag_a_line_leads_out_to_and_agrees_with_undo(table: Path) -> None:
     hostile(table, command="bag draw", who="Sue", file="sue.toml", bag="../victim.toml")
     ran = cwx("check", cwd=table)
-    assert ran.status == 2 and "names ../victim.toml, outside the campaign" in ran.stdout
+    assert ran.status == 1 and "names ../victim.toml, outside the campaign" in ran.stdout
     (table / "journal.jsonl").write_text(
         "\n".join((table / "journal.jsonl").read_text().splitlines()[:-1]) + "\n")
     back_in = f"../{table.name}/sue.toml"  # leaves the folder and comes back: inside
@@ -548,7 +548,7 @@ def test_check_shows_a_key_with_a_control_character_as_an_escape(table: Path) ->
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace('red = ["Strong"]', 'red = ["Str\\u001b[31mong"]'))
     ran = cwx("check", cwd=table)
-    assert ran.status == 2 and "\x1b" not in ran.stdout and "\\x1b" in ran.stdout
+    assert ran.status == 1 and "\x1b" not in ran.stdout and "\\x1b" in ran.stdout
 
 
 def test_a_new_trait_with_a_control_character_is_refused(table: Path) -> None:
@@ -604,7 +604,7 @@ def test_two_clones_recording_one_file_leaving_are_set_right_by_adopt(table: Pat
     with (table / "journal.jsonl").open("a") as file:  # the other clone's record, by git
         file.write(json.dumps(moved) + "\n")
     ran = cwx("check", cwd=table)
-    assert ran.status == 2 and "took 1 die (a white or a black) more out of it" in ran.stdout
+    assert ran.status == 1 and "took 1 die (a white or a black) more out of it" in ran.stdout
     assert cwx("adopt", "sue.toml", cwd=table).status == 0
     assert cwx("check", cwd=table).status == 0
 
@@ -615,7 +615,7 @@ def test_check_suggests_adopting_a_moved_file_with_its_old_name(table: Path) -> 
     (table / "pcs").mkdir()
     (table / "sue.toml").rename(table / "pcs" / "sue.toml")
     ran = cwx("check", cwd=table)
-    assert ran.status == 2 and "`cwx adopt sue.toml pcs/sue.toml` moves its history" in ran.stdout
+    assert ran.status == 1 and "`cwx adopt sue.toml pcs/sue.toml` moves its history" in ran.stdout
     (table / "pcs" / "sue.toml").rename(table / "sue2.toml")
     (table / "pcs").rmdir()  # git removes a folder a merge leaves empty
     assert cwx("adopt", "pcs/sue.toml", "sue2.toml", "sue.toml", cwd=table).status == 2

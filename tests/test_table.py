@@ -72,12 +72,16 @@ def test_short_options_are_the_same_everywhere_and_shown_in_help(command: list[s
 
 
 def test_the_party_at_a_glance(table: Path) -> None:
-    ran = cwx("char", "show", cwd=table)
+    ran = cwx("party", cwd=table)
     assert ran.status == 0
     assert "Sue · Color Wheel" in ran.stdout and "Kris · ClockWorx · 0 xp" in ran.stdout
     assert "bag · red 1" in ran.stdout
-    both = cwx("char", "show", "sue", "party/grizzled.toml", "-j", cwd=table).json
+    both = cwx("party", "sue", "party/grizzled.toml", "-j", cwd=table).json
     assert [c["name"] for c in both["characters"]] == ["Sue", "Kris"] and both["bag"] is None
+    # One shape whatever the count: one name is a party of one, never a sheet.
+    one = cwx("party", "sue", "-j", cwd=table).json
+    assert [c["name"] for c in one["characters"]] == ["Sue"] and one["bag"] is None
+    assert cwx("char", "show", "sue", "kris", cwd=table).status == 2  # char show: one sheet
 
 
 def test_odds_from_the_sheet(table: Path) -> None:
@@ -235,7 +239,7 @@ def test_a_campaign_inside_another_is_its_own(table: Path) -> None:
     assert cwx("check", cwd=table / "side").status == 0
     ran = cwx("check", cwd=table)
     assert ran.status == 0, ran.stdout
-    party = cwx("char", "show", "-j", cwd=table).json
+    party = cwx("party", "-j", cwd=table).json
     assert "Nina" not in [c["name"] for c in party["characters"]]
     assert cwx("char", "show", "nina", cwd=table).status == 2  # the nearest root wins
     assert cwx("char", "show", "nina", cwd=table / "side").status == 0
@@ -372,7 +376,7 @@ def test_check_from_a_subfolder_says_commands_that_work_there(table: Path) -> No
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 1"))
     ran = cwx("check", "..", cwd=table / "party")
-    assert ran.status == 2 and "`cwx adopt ../sue.toml` with the file the die came from, or " \
+    assert ran.status == 1 and "`cwx adopt ../sue.toml` with the file the die came from, or " \
         "with --supply if the GM gave it" in ran.stdout
     assert ran.stdout.startswith("../journal.jsonl: W9")
     assert cwx("adopt", "../sue.toml", "--supply", cwd=table / "party").status == 0
@@ -395,7 +399,7 @@ def test_the_start_of_a_longer_trait_name_is_offered(tmp_path: Path) -> None:
 
 
 def test_one_character_named_twice_is_shown_once(table: Path) -> None:
-    ran = cwx("char", "show", "sue", "sue.toml", "-j", cwd=table)
+    ran = cwx("party", "sue", "sue.toml", "-j", cwd=table)
     assert ran.status == 0 and [c["name"] for c in ran.json["characters"]] == ["Sue"]
 
 
@@ -438,7 +442,7 @@ def test_check_counts_a_file_with_a_problem_once(tmp_path: Path) -> None:
     folder = saga(tmp_path / "s")
     shutil.copy(EXAMPLES / "mara.toml", folder / "mara.toml")
     ran = cwx("check", "-j", cwd=folder)
-    assert ran.status == 2 and "mara.toml" not in [v["file"] for v in ran.json["valid"]]
+    assert ran.status == 1 and "mara.toml" not in [v["file"] for v in ran.json["valid"]]
     assert ran.json["checked"] == len(ran.json["valid"]) + 1
 
 

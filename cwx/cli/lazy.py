@@ -54,6 +54,9 @@ def lazy_root(package: str) -> type[TyperGroup]:
             self.rich_markup_mode = help_markup()
             super().format_help(ctx, formatter)
 
+        def resolve_command(self, ctx: Context, args: list[str]) -> Any:
+            return _resolved(self, ctx, args)
+
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
             if not cmd_name.isidentifier() or cmd_name.startswith("_") or \
                     cmd_name not in commands(package):
@@ -79,6 +82,9 @@ class _Section(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.infos)
 
+    def resolve_command(self, ctx: Context, args: list[str]) -> Any:
+        return _resolved(self, ctx, args)
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         info = self.infos.get(cmd_name)
         if info is None:
@@ -86,6 +92,16 @@ class _Section(TyperGroup):
         one = typer.Typer(add_completion=False)
         one.registered_commands.append(info)  # just this command is built
         return _built(one, cmd_name)
+
+
+def _resolved(group: TyperGroup, ctx: Context, args: list[str]) -> Any:
+    """A command by its name, or, mistyped, the nearest ones suggested (as git does)."""
+    name = args[0] if args else ""
+    if name and not name.startswith("-") and group.get_command(ctx, name) is None:
+        from cwx.hints import did_you_mean
+
+        ctx.fail(f"No such command {name!r}{did_you_mean(name, group.list_commands(ctx))}")
+    return TyperGroup.resolve_command(group, ctx, args)
 
 
 def _built(app: typer.Typer, name: str) -> Any:

@@ -1,17 +1,14 @@
 """`cwx char`: create a character and show its sheet."""
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cwx import sheets, systems
 from cwx.campaign import stem
-from cwx.cli.common import Force, changing, complete_systems, group, here, note, reading
+from cwx.cli.common import Force, changing, complete_systems, group, here, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.errors import BadValue, CwxError
-
-if TYPE_CHECKING:
-    from cwx.campaign import Campaign
+from cwx.errors import BadValue
 
 app = group("char", "Create characters and show their sheets.")
 
@@ -51,67 +48,21 @@ def new(
 
 @app.command("show")
 def show(
-    chars: Annotated[list[str] | None, typer.Argument(
-        help="Characters: files, or names in the campaign.", metavar="[CHAR]...",
-        show_default="every character of the campaign, and its bag")] = None,
+    char: Annotated[str, typer.Argument(
+        help="The character: a file, or a name in the campaign.", metavar="CHAR",
+        show_default=False)],
     json: JsonFlag = False,
 ) -> None:
-    """Show a character's sheet; several, or with none every character of the campaign
-    and its bag, one compact block each (the party at a glance).
+    """Show a character's sheet (the party at a glance: cwx party).
 
     Example: cwx char show kris.toml
     """
-    from cwx import files
-
     camp = here()
-    if chars and len(chars) == 1:
-        path = camp.character(chars[0])
-        with reading([path], camp) as change:
-            sheet = change.character(path)
-        entry = sheets.entry_of_sheet(sheet)
-        emit(json, entry.as_json(sheet), lambda: entry.as_text(sheet, colour_on()))
-        return
-    paths = files.each_once([camp.character(c) for c in chars] if chars else _party(camp))
-    bag = None if chars else _party_bag(camp)
-    with reading(paths + ([bag] if bag else []), camp) as change:
-        party = []
-        for path in paths:
-            try:
-                party.append(change.character(path))
-            except CwxError as error:
-                if chars:
-                    raise  # a character asked for by name is shown, or said why not
-                note(f"{error}; left out (cwx check says more)")
-        bag_sheet = change.bag(bag) if bag else None
-    shown = [*party, *([bag_sheet] if bag_sheet else [])]
-    result = {"characters": [sheets.entry_of_sheet(s).as_json(s) for s in party],
-              "bag": sheets.entry_of_sheet(bag_sheet).as_json(bag_sheet) if bag_sheet else None}
-    emit(json, result, lambda: "\n\n".join(sheets.entry_of_sheet(s).in_party(s, colour_on())
-                                           for s in shown))
-
-
-def _party(camp: "Campaign") -> list[str]:
-    """Every character of the campaign the current folder is in."""
-    members = camp.members(lambda error: note(f"{error}; left out (cwx check says more)"))
-    found = [member.path for member in members if member.kind == "character"]
-    if not found:
-        raise BadValue(f"the campaign at {camp.needed()} has no characters yet; cwx char new "
-                       "makes one")
-    return found
-
-
-def _party_bag(camp: "Campaign") -> str | None:
-    """The campaign's bag, for the party view; none for a campaign without one."""
-    import os
-
-    try:
-        bag = camp.bag(None)
-    except CwxError:
-        return None  # a party with no bag (ClockWorx only) shows none
-    if not os.path.lexists(bag):
-        note(f"{bag}: no such file; the party is shown without its bag")
-        return None
-    return bag
+    path = camp.character(char)
+    with reading([path], camp) as change:
+        sheet = change.character(path)
+    entry = sheets.entry_of_sheet(sheet)
+    emit(json, entry.as_json(sheet), lambda: entry.as_text(sheet, colour_on()))
 
 
 def _pair(text: str) -> tuple[str, str]:

@@ -1,5 +1,5 @@
 """`cwx check`: validate a campaign, its journal and its ledger (and serve as a git
-pre-commit hook): exit 2 naming each problem."""
+pre-commit hook): exit 1 naming each problem (a linter's finding), 2 when it cannot run."""
 
 from typing import Annotated, Any
 
@@ -10,6 +10,8 @@ from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, emit
 from cwx.ink import plural
 from cwx.printable import printable
+
+FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)
 
 app = command("check")
 
@@ -40,8 +42,8 @@ def check(
         result["supply"] = {"white": report.supply.white, "black": report.supply.black}
     result["pending"] = [guess.as_json() for guess in report.pending]
     emit(json, result, lambda: text(report))
-    if report.problems:
-        raise typer.Exit(2)
+    if report.problems:  # a finding, as a linter's (ruff, mypy, taplo): 2 is for errors
+        raise typer.Exit(FINDINGS)
 
 
 def text(report: checks.Report) -> str:

@@ -1,0 +1,74 @@
+"""`cwx party`: the party at a glance, one compact block a character, and the bag."""
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from cwx import sheets
+from cwx.cli.common import command, here, note, reading
+from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.errors import BadValue, CwxError
+
+if TYPE_CHECKING:
+    from cwx.campaign import Campaign
+
+app = command("party")
+
+
+@app.command("party")
+def party(
+    chars: Annotated[list[str] | None, typer.Argument(
+        help="Characters: files, or names in the campaign.", metavar="[CHAR]...",
+        show_default="every character of the campaign, and its bag")] = None,
+    json: JsonFlag = False,
+) -> None:
+    """The party at a glance: the characters named, or every character of the campaign
+    and its bag, one compact block each. --json is always an object with a list of
+    characters (and the bag, or null), however many are named.
+
+    Example: cwx party sue kris
+    """
+    from cwx import files
+
+    camp = here()
+    paths = files.each_once([camp.character(c) for c in chars] if chars else _party(camp))
+    bag = None if chars else _party_bag(camp)
+    with reading(paths + ([bag] if bag else []), camp) as change:
+        found = []
+        for path in paths:
+            try:
+                found.append(change.character(path))
+            except CwxError as error:
+                if chars:
+                    raise  # a character asked for by name is shown, or said why not
+                note(f"{error}; left out (cwx check says more)")
+        bag_sheet = change.bag(bag) if bag else None
+    shown = [*found, *([bag_sheet] if bag_sheet else [])]
+    result = {"characters": [sheets.entry_of_sheet(s).as_json(s) for s in found],
+              "bag": sheets.entry_of_sheet(bag_sheet).as_json(bag_sheet) if bag_sheet else None}
+    emit(json, result, lambda: "\n\n".join(sheets.entry_of_sheet(s).in_party(s, colour_on())
+                                           for s in shown))
+
+
+def _party(camp: "Campaign") -> list[str]:
+    """Every character of the campaign the current folder is in."""
+    members = camp.members(lambda error: note(f"{error}; left out (cwx check says more)"))
+    found = [member.path for member in members if member.kind == "character"]
+    if not found:
+        raise BadValue(f"the campaign at {camp.needed()} has no characters yet; cwx char new "
+                       "makes one")
+    return found
+
+
+def _party_bag(camp: "Campaign") -> str | None:
+    """The campaign's bag, for the party view; none for a campaign without one."""
+    import os
+
+    try:
+        bag = camp.bag(None)
+    except CwxError:
+        return None  # a party with no bag (ClockWorx only) shows none
+    if not os.path.lexists(bag):
+        note(f"{bag}: no such file; the party is shown without its bag")
+        return None
+    return bag
