@@ -592,6 +592,10 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
     undoing = latest_undoable(journal_path, name, player, redo)
     target = undoing.target
     touched = {camp.named(c.file): c.file for c in target.changes if c.key}
+    if retired := _retired_after(journal_path, set(touched.values()), target):
+        raise RuleForbids(f"cannot undo `{target.command}`: {retired} was retired since, "
+                          "and a retirement is final (its dice are back where they belong); "
+                          "make the character anew instead", path=os.path.relpath(journal_path))
     gone = [named for file, named in touched.items() if not os.path.lexists(file)]
     if gone:  # undo never walks past a change it cannot take back
         raise RuleForbids(f"cannot undo `{target.command}`: {', '.join(gone)}, which it "
@@ -611,6 +615,17 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
                       bag=camp.named(target.bag) if target.bag else None,
                       undoes=target.id)
     return undoing
+
+
+def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
+    """A file of `names` retired after the change `target` (which undo then never takes
+    back: the retirement moved its dice as they were)."""
+    for _, item in journal.read_raw(path, only=(b'"removed"',)):
+        if isinstance(item, journal.Event) and item.order > target.order:
+            for step in item.changes:
+                if step.removed and step.file in names:
+                    return step.file
+    return None
 
 
 def _turned_since(path: str, redone: journal.Event) -> None:

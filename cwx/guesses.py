@@ -283,39 +283,48 @@ def _not_counted(change: Change, guess: Guess, path: str | None,
         sheet = change.character(path, system.NAME)
     except CwxError as error:
         return f"{guess.file}: {error.message}"
-    then = score_at(change.campaign.journal_file, guess)
-    expected = sheet.traits.get(guess.trait) if then is _UNKNOWN and guess.trait else \
-        None if then is _UNKNOWN else then
-    if expected != guess.score:
-        return (f"its score ({guess.score}) is not {guess.who or guess.file}'s "
-                f"{guess.trait or 'untrained'} score at the guess ({expected})")
+    held = scores_held(change.campaign.journal_file, guess)
+    now = sheet.traits.get(guess.trait) if guess.trait else None
+    if guess.score not in (held if held is not None else {now}):
+        return (f"its score ({guess.score}) is no {guess.trait or 'untrained'} score "
+                f"{guess.who or guess.file} had by the guess")
     return None
 
 
-_UNKNOWN = object()
+def scores_held(journal_path: str, guess: Guess) -> set[int | None] | None:
+    """Every score of the guessed trait the character had by the guess, by the journal:
+    made with, or changed from or to, in an event stamped before it. A score of any of
+    them is honest, whatever the clones saw of each other (the GM's raise a player had
+    not pulled); one it never had is not. None: the journal never made or changed the
+    file (one made by hand and adopted: its own value stands)."""
+    from cwx import ledger, tomlread
+    from cwx.errors import CwxError
 
-
-def score_at(journal_path: str, guess: Guess) -> Any:
-    """The guessing character's score of the trait just before the guess, by the ledger
-    (journal events earlier than it, folded); _UNKNOWN when the journal never made or
-    changed that file (a file made by hand and adopted: its own value stands)."""
-    from cwx import ledger
-
-    before = (guess.when, guess.id)
-    folding = ledger.Folding()
-    for event in journal.events_in(journal_path):
-        if (event.when, event.id) < before:
-            folding.note(event)
-    for event in journal.events_in(journal_path):
-        if (event.when, event.id) < before:
-            folding.add(event)
-    values = folding.ledger().values(guess.file or "")
-    if not values:
-        return _UNKNOWN
-    if guess.trait is None:
+    if guess.file is None:
         return None
-    value = values.get(system.trait_key(guess.trait))
-    return value.value if value is not None else None
+    key = system.trait_key(guess.trait) if guess.trait else None
+    held: set[int | None] = set()
+    known = False
+    before = (guess.when, guess.id)
+    for event in journal.events_in(journal_path):
+        if (event.when, event.id) >= before:
+            continue
+        for step in event.changes:
+            if step.file != guess.file:
+                continue
+            known = True
+            if step.key is None and step.text is not None:
+                try:
+                    values = ledger.values_of(tomlread.loads(step.text))
+                except CwxError:
+                    continue
+                held.add(values.get(key) if key else None)
+            elif key is not None and step.key == key:
+                held.update(v for v in (step.before, step.after)
+                            if v is None or isinstance(v, int))
+    if key is None:
+        return {None} if known else None
+    return held if known and held else None
 
 
 def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:

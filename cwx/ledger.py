@@ -19,7 +19,6 @@ counts once; of two undos of one change, or two turns of one draw, see journal.T
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -237,6 +236,14 @@ class Making(Record):
     retired: bool = False
     saw: Order | None = None  # the latest event of the file its clone held (if it said)
 
+    @property
+    def effective(self) -> Order:
+        """Where it stands among the file's events: after everything its clone held of the
+        file, even if its clock ran behind the clone that made those."""
+        if self.saw is not None and self.saw >= self.order:
+            return (self.saw[0], self.saw[1], 1)
+        return self.order
+
 
 def _saw(value: object) -> Order | None:
     """What a making or retirement saw of its file (its result's `saw`), as an order."""
@@ -407,11 +414,9 @@ class _Prelude:
     turn of one draw: two clones did it at once, and git brought both)."""
 
     def __init__(self) -> None:
-        self.creations: dict[str, Made] = {}
         self.turns = Turns()
         self.seen: set[str] = set()
         self.kept = 0
-        self.retired: dict[str, Order] = {}
         self.supplies: list[Supplied] = []
         self.makings: dict[str, list[Making]] = {}  # each file's creations and retirements
         self.cuts: list[tuple[str, Order, Order, str]] = []  # (file, at, what it saw, said)
@@ -436,10 +441,8 @@ class _Prelude:
         saw = _saw(event.result.get("saw"))
         for change in event.changes:
             if change.key is None and change.removed:
-                if change.file not in self.retired or self.retired[change.file] < event.order:
-                    self.retired[change.file] = event.order
-                    self.kept += 100 + len(change.file)
-                self._made(change.file, Making(event.order, event.id, said, retired=True))
+                self._made(change.file, Making(event.order, event.id, said, retired=True,
+                                               saw=saw))
                 if saw is not None:
                     self.cuts.append((change.file, event.order, saw, f"retired by {said}"))
                 continue
@@ -457,13 +460,6 @@ class _Prelude:
                                                new=change.created, table=kind.table, saw=saw))
                 if saw is not None and not change.created:
                     self.cuts.append((change.file, event.order, saw, f"made anew by {said}"))
-                made = self.creations.get(change.file)
-                if made is None:
-                    self.creations[change.file] = Made(1, event.order, values)
-                elif event.order > made.order:
-                    self.creations[change.file] = Made(made.times + 1, event.order, values)
-                else:
-                    self.creations[change.file] = made._replace(times=made.times + 1)
                 self.kept += 100 + len(change.file) + weight(values)
         return True
 
@@ -477,35 +473,49 @@ class _Prelude:
         void = set(self.turns.void())
         for makings in self.makings.values():
             previous: Making | None = None
-            for making in sorted(makings, key=lambda m: m.order):
+            for making in sorted(makings, key=lambda m: m.effective):
                 if making.retired and previous is not None and previous.retired:
                     void.add(making.event)
                 previous = making
         return void
 
-    def twins(self) -> tuple[set[str], dict[str, str]]:
-        """Files made new on two clones at once (git's add/add), neither seeing the other:
-        the later making's supply when both made the same file (git merged them into one,
-        so its dice came in once), and a clash for each file made differently, until a
-        later adopt (or a making that saw it) settles which stands."""
+    def made(self) -> tuple[dict[str, Made], dict[str, Order], set[str], dict[str, str]]:
+        """Each file's creations (the latest its ledger's start) and retirement, in the
+        order each clone saw them (a making comes after what it saw, whatever its clock
+        said); and the files made new on two clones at once, neither seeing the other
+        (git's add/add). Made alike, the later is no second making, and its dice came in
+        once (git merged the two into one file); made differently, it is a clash until a
+        later adopt (or a making that saw both) says which stands."""
+        creations: dict[str, Made] = {}
+        retired: dict[str, Order] = {}
         dropped: set[str] = set()
         clashes: dict[str, str] = {}
         for file, makings in self.makings.items():
-            ordered = sorted(makings, key=lambda m: m.order)
-            for earlier, later in itertools.pairwise(ordered):
-                if not (earlier.new and later.new) or earlier.retired or later.retired or \
-                        later.table or (later.saw is not None and later.saw >= earlier.order):
-                    continue  # not two makings of new files, or the later saw the earlier
-                if earlier.values == later.values:
-                    dropped.add(later.event)
-                    continue
-                settled = any(m.order > later.order and (m.table or not m.new) and
-                              not m.retired for m in ordered)
-                if not settled:
-                    clashes[file] = (f"was made on two clones at once ({earlier.said}, and "
-                                     f"{later.said}): keep one side, save the other under a "
+            kept: list[Making] = []
+            for making in sorted(makings, key=lambda m: m.effective):
+                last = kept[-1] if kept else None
+                if making.retired:
+                    retired[file] = making.effective
+                elif last is not None and _twins(last, making):
+                    if last.values == making.values:
+                        dropped.add(making.event)
+                        continue
+                    clashes[file] = (f"was made on two clones at once ({last.said}, and "
+                                     f"{making.said}): keep one side, save the other under a "
                                      "new name if the table keeps both")
-        return dropped, clashes
+                elif making.table or not making.new:
+                    clashes.pop(file, None)  # the table's word, or a making that saw both
+                kept.append(making)
+            made = [m for m in kept if not m.retired]
+            if made:
+                creations[file] = Made(len(made), made[-1].effective, made[-1].values or {})
+        return creations, retired, dropped, clashes
+
+
+def _twins(earlier: Making, later: Making) -> bool:
+    """Two makings of one file new, the later not seeing the earlier: two clones at once."""
+    return earlier.new and later.new and not earlier.retired and not later.table and \
+        (later.saw is None or later.saw < earlier.order)
 
 
 def _items(value: Any) -> list[Any]:
@@ -546,10 +556,10 @@ class Folding:
     def ledger(self) -> Ledger:
         if self._ledger is None:
             prelude = self.prelude
-            dropped, collisions = prelude.twins()
+            creations, retired, dropped, collisions = prelude.made()
             supplies = [s for s in prelude.supplies if s.event not in dropped]
-            self._ledger = Ledger(prelude.creations, prelude.void(), prelude.kept,
-                                  retired=prelude.retired, supplies=supplies,
+            self._ledger = Ledger(creations, prelude.void(), prelude.kept,
+                                  retired=retired, supplies=supplies,
                                   undone=prelude.turns.undone(), cuts=prelude.cuts,
                                   collisions=collisions)
         return self._ledger

@@ -304,6 +304,79 @@ def test_a_file_retired_on_two_clones_at_once_leaves_the_campaign_once(
     assert checked.json["supply"] == {"white": white, "black": black}
 
 
+def _skewed(clone: Path, seconds: int) -> None:
+    """The clone's last journal line as a clock `seconds` off would have stamped it."""
+    import datetime
+
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    last = json.loads(lines[-1])
+    moment = datetime.datetime.strptime(last["at"], "%Y-%m-%dT%H:%M:%S.%fZ") + \
+        datetime.timedelta(seconds=seconds)
+    last["at"] = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    path.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+
+
+def test_one_character_made_alike_on_two_clones_keeps_both_sides_experience(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    kris = ["--system", "clockworx", "--trait", "Sing=4", "--trait", "Run=4", "--trait", "Lie=4"]
+    play(alice, "Alice", "char", "new", "hero.toml", *kris)
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Run", "-c", "hero")
+    earned = value(alice, "hero.toml", "xp")
+    table.commit(alice, "a hero")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    play(bob, "Bob", "char", "new", "hero.toml", *kris)
+    table.commit(bob, "the same hero")
+    assert table.pull(bob, rebase=False).returncode != 0  # add/add: the files differ
+    table.git(bob, "checkout", "--ours", "hero.toml")
+    checked = cwx("check", cwd=bob)  # made alike, the making counts once: xp is the ledger's
+    assert checked.status == 1 and "the file says 0, the ledger " + str(earned) in checked.stdout
+    play(bob, "Bob", "reconcile")
+    assert value(bob, "hero.toml", "xp") == earned
+
+
+def test_what_a_making_saw_is_the_old_files_whatever_the_clocks(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(bob, "Bob", "bag", "draw", "-c", "sue", *KEEP_WHITE)
+    _skewed(bob, 300)  # Bob's clock runs five minutes fast
+    table.commit(bob, "Sue keeps a white")
+    table.git(bob, "push", "--quiet", "origin", "main")
+    assert table.pull(alice, rebase=False).returncode == 0
+    play(alice, "Alice", "retire", "sue.toml")
+    play(alice, "Alice", "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue",
+         *SUE)
+    assert cwx("check", cwd=alice).status == 0  # the draw was the old Sue's
+    table.commit(alice, "Sue anew")  # the pre-commit hook agrees
+
+
+def test_a_making_after_a_retirement_it_saw_is_no_twin_whatever_the_clocks(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(alice, "Alice", "retire", "kris.toml")
+    table.commit(alice, "Kris leaves")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    play(bob, "Bob", "char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+         "--trait", "Sing=4", "--trait", "Lie=4", "--trait", "Run=4")
+    _skewed(bob, -300)  # Bob's clock runs five minutes slow
+    assert cwx("check", cwd=bob).status == 0
+    table.commit(bob, "a new Kris")
+
+
+def test_undo_never_walks_back_past_a_retirement(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    play(alice, "Alice", "bag", "draw", "-c", "sue", *KEEP_WHITE)
+    play(alice, "Alice", "retire", "sue.toml")
+    ran = cwx("undo", cwd=alice, env={"CWX_PLAYER": "Alice"})
+    assert ran.status == 2 and "sue.toml was retired since" in ran.error
+    assert cwx("check", cwd=alice).status == 0
+
+
 def test_the_log_row_of_an_adopt_names_its_file(tmp_path: Path) -> None:
     table = Table(tmp_path)
     alice, _ = table.start()

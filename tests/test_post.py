@@ -367,7 +367,7 @@ def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path)
     sync(gm, "GM")
     revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
     why = {entry["file"]: entry.get("why", "") for entry in revealed["guesses"]}
-    assert "its score (6) is not" in why["kris.toml"] and "bag.toml" in why["bag.toml"]
+    assert "its score (6) is no Run score" in why["kris.toml"] and "bag.toml" in why["bag.toml"]
     assert value(gm, "kris.toml", "xp") == 0
     # A guess that reaches the GM after the number was shown counts for nothing, whatever
     # its stamp: Bob's clone had not pulled the reveal.
@@ -378,3 +378,20 @@ def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path)
     assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
     assert "counts for nothing" in play(gm, "GM", "check")
     assert value(gm, "mara.toml", "xp") == 0
+
+
+def test_a_guess_with_the_score_its_player_saw_counts_whatever_the_gm_changed(
+        tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "2")
+    sync(gm, "GM")
+    text = (gm / "kris.toml").read_text().replace("Lie = 5", "Lie = 6")
+    (gm / "kris.toml").write_text(text)
+    play(gm, "GM", "adopt", "kris.toml")  # the GM's raise, not pushed yet
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 2, "-t", "Lie", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert [entry.get("counted", True) for entry in revealed["guesses"]] == [True]
+    assert value(gm, "kris.toml", "xp") == clockworx.resolve(2, 2, 5, "Lie").xp
