@@ -248,7 +248,7 @@ def test_a_campaign_inside_another_is_its_own(table: Path) -> None:
 def test_the_party_view_shows_what_it_can(table: Path) -> None:
     (table / "bag.toml").unlink()
     (table / "tool.toml").write_text("[tool\n")
-    ran = cwx("char", "show", cwd=table)
+    ran = cwx("party", cwd=table)
     assert ran.status == 0 and "Sue · Color Wheel" in ran.stdout
     assert "tool.toml" in ran.stderr and "bag.toml: no such file" in ran.stderr
     assert str(table) not in ran.stderr  # named from here, as every other message
@@ -419,7 +419,7 @@ def test_a_name_with_a_control_character_is_refused(tmp_path: Path) -> None:
 def test_the_party_view_leaves_out_a_sheet_the_rules_refuse(table: Path) -> None:
     kris = table / "party" / "grizzled.toml"
     kris.write_text(kris.read_text().replace("Tough = 5", "Tough = 9"))
-    ran = cwx("char", "show", "-j", cwd=table)
+    ran = cwx("party", "-j", cwd=table)
     assert ran.status == 0 and [c["name"] for c in ran.json["characters"]] == ["Sue"]
     assert "grizzled.toml" in ran.error and "left out" in ran.error
 
