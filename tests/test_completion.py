@@ -58,7 +58,7 @@ def _env(home: Path) -> dict[str, str]:
 # Source the script cwx prints for the shell it runs in, set the words as bash's
 # programmable completion would, call the completion function, print COMPREPLY.
 _BASH_REPLY = """
-source <(cwx --show-completion)
+source <(cwx --show-completion bash)
 COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=()
 _cwx_completion cwx
 printf '%s\\n' "${COMPREPLY[@]}"
@@ -121,10 +121,10 @@ def test_commands_and_options_still_complete(table: Path) -> None:
 # ---------------------------------------------------------------- a player's Tab, on a pty
 
 _SETUP = {
-    "bash": (["bash", "--norc", "--noprofile", "-i"], ["source <(cwx --show-completion)"]),
+    "bash": (["bash", "--norc", "--noprofile", "-i"], ["source <(cwx --show-completion bash)"]),
     "zsh": (["zsh", "-f", "-i"], ["autoload -Uz compinit && compinit -D",
-                                  "source <(cwx --show-completion)"]),
-    "fish": (["fish", "--no-config", "-i"], ["cwx --show-completion | source"]),
+                                  "source <(cwx --show-completion zsh)"]),
+    "fish": (["fish", "--no-config", "-i"], ["cwx --show-completion fish | source"]),
 }
 
 
@@ -193,3 +193,17 @@ def test_traits_complete_for_a_character_given_by_name_and_short_option(table: P
     assert bash_reply(table, "cwx", "clock", "resolve", "-c", "ana", "-t", "Kn") == [
         r"Knife\ Fighting"]
     assert bash_reply(table, "cwx", "bag", "draw", "-c", "Sue", "-t", "at") == ["Athletic"]
+
+
+def test_each_shell_gets_a_script_of_its_own() -> None:
+    from tests.helpers import cwx
+
+    scripts = {shell: cwx("--show-completion", shell) for shell in
+               ("bash", "zsh", "fish", "powershell")}
+    assert all(ran.status == 0 for ran in scripts.values())
+    assert "COMPREPLY" in scripts["bash"].stdout and "complete -o" in scripts["bash"].stdout
+    assert scripts["zsh"].stdout.startswith("#compdef cwx")
+    assert "complete --command cwx" in scripts["fish"].stdout
+    assert "Register-ArgumentCompleter" in scripts["powershell"].stdout
+    assert len({ran.stdout for ran in scripts.values()}) == 4
+    assert cwx("--show-completion", "tcsh").status == 2

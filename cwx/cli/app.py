@@ -19,6 +19,9 @@ app = typer.Typer(
     name="cwx",
     cls=lazy_root(COMMANDS),
     no_args_is_help=True,
+    # cwx's own --show-completion and --install-completion name the shell: Typer's would
+    # guess it, and give zsh and fish the script of the shell it found.
+    add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -32,6 +35,24 @@ def _version(value: bool) -> None:
 
 
 Paint = Literal["auto", "always", "never"]
+Shell = Literal["bash", "zsh", "fish", "powershell", "pwsh"]
+
+
+def _show_completion(shell: Shell | None) -> None:
+    if shell:
+        from cwx.cli.lazy import completion_script
+
+        print(completion_script(shell))
+        raise typer.Exit()
+
+
+def _install_completion(shell: Shell | None) -> None:
+    if shell:
+        from cwx.cli.lazy import install_completion
+
+        print(f"{shell} completion installed in {install_completion(shell)}; it takes "
+              "effect in a new shell")
+        raise typer.Exit()
 
 
 def _paint(value: Paint) -> None:
@@ -48,5 +69,13 @@ def cwx(
         help="When to colour the output: auto (on a terminal, as NO_COLOR and "
              "CLICOLOR_FORCE say), always or never. (--color is an action's colour.)",
     )] = "auto",
+    show_completion: Annotated[Shell | None, typer.Option(
+        "--show-completion", metavar="SHELL", callback=_show_completion, is_eager=True,
+        help="Print the completion script for SHELL: bash, zsh, fish or powershell.",
+        show_default=False)] = None,
+    install_completion: Annotated[Shell | None, typer.Option(
+        "--install-completion", metavar="SHELL", callback=_install_completion, is_eager=True,
+        help="Install completion for SHELL: bash, zsh, fish or powershell.",
+        show_default=False)] = None,
 ) -> None:
     """A command-line companion for the ClockWorx and Color Wheel diceless mechanics."""

@@ -158,7 +158,11 @@ def _named_by_metavar(param: TyperArgument) -> None:
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     """Run a command line: its exit status; usage errors become cwx's own `Usage`."""
     command = typer.main.get_command(app)
-    # Building the root registered Typer's completion classes; cwx's replace two of them.
+    # Typer's completion classes for every shell (the root adds no completion options of
+    # Typer's, which would register them); cwx's replace two of them.
+    from typer._completion_classes import completion_init
+
+    completion_init()
     add_completion_class(_Bash, "bash")
     add_completion_class(_Zsh, "zsh")
     try:
@@ -241,6 +245,24 @@ class _Bash(BashComplete):
 
     def format_completion(self, item: CompletionItem) -> str:
         return bash_quoted(str(item.value), self.quote)
+
+
+def completion_script(shell: str) -> str:
+    """The completion script of `shell` (bash, zsh, fish, powershell or pwsh), each its
+    own shell's: it asks `cwx` for the candidates as the words are typed."""
+    from typer._completion_shared import get_completion_script
+
+    return get_completion_script(prog_name="cwx", complete_var=COMPLETE, shell=shell)
+
+
+def install_completion(shell: str) -> str:
+    """Install `shell`'s completion script where that shell reads it; the file written."""
+    from typer._completion_shared import install
+
+    return str(install(shell=shell, prog_name="cwx", complete_var=COMPLETE)[1])
+
+
+COMPLETE = "_CWX_COMPLETE"  # the variable the scripts set when they ask cwx
 
 
 def bash_quoted(value: str, quote: str = "") -> str:
