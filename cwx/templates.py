@@ -74,9 +74,9 @@ def table_readme(name: str) -> str:
     return f"""\
 # {name}
 
-A campaign folder for [cwx](https://pypi.org/project/cwx-rpg/), the command-line
-companion for the ClockWorx and Color Wheel diceless mechanics (`pip install cwx-rpg`
-puts the `cwx` command on your path). Keep it in git, and run `cwx git setup` once in
+A campaign folder for cwx, the command-line companion for the ClockWorx and Color
+Wheel diceless mechanics (installed from its repository with `pipx install .`, it puts
+the `cwx` command on your path). Keep it in git, and run `cwx git setup` once in
 every clone (the merge driver and hooks that make what git merges add up).
 
 ## What is here
