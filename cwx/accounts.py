@@ -39,7 +39,7 @@ class Corrected(Record):
 # ---------------------------------------------------------------- a new campaign, a new file
 
 
-def start(open_: Opened, folder: str, *, force: bool) -> dict[str, Any]:
+def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> dict[str, Any]:
     """Mark `folder` (made if missing) a campaign: its settings, a bag, and the files a
     table needs (templates.campaign_files); files already there are kept."""
     import contextlib
@@ -49,6 +49,8 @@ def start(open_: Opened, folder: str, *, force: bool) -> dict[str, Any]:
     _may_start(folder, force)
     wanted = templates.campaign_files(os.path.basename(os.path.abspath(folder)))
     made = not os.path.isdir(folder)
+    if made and dry_run:  # nothing is there: everything would be made
+        return {"folder": folder, "created": sorted(wanted), "kept": []}
     if made:
         try:
             os.makedirs(folder)

@@ -83,8 +83,9 @@ class Change:
     def __init__(self, command: str, paths: Sequence[str], camp: Campaign, *,
                  journaled: bool = True, waiting: Say | None = None,
                  note: Say | None = None, read_only: bool = False,
-                 private: Sequence[str] = ()) -> None:
+                 private: Sequence[str] = (), dry_run: bool = False) -> None:
         self.command = command
+        self.dry_run = dry_run  # everything computed and checked, nothing written
         self.campaign = camp
         self.files = {path: _place(path) for path in paths}
         if len(set(self.files.values())) < len(self.files):
@@ -211,8 +212,8 @@ class Change:
 
     def __enter__(self) -> Change:
         try:
-            notes = durable.settle(self.locks, self.folders(), finish=not self.read_only,
-                                   rebase=rebase)
+            notes = durable.settle(self.locks, self.folders(),
+                                   finish=not (self.read_only or self.dry_run), rebase=rebase)
         except BaseException:
             self.locks.release()
             raise
@@ -245,7 +246,9 @@ class Change:
         if not replacements and self.event is None:
             return
         changes += self.journaled
-        durable.commit(replacements, self._journal_line(changes), self.command)
+        line = self._journal_line(changes)
+        if not self.dry_run:  # a dry run stops here: every text made and guarded, none written
+            durable.commit(replacements, line, self.command)
 
     def _changes(self, file: Loaded) -> list[journal.Edit]:
         name = self.name_of(file.path)

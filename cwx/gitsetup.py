@@ -218,9 +218,11 @@ class Setup(Record):
                 "driver": "merge.cwx"}
 
 
-def setup(open_: Callable[..., Any], camp: Campaign, say: Say) -> Setup:
+def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
+          dry_run: bool = False) -> Setup:
     """Prepare this clone for the campaign: .gitattributes, the merge driver, the hooks
-    (a hook that is not cwx's, or a shared hooks folder, is left alone, and `say`s so)."""
+    (a hook that is not cwx's, or a shared hooks folder, is left alone, and `say`s so).
+    `dry_run`: what would be written, and nothing written (open_ writes nothing then)."""
     root = camp.needed()
     clone = repo.of(root)
     if clone is None:
@@ -229,7 +231,7 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say) -> Setup:
     # core.hooksPath: a folder other repositories may share; cwx installs nothing there.
     shared = shared_hooks(clone)
     hooks = hooks_folder(clone)
-    if not shared:
+    if not shared and not dry_run:
         os.makedirs(hooks, exist_ok=True)
     attributes = os.path.join(root, ".gitattributes")
     ours = {} if shared else {name: os.path.join(hooks, name) for name in HOOKS}
@@ -237,7 +239,11 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say) -> Setup:
             if os.path.islink(hook) or (os.path.lexists(hook) and not is_ours(hook))]
     for name in kept:
         del ours[name]
-    written = _write(open_, camp, attributes, ours)
+    written = _write(open_, camp, attributes, ours if os.path.isdir(hooks) else {}) \
+        if dry_run else _write(open_, camp, attributes, ours)
+    if dry_run:
+        written += [f"hooks/{name}" for name in ours if not os.path.isdir(hooks)]
+        return Setup(root, written, kept)
     configure(clone, os.path.relpath(os.path.realpath(root), clone.top))
     for name in kept:
         say(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "

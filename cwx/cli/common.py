@@ -5,7 +5,7 @@ Every command module imports this one at start-up, so it imports nothing heavy a
 top: the files layer and the rules come in inside the functions that need them."""
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Annotated
 
@@ -89,14 +89,37 @@ def here() -> "Campaign":
 
 
 def changing(command: str, paths: list[str], camp: "Campaign", *,
-             journaled: bool = True, private: Sequence[str] = ()) -> "Change":
+             journaled: bool = True, private: Sequence[str] = (),
+             dry_run: bool = False) -> "Change":
     """The files one command changes, under their locks, journaled in the campaign's
     journal (not `journaled`: files that are not the game's, such as git's; `private`:
-    cwx's own files kept outside the campaign, such as the sealed number)."""
+    cwx's own files kept outside the campaign, such as the sealed number; `dry_run`:
+    everything computed and checked, nothing written)."""
     from cwx.files import Change
 
     return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note,
-                  private=private)
+                  private=private, dry_run=dry_run)
+
+
+DryRun = Annotated[bool, typer.Option(
+    "--dry-run", help="Say what would change, and change nothing (no file, no journal "
+    "line, no git).")]
+
+
+def opener(dry_run: bool) -> "Callable[..., Change]":
+    """How a command opens its change: `changing`, or, for --dry-run, one that writes
+    nothing."""
+    import functools
+
+    return functools.partial(changing, dry_run=True) if dry_run else changing
+
+
+def dry(said: str, dry_run: bool) -> str:
+    """A command's report, or, for --dry-run, the same words as what would be done."""
+    if not dry_run:
+        return said
+    return "Dry run (--dry-run): nothing was changed. This is what would be done:\n" + \
+        "\n".join(f"  {line}" if line else line for line in said.splitlines())
 
 
 def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Change]":

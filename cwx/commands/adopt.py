@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import changing, command
+from cwx.cli.common import DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
 from cwx.ledger import NO_DICE
@@ -23,6 +23,7 @@ def adopt(
         "--supply", help="The GM adds dice to the campaign or takes them away: the files "
         "may hold more or fewer whites and blacks than the ledger (journaled as such).")
     ] = False,
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Journal, for each key whose file value differs from its ledger value, a change from
@@ -33,10 +34,11 @@ def adopt(
 
     Example: cwx adopt rick.toml bag.toml
     """
-    done = accounts.adopt(changing, paths, supply=supply)
+    done = accounts.adopt(opener(dry_run), paths, supply=supply)
     result = {"adopted": [a.as_json() for a in done.corrected],
-              "supply": {"white": done.total.white, "black": done.total.black}}
-    emit(json, result, lambda: _text(done))
+              "supply": {"white": done.total.white, "black": done.total.black},
+              **({"dry_run": True} if dry_run else {})}
+    emit(json, result, lambda: dry(_text(done), dry_run))
 
 
 def _text(done: accounts.Adopted) -> str:

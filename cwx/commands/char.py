@@ -6,7 +6,7 @@ import typer
 
 from cwx import sheets, systems
 from cwx.campaign import stem
-from cwx.cli.common import Force, changing, complete_systems, group, here, reading
+from cwx.cli.common import DryRun, Force, complete_systems, dry, group, here, opener, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.errors import BadValue
 
@@ -27,6 +27,7 @@ def new(
     name: Annotated[str | None, typer.Option(
         metavar="NAME", help="The character's name.", show_default="the file's name")] = None,
     force: Force = False,
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Create a character file.
@@ -40,10 +41,11 @@ def new(
     result = {**entry.as_json(sheet), **entry.created(sheet)}
     from cwx import accounts  # only a command that makes a file needs the ledger
 
-    accounts.make(changing, "char new", here().of(file), file, sheet, force=force,
+    accounts.make(opener(dry_run), "char new", here().of(file), file, sheet, force=force,
                   result=result, who=sheet.name)
-    emit(json, result, lambda: f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"
-         f"{entry.created_text(sheet)}")
+    emit(json, {**result, **({"dry_run": True} if dry_run else {})},
+         lambda: dry(f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"
+                     f"{entry.created_text(sheet)}", dry_run))
 
 
 @app.command("show")

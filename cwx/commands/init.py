@@ -7,7 +7,7 @@ import typer
 
 from cwx import accounts, gitsetup, repo
 from cwx.campaign import Campaign
-from cwx.cli.common import changing, command, note
+from cwx.cli.common import DryRun, command, dry, note, opener
 from cwx.cli.output import JsonFlag, emit
 
 app = command("init")
@@ -19,6 +19,7 @@ def init(
                                           show_default=False)],
     force: Annotated[bool, typer.Option(
         "--force", help="Use a folder that is not empty; files already there are kept.")] = False,
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Start a campaign folder: a bag, a README for the table, a Makefile for scenes,
@@ -26,11 +27,15 @@ def init(
 
     Example: cwx init my-campaign
     """
-    result = accounts.start(changing, folder, force=force)
-    if repo.of(folder) is not None:  # inside a git work tree: ready for several clones
-        result["git"] = gitsetup.setup(changing, Campaign.around(folder), note).as_json()
-    emit(json, result, lambda: _text(folder, result["created"], result["kept"],
-                                     in_git="git" in result))
+    result = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
+    made = os.path.isfile(os.path.join(folder, "campaign.toml"))  # (a dry run makes none)
+    if repo.of(folder) is not None and made:  # inside a git work tree: ready for clones
+        result["git"] = gitsetup.setup(opener(dry_run), Campaign.around(folder), note,
+                                       dry_run=dry_run).as_json()
+    if dry_run:
+        result["dry_run"] = True
+    emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],
+                                         in_git="git" in result), dry_run))
 
 
 def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool) -> str:

@@ -2,7 +2,7 @@
 
 from cwx import accounts
 from cwx.campaign import Campaign
-from cwx.cli.common import CampaignFolder, changing, command
+from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
 from cwx.ink import plural
@@ -14,6 +14,7 @@ app = command("reconcile")
 @app.command("reconcile")
 def reconcile(
     folder: CampaignFolder = ".",
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Set every key that differs from the ledger to its ledger value, as one change the
@@ -23,8 +24,10 @@ def reconcile(
     """
     camp = Campaign.around(folder)
     camp.needed()
-    corrected = accounts.reconcile(changing, camp)
-    emit(json, {"corrected": [c.as_json() for c in corrected]}, lambda: text(corrected))
+    corrected = accounts.reconcile(opener(dry_run), camp)
+    emit(json, {"corrected": [c.as_json() for c in corrected],
+                **({"dry_run": True} if dry_run else {})},
+         lambda: dry(text(corrected), dry_run))
 
 
 def text(corrected: list[accounts.Corrected]) -> str:

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import BagFile, changing, command, here
+from cwx.cli.common import BagFile, DryRun, command, dry, here, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.printable import printable
 
@@ -19,6 +19,7 @@ def retire(
         help="The character (a file, or a name in the campaign) or the bag's file.",
         metavar="FILE", show_default=False)],
     bag: BagFile = None,
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Take a character or a bag out of the campaign: a character's whites and blacks go
@@ -29,13 +30,13 @@ def retire(
     """
     camp = here()
     path = camp.character(file) if camp.root is not None else file
-    done = accounts.retire(changing, camp.of(path), path, bag)
-    trouble = accounts.removed(path)
+    done = accounts.retire(opener(dry_run), camp.of(path), path, bag)
+    trouble = accounts.removed(path) if not dry_run else None
     result = {"retired": done.file, "kind": done.kind,
               "dice": {"white": done.dice.white, "black": done.dice.black}, "bag": done.bag,
               "supply": {"white": done.supply.white, "black": done.supply.black},
-              "removed": trouble is None}
-    emit(json, result, lambda: printable(_text(done, trouble)))
+              "removed": trouble is None, **({"dry_run": True} if dry_run else {})}
+    emit(json, result, lambda: dry(printable(_text(done, trouble)), dry_run))
 
 
 def _text(done: accounts.Retired, trouble: str | None) -> str:

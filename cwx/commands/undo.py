@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import changing, command, here
+from cwx.cli.common import DryRun, command, dry, here, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.printable import printable
 
@@ -24,6 +24,7 @@ def undo(
     redo: Annotated[bool, typer.Option(
         "--redo", help="Undo your latest undo instead: what it took back is made again.")
     ] = False,
+    dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
     """Undo your most recent change not yet undone (creations and reconciles aside) by its
@@ -40,8 +41,9 @@ def undo(
     camp = camp.of(char) if char else camp
     player = players.checked(player, "--player") if player is not None else \
         players.current(camp.journal_folder)
-    undoing = accounts.undo(changing, camp, char, player, redo=redo)
-    emit(json, accounts.undid(undoing), lambda: printable(_said(undoing, redo)))
+    undoing = accounts.undo(opener(dry_run), camp, char, player, redo=redo)
+    emit(json, {**accounts.undid(undoing), **({"dry_run": True} if dry_run else {})},
+         lambda: dry(printable(_said(undoing, redo)), dry_run))
 
 
 def _said(undoing: accounts.Undoing, redo: bool) -> str:
