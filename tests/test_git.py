@@ -601,3 +601,50 @@ def test_the_merge_driver_outlives_the_environment_it_was_set_up_from(
         assert pulled.returncode != 0
         assert "cwx git setup" in pulled.stderr and "no cwx" in pulled.stderr
         assert "<<<<<<<" in (bob / "sue.toml").read_text()
+
+
+def _setup_from_a_throwaway_environment(table: Table, clone: Path, env: Path) -> None:
+    """`cwx git setup` run by an interpreter of its own (a virtual environment that sees
+    this one's packages), which the test then deletes: a re-made or upgraded one."""
+    import site
+    import sys
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    [packages] = env.glob("lib/python*/site-packages")
+    # Its site sees this one's packages, and the .pth files among them (cwx's own).
+    (packages / "cwx-tests.pth").write_text("".join(
+        f"import site; site.addsitedir({folder!r})\n" for folder in site.getsitepackages()))
+    done = subprocess.run([str(env / "bin" / "python"), "-m", "cwx", "git", "setup"],
+                          cwd=clone, env=table.env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert str(env) in table.git(clone, "config", "merge.cwx.driver").stdout
+    shutil.rmtree(env)
+
+
+@pytest.mark.parametrize("found", [True, False], ids=["cwx on the path", "no cwx at all"])
+def test_the_merge_driver_outlives_the_interpreter_it_was_set_up_from(
+        tmp_path: Path, found: bool) -> None:
+    import sys
+
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    _setup_from_a_throwaway_environment(table, bob, tmp_path / "env")
+    bin_ = Path(sys.executable).parent
+    assert (bin_ / "cwx").exists()
+    table.env["PATH"] = f"{bin_}:/usr/bin:/bin" if found else "/usr/bin:/bin"
+    earned = 0
+    for clone, guess in ((alice, 3), (bob, 4)):  # two different lines: xp 0 -> 2, 0 -> 6
+        done = table.cwx(clone, "clock", "resolve", "-T", 4, "-g", guess, "-t", "Repair",
+                         "-c", "kris", "--json")
+        earned += done.json["xp"]
+        table.git(clone, "add", "-A")  # with no cwx at all, Bob's pre-commit hook says so
+        table.git(clone, "commit", "--quiet", "--no-verify", "-m", "Kris repairs")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = table.pull(bob, rebase=False)
+    text = (bob / "kris.toml").read_text()
+    if found:  # cwx found again: the merge adds both sides' experience up
+        assert pulled.returncode == 0, pulled.stderr
+        assert value(bob, "kris.toml", "xp") == earned
+    else:  # git's own merge, its conflict markers, and what repairs the driver
+        assert pulled.returncode != 0 and "<<<<<<<" in text and ">>>>>>>" in text
+        assert "run cwx git setup again" in pulled.stderr
