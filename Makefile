@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest demo bench clean
+.PHONY: test lint typecheck pytest demo bench man clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "cwx needs Python 3.11 or newer")'
@@ -31,6 +31,10 @@ demo: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py
+
+# Man pages from the command line's own --help (tests/test_man.py keeps them in step).
+man: $(STAMP)
+	$(BIN)/python scripts/man.py docs/man
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
