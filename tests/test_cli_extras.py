@@ -25,6 +25,18 @@ def test_completion_offers_the_characters_traits_and_the_colours(campaign: Path)
     assert _complete("cwx bag draw --color g", campaign) == ["green"]
 
 
+def test_completion_offers_the_campaigns_characters_and_bags(tmp_path: Path) -> None:
+    from tests.helpers import saga
+
+    folder = saga(tmp_path / "camp", kris="pcs/kris.toml")
+    assert cwx("bag", "new", folder / "bag2.toml").status == 0
+    assert _complete("cwx bag draw --char ", folder) == ["Kris", "pcs/kris.toml", "sue"]
+    assert _complete("cwx clock resolve -c k", folder) == ["Kris"]
+    for offered in ("Kris", "pcs/kris.toml", "sue"):  # what it offers works
+        assert cwx("char", "show", offered, cwd=folder).status == 0
+    assert _complete("cwx luck curse -c sue -b ", folder) == ["bag.toml", "bag2.toml"]
+
+
 def test_the_clock_face_reads_plain_when_piped_and_with_no_color() -> None:
     args = ["clock", "resolve", "--target", "1", "--guess", "11", "--score", "3"]
     plain = cwx(*args).stdout

@@ -4,6 +4,7 @@ and shell completion.
 Every command module imports this one at start-up, so it imports nothing heavy at the
 top: the files layer and the rules come in inside the functions that need them."""
 
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -26,15 +27,17 @@ Seed = Annotated[int | None, typer.Option(
     metavar="N", help="Make the randomness reproducible.",
     show_default="the operating system's")]
 CharFile = Annotated[str, typer.Option(
-    "--char", "-c", metavar="CHAR", show_default=False,
+    "--char", "-c", metavar="CHAR", show_default=False, autocompletion=lambda:
+    complete_characters(),
     help="The character: a file, or a name in the campaign (sue is the file sue.toml, else "
          "the character whose name is Sue).")]
 MaybeChar = Annotated[str | None, typer.Option(
-    "--char", "-c", metavar="CHAR", show_default=False,
+    "--char", "-c", metavar="CHAR", show_default=False, autocompletion=lambda:
+    complete_characters(),
     help="The character: a file, or a name in the campaign.")]
 BagFile = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the campaign's bag",
-    help="The bag's file.")]
+    autocompletion=lambda: complete_bags(), help="The bag's file.")]
 CampaignFolder = Annotated[str, typer.Argument(
     help="A folder of the campaign.", metavar="DIR", show_default="the current folder")]
 Force = Annotated[bool, typer.Option("--force", help="Replace an existing file.")]
@@ -169,6 +172,36 @@ def complete_traits(ctx: typer.Context) -> list[str]:
         return systems.system(data.get("system")).trait_names(systems.character(data, path))
     except CwxError:
         return []
+
+
+def complete_characters() -> list[str]:
+    """The campaign's characters as a player names them: a file here without `.toml`
+    (sue), one elsewhere by its path (pcs/kris.toml), and each name (Sue is sue already)."""
+    return _members("character", names=True)
+
+
+def complete_bags() -> list[str]:
+    """The campaign's bags, as paths from here."""
+    return _members("bag", names=False)
+
+
+def _members(kind: str, *, names: bool) -> list[str]:
+    try:
+        members = here().members(lambda error: None)
+    except CwxError:
+        return []
+    found: dict[str, str] = {}
+    for member in members:
+        if member.kind != kind:
+            continue
+        # A file here by its stem (sue is sue.toml); one in another folder by its path.
+        typed = member.path.removesuffix(".toml") if names and os.sep not in member.path \
+            else member.path
+        found.setdefault(typed.casefold(), typed)
+        name = member.data.get("name")
+        if names and isinstance(name, str):
+            found.setdefault(name.casefold(), name)
+    return sorted(found.values())
 
 
 def complete_colours() -> list[str]:

@@ -16,6 +16,7 @@ from cwx.cli.common import (
     Seed,
     about,
     changing,
+    complete_characters,
     complete_traits,
     group,
     here,
@@ -200,8 +201,9 @@ def resolve(
         "--trait", "-t", metavar="NAME", help="The relevant trait; its score is read from --char.",
         autocompletion=complete_traits)] = None,
     char: Annotated[str | None, typer.Option(
-        "--char", "-c", metavar="CHAR", help="The character (a file, or a name in the "
-        "campaign); the experience earned is added to it.")] = None,
+        "--char", "-c", metavar="CHAR", autocompletion=complete_characters,
+        help="The character (a file, or a name in the campaign); the experience earned is "
+        "added to it.")] = None,
     score: Annotated[int | None, typer.Option(
         metavar="N", help="A trait score 1-6, without a character file.")] = None,
     against_seal: Annotated[bool, typer.Option(

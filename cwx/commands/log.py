@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from cwx import events, guesses, journal, redo
-from cwx.cli.common import here
+from cwx.cli.common import complete_characters, here
 from cwx.cli.views import value_text
 from cwx.errors import BadValue
 from cwx.printable import printable
@@ -22,8 +22,8 @@ app = typer.Typer(name="log", add_completion=False)
 @app.command("log")
 def log(
     char: Annotated[str | None, typer.Option(
-        "--char", "-c", metavar="CHAR", help="Only this character's events (a file, or a "
-        "name in the campaign).")] = None,
+        "--char", "-c", metavar="CHAR", autocompletion=complete_characters,
+        help="Only this character's events (a file, or a name in the campaign).")] = None,
     last: Annotated[int | None, typer.Option(
         min=1, metavar="N", help="Only the last N events.")] = None,
     json: Annotated[bool, typer.Option(

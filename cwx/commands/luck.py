@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cwx import colorwheel, journal
-from cwx.cli.common import CharFile, group, here, saying
+from cwx.cli.common import CharFile, complete_bags, group, here, saying
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.colorwheel import Table, Turn
 from cwx.commands._wheel import Move, wheel_move
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # Luck turns a draw already made, so the bag is the one it came from.
 DrawBag = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the bag the last draw came from",
-    help="The bag's file.")]
+    autocompletion=complete_bags, help="The bag's file.")]
 
 app = group("luck", "Color Wheel: spend a white on a failure; the GM's curse on a success.")
 

@@ -13,6 +13,7 @@ from cwx.cli.common import (
     MaybeChar,
     SpendWhite,
     about,
+    complete_bags,
     complete_traits,
     group,
     here,
@@ -73,7 +74,7 @@ def wheel(
         "--trait", "-t", metavar="NAME", help="With --char: the trait used; the action takes its colour.",
         autocompletion=complete_traits)] = None,
     bag: Annotated[str | None, typer.Option(
-        "--bag", "-b", metavar="FILE", help="Draw from this bag.",
+        "--bag", "-b", metavar="FILE", help="Draw from this bag.", autocompletion=complete_bags,
         show_default="with --char the campaign's bag, else a new bag with 10 spare whites "
                      "and blacks")] = None,
     white: Annotated[int | None, typer.Option(

@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import DryRun, command, dry, here, opener
+from cwx.cli.common import DryRun, command, complete_characters, dry, here, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.printable import printable
 
@@ -15,8 +15,8 @@ app = command("undo")
 @app.command("undo")
 def undo(
     char: Annotated[str | None, typer.Option(
-        "--char", "-c", metavar="CHAR", help="Only this character's changes (a file, or a name "
-        "in the campaign).")] = None,
+        "--char", "-c", metavar="CHAR", autocompletion=complete_characters,
+        help="Only this character's changes (a file, or a name in the campaign).")] = None,
     player: Annotated[str | None, typer.Option(
         "--player", "-p", metavar="NAME", help="Another player's change (a GM undoing at the "
         "table).", show_default="yours: CWX_PLAYER, else your git author name, else your "
