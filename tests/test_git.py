@@ -601,4 +601,3 @@ def test_the_merge_driver_outlives_the_environment_it_was_set_up_from(
         assert pulled.returncode != 0
         assert "cwx git setup" in pulled.stderr and "no cwx" in pulled.stderr
         assert "<<<<<<<" in (bob / "sue.toml").read_text()
-
