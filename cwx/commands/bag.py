@@ -141,7 +141,9 @@ class _Drawing:
                                           spend_white=self.spend_white or self._ask_to_spend)
             if recorded:
                 recorded.check_all_used(cancelled=self.result.cancelled)
-        return Move(self.result.after, system.drawn(self.result))
+        # The journal says which dice a table drew by hand: cwx audit tests those.
+        return Move(self.result.after, {**system.drawn(self.result),
+                                        **({"recorded": True} if recorded else {})})
 
     def _ask_to_spend(self, table: Table) -> bool:
         recorded = self.dice if isinstance(self.dice, colorwheel.Recorded) else None

@@ -1,0 +1,71 @@
+"""`cwx audit`: is the table's physical bag fair? Pearson's chi-square over the dice the
+table drew by hand and recorded (bag draw --drawn)."""
+
+from typing import Annotated
+
+import typer
+
+from cwx import audit as audits
+from cwx.cli.common import BagFile, command, here
+from cwx.cli.output import JsonFlag, emit
+
+app = command("audit")
+
+
+@app.command("audit")
+def audit(
+    bag: BagFile = None,
+    session: Annotated[int | None, typer.Option(
+        "--session", "-s", metavar="N", help="Only the Nth session's draws (cwx recap's "
+        "sessions: 1 is the first).", show_default="every session")] = None,
+    all_draws: Annotated[bool, typer.Option(
+        "--all-draws", help="Include cwx's own random draws, not only those the table drew "
+        "by hand (--drawn).")] = False,
+    json: JsonFlag = False,
+) -> None:
+    """Is the bag fair? For each recorded draw, the exact chance of each colour from the
+    bag as the journal says it stood then; observed against expected counts, Pearson's
+    chi-square, its degrees of freedom and p-value, and a verdict in plain words.
+
+    Example: cwx audit --bag bag.toml
+    """
+    camp = here()
+    path = camp.journal_file
+    start, end = _span(path, session)
+    name = camp.name_of(camp.bag(bag)) if bag is not None else None
+    found = audits.from_journal(path, name, start=start, end=end, every=all_draws)
+    done = audits.test(found.observations, found.draws, found.skipped)
+    emit(json, done.as_json(), lambda: _text(done))
+
+
+def _span(path: str, session: int | None) -> tuple[str, str]:
+    if session is None:
+        return "", "\uffff"
+    import io
+
+    from cwx import journal, recap
+    from cwx.timeline import Timeline
+
+    with journal.opened(path) or io.BytesIO() as file:
+        picked = recap.chosen(recap.sessions(Timeline(file)), session, False, None)
+    return (picked[0].start, picked[0].end) if picked else ("", "")
+
+
+def _text(done: audits.Audit) -> str:
+    if not done.draws:
+        return "No recorded draws to audit (record the dice drawn by hand with bag draw " \
+               "--drawn; --all-draws audits cwx's own random draws too)."
+    lines = [f"{done.draws} draws, {done.dice} dice drawn:",
+             "  outcome   observed  expected"]
+    lines += [f"  {cell.outcome:<9} {cell.observed:>8}  {cell.expected:>8.2f}"
+              for cell in done.cells]
+    if done.chi_square is not None:
+        merged = [c.outcome for c in done.tested if "+" in c.outcome]
+        lines.append(f"chi-square {done.chi_square:.3f}, {done.df} degrees of freedom, "
+                     f"p = {done.p_value:.3g}" +
+                     (f" (merged, each expected under {audits.MIN_EXPECTED}: "
+                      f"{', '.join(merged)})" if merged else ""))
+    if done.skipped:
+        lines.append(f"({done.skipped} recorded draws the journal cannot replay were left out)")
+    lines.append(f"Verdict: {done.verdict}.")
+    return "\n".join(lines)
