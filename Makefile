@@ -20,8 +20,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Two workers on a machine of two cores: the suite's git and kill tests wait on processes.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 demo: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx

@@ -90,8 +90,8 @@ def test(observations: Iterable[tuple[Mapping[str, Fraction], str]], draws: int 
     chi = sum((c.observed - c.expected) ** 2 / c.expected for c in tested)
     df = len(tested) - 1
     p = upper_tail(chi, df)
-    return Audit(draws, dice, cells, tested, round(chi, 6), df, round(p, 6),
-                 verdict(cells, p), None, skipped)
+    return Audit(draws, dice, cells, tested, round(chi, 6), df, p, verdict(cells, p), None,
+                 skipped)
 
 
 def merged(cells: Sequence[Cell]) -> tuple[Cell, ...]:
@@ -126,10 +126,13 @@ def verdict(cells: Sequence[Cell], p: float) -> str:
         return f"no sign of a biased bag (p = {p:.3g})"
     worst = max(cells, key=lambda c: abs(c.observed - c.expected) / math.sqrt(c.expected)
                 if c.expected else 0.0)
-    ratio = worst.observed / worst.expected if worst.expected else math.inf
     plural = "whites" if worst.outcome == "white" else "blacks" if worst.outcome == "black" \
         else f"{worst.outcome} dice"
-    return f"{plural} came out {ratio:.2g}× as often as expected, p = {p:.2g}"
+    if worst.observed < worst.expected:
+        return (f"{plural} came out {worst.observed} times where {worst.expected:.1f} were "
+                f"expected, p = {p:.2g}")
+    return f"{plural} came out {worst.observed / worst.expected:.2g}× as often as expected, " \
+           f"p = {p:.2g}"
 
 
 def upper_tail(chi: float, df: int) -> float:
