@@ -165,6 +165,19 @@ def instructions(command: list[str], cwd: Path) -> int | None:
     return int(found[-1].split()[-1]) if done.returncode == 0 and found else None
 
 
+def _scene(folder: Path) -> Path:
+    """A scene script of 100 actions (50 resolves, 50 draws) in a campaign of its own."""
+    shutil.copytree(ROOT / "examples", folder)
+    (folder / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    lines = []
+    for _ in range(50):
+        lines += [f"resolve -T 4 -g 3 -t Repair -c {folder / 'kris.toml'}",
+                  f"draw -c {folder / 'sue.toml'} -b {folder / 'bag.toml'} -C red --drawn red"]
+    script = folder / "scene.cwx"
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
 def measure(commands: dict[str, list[str]]) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {name: [] for name in commands}
     order = list(commands)
@@ -193,6 +206,7 @@ def main() -> int:
         reader.write_text(READ_EVERY_LINE)
         resolve = ["clock", "resolve", "--target", "4", "--guess", "3", "--trait", "Repair",
                    "--char"]
+        scene = _scene(Path(scratch) / "scene")
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "reference: a Typer hello-world": [sys.executable, str(hello)],
@@ -203,6 +217,7 @@ def main() -> int:
             "odds wheel purple, keep both": [cwx, "odds", "wheel", "--color", "purple",
                                              "--keep-white", "--keep-black"],
             "odds clock --all": [cwx, "odds", "clock", "--all"],
+            "a 100-action scene (cwx play)": [cwx, "play", str(scene)],
             "dice: roll 1d12": dice_roll(),
             "json.loads every line, 100,000 events": [sys.executable, str(reader),
                                                       str(ledger / "journal.jsonl")],
@@ -249,6 +264,9 @@ def main() -> int:
          ratio("stateful resolve, 10,000-event journal", "stateful resolve"), 1.10),
         ("odds wheel purple, keep both < 2x stateless",
          ratio("odds wheel purple, keep both", "stateless resolve"), 2.0),
+        ("a 100-action scene (cwx play) <= 1 s", median["a 100-action scene (cwx play)"], 1.0),
+        ("a 100-action scene <= 3x a stateful resolve",
+         ratio("a 100-action scene (cwx play)", "stateful resolve"), 3.0),
         ("odds clock --all < 2x stateless",
          ratio("odds clock --all", "stateless resolve"), 2.0),
         ("log --last 10 beside 100,000 events <= 1.5x reading them with json",

@@ -6,7 +6,8 @@ import errno
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -30,9 +31,14 @@ def commands(package: str) -> list[str]:
     """The command modules of a package, by name: a new module is a new command."""
     import importlib
 
+    if _kept is not None and f"/{package}" in _kept:
+        return list(_kept[f"/{package}"])
     folder = os.path.dirname(importlib.import_module(package).__file__ or "")
-    return sorted(name[:-3] for name in os.listdir(folder)
-                  if name.endswith(".py") and not name.startswith("_"))
+    found = sorted(name[:-3] for name in os.listdir(folder)
+                   if name.endswith(".py") and not name.startswith("_"))
+    if _kept is not None:
+        _kept[f"/{package}"] = found
+    return found
 
 
 def single(app: typer.Typer, name: str) -> bool:
@@ -63,10 +69,13 @@ def lazy_root(package: str) -> type[TyperGroup]:
                 return None
             import importlib
 
+            if _kept is not None and cmd_name in _kept:
+                return _kept[cmd_name]
             app = importlib.import_module(f"{package}.{cmd_name}").app
-            if single(app, cmd_name):
-                return _built(app, cmd_name)
-            return _Section(cmd_name, app)
+            found = _built(app, cmd_name) if single(app, cmd_name) else _Section(cmd_name, app)
+            if _kept is not None:
+                _kept[cmd_name] = found
+            return found
 
     return Root
 
@@ -89,19 +98,46 @@ class _Section(TyperGroup):
         info = self.infos.get(cmd_name)
         if info is None:
             return None
+        key = f"{self.name} {cmd_name}"
+        if _kept is not None and key in _kept:
+            return _kept[key]
         one = typer.Typer(add_completion=False)
         one.registered_commands.append(info)  # just this command is built
-        return _built(one, cmd_name)
+        found = _built(one, cmd_name)
+        if _kept is not None:
+            _kept[key] = found
+        return found
 
 
 def _resolved(group: TyperGroup, ctx: Context, args: list[str]) -> Any:
     """A command by its name, or, mistyped, the nearest ones suggested (as git does)."""
-    name = args[0] if args else ""
-    if name and not name.startswith("-") and group.get_command(ctx, name) is None:
+    try:
+        return TyperGroup.resolve_command(group, ctx, args)
+    except UsageError as error:
+        name = args[0] if args else ""
+        if not error.message.startswith("No such command") or name.startswith("-"):
+            raise
         from cwx.hints import did_you_mean
 
         ctx.fail(f"No such command {name!r}{did_you_mean(name, group.list_commands(ctx))}")
-    return TyperGroup.resolve_command(group, ctx, args)
+
+
+# A scene (cwx play) runs many commands in one process: each is built once and kept, by
+# its words, and so is the root. A single command builds what it runs and ends.
+_kept: dict[str, Any] | None = None
+
+
+@contextmanager
+def keeping_built() -> Iterator[None]:
+    """Every command built inside is kept for the lines that follow (cwx play), and
+    forgotten after (a process that goes on, a test's, builds anew)."""
+    global _kept
+    before = _kept
+    _kept = {} if before is None else before
+    try:
+        yield
+    finally:
+        _kept = before
 
 
 def _built(app: typer.Typer, name: str) -> Any:
@@ -157,7 +193,12 @@ def _named_by_metavar(param: TyperArgument) -> None:
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     """Run a command line: its exit status; usage errors become cwx's own `Usage`."""
-    command = typer.main.get_command(app)
+    if _kept is not None and "" in _kept:
+        command = _kept[""]
+    else:
+        command = typer.main.get_command(app)
+        if _kept is not None:
+            _kept[""] = command
     # Typer's completion classes for every shell (the root adds no completion options of
     # Typer's, which would register them); cwx's replace two of them.
     from typer._completion_classes import completion_init

@@ -1,0 +1,198 @@
+"""A scene in one process (`cwx play`): cwx command lines, each run as `cwx` would run it
+alone (its own change, its own lock, its own journal line), without paying Python's and
+Typer's start-up for each. A line is a cwx command without `cwx`; a command of a group
+whose name no other group uses may drop the group (`draw` is `bag draw`, `resolve` is
+`clock resolve`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from cwx.errors import BadValue
+
+
+def shortcuts() -> dict[str, list[str]]:
+    """A group's command by its own name, where that names no command elsewhere."""
+    import typer
+
+    from cwx.cli import lazy
+    from cwx.cli.app import COMMANDS, app
+
+    root: Any = typer.main.get_command(app)
+    top = set(lazy.commands(COMMANDS))
+    seen: dict[str, list[list[str]]] = {}
+    for name in top:
+        command = root.get_command(None, name)
+        if hasattr(command, "list_commands"):
+            for sub in command.list_commands(None):
+                if not command.get_command(None, sub).hidden:
+                    seen.setdefault(sub, []).append([name, sub])
+    return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}
+
+
+def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
+    """A line as the words of a cwx command ([] for a blank line or a comment)."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as error:
+        raise BadValue(f"cannot read the line ({error})") from None
+    if words[:1] == ["cwx"]:
+        words = words[1:]
+    if words[:1] == ["play"]:
+        raise BadValue("a scene plays cwx commands; `play` is the scene itself")
+    if words and words[0] in known:
+        words = [*known[words[0]], *words[1:]]
+    return words
+
+
+def run(words: Sequence[str], *, as_json: bool) -> int:
+    """One command, as `cwx` alone would run it: its exit status (its output printed)."""
+    from cwx.cli.main import run as run_one
+
+    if as_json and not {"--json", "-j"} & set(words):
+        words = [*words, "--json"]
+    status = run_one(list(words))
+    sys.stdout.flush()
+    return status
+
+
+def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) -> int:
+    """Every line of a scene script in turn; the first that fails (exit 2 or more) stops
+    it, named (`scene.cwx:14: …`), unless `keep_going`. The scene's exit status."""
+    from cwx.cli import lazy
+
+    with lazy.keeping_built():
+        return _play(lines, name, keep_going=keep_going, as_json=as_json)
+
+
+def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) -> int:
+    known = shortcuts()
+    failed = 0
+    for number, line in enumerate(lines, 1):
+        try:
+            words = words_of(line, known)
+        except BadValue as error:
+            status = _said(f"{name}:{number}: {error.message}")
+        else:
+            if not words:
+                continue
+            status = run(words, as_json=as_json)
+            if status >= 2:
+                _said(f"{name}:{number}: `{line.strip()}` failed (exit {status})" +
+                      ("" if keep_going else "; the scene stops here (--keep-going plays on)"))
+        if status >= 2:
+            failed += 1
+            if not keep_going:
+                return 2
+    return 2 if failed else 0
+
+
+def _said(text: str) -> int:
+    from cwx.printable import printable
+
+    print(f"cwx: {printable(text)}", file=sys.stderr, flush=True)
+    return 2
+
+
+# ---------------------------------------------------------------- at a terminal
+
+
+def history_file(root: str | None) -> str:
+    """Where a campaign's prompt history is kept: the clone's git folder, or the user's
+    state folder, one file a campaign; never a file git tracks."""
+    import hashlib
+
+    from cwx import repo
+
+    folder = os.path.realpath(root or ".")
+    clone = repo.of(folder)
+    if clone is not None:
+        place = os.path.relpath(folder, clone.top)
+        name = "history" if place == "." else f"history-{place.replace(os.sep, '_')}"
+        return os.path.join(repo.git_folder(clone), "cwx", name)
+    state = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return os.path.join(state, "cwx", f"history-{hashlib.sha256(folder.encode()).hexdigest()[:16]}")
+
+
+class Completer:
+    """Readline's completer: what the shell's completion offers, for the line so far."""
+
+    def __init__(self) -> None:
+        import typer
+
+        from cwx.cli.app import app
+        from cwx.cli.lazy import COMPLETE, _Bash
+
+        self.known = shortcuts()
+        self.completion = _Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
+        self.matches: list[str] = []
+
+    def __call__(self, text: str, state: int) -> str | None:
+        if state == 0:
+            import readline
+
+            line = readline.get_line_buffer()[:readline.get_endidx()]
+            self.matches = self.offered(line, text)
+        return self.matches[state] if state < len(self.matches) else None
+
+    def offered(self, line: str, text: str) -> list[str]:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            return []
+        done = words if not text else words[:-1]
+        if done and done[0] in self.known:
+            done = [*self.known[done[0]], *done[1:]]
+        items = self.completion.get_completions(done, text)
+        found = [str(item.value) for item in items]
+        if not done:  # a group's command by its own name, too
+            found += [name for name in self.known if name.startswith(text)]
+        return sorted(set(found))
+
+
+def prompt(root: str | None) -> int:
+    """A prompt in the campaign: each line a command; an error says its line and the
+    prompt comes back; Ctrl-C cancels the line, Ctrl-D leaves."""
+    from cwx.cli import lazy
+
+    with lazy.keeping_built():
+        return _prompt(root)
+
+
+def _prompt(root: str | None) -> int:
+    import readline
+
+    history = history_file(root)
+    os.makedirs(os.path.dirname(history), mode=0o700, exist_ok=True)
+    with contextlib.suppress(OSError):  # none yet
+        readline.read_history_file(history)
+    readline.set_completer(Completer())
+    readline.set_completer_delims(" \t")
+    readline.parse_and_bind("tab: complete")
+    known = shortcuts()
+    try:
+        while True:
+            try:
+                line = input("cwx> ")
+            except KeyboardInterrupt:
+                print()  # the line is dropped; the prompt comes back
+                continue
+            try:
+                words = words_of(line, known)
+            except BadValue as error:
+                _said(error.message)
+                continue
+            if words in (["exit"], ["quit"]):
+                break
+            if words:
+                run(words, as_json=False)
+    except EOFError:
+        print()
+    finally:
+        readline.write_history_file(history)
+    return 0
