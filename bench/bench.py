@@ -207,6 +207,9 @@ def main() -> int:
         resolve = ["clock", "resolve", "--target", "4", "--guess", "3", "--trait", "Repair",
                    "--char"]
         scene = _scene(Path(scratch) / "scene")
+        thousand = Path(scratch) / "bag1000.toml"
+        thousand.write_text("[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 1\nblack = 1\n"
+                            "[reserve]\nwhite = 1000\nblack = 1000\n")
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "reference: a Typer hello-world": [sys.executable, str(hello)],
@@ -217,6 +220,9 @@ def main() -> int:
             "odds wheel purple, keep both": [cwx, "odds", "wheel", "--color", "purple",
                                              "--keep-white", "--keep-black"],
             "odds clock --all": [cwx, "odds", "clock", "--all"],
+            "odds wheel, keep both, reserve 1,000 each": [
+                cwx, "odds", "wheel", "--color", "purple", "--keep-white", "--keep-black",
+                "--bag", str(thousand)],
             "a 100-action scene (cwx play)": [cwx, "play", str(scene)],
             "dice: roll 1d12": dice_roll(),
             "json.loads every line, 100,000 events": [sys.executable, str(reader),
@@ -267,6 +273,8 @@ def main() -> int:
         ("a 100-action scene (cwx play) <= 1 s", median["a 100-action scene (cwx play)"], 1.0),
         ("a 100-action scene <= 3x a stateful resolve",
          ratio("a 100-action scene (cwx play)", "stateful resolve"), 3.0),
+        ("odds wheel keeping both from a reserve of 1,000 each <= 2x stateless",
+         ratio("odds wheel, keep both, reserve 1,000 each", "stateless resolve"), 2.0),
         ("odds clock --all < 2x stateless",
          ratio("odds clock --all", "stateless resolve"), 2.0),
         ("log --last 10 beside 100,000 events <= 1.5x reading them with json",

@@ -267,10 +267,12 @@ class Campaign:
 
     # --- its ledger
 
-    def ledger(self, bad: Callable[[journal.BadLine], None] | None = None) -> Any:
+    def ledger(self, bad: Callable[[journal.BadLine], None] | None = None,
+               each: Callable[[journal.Event], None] | None = None) -> Any:
         """The ledger of the campaign's journal (ledger.Ledger), read as a stream, twice:
         once for the few lines that make files or undo or turn a change, once for every
-        change. `bad` hears of each line that is not an event (or one left out whole)."""
+        change. `bad` hears of each line that is not an event (or one left out whole);
+        `each`, of every event (another reader's, so the journal is read no more)."""
         from cwx import ledger
 
         folding = ledger.Folding()
@@ -280,6 +282,8 @@ class Campaign:
             if isinstance(item, journal.Event) and not folding.note(item):
                 left_out.add(item.line)
         for _, item in journal.read_raw(path):
+            if isinstance(item, journal.Event) and each is not None:
+                each(item)
             if isinstance(item, journal.Event) and (item.line in left_out or
                                                     not folding.add(item)):
                 item = journal.BadLine(item.line, ledger.OVER)

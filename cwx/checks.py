@@ -60,7 +60,8 @@ def check(given: list[str]) -> Report:
         if kind is not None and not said:
             valid[path] = kind
     supplies: dict[str, tuple[ledger.Dice, bool]] = {}
-    problems += _journals(found, homes, read, given, problems, valid, supplies)
+    counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
+    problems += _journals(found, homes, read, given, problems, valid, supplies, counted)
     for folder in found.folders:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
@@ -69,7 +70,9 @@ def check(given: list[str]) -> Report:
     with_problems = {e.path for e in problems}
     valid = {path: kind for path, kind in valid.items() if path not in with_problems}
     supply, supplied = supplies.get(first.real or "", (None, False))
-    board = guesses.board(first.journal_file if first.root is not None else None)
+    counting = counted.get(os.path.realpath(first.journal_file)) if first.root else None
+    board = counting.board() if counting is not None else \
+        guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
                   supplied, board.pending, board.revealed)
 
@@ -125,7 +128,8 @@ def _check_toml(path: str, camp: Campaign) -> tuple[str | None, _Read, list[CwxE
 def _journals(found: campaign.Found, homes: dict[str, Campaign],
               read: dict[str, dict[str, _Read]], given: list[str],
               problems: list[CwxError], valid: dict[str, str],
-              supplies: dict[str, tuple[ledger.Dice, bool]]) -> list[CwxError]:
+              supplies: dict[str, tuple[ledger.Dice, bool]],
+              counted: dict[str, guesses.Counting]) -> list[CwxError]:
     """Each journal's lines, and each campaign's own journal against its files (read
     once, for its lines and its ledger)."""
     ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
@@ -136,7 +140,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         lines = BadLines(path)
         home = ledgers.get(os.path.realpath(path))
         if home is not None:
-            folded = home.ledger(lines.add)
+            counting = counted[os.path.realpath(path)] = guesses.Counting()
+            folded = home.ledger(lines.add, counting.note)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
                                         {os.path.realpath(e.path) for e in problems if e.path},

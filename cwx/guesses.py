@@ -88,29 +88,43 @@ def _whole(value: object, most: int) -> bool:
 def board(journal_path: str | None) -> Board:
     """The journal's guesses, read once (only lines that can hold a guess, a settlement,
     a reveal or an undo are parsed)."""
-    if journal_path is None:
-        return Board((), {}, {})
-    turns = journal.Turns()
-    found: dict[str, Guess] = {}
-    settled: dict[str, str] = {}
-    revealed: dict[str, str] = {}
-    for _, item in journal.read_raw(journal_path, only=(b'"pending"', b'"nonce"',
-                                                         b'"undoes"')):
-        if not isinstance(item, journal.Event):
-            continue
-        turns.note(item)
-        if (guess := guess_of(item)) is not None:
-            found.setdefault(guess.id, guess)  # git's union may copy a line
+    counting = Counting()
+    if journal_path is not None:
+        for _, item in journal.read_raw(journal_path, only=(b'"pending"', b'"nonce"',
+                                                             b'"undoes"')):
+            if isinstance(item, journal.Event):
+                counting.note(item)
+    return counting.board()
+
+
+class Counting:
+    """A board made of events as they come: from its own read of the journal, or from a
+    read another reader makes anyway (check's ledger), so the journal is read once."""
+
+    def __init__(self) -> None:
+        self.turns = journal.Turns()
+        self.found: dict[str, Guess] = {}
+        self.settled: dict[str, str] = {}
+        self.revealed: dict[str, str] = {}
+
+    def note(self, item: journal.Event) -> None:
+        if item.undoes or "turns" in item.result:
+            self.turns.note(item)
+        if item.command == GUESSING and (guess := guess_of(item)) is not None:
+            self.found.setdefault(guess.id, guess)  # git's union may copy a line
         commitment = item.result.get("commitment")
-        if isinstance(commitment, str) and seal.reveals(item.result, commitment):
-            revealed[commitment] = min(revealed.get(commitment, item.when), item.when)
+        if isinstance(commitment, str) and "nonce" in item.result and \
+                seal.reveals(item.result, commitment):
+            self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
             for entry in _entries(item.result.get(SETTLED)):
-                settled.setdefault(entry, item.id)
-    undone = turns.undone()
-    waiting = sorted((guess for guess in found.values()
-                      if guess.id not in settled and guess.id not in undone),
-                     key=lambda guess: (guess.when, guess.id))
-    return Board(tuple(waiting), settled, revealed)
+                self.settled.setdefault(entry, item.id)
+
+    def board(self) -> Board:
+        undone = self.turns.undone()
+        waiting = sorted((guess for guess in self.found.values()
+                          if guess.id not in self.settled and guess.id not in undone),
+                         key=lambda guess: (guess.when, guess.id))
+        return Board(tuple(waiting), self.settled, self.revealed)
 
 
 class Settled:

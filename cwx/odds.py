@@ -1,12 +1,10 @@
 """Exact odds, in fractions: a ClockWorx guess, and a Color Wheel action with its redraws.
 
-Both are computed by running the rules themselves over every case, weighted by
-its chance, so the odds can never drift from what the commands do. The Color
-Wheel's redraw chain (keep a die, the GM refills from a finite reserve, draw
-again) is a finite Markov chain whose every step moves a die out of the bag or
-reserve; it always ends, and summing over its paths gives the exact chance.
-Keeping many dice makes a chain that would take minutes to sum: its size is
-checked first, and such a chain refused.
+A ClockWorx guess is computed by running the rules over every target. The Color Wheel's
+redraw chain (keep a die, the GM refills from a finite reserve, draw again) is a finite
+Markov chain; while the reserve refills the bag its steps repeat, so it is summed by
+phases in closed form (below), and the tests hold it equal to the plain recursion over
+the rules themselves (tests/test_odds.py) on thousands of tables.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from cwx import clockworx, colorwheel
-from cwx.colorwheel import Step, Table
+from cwx.colorwheel import Table
 from cwx.errors import BadValue, RuleForbids
 from cwx.record import Record
 
@@ -65,17 +63,15 @@ def wheel(table: Table, colour: str, policy: Policy = Policy()) -> WheelOdds:
     if table.bag.total == 0:
         raise RuleForbids("the bag is empty; there is nothing to draw")
     _refuse_a_long_chain(table, policy)
-    success, white, black = _chain(table, colour, policy)
+    success, white, black = _phases(table, colour, policy)
     return WheelOdds(colour, policy, success, white, black)
 
 
 # The most whites and blacks the player may keep, bag and reserve together, for odds cwx
-# will sum. A table of the chain is the first with some whites and some blacks moved to the
-# character, so there are at most (whites + 1) x (blacks + 1) of them, the most when the
-# dice are half of each: 81 x 81, each summed over fractions that grow as the chain deepens.
-# Measured, `cwx odds wheel --all` on that takes 1.3 s (2 s with 2**62 red, yellow and blue
-# dice in the bag); 251 of each took 14 s, 1,001 of each 43 s and 1 GB for one colour.
-MOST_KEPT = 160
+# will sum. Summed by phases (below), the work grows with the digits of the chances raised
+# to the reserve's power: measured, every colour of `--all` from 2,500 of each takes 9 ms
+# (1,000 of each 3 ms), and 2.6 s when the bag also holds 2**62 red, yellow and blue dice.
+MOST_KEPT = 5_000
 
 
 def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
@@ -94,50 +90,6 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
     )
 
 
-def _chain(start: Table, colour: str, policy: Policy) -> tuple[Fraction, Fraction, Fraction]:
-    """(chance of success, expected whites held, expected blacks held) from `start`,
-    each table of the chain's acyclic graph summed once those it leads to are, on a stack
-    of our own (the chain outgrows Python's when many dice may be kept)."""
-    done: dict[Table, tuple[Fraction, Fraction, Fraction]] = {}
-    drawing: dict[Table, list[tuple[int, Step]]] = {}  # tables waiting for the ones they lead to
-    stack = [start]
-    while stack:
-        table = stack[-1]
-        if table in done:
-            stack.pop()
-            continue
-        steps = drawing.get(table)
-        if steps is None:
-            steps = drawing[table] = _steps(table, colour, policy)
-            later = [s.table for _, s in steps if s.outcome == "again" and s.table not in done]
-            if later:
-                stack.extend(later)
-                continue
-        del drawing[table]
-        # Weighted by how many of each die the bag holds; one division by its total at the end.
-        success: Fraction | int = 0
-        white: Fraction | int = 0
-        black: Fraction | int = 0
-        for count, step in steps:
-            then = done[step.table] if step.outcome == "again" else _end(step, policy)
-            success += count * then[0]
-            white += count * then[1]
-            black += count * then[2]
-        total = table.bag.total
-        done[table] = Fraction(success, total), Fraction(white, total), Fraction(black, total)
-        stack.pop()
-    return done[start]
-
-
-def _steps(table: Table, colour: str, policy: Policy) -> list[tuple[int, Step]]:
-    """Each die the bag can give, how many of it there are, and the step it makes."""
-    if table.bag.total == 0:
-        raise RuleForbids("under this policy the bag can run empty mid-action; "
-                          "put more dice in it")
-    return [(table.bag.of(die), colorwheel.step(table, colour, die, _keeps(table, die, policy)))
-            for die in colorwheel.DICE if table.bag.of(die)]
-
-
 def _keeps(table: Table, die: str, policy: Policy) -> bool:
     """The policy's answer to the question this die would put, drawn now."""
     question = colorwheel.question_for(table, die)
@@ -145,10 +97,132 @@ def _keeps(table: Table, die: str, policy: Policy) -> bool:
         question == "keep-black" and policy.keep_black)
 
 
-def _end(step: Step, policy: Policy) -> tuple[int, int, int]:
-    """(success, whites held, blacks held) once the action has ended, after any white spent."""
-    success, held = step.outcome == "success", step.table.held
-    if not success and policy.spend_white and held.white > 0:
-        held = colorwheel.spend(step.table).held
-        success = True
-    return int(success), held.white, held.black
+# ---------------------------------------------------------------- the chain by its phases
+#
+# Holding no black, the player keeps whites; a kept white is replaced from the reserve
+# while it lasts, so the bag, and every chance, stays as it was, and the steps repeat but
+# for the whites held. Once the reserve is out, the bag loses a white a keep. A black
+# kept (or held from the start) begins the second phase: from then a white is cancelled
+# (W4), and blacks are kept the same way. Each phase is a run of identical steps, summed
+# in closed form (geometric series: a reserve of thousands is as quick as one of ten),
+# then the bag's own dice, step by step. Every figure stays an exact fraction.
+
+_EMPTY = "under this policy the bag can run empty mid-action; put more dice in it"
+
+
+def _geometric(p: Fraction, n: int) -> tuple[Fraction, Fraction]:
+    """(sum of p**i, sum of i * p**i), i from 0 to n - 1."""
+    if n <= 0:
+        return Fraction(0), Fraction(0)
+    if p == 1:
+        return Fraction(n), Fraction(n * (n - 1), 2)
+    power = p ** n
+    return (1 - power) / (1 - p), (p - n * power + (n - 1) * power * p) / (1 - p) ** 2
+
+
+class _Ends(Record):
+    """A second phase, from its first step, summed over its ends."""
+
+    success: Fraction
+    spent: Fraction  # the chance a white is spent on a failure
+    gained: Fraction  # blacks kept in it, expected
+    cancelled: Fraction  # the chance a white cancels a held black (W4)
+
+
+def _second(s: int, f: int, white: int, black: int, reserve: int, keep: bool,
+            spending: bool) -> _Ends:
+    """A black held: `s` and `f` dice that win and lose, `white` whites (each cancelled),
+    `black` blacks (kept if `keep`, replaced while the `reserve` lasts)."""
+    success = spent = gained = cancelled = Fraction(0)
+    reach = Fraction(1)
+    lose = f + white + (0 if keep else black)  # the dice that end it in failure
+    won = s + (lose if spending else 0)
+    paid = lose if spending else 0
+    if keep and reserve > 0 and black > 0:  # identical steps while the reserve lasts
+        total = s + f + white + black
+        p = Fraction(black, total)
+        run, _ = _geometric(p, reserve)
+        success += run * Fraction(won, total)
+        spent += run * Fraction(paid, total)
+        cancelled += run * Fraction(white, total)
+        gained += p * run
+        reach = p ** reserve
+    while reach:  # then the bag's own blacks, one fewer a keep
+        total = s + f + white + black
+        if total == 0:
+            raise RuleForbids(_EMPTY)
+        success += reach * Fraction(won, total)
+        spent += reach * Fraction(paid, total)
+        cancelled += reach * Fraction(white, total)
+        if not keep or black == 0:
+            break
+        reach *= Fraction(black, total)
+        gained += reach
+        black -= 1
+    return _Ends(success, spent, gained, cancelled)
+
+
+class _Step(Record):
+    """One step of the first phase, weighted by its chances: what its ends give, and the
+    chance of going on (a white kept)."""
+
+    success: Fraction
+    spent: Fraction
+    ending: Fraction  # the chance it ends the action (each end keeps the whites held)
+    blacks: Fraction  # blacks held at its ends, weighted
+    on: Fraction
+
+
+def _phases(table: Table, colour: str, policy: Policy) -> tuple[Fraction, Fraction, Fraction]:
+    """(chance of success, expected whites held, expected blacks held) from `table`."""
+    bag, reserve, held = table.bag, table.reserve, table.held
+    s = sum(bag.of(d) for d in colorwheel.PRIMARY if colorwheel.wins(colour, d))
+    f = sum(bag.of(d) for d in colorwheel.PRIMARY) - s
+    if bag.total == 0:
+        raise RuleForbids(_EMPTY)
+    if held.black > 0:  # a white is cancelled from the first draw
+        ends = _second(s, f, bag.white, bag.black, reserve.black, policy.keep_black,
+                       policy.spend_white and held.white > 0)
+        return ends.success, held.white - ends.spent, held.black + ends.gained - ends.cancelled
+    seconds: dict[tuple[int, bool], _Ends] = {}
+
+    def step(whites: int, holding: int) -> _Step:
+        spending = policy.spend_white and holding > 0
+        total = s + f + whites + bag.black
+        if total == 0:
+            raise RuleForbids(_EMPTY)
+        won = s + (0 if policy.keep_white else whites)
+        lost = f + (0 if policy.keep_black else bag.black)
+        kept_black = bag.black if policy.keep_black else 0
+        then = _Ends(Fraction(0), Fraction(0), Fraction(0), Fraction(0))
+        if kept_black:  # replaced from the reserve if it can be; one black held
+            key = (whites, spending)
+            if key not in seconds:
+                seconds[key] = _second(s, f, whites, bag.black - (0 if reserve.black else 1),
+                                       max(reserve.black - 1, 0), True, spending)
+            then = seconds[key]
+        black_share = Fraction(kept_black, total)
+        return _Step(Fraction(won + (lost if spending else 0), total) + black_share * then.success,
+                     Fraction(lost if spending else 0, total) + black_share * then.spent,
+                     Fraction(won + lost + kept_black, total),
+                     black_share * (1 + then.gained - then.cancelled),
+                     Fraction(whites, total) if policy.keep_white else Fraction(0))
+
+    success = white_held = black_held = Fraction(0)
+    reach, kept = Fraction(1), 0
+    while reach:
+        whites = bag.white - max(kept - reserve.white, 0)  # replaced while the reserve lasts
+        holding = held.white + kept
+        one = step(whites, holding)
+        # States kept..reserve all have the bag as it is; alike once spending is possible.
+        run = reserve.white - kept + 1 if policy.keep_white and kept <= reserve.white and \
+            (holding > 0 or not policy.spend_white) else 1
+        sums, weighted = _geometric(one.on, run) if run > 1 else (Fraction(1), Fraction(0))
+        success += reach * sums * one.success
+        white_held += reach * ((one.ending * holding - one.spent) * sums + one.ending * weighted)
+        black_held += reach * sums * one.blacks
+        reach *= one.on ** run
+        kept += run
+        if whites == 0 and kept > reserve.white:
+            break
+    return success, white_held, black_held

@@ -217,11 +217,11 @@ def _bag_file(folder: Path, bag: int, reserve: int, *, white: int | None = None)
 
 
 @pytest.mark.parametrize(("args", "bag", "reserve"), [
-    (["--color", "red"], 1, 250),
-    (["--all"], 200, 10),
-    (["--all"], 200, 200),
+    (["--color", "red"], 1, 2600),
+    (["--all"], 2600, 10),
+    (["--all"], 2600, 2600),
     (["--color", "blue"], 1, 2**62),
-], ids=["reserve of 250", "bag of 200", "bag and reserve of 200", "reserve of 2**62"])
+], ids=["reserve of 2,600", "bag of 2,600", "bag and reserve of 2,600", "reserve of 2**62"])
 def test_odds_of_keeping_too_many_dice_are_refused_at_once(tmp_path: Path, args: list[str],
                                                            bag: int, reserve: int) -> None:
     bag_file = _bag_file(tmp_path, bag, reserve)
@@ -236,9 +236,9 @@ def test_odds_of_keeping_too_many_dice_are_refused_at_once(tmp_path: Path, args:
 
 
 def test_odds_of_keeping_one_colour_name_only_it(tmp_path: Path) -> None:
-    bag_file = _bag_file(tmp_path, 1, 10, white=500)
+    bag_file = _bag_file(tmp_path, 1, 10, white=6000)
     error = cwx("odds", "wheel", "--color", "red", "--keep-white", "--bag", bag_file).error
-    assert "from 501 whites (bag" in error
+    assert "from 6,001 whites (bag" in error
     assert cwx("odds", "wheel", "--color", "red", "--keep-black", "--bag", bag_file).status == 0
 
 
@@ -285,8 +285,32 @@ def test_odds_wheel_json_and_bag(campaign: object) -> None:
                "--json").json["p_success_exact"] == "4/7"
 
 
+def test_a_reserve_of_a_thousand_each_is_exact_and_quick(tmp_path: Path) -> None:
+    import time
+
+    bag_file = _bag_file(tmp_path, 1, 1000)
+    began = time.perf_counter()
+    ran = cwx("odds", "wheel", "--all", "--keep-white", "--keep-black", "--spend-white",
+              "--json", "--bag", bag_file)
+    assert ran.status == 0 and time.perf_counter() - began < 2
+    rows = {row["color"]: row for row in ran.json["odds"]}
+    table = Table(Bag(), Luck(1000, 1000), Luck())
+    policy = Policy(keep_white=True, keep_black=True, spend_white=True)
+    exact = odds.wheel(table, "purple", policy)
+    assert rows["purple"]["p_success_exact"] == str(exact.p_success)
+
+
 def test_odds_wheel_all_and_errors() -> None:
     rows = cwx("odds", "wheel", "--all", "--keep-white", "--json").json["odds"]
     assert [row["color"] for row in rows] == list(colorwheel.COLOURS)
     assert cwx("odds", "wheel").status == 2
     assert "not a colour" in cwx("odds", "wheel", "--color", "teal").error
+
+
+def test_the_table_of_every_colour_draws_each_chance_as_a_bar() -> None:
+    from tests.helpers import on_a_terminal
+
+    piped = cwx("odds", "wheel", "--all").stdout.splitlines()
+    assert piped[2].endswith("  " + "#" * 8) and piped[5].endswith("  " + "#" * 12)  # 2/5, 3/5
+    shown = on_a_terminal("odds", "wheel", "--all", "--keep-white", "--keep-black")
+    assert "\u2588" in shown and "#" not in shown

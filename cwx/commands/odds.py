@@ -1,5 +1,6 @@
 """`cwx odds`: exact chances before a risky action."""
 
+import sys
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -90,7 +91,8 @@ def wheel(
     """Exact chance of success of one action, and the luck held after it; with --char,
     from the character's luck and the campaign's bag.
 
-    Keeping dice: computed for up to 160 whites and blacks that may be kept, bag and reserve together.
+    Keeping dice: computed for up to 5000 whites and blacks that may be kept, bag and reserve
+    together.
 
     Example: cwx odds wheel --char sue --trait Athletic --keep-white
     """
@@ -197,15 +199,36 @@ def _policy_text(row: WheelOdds) -> str:
 
 def _wheel_text(row: WheelOdds) -> str:
     return (f"A {row.colour} action ({_policy_text(row)}):\n"
-            f"  success  {row.p_success} ({_percent(row.p_success)})\n"
+            f"  success  {shown(row.p_success)} ({_percent(row.p_success)})\n"
             f"  luck held afterwards, on average: white {float(row.expected_white):.3f}, "
             f"black {float(row.expected_black):.3f}")
 
 
 def _wheel_table(rows: list[WheelOdds]) -> str:
     lines = [f"Every colour ({_policy_text(rows[0])}):",
-             "colour   success            white after  black after"]
+             "colour   success            white after  black after  chance"]
     for row in rows:
-        lines.append(f"{row.colour:<8} {row.p_success!s:>9} {_percent(row.p_success):>7}"
-                     f"    {float(row.expected_white):>9.3f}  {float(row.expected_black):>9.3f}")
+        lines.append(f"{row.colour:<8} {shown(row.p_success):>9} {_percent(row.p_success):>7}"
+                     f"    {float(row.expected_white):>9.3f}  {float(row.expected_black):>9.3f}"
+                     f"  {bar(row.p_success)}")
     return "\n".join(lines)
+
+
+def shown(chance: Fraction) -> str:
+    """A chance's fraction as people read it: exact while it is short, else the nearest
+    fraction of three digits, marked ≈ (--json gives it exact)."""
+    exact = str(chance)
+    return exact if len(exact) <= 9 else f"≈{chance.limit_denominator(999)}"
+
+
+BAR = 20  # characters for a certainty
+
+
+def bar(chance: Fraction) -> str:
+    """A chance as a bar (a table reads chances faster as bars): Unicode blocks, to an
+    eighth of a character, on a terminal; plain # otherwise."""
+    if not sys.stdout.isatty():
+        return "#" * round(chance * BAR)
+    eighths = round(chance * BAR * 8)
+    full, part = divmod(eighths, 8)
+    return "\u2588" * full + ("" if not part else " \u258f\u258e\u258d\u258c\u258b\u258a\u2589"[part])

@@ -17,7 +17,7 @@ app = command("play")
 @app.command("play")
 def play(
     script: Annotated[str | None, typer.Argument(
-        metavar="[FILE|-]", help="A scene script: one cwx command a line (without cwx), "
+        metavar="[FILE]", help="A scene script: one cwx command a line (without cwx), "
         "# comments and blank lines allowed; - reads it from standard input.",
         show_default="a prompt on a terminal")] = None,
     keep_going: Annotated[bool, typer.Option(
