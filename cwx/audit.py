@@ -198,8 +198,10 @@ def from_journal(path: str, bag: str | None, *, start: str = "", end: str = "\uf
     with journal.opened(path) or io.BytesIO() as file:
         order = Timeline(file)
         void = order.turns.void()
+        undone = order.turns.undone()  # a draw undone was recorded wrong: no evidence
         for event in order.events():
-            if event.command == DRAW and start <= event.when <= end and \
+            if event.command == DRAW and event.id not in undone and event.id not in void and \
+                    start <= event.when <= end and \
                     (bag is None or event.bag == bag) and \
                     (every or event.result.get("recorded") is True):
                 replayed = _replayed(event, state)

@@ -47,12 +47,19 @@ def help_of(words: list[str]) -> str:
     return done.output
 
 
+# Letters help uses that are not ASCII, as roff names them (groff warns on raw UTF-8).
+_NAMED = {"—": "\\(em", "–": "\\(en", "…": "...", "×": "\\(mu", "≈": "\\(~~",
+          "→": "\\(->", "·": "\\(pc", "’": "'", "“": "\\(lq", "”": "\\(rq"}
+
+
 def _roff(text: str) -> str:
     """Plain text as roff shows it: as it is (no filling), backslashes and leading dots
     escaped."""
     lines = []
     for line in text.rstrip("\n").splitlines():
         line = line.replace("\\", "\\e")
+        for letter, named in _NAMED.items():
+            line = line.replace(letter, named)
         lines.append(f"\\&{line}" if line.startswith((".", "'")) else line)
     return "\n".join(lines)
 

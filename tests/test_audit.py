@@ -73,3 +73,15 @@ def test_cwx_audit_reads_the_bag_as_it_stood_at_each_draw(tmp_path: Path) -> Non
     assert cwx("audit", "--all-draws", "--json", cwd=folder).json["draws"] == 62
     text = cwx("audit", cwd=folder).stdout
     assert "chi-square" in text and "Verdict:" in text
+
+
+def test_a_draw_undone_is_no_evidence(tmp_path: Path) -> None:
+    folder = saga(tmp_path / "camp")
+    for _ in range(3):  # a black mistyped, taken back
+        assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "black",
+                   cwd=folder).status == 0
+        assert cwx("undo", cwd=folder).status == 0
+    assert cwx("bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red", cwd=folder).status == 0
+    data = cwx("audit", "--json", cwd=folder).json
+    assert data["draws"] == 1
+    assert {c["outcome"]: c["observed"] for c in data["cells"]}["black"] == 0

@@ -33,3 +33,10 @@ def test_check_takes_files_as_a_pre_commit_hook_passes_them(campaign: Path) -> N
     assert cwx("check", campaign / "kris.toml", campaign / "bag.toml").status == 0
     hooks = (Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text()
     assert "id: cwx-check" in hooks and "entry: cwx check" in hooks
+
+
+def test_check_of_nothing_there_cannot_run(tmp_path: Path) -> None:
+    from tests.helpers import cwx
+
+    ran = cwx("check", tmp_path / "nowhere")
+    assert ran.status == 2 and "no such file or folder" in ran.error

@@ -72,7 +72,11 @@ def _play(folder: Path) -> dict[str, list[Any]]:
         run("clock-resolve", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c", "kris")
     run("xp-spend", "xp", "spend", "-c", "kris", "--new", "Climb")
     run("odds-clock", "odds", "clock", "--score", 3)
+    run("odds-clock", "odds", "clock", "--all")
     run("odds-wheel", "odds", "wheel", "-C", "red")
+    run("odds-wheel", "odds", "wheel", "--all", "--keep-white")
+    run("audit", "audit")
+    run("audit", "audit", "--all-draws")
     run("log", "log", "--last", 3)
     run("check", "check")
     (here / "kris.toml").write_text((here / "kris.toml").read_text().replace("Lie = 4",

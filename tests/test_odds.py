@@ -314,3 +314,16 @@ def test_the_table_of_every_colour_draws_each_chance_as_a_bar() -> None:
     assert piped[2].endswith("  " + "#" * 8) and piped[5].endswith("  " + "#" * 12)  # 2/5, 3/5
     shown = on_a_terminal("odds", "wheel", "--all", "--keep-white", "--keep-black")
     assert "\u2588" in shown and "#" not in shown
+
+
+def test_a_fraction_past_pythons_digit_limit_is_printed_whole(tmp_path: Path) -> None:
+    # Keeping from 2,400 of each gives a fraction of thousands of digits: exact in --json.
+    bag_file = _bag_file(tmp_path, 1, 2400)
+    ran = cwx("odds", "wheel", "-C", "red", "--keep-white", "--keep-black", "--json", "--bag",
+              bag_file)
+    assert ran.status == 0, ran.stderr
+    assert max(len(ran.json[key]) for key in ("p_success_exact", "expected_white_exact",
+                                              "expected_black_exact")) > 4300
+    assert abs(float(Fraction(ran.json["p_success_exact"])) - ran.json["p_success"]) < 1e-12
+    text = cwx("odds", "wheel", "-C", "red", "--keep-white", "--keep-black", "--bag", bag_file)
+    assert text.status == 0 and "success  ≈5/16" in text.stdout

@@ -161,3 +161,13 @@ def test_a_scene_completes_as_the_shell_does(tmp_path: Path) -> None:
         assert complete.offered("resolve -c ", "") == ["kris", "rick", "sue"]
     finally:
         os.chdir(here)
+
+
+def test_a_scene_line_never_plays_a_scene_nor_reaches_outside_the_game(tmp_path: Path) -> None:
+    folder = _table(tmp_path / "camp")
+    for line, said in (("--paint never play scene.cwx\n", "`play` is the scene itself"),
+                       ("bag new a\0b.toml\n", "NUL byte"),
+                       ("--install-completion bash\n", "completion is installed from the shell")):
+        ran = cwx("play", "-", input=line, cwd=folder, env={"HOME": str(tmp_path)})
+        assert ran.status == 2 and said in ran.stderr, (line, ran.stderr)
+    assert not (tmp_path / ".bashrc").exists()

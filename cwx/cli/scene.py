@@ -37,14 +37,21 @@ def shortcuts() -> dict[str, list[str]]:
 
 def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
     """A line as the words of a cwx command ([] for a blank line or a comment)."""
+    if "\0" in line:
+        raise BadValue("the line holds a NUL byte, which no command line can")
     try:
         words = shlex.split(line, comments=True)
     except ValueError as error:
         raise BadValue(f"cannot read the line ({error})") from None
     if words[:1] == ["cwx"]:
         words = words[1:]
-    if words[:1] == ["play"]:
+    command = next((w for i, w in enumerate(words) if not w.startswith("-") and
+                    (i == 0 or words[i - 1] != "--paint")), None)
+    if command == "play":
         raise BadValue("a scene plays cwx commands; `play` is the scene itself")
+    if {"--install-completion", "--show-completion"} & set(words):
+        raise BadValue("a scene plays the game; completion is installed from the shell "
+                       "(cwx --install-completion SHELL), never by a scene")
     if words and words[0] in known:
         words = [*known[words[0]], *words[1:]]
     return words

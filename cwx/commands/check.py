@@ -1,6 +1,7 @@
 """`cwx check`: validate a campaign, its journal and its ledger (and serve as a git
 pre-commit hook): exit 1 naming each problem (a linter's finding), 2 when it cannot run."""
 
+import os
 from typing import Annotated, Any
 
 import typer
@@ -8,6 +9,7 @@ import typer
 from cwx import checks
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, emit
+from cwx.errors import BadFile
 from cwx.ink import plural
 from cwx.printable import printable
 
@@ -28,6 +30,9 @@ def check(
 
     Example: cwx check campaign/
     """
+    for path in paths or []:  # nothing there to check: check cannot run (2), no finding
+        if not os.path.lexists(path):
+            raise BadFile("no such file or folder; nothing to check", path=path)
     report = checks.check(paths or ["."])
     result: dict[str, Any] = {
         "ok": not report.problems,

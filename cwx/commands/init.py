@@ -28,10 +28,10 @@ def init(
     Example: cwx init my-campaign
     """
     result = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
-    made = os.path.isfile(os.path.join(folder, "campaign.toml"))  # (a dry run makes none)
-    if repo.of(folder) is not None and made:  # inside a git work tree: ready for clones
-        result["git"] = gitsetup.setup(opener(dry_run), Campaign.around(folder), note,
-                                       dry_run=dry_run).as_json()
+    if repo.of(folder) is not None and os.path.isdir(folder):  # in git: ready for clones
+        # A dry run made no campaign.toml: the folder is the campaign it would be.
+        camp = Campaign(folder, folder) if dry_run else Campaign.around(folder)
+        result["git"] = gitsetup.setup(opener(dry_run), camp, note, dry_run=dry_run).as_json()
     if dry_run:
         result["dry_run"] = True
     emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],

@@ -157,7 +157,7 @@ def _percent(value: Fraction) -> str:
 
 def _clock_json(row: ClockOdds) -> dict[str, Any]:
     return {"score": row.score, "p_success": float(row.p_success),
-            "p_success_exact": str(row.p_success), "p_critical": float(row.p_critical),
+            "p_success_exact": exact_text(row.p_success), "p_critical": float(row.p_critical),
             "p_critical_exact": str(row.p_critical), "expected_xp": float(row.expected_xp),
             "expected_xp_exact": str(row.expected_xp)}
 
@@ -181,11 +181,11 @@ def _clock_table(rows: list[ClockOdds]) -> str:
 
 def _wheel_json(row: WheelOdds) -> dict[str, Any]:
     return {"color": row.colour, "p_success": float(row.p_success),
-            "p_success_exact": str(row.p_success),
+            "p_success_exact": exact_text(row.p_success),
             "expected_white": float(row.expected_white),
-            "expected_white_exact": str(row.expected_white),
+            "expected_white_exact": exact_text(row.expected_white),
             "expected_black": float(row.expected_black),
-            "expected_black_exact": str(row.expected_black),
+            "expected_black_exact": exact_text(row.expected_black),
             "policy": {"keep_white": row.policy.keep_white, "keep_black": row.policy.keep_black,
                        "spend_white": row.policy.spend_white}}
 
@@ -217,8 +217,16 @@ def _wheel_table(rows: list[WheelOdds]) -> str:
 def shown(chance: Fraction) -> str:
     """A chance's fraction as people read it: exact while it is short, else the nearest
     fraction of three digits, marked ≈ (--json gives it exact)."""
+    if chance.denominator.bit_length() > 30:
+        return f"≈{chance.limit_denominator(999)}"
     exact = str(chance)
     return exact if len(exact) <= 9 else f"≈{chance.limit_denominator(999)}"
+
+
+def exact_text(chance: Fraction) -> str:
+    """A fraction exactly, however many digits (Python refuses past 4,300 unless told)."""
+    sys.set_int_max_str_digits(0)
+    return str(chance)
 
 
 BAR = 20  # characters for a certainty
