@@ -541,7 +541,8 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
     and choose events, at half the cost."""
     # Counted before it is decoded (a C loop): a line of a million lists or tables would
     # hold a hundred megabytes once parsed; no event cwx writes holds a fraction of it.
-    if raw.count(b"[") + raw.count(b"{") > MAX_VALUES:
+    brackets = raw.count(b"[") + raw.count(b"{")
+    if brackets > MAX_VALUES:
         return BadLine(number, f"holds more than {MAX_VALUES:,} lists and tables, as no "
                                "event cwx writes does")
     try:
@@ -554,7 +555,7 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
     if type(data) is not dict:
         return BadLine(number, "is not a JSON object")
     # Counted first (a C loop): a line of fewer brackets cannot nest deeper.
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+    if brackets > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
         return BadLine(number, f"nests values more than {MAX_DEPTH} deep, as no file cwx "
                                "reads does")
     if (b"\\ud" in raw and not _utf8(data)) or (b"\\uD" in raw and not _utf8(data)):
@@ -719,9 +720,21 @@ def _change(item: Any) -> Edit:
 MAX_DEPTH = 64  # arrays and tables within each other, as in a file (tomlread.MAX_DEPTH)
 
 
+_PLAIN: dict[str, bool] = {}  # names met: a journal names its few files again and again
+
+
 def _plain_path(name: str) -> bool:
     """A file named as cwx names it (os.path.normpath's form): no "./", "//" or "a/../b",
     so one file has one name in the ledger. String tests only: every line names files."""
+    known = _PLAIN.get(name)
+    if known is None:
+        known = _plainly_named(name)
+        if len(_PLAIN) < 4096:  # a hostile journal's many names are not all kept
+            _PLAIN[name] = known
+    return known
+
+
+def _plainly_named(name: str) -> bool:
     if not name or "//" in name or name.endswith("/") or name == "." or \
             name.startswith("./") or "/./" in name or name.endswith("/."):
         return False
