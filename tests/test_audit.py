@@ -73,6 +73,7 @@ def test_cwx_audit_reads_the_bag_as_it_stood_at_each_draw(tmp_path: Path) -> Non
     assert cwx("audit", "--all-draws", "--json", cwd=folder).json["draws"] == 62
     text = cwx("audit", cwd=folder).stdout
     assert "chi-square" in text and "Verdict:" in text
+    assert cwx("audit", "--bag", "sue.toml", cwd=folder).status == 2  # a character, no bag
 
 
 def test_a_draw_undone_is_no_evidence(tmp_path: Path) -> None:

@@ -276,3 +276,4 @@ def test_a_mistyped_command_suggests_the_nearest_at_every_level() -> None:
     ran = cwx("char", "shwo")
     assert ran.status == 2 and "did you mean 'show'" in ran.error
     assert "did you mean" not in cwx("zzzzzz").error  # nothing near: nothing suggested
+    assert "did you mean 'clock resolve'" in cwx("resolve").error  # as cwx play takes it

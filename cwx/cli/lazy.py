@@ -119,6 +119,10 @@ def _resolved(group: TyperGroup, ctx: Context, args: list[str]) -> Any:
             raise
         from cwx.hints import did_you_mean
 
+        if ctx.parent is None:  # the root: a group's command by its own name, as play takes it
+            words = shortcuts(group).get(name)
+            if words:
+                ctx.fail(f"No such command {name!r} (did you mean '{' '.join(words)}'?)")
         ctx.fail(f"No such command {name!r}{did_you_mean(name, group.list_commands(ctx))}")
 
 
@@ -343,3 +347,17 @@ def zsh_quoted(text: str) -> str:
     text = text.replace("\\", "\\\\").replace(":", "\\:")
     text = re.sub(r'([\\"$`])', r"\\\1", text)
     return text.replace("'", "'\\''")
+
+
+def shortcuts(root: Any) -> dict[str, list[str]]:
+    """A group's command by its own name, where that names no command elsewhere (`draw`
+    is `bag draw`): `root` is the built root command."""
+    top = set(root.list_commands(None))
+    seen: dict[str, list[list[str]]] = {}
+    for name in top:
+        command = root.get_command(None, name)
+        if hasattr(command, "list_commands"):
+            for sub in command.list_commands(None):
+                if not command.get_command(None, sub).hidden:
+                    seen.setdefault(sub, []).append([name, sub])
+    return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}

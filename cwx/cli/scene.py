@@ -11,28 +11,18 @@ import os
 import shlex
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from cwx.errors import BadValue
 
 
 def shortcuts() -> dict[str, list[str]]:
-    """A group's command by its own name, where that names no command elsewhere."""
+    """A group's command by its own name, where no other group has it (lazy.shortcuts)."""
     import typer
 
     from cwx.cli import lazy
-    from cwx.cli.app import COMMANDS, app
+    from cwx.cli.app import app
 
-    root: Any = typer.main.get_command(app)
-    top = set(lazy.commands(COMMANDS))
-    seen: dict[str, list[list[str]]] = {}
-    for name in top:
-        command = root.get_command(None, name)
-        if hasattr(command, "list_commands"):
-            for sub in command.list_commands(None):
-                if not command.get_command(None, sub).hidden:
-                    seen.setdefault(sub, []).append([name, sub])
-    return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}
+    return lazy.shortcuts(typer.main.get_command(app))
 
 
 def words_of(line: str, known: dict[str, list[str]]) -> list[str]:

@@ -32,10 +32,21 @@ def audit(
     camp = here()
     path = camp.journal_file
     start, end = _span(path, session)
-    name = camp.name_of(camp.bag(bag)) if bag is not None else None
+    name = camp.name_of(_a_bag(camp.bag(bag))) if bag is not None else None
     found = audits.from_journal(path, name, start=start, end=end, every=all_draws)
     done = audits.test(found.observations, found.draws, found.skipped)
     emit(json, done.as_json(), lambda: _text(done))
+
+
+def _a_bag(path: str) -> str:
+    """`path`, if it is a bag file (a character's draws name their bag, never themselves)."""
+    from cwx import sheets, tomlread
+    from cwx.errors import BadFile
+
+    if sheets.kind_of(tomlread.parse(tomlread.read_bytes(path), path)) != "bag":
+        raise BadFile("is not a bag file; --bag names the bag the dice were drawn from",
+                      path=path)
+    return path
 
 
 def _span(path: str, session: int | None) -> tuple[str, str]:
