@@ -30,7 +30,8 @@ def test_completion_offers_the_campaigns_characters_and_bags(tmp_path: Path) -> 
 
     folder = saga(tmp_path / "camp", kris="pcs/kris.toml")
     assert cwx("bag", "new", folder / "bag2.toml").status == 0
-    assert _complete("cwx bag draw --char ", folder) == ["Kris", "pcs/kris.toml", "sue"]
+    assert _complete("cwx log --char ", folder) == ["Kris", "pcs/kris.toml", "sue"]
+    assert _complete("cwx bag draw --char ", folder) == ["sue"]  # the command's system's
     assert _complete("cwx clock resolve -c k", folder) == ["Kris"]
     for offered in ("Kris", "pcs/kris.toml", "sue"):  # what it offers works
         assert cwx("char", "show", offered, cwd=folder).status == 0

@@ -27,13 +27,13 @@ Seed = Annotated[int | None, typer.Option(
     metavar="N", help="Make the randomness reproducible.",
     show_default="the operating system's")]
 CharFile = Annotated[str, typer.Option(
-    "--char", "-c", metavar="CHAR", show_default=False, autocompletion=lambda:
-    complete_characters(),
+    "--char", "-c", metavar="CHAR", show_default=False,
+    autocompletion=lambda ctx: complete_characters(ctx),
     help="The character: a file, or a name in the campaign (sue is the file sue.toml, else "
          "the character whose name is Sue).")]
 MaybeChar = Annotated[str | None, typer.Option(
-    "--char", "-c", metavar="CHAR", show_default=False, autocompletion=lambda:
-    complete_characters(),
+    "--char", "-c", metavar="CHAR", show_default=False,
+    autocompletion=lambda ctx: complete_characters(ctx),
     help="The character: a file, or a name in the campaign.")]
 BagFile = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the campaign's bag",
@@ -174,10 +174,14 @@ def complete_traits(ctx: typer.Context) -> list[str]:
         return []
 
 
-def complete_characters() -> list[str]:
+def complete_characters(ctx: typer.Context) -> list[str]:
     """The campaign's characters as a player names them: a file here without `.toml`
-    (sue), one elsewhere by its path (pcs/kris.toml), and each name (Sue is sue already)."""
-    return _members("character", names=True)
+    (sue), one elsewhere by its path (pcs/kris.toml), and each name (Sue is sue already);
+    those of the command's system, for a command of one (bag draw: the Color Wheel's)."""
+    from cwx import systems
+
+    command = " ".join(ctx.command_path.split()[1:]) if ctx is not None else ""
+    return _members("character", names=True, system=systems.system_playing(command))
 
 
 def complete_bags() -> list[str]:
@@ -185,14 +189,14 @@ def complete_bags() -> list[str]:
     return _members("bag", names=False)
 
 
-def _members(kind: str, *, names: bool) -> list[str]:
+def _members(kind: str, *, names: bool, system: str | None = None) -> list[str]:
     try:
         members = here().members(lambda error: None)
     except CwxError:
         return []
     found: dict[str, str] = {}
     for member in members:
-        if member.kind != kind:
+        if member.kind != kind or (system is not None and member.data.get("system") != system):
             continue
         # A file here by its stem (sue is sue.toml); one in another folder by its path.
         typed = member.path.removesuffix(".toml") if names and os.sep not in member.path \

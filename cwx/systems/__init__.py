@@ -286,6 +286,14 @@ def event_kind(command: str) -> EventKind | None:
     return None
 
 
+def system_playing(command: str) -> str | None:
+    """The system whose characters `command` ("bag draw") plays, if it is one system's."""
+    for kind in kinds():
+        if kind.CHARACTER and command in kind.EVENTS:
+            return str(kind.NAME)
+    return None
+
+
 # ---------------------------------------------------------------- reading a sheet's data
 
 
