@@ -47,9 +47,14 @@ def single(app: typer.Typer, name: str) -> bool:
         not app.registered_groups
 
 
+_package = "cwx.commands"  # the root's package of commands (lazy_root sets it)
+
+
 def lazy_root(package: str) -> type[TyperGroup]:
     """The root group's class: a command's module is imported, and only its own command
     built, when that command is called."""
+    global _package
+    _package = package
 
     class Root(TyperGroup):
         def list_commands(self, ctx: Any) -> list[str]:
@@ -120,7 +125,7 @@ def _resolved(group: TyperGroup, ctx: Context, args: list[str]) -> Any:
         from cwx.hints import did_you_mean
 
         if ctx.parent is None:  # the root: a group's command by its own name, as play takes it
-            words = shortcuts(group).get(name)
+            words = shortcuts(_package).get(name)
             if words:
                 ctx.fail(f"No such command {name!r} (did you mean '{' '.join(words)}'?)")
         ctx.fail(f"No such command {name!r}{did_you_mean(name, group.list_commands(ctx))}")
@@ -349,15 +354,18 @@ def zsh_quoted(text: str) -> str:
     return text.replace("'", "'\\''")
 
 
-def shortcuts(root: Any) -> dict[str, list[str]]:
+def shortcuts(package: str) -> dict[str, list[str]]:
     """A group's command by its own name, where that names no command elsewhere (`draw`
-    is `bag draw`): `root` is the built root command."""
-    top = set(root.list_commands(None))
+    is `bag draw`), read from the groups' modules without building any command."""
+    import importlib
+
+    top = set(commands(package))
     seen: dict[str, list[list[str]]] = {}
-    for name in top:
-        command = root.get_command(None, name)
-        if hasattr(command, "list_commands"):
-            for sub in command.list_commands(None):
-                if not command.get_command(None, sub).hidden:
-                    seen.setdefault(sub, []).append([name, sub])
+    for name in sorted(top):
+        app = importlib.import_module(f"{package}.{name}").app
+        if single(app, name):
+            continue
+        for info in app.registered_commands:
+            if info.name and not info.hidden:
+                seen.setdefault(info.name, []).append([name, info.name])
     return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}

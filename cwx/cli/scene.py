@@ -17,12 +17,10 @@ from cwx.errors import BadValue
 
 def shortcuts() -> dict[str, list[str]]:
     """A group's command by its own name, where no other group has it (lazy.shortcuts)."""
-    import typer
-
     from cwx.cli import lazy
-    from cwx.cli.app import app
+    from cwx.cli.app import COMMANDS
 
-    return lazy.shortcuts(typer.main.get_command(app))
+    return lazy.shortcuts(COMMANDS)
 
 
 def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
