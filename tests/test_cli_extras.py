@@ -36,6 +36,7 @@ def test_completion_offers_the_campaigns_characters_and_bags(tmp_path: Path) -> 
     for offered in ("Kris", "pcs/kris.toml", "sue"):  # what it offers works
         assert cwx("char", "show", offered, cwd=folder).status == 0
     assert _complete("cwx luck curse -c sue -b ", folder) == ["bag.toml", "bag2.toml"]
+    assert _complete("cwx party K", folder) == ["Kris"]
 
 
 def test_the_clock_face_reads_plain_when_piped_and_with_no_color() -> None:

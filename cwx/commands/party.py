@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cwx import sheets
-from cwx.cli.common import command, here, note, reading
+from cwx.cli.common import command, complete_characters, here, note, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.errors import BadValue, CwxError
 
@@ -19,6 +19,7 @@ app = command("party")
 def party(
     chars: Annotated[list[str] | None, typer.Argument(
         help="Characters: files, or names in the campaign.", metavar="[CHAR]...",
+        autocompletion=complete_characters,
         show_default="every character of the campaign, and its bag")] = None,
     json: JsonFlag = False,
 ) -> None:
