@@ -51,6 +51,13 @@ run cwx game end --char sue.toml --bag bag.toml
 run cwx game end --char rick.toml --bag bag.toml
 run cwx bag show bag.toml
 
+scene "A scene in one process"
+say "Several actions in one cwx: each journaled and locked as if run alone."
+printf '%s\n' '# the morning after' 'resolve -T 6 -g 5 -c kris.toml -t repair' \
+    'draw -c sue.toml -b bag.toml -C blue --drawn blue' > scene.cwx
+run cat scene.cwx
+run cwx play scene.cwx
+
 scene "The campaign journal"
 run cwx log --last 6
 run cwx check

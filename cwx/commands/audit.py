@@ -63,6 +63,12 @@ def _span(path: str, session: int | None) -> tuple[str, str]:
 
 
 def _text(done: audits.Audit) -> str:
+    if not done.draws and done.skipped:
+        from cwx.ink import plural
+
+        return (f"{plural(done.skipped, 'recorded draw')} and none that can be replayed: the "
+                "journal never saw the bag or character made (a campaign begun by hand); "
+                "`cwx adopt` the files, and the draws after it count.")
     if not done.draws:
         return "No recorded draws to audit (record the dice drawn by hand with bag draw " \
                "--drawn; --all-draws audits cwx's own random draws too)."
