@@ -102,6 +102,8 @@ every clone (the merge driver and hooks that make what git merges add up).
 
     cwx log                               # what happened so far
     cwx check                             # every file valid? (also a pre-commit hook)
+    cwx sync                              # share your turn, bring in the table's
+    cwx recap                             # the last session, in Markdown
 
 A Makefile runs commands: read what a pull changed in it before you run `make`. cwx
 itself runs nothing a clone brings.
