@@ -222,6 +222,17 @@ class Made(Record):
     times: int
     order: Order
     values: dict[str, Any]
+    line: int = 0  # the latest making's line in the journal, its player and own stamp
+    player: str | None = None
+    stamp: Order = ("", "", 0)
+
+    def before(self, event: Event) -> bool:
+        """Whether `event` comes before this making: placed before it (after all it saw),
+        unless its own player stamped it later and wrote it after (one clone, its clock
+        behind the clone whose line the making saw: its next move is the new file's)."""
+        return event.order <= self.order and not (
+            self.player is not None and event.player == self.player and
+            event.line > self.line and event.order > self.stamp)
 
 
 class Making(Record):
@@ -235,6 +246,8 @@ class Making(Record):
     table: bool = False  # the table's word (an adopt): it settles what came before
     retired: bool = False
     saw: Order | None = None  # the latest event of the file its clone held (if it said)
+    line: int = 0
+    player: str | None = None
 
     @property
     def effective(self) -> Order:
@@ -317,13 +330,14 @@ class Ledger:
                 continue  # creations are known already; corrections do not count
             if not systems.follows(change.key):
                 continue  # a key no file of cwx's holds ("xp.sub"): a line no cwx wrote
-            if change.file in self.cuts and change.file not in self.clashes:
-                self._unseen(change.file, order, said)
             made = self.creations.get(change.file)
+            if change.file in self.cuts and change.file not in self.clashes and \
+                    (made is None or made.before(event)):
+                self._unseen(change.file, order, said)
             # A file made anew (char new --force) starts a new ledger: changes before that
             # do not count. The first creation bounds nothing: a clone's clock may run
             # behind, and no change can come before the file it changes.
-            if made and made.times > 1 and order <= made.order:
+            if made and made.times > 1 and made.before(event):
                 continue
             keys = self.keys.setdefault(change.file, {})
             entry = keys.get(change.key)
@@ -442,7 +456,7 @@ class _Prelude:
         for change in event.changes:
             if change.key is None and change.removed:
                 self._made(change.file, Making(event.order, event.id, said, retired=True,
-                                               saw=saw))
+                                               saw=saw, line=event.line, player=event.player))
                 if saw is not None:
                     self.cuts.append((change.file, event.order, saw, f"retired by {said}"))
                 continue
@@ -457,7 +471,8 @@ class _Prelude:
                                    not isinstance(supplied, dict)):
                     self.supplies.append(Supplied(event.id, dice_of(values)))
                 self._made(change.file, Making(event.order, event.id, said, values=values,
-                                               new=change.created, table=kind.table, saw=saw))
+                                               new=change.created, table=kind.table, saw=saw,
+                                               line=event.line, player=event.player))
                 if saw is not None and not change.created:
                     self.cuts.append((change.file, event.order, saw, f"made anew by {said}"))
                 self.kept += 100 + len(change.file) + weight(values)
@@ -508,7 +523,9 @@ class _Prelude:
                 kept.append(making)
             made = [m for m in kept if not m.retired]
             if made:
-                creations[file] = Made(len(made), made[-1].effective, made[-1].values or {})
+                latest = made[-1]
+                creations[file] = Made(len(made), latest.effective, latest.values or {},
+                                       latest.line, latest.player, latest.order)
         return creations, retired, dropped, clashes
 
 

@@ -114,7 +114,10 @@ def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
     gone = [path for path in _deleted(clone, folder) if _was_ours(clone, path)]
     if gone:
         git(clone, "rm", "--cached", "--quiet", "--", *(f":(literal){path}" for path in gone))
-    changed = git(clone, "diff", "--cached", "--name-only", "-z", "--",
+    # Removals staged already (cwx retire, git mv, git rm) are the campaign's too.
+    gone += [path for path in _removed(clone, folder) if path not in gone and
+             _was_ours(clone, path)]
+    changed = git(clone, "diff", "--cached", "--no-renames", "--name-only", "-z", "--",
                   *(f":(literal){path}" for path in present + gone), strip=False) \
         if present or gone else ""
     return list(repo.z_list(changed))
@@ -134,6 +137,14 @@ def _made_by_init(clone: Repository, root: str) -> list[str]:
     tracked = set(repo.z_list(git(clone, "ls-files", "-z", "--",
                                   *(f":(literal){path}" for path in made), strip=False)))
     return [path for path in made if path not in tracked]
+
+
+def _removed(clone: Repository, folder: str) -> list[str]:
+    """Campaign files whose removal is staged (a retirement, the old name of a move)."""
+    listed = git(clone, "diff", "--cached", "--no-renames", "--diff-filter=D", "--name-only",
+                 "-z", "--", f":(literal){folder}", strip=False)
+    return [path for path in repo.z_list(listed)
+            if path.endswith((".toml", journal.NAME)) and not gitsetup.never_committed(path)]
 
 
 def _deleted(clone: Repository, folder: str) -> list[str]:

@@ -517,3 +517,34 @@ def test_random_play_by_the_book_keeps_the_supply_and_every_xp_point_told(
                     (checked.json["supply"]["white"], checked.json["supply"]["black"])
                 assert sum(checked.json["supply"].values()) == told.supply
                 assert value(player.clone, "kris.toml", "xp") == told.total_xp()
+
+
+def test_play_after_a_making_on_its_clone_is_the_new_files_whatever_the_clock(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(alice, "Alice", "retire", "kris.toml")
+    table.commit(alice, "Kris leaves")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    play(bob, "Bob", "char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+         "--trait", "Sing=4", "--trait", "Run=4", "--trait", "Lie=4")
+    play(bob, "Bob", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Run", "-c", "kris")
+    count = len((bob / "journal.jsonl").read_text().splitlines())
+    for index in (count - 2, count - 1):  # both of Bob's lines, by a clock two minutes slow
+        _skewed_line(bob, index, -120)
+    assert cwx("check", cwd=bob).status == 0
+    table.commit(bob, "a new Kris, and her first repair")  # the pre-commit hook agrees
+
+
+def _skewed_line(clone: Path, index: int, seconds: int) -> None:
+    import datetime
+
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    line = json.loads(lines[index])
+    moment = datetime.datetime.strptime(line["at"], "%Y-%m-%dT%H:%M:%S.%fZ") + \
+        datetime.timedelta(seconds=seconds)
+    line["at"] = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    lines[index] = json.dumps(line)
+    path.write_text("\n".join(lines) + "\n")

@@ -395,3 +395,20 @@ def test_a_guess_with_the_score_its_player_saw_counts_whatever_the_gm_changed(
     revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
     assert [entry.get("counted", True) for entry in revealed["guesses"]] == [True]
     assert value(gm, "kris.toml", "xp") == clockworx.resolve(2, 2, 5, "Lie").xp
+
+
+def test_sync_carries_a_retirement_and_a_move_whole(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    play(alice, "Alice", "retire", "kris.toml")  # git rm's it
+    (alice / "pcs").mkdir()
+    table.git(alice, "mv", "sue.toml", "pcs/sue.toml")
+    play(alice, "Alice", "adopt", "sue.toml", "pcs/sue.toml")
+    sync(alice, "Alice")
+    tracked = table.git(alice, "ls-tree", "-r", "--name-only", "HEAD").stdout.split()
+    assert "kris.toml" not in tracked and "sue.toml" not in tracked
+    assert "pcs/sue.toml" in tracked
+    sync(bob, "Bob")
+    assert not (bob / "kris.toml").exists() and not (bob / "sue.toml").exists()
+    assert cwx("check", cwd=bob).status == 0
