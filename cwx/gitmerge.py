@@ -55,6 +55,9 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
     if any(len(_leaves(side)) > MAX_LEAVES for side in data):
         return Files(None, [])  # more keys than a sheet has: git's text merge, at its speed
     if not raws[0].strip():  # no common ancestor: each side made the file its own way
+        if _alike(data[1], data[2]):
+            return Files(None, [f"was made alike on both sides ({_made(data[1])}), each "
+                                "played since: the ledger counts both sides' play"])
         return Files(None, [f"was made on both sides: {_made(data[1])} on one, "
                             f"{_made(data[2])} on the other (never summed)"])
     merged = merge(data[0], data[1], data[2], os.path.splitext(os.path.basename(path))[0])
@@ -65,6 +68,20 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
                                      edits(data[1], merged.data), path), [])
     except CwxError:
         return Files(None, [])
+
+
+def _alike(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+    """Two files made alike, played apart since: they differ in nothing but the counts
+    the ledger adds up (experience, dice)."""
+    mine, yours = ledger.values_of(ours), ledger.values_of(theirs)
+    rules = systems.rules(mine)
+    for key in set(mine) | set(yours):
+        rule = rules(key)
+        if rule.whole and not rule.in_step:
+            continue  # a count both sides may have moved
+        if mine.get(key) != yours.get(key):
+            return False
+    return True
 
 
 def _made(data: Mapping[str, Any]) -> str:

@@ -323,6 +323,10 @@ def next_step(path: str, clashes: list[str]) -> str:
     finish = "`git rebase --continue`" if rebasing else "commit"
     sides = " (in a rebase, --ours is the other clone's side, --theirs yours)" if rebasing \
         else ""
+    if any(clash.startswith("was made alike on both sides") for clash in clashes):
+        return (f"keep either side (`git checkout --ours {quoted}`{sides}), then `git add "
+                f"{quoted}`, `cwx reconcile` (the ledger counts both sides' play), `git add` "
+                f"what it changed and {finish}")
     if any(clash.startswith("was made on both sides") for clash in clashes):
         return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`{sides}), save "
                 f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "

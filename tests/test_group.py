@@ -329,7 +329,10 @@ def test_one_character_made_alike_on_two_clones_keeps_both_sides_experience(
     table.git(alice, "push", "--quiet", "origin", "main")
     play(bob, "Bob", "char", "new", "hero.toml", *kris)
     table.commit(bob, "the same hero")
-    assert table.pull(bob, rebase=False).returncode != 0  # add/add: the files differ
+    pulled = table.pull(bob, rebase=False)
+    assert pulled.returncode != 0  # add/add: the files differ
+    said = " ".join(pulled.stderr.split())
+    assert "was made alike on both sides" in said and "`cwx reconcile`" in said
     table.git(bob, "checkout", "--ours", "hero.toml")
     checked = cwx("check", cwd=bob)  # made alike, the making counts once: xp is the ledger's
     assert checked.status == 1 and "the file says 0, the ledger " + str(earned) in checked.stdout
