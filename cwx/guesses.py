@@ -346,8 +346,7 @@ def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:
     lines = []
     for entry in entries:
         who = entry.get("who") or "an untrained guess"
-        trait = f"{entry.get('trait')} {entry.get('score')}" if entry.get("trait") else \
-            "untrained"
+        trait = system.trait_said(entry.get("trait"), entry.get("score"))
         word = "critical success" if entry.get("critical") else \
             "success" if entry.get("success") else "failure"
         gained = f", +{entry.get('xp')} xp" if entry.get("xp") else ""

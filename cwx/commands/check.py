@@ -12,6 +12,7 @@ from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile
 from cwx.ink import plural
 from cwx.printable import printable
+from cwx.systems.clockworx import trait_said
 
 FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)
 
@@ -73,8 +74,7 @@ def _waiting(report: checks.Report) -> list[str]:
     """The guesses waiting for the GM's reveal: information, not problems."""
     lines = []
     for guess in report.pending:
-        trait = f"{guess.trait} {guess.score}" if guess.trait else \
-            f"score {guess.score}" if guess.score else "untrained"
+        trait = trait_said(guess.trait, guess.score)
         shown = report.revealed.get(guess.commitment)
         waits = "waits for the reveal" if shown is None else \
             f"reached the GM after the reveal ({shown[:16].replace('T', ' ')}): counts " \

@@ -277,8 +277,7 @@ def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
 
 def _print_pending(as_json: bool, result: dict[str, Any], who: str | None) -> None:
     def text() -> str:
-        trait = f"{result['trait']} {result['score']}" if result["trait"] else \
-            f"score {result['score']}" if result["score"] else "untrained"
+        trait = clockworx_system.trait_said(result["trait"], result["score"])
         return (f"{who or 'The guess'}: guess {result['guess']} ({trait}) waits for the GM's "
                 f"reveal of commitment {result['commitment'][:12]}….\n"
                 "Push it (cwx sync); the GM pulls and runs cwx clock reveal, and the "

@@ -197,11 +197,17 @@ def outcome_verdict(outcome: clockworx.ClockOutcome, on: bool) -> str:
         word = paint("Success.", "good", on)
     else:
         word = paint("Failure.", "bad", on)
-    trait = (f"{outcome.trait} {outcome.score}" if outcome.trait and outcome.score is not None
-             else f"score {outcome.score}" if outcome.score is not None else "untrained")
+    trait = trait_said(outcome.trait, outcome.score)
     steps = plural(outcome.distance, "step")
     gained = f" +{outcome.xp} xp" if outcome.xp else ""
     return f"{word} Guess {outcome.guess}, target {outcome.target}: {steps} ({trait}).{gained}"
+
+
+def trait_said(trait: str | None, score: int | None) -> str:
+    """What a guess was made with, for people: "Repair 3", "score 3" or "untrained"."""
+    if score is None:
+        return "untrained"
+    return f"{trait} {score}" if trait else f"score {score}"
 
 
 def advancement_json(step: clockworx.Advancement) -> dict[str, Any]:
