@@ -190,3 +190,24 @@ def valid_kind(path: Path) -> str | None:
     data = files.parse(raw, str(path))
     files.sheet_from(data, raw, str(path), None)
     return sheets.kind_of(data)
+
+
+def later(at: str, seconds: float) -> str:
+    """A journal stamp `seconds` later (earlier, if negative): what a clock that far off,
+    or an event that much later, would have written."""
+    import datetime
+
+    moment = datetime.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + \
+        datetime.timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def skewed(clone: Path, seconds: float, index: int = -1) -> None:
+    """A journal line of `clone` (the last, by default) as a clock `seconds` off would have
+    stamped it."""
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    line = json.loads(lines[index])
+    line["at"] = later(line["at"], seconds)
+    lines[index] = json.dumps(line)
+    path.write_text("\n".join(lines) + "\n")

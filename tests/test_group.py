@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import SUE, cwx
+from tests.helpers import SUE, cwx, skewed
 from tests.test_git import KEEP_WHITE, Table, value
 
 MARA_A = ["--trait", "Sing=4", "--trait", "Dance=4", "--trait", "Fight=4"]
@@ -304,19 +304,6 @@ def test_a_file_retired_on_two_clones_at_once_leaves_the_campaign_once(
     assert checked.json["supply"] == {"white": white, "black": black}
 
 
-def _skewed(clone: Path, seconds: int) -> None:
-    """The clone's last journal line as a clock `seconds` off would have stamped it."""
-    import datetime
-
-    path = clone / "journal.jsonl"
-    lines = path.read_text().splitlines()
-    last = json.loads(lines[-1])
-    moment = datetime.datetime.strptime(last["at"], "%Y-%m-%dT%H:%M:%S.%fZ") + \
-        datetime.timedelta(seconds=seconds)
-    last["at"] = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-    path.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
-
-
 def test_one_character_made_alike_on_two_clones_keeps_both_sides_experience(
         tmp_path: Path) -> None:
     table = Table(tmp_path)
@@ -344,7 +331,7 @@ def test_what_a_making_saw_is_the_old_files_whatever_the_clocks(tmp_path: Path) 
     table = Table(tmp_path)
     alice, bob = table.start()
     play(bob, "Bob", "bag", "draw", "-c", "sue", *KEEP_WHITE)
-    _skewed(bob, 300)  # Bob's clock runs five minutes fast
+    skewed(bob, 300)  # Bob's clock runs five minutes fast
     table.commit(bob, "Sue keeps a white")
     table.git(bob, "push", "--quiet", "origin", "main")
     assert table.pull(alice, rebase=False).returncode == 0
@@ -365,7 +352,7 @@ def test_a_making_after_a_retirement_it_saw_is_no_twin_whatever_the_clocks(
     assert table.pull(bob, rebase=False).returncode == 0
     play(bob, "Bob", "char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
          "--trait", "Sing=4", "--trait", "Lie=4", "--trait", "Run=4")
-    _skewed(bob, -300)  # Bob's clock runs five minutes slow
+    skewed(bob, -300)  # Bob's clock runs five minutes slow
     assert cwx("check", cwd=bob).status == 0
     table.commit(bob, "a new Kris")
 
@@ -535,19 +522,6 @@ def test_play_after_a_making_on_its_clone_is_the_new_files_whatever_the_clock(
     play(bob, "Bob", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Run", "-c", "kris")
     count = len((bob / "journal.jsonl").read_text().splitlines())
     for index in (count - 2, count - 1):  # both of Bob's lines, by a clock two minutes slow
-        _skewed_line(bob, index, -120)
+        skewed(bob, -120, index)
     assert cwx("check", cwd=bob).status == 0
     table.commit(bob, "a new Kris, and her first repair")  # the pre-commit hook agrees
-
-
-def _skewed_line(clone: Path, index: int, seconds: int) -> None:
-    import datetime
-
-    path = clone / "journal.jsonl"
-    lines = path.read_text().splitlines()
-    line = json.loads(lines[index])
-    moment = datetime.datetime.strptime(line["at"], "%Y-%m-%dT%H:%M:%S.%fZ") + \
-        datetime.timedelta(seconds=seconds)
-    line["at"] = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
-    lines[index] = json.dumps(line)
-    path.write_text("\n".join(lines) + "\n")
