@@ -265,12 +265,13 @@ def settle(change: Change, camp: Campaign, target: int,
     guess, settles with no experience, and says why."""
     settled: list[dict[str, Any]] = []
     done: set[str | None] = set()  # the files settled so far
+    held = scores_held(change.campaign.journal_file, guesses)
     for guess in guesses:
         outcome = clockworx.resolve(target, guess.guess, guess.score, guess.trait)
         entry = {"id": guess.id, "who": guess.who, "file": guess.file,
                  "player": guess.player, **system.outcome_json(outcome)}
         path = camp.named(guess.file) if guess.file else None
-        why = _not_counted(change, guess, path, done)
+        why = _not_counted(change, guess, path, done, held[guess.id])
         if why is not None:
             entry.update(counted=False, why=why)
         elif path is not None:
@@ -282,8 +283,8 @@ def settle(change: Change, camp: Campaign, target: int,
     return settled
 
 
-def _not_counted(change: Change, guess: Guess, path: str | None,
-                 done: set[str | None]) -> str | None:
+def _not_counted(change: Change, guess: Guess, path: str | None, done: set[str | None],
+                 held: set[int | None] | None) -> str | None:
     """Why a guess earns nothing (None: it counts)."""
     from cwx.errors import CwxError
 
@@ -297,7 +298,6 @@ def _not_counted(change: Change, guess: Guess, path: str | None,
         sheet = change.character(path, system.NAME)
     except CwxError as error:
         return f"{guess.file}: {error.message}"
-    held = scores_held(change.campaign.journal_file, guess)
     now = sheet.traits.get(guess.trait) if guess.trait else None
     if guess.score not in (held if held is not None else {now}):
         return (f"its score ({guess.score}) is no {guess.trait or 'untrained'} score "
@@ -305,26 +305,32 @@ def _not_counted(change: Change, guess: Guess, path: str | None,
     return None
 
 
-def scores_held(journal_path: str, guess: Guess) -> set[int | None] | None:
-    """Every score of the guessed trait the character had by the guess, by the journal:
-    made with, or changed from or to, in an event stamped before it. A score of any of
-    them is honest, whatever the clones saw of each other (the GM's raise a player had
-    not pulled); one it never had is not. None: the journal never made or changed the
-    file (one made by hand and adopted: its own value stands)."""
+def scores_held(journal_path: str, guesses: Sequence[Guess],
+                ) -> dict[str, set[int | None] | None]:
+    """For each guess (by id), every score of the guessed trait its character had by the
+    guess, by the journal: made with, or changed from or to, in an event stamped before
+    it. A score of any of them is honest, whatever the clones saw of each other (the GM's
+    raise a player had not pulled); one it never had is not. None: the journal never made
+    or changed the file (one made by hand and adopted: its own value stands). The journal
+    is read once for them all."""
     from cwx import ledger, tomlread
     from cwx.errors import CwxError
 
-    if guess.file is None:
-        return None
-    key = system.trait_key(guess.trait) if guess.trait else None
-    held: set[int | None] = set()
-    known = False
-    before = (guess.when, guess.id)
+    files = {guess.file for guess in guesses if guess.file is not None}
+    steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
     for event in journal.events_in(journal_path):
-        if (event.when, event.id) >= before:
+        steps += [((event.when, event.id), step) for step in event.changes
+                  if step.file in files]
+    found: dict[str, set[int | None] | None] = {}
+    for guess in guesses:
+        if guess.file is None:
+            found[guess.id] = None
             continue
-        for step in event.changes:
-            if step.file != guess.file:
+        key = system.trait_key(guess.trait) if guess.trait else None
+        held: set[int | None] = set()
+        known = False
+        for order, step in steps:
+            if order >= (guess.when, guess.id) or step.file != guess.file:
                 continue
             known = True
             if step.key is None and step.text is not None:
@@ -336,9 +342,9 @@ def scores_held(journal_path: str, guess: Guess) -> set[int | None] | None:
             elif key is not None and step.key == key:
                 held.update(v for v in (step.before, step.after)
                             if v is None or isinstance(v, int))
-    if key is None:
-        return {None} if known else None
-    return held if known and held else None
+        found[guess.id] = ({None} if known else None) if key is None else \
+            (held if known and held else None)
+    return found
 
 
 def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:
