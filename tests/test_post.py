@@ -313,3 +313,93 @@ def test_sessions_are_split_by_four_hours_without_events(tmp_path: Path) -> None
     assert "a day the calendar has" in play(gm, "GM", "recap", "--since", "2026-02-30",
                                             status=2)
     assert "No session since 2999-01-01" in play(gm, "GM", "recap", "--since", "2999-01-01")
+
+def test_an_undone_guess_is_never_redone_once_the_number_is_shown(tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "7")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    for guess in (6, 7):  # a guess for each number, each taken back
+        play(alice, "Alice", "clock", "resolve", "--sealed", "-g", guess, "-c", "kris")
+        play(alice, "Alice", "undo")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    assert "was revealed since" in play(alice, "Alice", "undo", "--redo", status=2)
+    assert value(alice, "kris.toml", "xp") == 0
+
+
+def _forged(clone: Path, **result: object) -> None:
+    """The journal's last line (a guess), its result changed by hand, under a new id."""
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    line = json.loads(lines[-1])
+    line["result"].update(result)
+    path.write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
+
+
+def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path) -> None:
+    _, gm, alice, bob = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "9")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 9, "-t", "Run", "-c", "kris")
+    _forged(alice, score=6)  # Run is 3 on the sheet
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    play(bob, "Bob", "clock", "resolve", "--sealed", "-g", 9, "-t", "Fight", "-c", "mara")
+    lines = (bob / "journal.jsonl").read_text().splitlines()
+    line = json.loads(lines[-1])
+    line["file"] = "bag.toml"  # a guess naming no character: it must not block the reveal
+    (bob / "journal.jsonl").write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
+    sync(bob, "Bob")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    why = {entry["file"]: entry.get("why", "") for entry in revealed["guesses"]}
+    assert "its score (6) is no Run score" in why["kris.toml"] and "bag.toml" in why["bag.toml"]
+    assert value(gm, "kris.toml", "xp") == 0
+    # A guess that reaches the GM after the number was shown counts for nothing, whatever
+    # its stamp: Bob's clone had not pulled the reveal.
+    play(bob, "Bob", "clock", "resolve", "--sealed", "-g", 9, "-t", "Dance", "-c", "mara")
+    sync(gm, "GM")
+    sync(bob, "Bob")
+    sync(gm, "GM")
+    assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert "counts for nothing" in play(gm, "GM", "check")
+    assert value(gm, "mara.toml", "xp") == 0
+
+
+def test_a_guess_with_the_score_its_player_saw_counts_whatever_the_gm_changed(
+        tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "2")
+    sync(gm, "GM")
+    text = (gm / "kris.toml").read_text().replace("Lie = 5", "Lie = 6")
+    (gm / "kris.toml").write_text(text)
+    play(gm, "GM", "adopt", "kris.toml")  # the GM's raise, not pushed yet
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 2, "-t", "Lie", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert [entry.get("counted", True) for entry in revealed["guesses"]] == [True]
+    assert value(gm, "kris.toml", "xp") == clockworx.resolve(2, 2, 5, "Lie").xp
+
+
+def test_sync_carries_a_retirement_and_a_move_whole(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    play(alice, "Alice", "retire", "kris.toml")  # git rm's it
+    (alice / "pcs").mkdir()
+    table.git(alice, "mv", "sue.toml", "pcs/sue.toml")
+    play(alice, "Alice", "adopt", "sue.toml", "pcs/sue.toml")
+    sync(alice, "Alice")
+    tracked = table.git(alice, "ls-tree", "-r", "--name-only", "HEAD").stdout.split()
+    assert "kris.toml" not in tracked and "sue.toml" not in tracked
+    assert "pcs/sue.toml" in tracked
+    sync(bob, "Bob")
+    assert not (bob / "kris.toml").exists() and not (bob / "sue.toml").exists()
+    assert cwx("check", cwd=bob).status == 0
