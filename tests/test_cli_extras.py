@@ -13,7 +13,8 @@ from tests.helpers import cwx
 def _complete(words: str, cwd: Path) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-m", "cwx"], capture_output=True, text=True, cwd=cwd,
-        env={**os.environ, "_CWX_COMPLETE": "complete_bash", "COMP_WORDS": words,
+        env={**os.environ, "_CWX_COMPLETE": "bash_complete",
+             "COMP_WORDS": words.replace(" ", "\n"),  # as the script joins them
              "COMP_CWORD": str(len(words.split(" ")) - 1)})
     return done.stdout.split()
 

@@ -184,6 +184,7 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
         assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
+        assert terminal.tab("cwx check ana.t")[-1] == "ana.toml"  # a file, by the shell
     finally:
         terminal.close()
 

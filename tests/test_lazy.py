@@ -1,5 +1,5 @@
-"""What cli/lazy.py assumes of Typer's internals (its vendored Click is not a public API):
-pinned here, so a Typer upgrade that breaks an assumption fails a test, not a player."""
+"""What cli/lazy.py and cli/completion.py assume of Typer and Click (their public APIs):
+pinned here, so an upgrade that breaks an assumption fails a test, not a player."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ import subprocess
 import sys
 from typing import Annotated
 
+import click
 import pytest
 import typer
+from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-from typer._click.shell_completion import get_completion_class
-from typer._completion_classes import BashComplete, ZshComplete
 from typer.core import TyperArgument, TyperGroup
 
 from cwx.cli import app as app_module
-from cwx.cli import lazy
-from cwx.cli.lazy import bash_quoted, invoke, lazy_root
+from cwx.cli import completion, lazy
+from cwx.cli.completion import bash_quoted
+from cwx.cli.lazy import invoke, lazy_root
 from cwx.errors import Usage
 from tests.helpers import cwx
 
@@ -116,7 +116,7 @@ def test_a_group_without_a_command_prints_its_help_once() -> None:
 # ---------------------------------------------------------------- help and pipes
 
 
-def _file_command() -> typer._click.Command:
+def _file_command() -> click.Command:
     demo = typer.Typer(add_completion=False)
 
     @demo.command()
@@ -126,22 +126,16 @@ def _file_command() -> typer._click.Command:
     return typer.main.get_command(demo)
 
 
-def test_typer_writes_a_required_argument_in_braces_and_its_text_as_str() -> None:
-    # Why cli/lazy.py shows arguments its own way: Typer's usage line says {FILE}, and
-    # rich's help puts the type's metavar, or <str>, beside the argument's name.
-    (file,) = _file_command().params
-    assert isinstance(file, TyperArgument)
-    assert file.make_metavar(None, usage=True) == "{FILE}"
-    assert file.type.get_metavar(param=file, ctx=None) is None and file.type.name == "str"
-
-
-def test_a_lazily_built_argument_is_its_metavar_alone() -> None:
-    new = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "char") \
+def test_an_argument_is_named_by_its_metavar_in_brackets_when_optional() -> None:
+    show = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "bag") \
+        .get_command(None, "show")
+    new = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "bag") \
         .get_command(None, "new")
-    (file,) = [param for param in new.params if isinstance(param, TyperArgument)]
-    assert file.make_metavar(None, usage=True) == "FILE"
-    assert file.type.get_metavar(param=file, ctx=None) == ""
-    assert file.type.convert("kris.toml", file, None) == "kris.toml"
+    for command, usage in ((new, "FILE"), (show, "[FILE]")):
+        (file,) = [param for param in command.params if isinstance(param, TyperArgument)]
+        assert file.make_metavar(None) == usage
+        with command.make_context(command.name, ["x"]) as ctx:
+            assert f"[OPTIONS] {usage}" in command.get_usage(ctx)
 
 
 def test_typer_draws_help_with_rich_only_while_a_command_has_a_markup_mode(
@@ -150,7 +144,7 @@ def test_typer_draws_help_with_rich_only_while_a_command_has_a_markup_mode(
     command.rich_markup_mode = None
     with command.make_context("hello", ["x"]) as ctx:
         plain = ctx.get_help()
-    assert plain.startswith("Usage: hello [OPTIONS] {FILE}") and "╭" not in plain
+    assert plain.startswith("Usage: hello [OPTIONS] FILE") and "╭" not in plain
     command.rich_markup_mode = "rich"
     with command.make_context("hello", ["x"]) as ctx:
         assert not ctx.get_help().strip()  # rich prints it itself
@@ -198,7 +192,7 @@ def test_typer_ends_a_broken_pipe_with_exit_1_from_inside_its_handler(
 # ---------------------------------------------------------------- shell completion
 
 
-def _demo() -> typer._click.Command:
+def _demo_app() -> typer.Typer:
     """A command with one option whose completion offers two names."""
     demo = typer.Typer(add_completion=False)
 
@@ -207,16 +201,19 @@ def _demo() -> typer._click.Command:
             autocompletion=lambda: ["Repair", "run"])] = "") -> None:
         """Say hello."""
 
-    return typer.main.get_command(demo)
+    return demo
+
+
+def _demo() -> click.Command:
+    return typer.main.get_command(_demo_app())
 
 
 def test_typer_offers_only_candidates_that_start_with_the_word_in_its_case() -> None:
-    # Why cli/lazy.py wraps each parameter's completion: Typer's own filter, which lets
-    # every candidate through a word of "".
+    # Why cli/lazy.py asks an option for the candidates of "" and matches them itself:
+    # Typer's own filter is by exact case, and lets every candidate through a word of "".
     (trait,) = _demo().params
     assert [item.value for item in trait.shell_complete(None, "r")] == ["run"]
-    assert [item.value for item in trait._custom_shell_complete(None, trait, "")] == [
-        "Repair", "run"]
+    assert [item.value for item in trait.shell_complete(None, "")] == ["Repair", "run"]
 
 
 def test_a_lazily_built_command_matches_the_word_in_any_case() -> None:
@@ -228,29 +225,33 @@ def test_a_lazily_built_command_matches_the_word_in_any_case() -> None:
         "clockworx", "colorwheel"]
 
 
-def test_cwx_completes_bash_and_zsh_with_its_own_classes_and_typers_script() -> None:
-    demo = typer.Typer()
-    demo.command()(lambda: None)
-    invoke(demo, [])  # building the root registers Typer's classes, then cwx's
-    assert get_completion_class("bash") is lazy._Bash
-    assert get_completion_class("zsh") is lazy._Zsh
-    assert issubclass(lazy._Bash, BashComplete) and issubclass(lazy._Zsh, ZshComplete)
-    # _Bash reads the word as typed from COMP_WORDS, which the script joins with its IFS.
-    script = lazy._Bash(None, {}, "cwx", "_CWX_COMPLETE").source()
-    assert "local IFS=$'\n'" in script and 'COMP_WORDS="${COMP_WORDS[*]}"' in script
-
-
-def test_typers_zsh_completion_offers_candidates_through_arguments(
+def test_bash_is_asked_with_the_words_joined_by_the_scripts_ifs(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # _Zsh adds a matcher to this call; with nothing to offer, zsh completes files.
-    command = _demo()
-    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait ")
-    assert ZshComplete(command, {}, "cwx", "_CWX_COMPLETE").complete().startswith("_arguments '")
-    # ... and formats each candidate with format_completion, which _Zsh quotes its way.
-    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == (
-        f"_arguments -M '{lazy._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
-    monkeypatch.setenv("_TYPER_COMPLETE_ARGS", "cwx --trait x")
-    assert lazy._Zsh(command, {}, "cwx", "_CWX_COMPLETE").complete() == "_files"
+    # Bash reads each word as typed from COMP_WORDS, which the script joins with its IFS.
+    script = completion.script("bash")
+    assert "local IFS=$'\\n'" in script and 'COMP_WORDS="${COMP_WORDS[*]}"' in script
+    monkeypatch.setenv("COMP_WORDS", "cwx\n--trait\n'Re")
+    monkeypatch.setenv("COMP_CWORD", "2")
+    asked = completion.Bash(_demo(), {}, "cwx", completion.COMPLETE)
+    assert asked.get_completion_args() == (["--trait"], "Re") and asked.quote == "'"
+
+
+def test_zsh_is_offered_candidates_through_arguments_or_else_files(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    command = lazy._built(_demo_app(), "hello")
+    monkeypatch.setenv(completion.ARGS, "cwx --trait ")
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == (
+        f"_arguments -M '{completion._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
+    monkeypatch.setenv(completion.ARGS, "cwx --trait R")
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == (
+        f"_arguments -M '{completion._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
+    monkeypatch.setenv(completion.ARGS, "cwx --trait x")
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == "_files"
+
+
+def test_an_unclosed_quote_is_the_word_being_typed() -> None:
+    assert completion.words_of("cwx --trait 'Knife Fi") == ["cwx", "--trait", "Knife Fi"]
+    assert completion.words_of('cwx -t "a b" c\\ d') == ["cwx", "-t", "a b", "c d"]
 
 
 # Names as a player might write them: any printable text, quotes and dollars included.

@@ -19,8 +19,8 @@ app = typer.Typer(
     name="cwx",
     cls=lazy_root(COMMANDS),
     no_args_is_help=True,
-    # cwx's own --show-completion and --install-completion name the shell: Typer's would
-    # guess it, and give zsh and fish the script of the shell it found.
+    # cwx's own --show-completion and --install-completion name the shell (Typer's would
+    # guess it), and each shell gets its own script (cli/completion.py).
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -40,17 +40,17 @@ Shell = Literal["bash", "zsh", "fish", "powershell", "pwsh"]
 
 def _show_completion(shell: Shell | None) -> None:
     if shell:
-        from cwx.cli.lazy import completion_script
+        from cwx.cli.completion import script
 
-        print(completion_script(shell))
+        print(script(shell))
         raise typer.Exit()
 
 
 def _install_completion(shell: Shell | None) -> None:
     if shell:
-        from cwx.cli.lazy import install_completion
+        from cwx.cli.completion import install
 
-        print(f"{shell} completion installed in {install_completion(shell)}; it takes "
+        print(f"{shell} completion installed in {install(shell)}; it takes "
               "effect in a new shell")
         raise typer.Exit()
 

@@ -1,24 +1,21 @@
-"""Typer's internals that cwx leans on, in one place: the lazy command groups, the way a
-command line is run, how help is shown, and shell completion. Typer says its vendored
-Click is not a public API, so tests/test_lazy.py pins everything this module assumes of it."""
+"""How cwx leans on Typer and Click, in one place: the lazy command groups, the way a
+command line is run, how help is shown, and names completed in any case. Only their
+public APIs: tests/test_lazy.py pins everything this module assumes of them."""
 
 import errno
 import os
-import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import typer
-from typer._click.core import Context, Parameter
-from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-from typer._click.formatting import HelpFormatter
-from typer._click.shell_completion import CompletionItem, add_completion_class
-from typer._click.types import StringParamType
-from typer._completion_classes import BashComplete, ZshComplete
-from typer.core import MarkupMode, TyperArgument, TyperGroup
+from click import Context, File, HelpFormatter, Path
+from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+from click.shell_completion import CompletionItem
+from typer.core import MarkupMode, TyperArgument, TyperGroup, TyperOption
 
+from cwx.cli.completion import COMPLETE
 from cwx.cli.output import colour_on
 from cwx.errors import Usage
 
@@ -154,9 +151,10 @@ def _built(app: typer.Typer, name: str) -> Any:
     command.name = name
     command.rich_markup_mode = help_markup()
     for param in command.params:
-        _matching_any_case(param)
         if isinstance(param, TyperArgument):
-            _named_by_metavar(param)
+            param.__class__ = _Argument
+        elif isinstance(param, TyperOption) and not isinstance(param.type, File | Path):
+            param.__class__ = _Option
     return command
 
 
@@ -173,31 +171,27 @@ def help_markup() -> MarkupMode:
     return "rich" if sys.stdout.isatty() and colour_on(sys.stdout) else None
 
 
+def _any_case(items: list[CompletionItem], incomplete: str) -> list[CompletionItem]:
+    word = incomplete.casefold()
+    return [item for item in items if str(item.value).casefold().startswith(word)]
+
+
+class _Option(TyperOption):
+    """An option whose values are completed in any case of the word typed so far: Typer
+    keeps only those that start with it exactly, and lets every one through a word of ""."""
+
+    def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
+        return _any_case(super().shell_complete(ctx, ""), incomplete)
+
+
 class _Argument(TyperArgument):
-    """An argument shown as its metavar says (FILE, DIR, PATH...): Typer would write a
-    required one in braces in the usage line ({FILE})."""
+    """An argument whose values complete in any case, but a file's, which the shell
+    completes."""
 
-    def make_metavar(self, ctx: Context, *, usage: bool = False) -> str:
-        var = self.metavar or (self.name or "").upper()
-        if not usage or self.required or var.startswith("["):
-            return var
-        return f"[{var}]"
-
-
-class _Text(StringParamType):
-    """Text named by its argument's metavar alone: rich's help would add `<str>`."""
-
-    def get_metavar(self, param: Parameter, ctx: Context) -> str:
-        return ""
-
-
-_TEXT = _Text()
-
-
-def _named_by_metavar(param: TyperArgument) -> None:
-    param.__class__ = _Argument
-    if type(param.type) is StringParamType:
-        param.type = _TEXT
+    def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
+        if isinstance(self.type, File | Path):
+            return super().shell_complete(ctx, incomplete)
+        return _any_case(super().shell_complete(ctx, ""), incomplete)
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
@@ -208,13 +202,14 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
         command = typer.main.get_command(app)
         if _kept is not None:
             _kept[""] = command
-    # Typer's completion classes for every shell (the root adds no completion options of
-    # Typer's, which would register them); cwx's replace two of them.
-    from typer._completion_classes import completion_init
+    if instruction := os.environ.get(COMPLETE):  # a shell's completion script asks
+        from cwx.cli.completion import answer
 
-    completion_init()
-    add_completion_class(_Bash, "bash")
-    add_completion_class(_Zsh, "zsh")
+        try:
+            print(answer(command, instruction))
+        except ValueError as error:
+            raise Usage(str(error)) from None
+        return 0
     try:
         status = command.main(args=args, prog_name="cwx", standalone_mode=False)
     except SystemExit as exit:
@@ -251,107 +246,6 @@ def _path_of(command: Any, args: Sequence[str] | None) -> str:
         words.append(arg)
         here = inner
     return " ".join(words)
-
-
-# ---------------------------------------------------------------- shell completion
-#
-# cwx's completion functions (cli/common.py) return every candidate. Names are matched
-# ignoring case (docs/rules.md C1, W1), so the word typed so far is too: `--trait r`
-# offers Repair. Typer would keep only the candidates that start with the word exactly
-# as typed, and zsh filters them again by exact case. Bash inserts a candidate as it is,
-# so a two-word trait would become two arguments; Typer's zsh quoting drops an
-# apostrophe (Lockpicker's Eye). fish matches and quotes by itself.
-
-
-def _matching_any_case(param: Parameter) -> None:
-    """Ask a parameter's completion function for every candidate (Typer's exact-case
-    filter lets all through a word of "") and keep those the word begins, in any case."""
-    typers = param._custom_shell_complete
-    if typers is None:
-        return
-
-    def complete(ctx: Context, param: Parameter, incomplete: str) -> list[CompletionItem]:
-        word = incomplete.casefold()
-        items = [c if isinstance(c, CompletionItem) else CompletionItem(c)
-                 for c in typers(ctx, param, "")]
-        return [item for item in items if str(item.value).casefold().startswith(word)]
-
-    param._custom_shell_complete = complete
-
-
-class _Bash(BashComplete):
-    """Candidates quoted for the bash command line they are inserted into."""
-
-    quote = ""  # the quote the word being completed opened, if any
-
-    def get_completion_args(self) -> tuple[list[str], str]:
-        # The script joins COMP_WORDS with its IFS, a newline, so the word is there as
-        # typed: unquoted, or inside a quote readline closes after the candidate.
-        words = os.environ["COMP_WORDS"].split("\n")
-        cword = int(os.environ["COMP_CWORD"])
-        if cword < len(words) and words[cword][:1] in ("'", '"'):
-            self.quote = words[cword][0]
-        return super().get_completion_args()
-
-    def format_completion(self, item: CompletionItem) -> str:
-        return bash_quoted(str(item.value), self.quote)
-
-
-def completion_script(shell: str) -> str:
-    """The completion script of `shell` (bash, zsh, fish, powershell or pwsh), each its
-    own shell's: it asks `cwx` for the candidates as the words are typed."""
-    from typer._completion_shared import get_completion_script
-
-    return get_completion_script(prog_name="cwx", complete_var=COMPLETE, shell=shell)
-
-
-def install_completion(shell: str) -> str:
-    """Install `shell`'s completion script where that shell reads it; the file written."""
-    from typer._completion_shared import install
-
-    return str(install(shell=shell, prog_name="cwx", complete_var=COMPLETE)[1])
-
-
-COMPLETE = "_CWX_COMPLETE"  # the variable the scripts set when they ask cwx
-
-
-def bash_quoted(value: str, quote: str = "") -> str:
-    """`value` as bash reads it back as one word, after `quote` (none, ' or ")."""
-    if quote == "'":
-        return value.replace("'", "'\\''")
-    if quote == '"':
-        return re.sub(r'([\\"$`])', r"\\\1", value)
-    return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
-
-
-# Lower case matches upper (and back), and `-`/`_` start a new part of a word, which is
-# _arguments' own default matcher: --k-w completes --keep-white.
-_ANY_CASE = "m:{[:lower:][:upper:]}={[:upper:][:lower:]} r:|[_-]=* r:|=*"
-
-
-class _Zsh(ZshComplete):
-    """Typer's zsh completion, with candidates matched ignoring case by zsh as well, and
-    quoted for zsh as it is set up by default."""
-
-    def format_completion(self, item: CompletionItem) -> str:
-        said = f'"{zsh_quoted(str(item.value))}"'
-        if item.help:
-            said += f':"{zsh_quoted(" ".join(str(item.help).split()))}"'
-        return said
-
-    def complete(self) -> str:
-        completion = super().complete()
-        if completion.startswith("_arguments "):
-            return f"_arguments -M '{_ANY_CASE}' {completion.removeprefix('_arguments ')}"
-        return completion  # nothing to offer: zsh completes file names
-
-
-def zsh_quoted(text: str) -> str:
-    """`text` as a value or help inside `'*: :(("value":"help"))'`: escaped for
-    _describe (colons, backslashes), then _arguments (double quotes), then the shell."""
-    text = text.replace("\\", "\\\\").replace(":", "\\:")
-    text = re.sub(r'([\\"$`])', r"\\\1", text)
-    return text.replace("'", "'\\''")
 
 
 def shortcuts(package: str) -> dict[str, list[str]]:

@@ -121,10 +121,10 @@ class Completer:
         import typer
 
         from cwx.cli.app import app
-        from cwx.cli.lazy import COMPLETE, _Bash
+        from cwx.cli.completion import COMPLETE, Bash
 
         self.known = shortcuts()
-        self.completion = _Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
+        self.completion = Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
         self.matches: list[str] = []
 
     def __call__(self, text: str, state: int) -> str | None:
