@@ -16,7 +16,8 @@ from typing import Any
 
 from click.shell_completion import CompletionItem, ShellComplete
 
-COMPLETE = "_CWX_COMPLETE"  # the variable the scripts set when they ask cwx
+from cwx.cli.lazy import COMPLETE  # the variable the scripts set when they ask cwx
+
 ARGS = "_CWX_COMPLETE_ARGS"  # the line so far (zsh, fish, PowerShell)
 WORD = "_CWX_COMPLETE_WORD"  # the word under the cursor (PowerShell)
 FISH_ASKS = "_CWX_COMPLETE_FISH"  # fish asks twice: `is-args` (any?) then `get-args`

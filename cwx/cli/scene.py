@@ -121,7 +121,8 @@ class Completer:
         import typer
 
         from cwx.cli.app import app
-        from cwx.cli.completion import COMPLETE, Bash
+        from cwx.cli.completion import Bash
+        from cwx.cli.lazy import COMPLETE
 
         self.known = shortcuts()
         self.completion = Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
