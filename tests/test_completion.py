@@ -208,3 +208,25 @@ def test_each_shell_gets_a_script_of_its_own() -> None:
     assert "Register-ArgumentCompleter" in scripts["powershell"].stdout
     assert len({ran.stdout for ran in scripts.values()}) == 4
     assert cwx("--show-completion", "tcsh").status == 2
+
+
+def test_install_puts_each_shells_script_where_it_reads_it_and_keeps_its_rc(
+        tmp_path: Path) -> None:
+    from tests.helpers import cwx_process
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("alias ll='ls -l'")  # the player's own, no last newline
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    for _ in range(2):  # installed again: the start-up files gain no second line
+        for shell in ("bash", "zsh", "fish"):
+            ran = cwx_process("--install-completion", shell, env=env)
+            assert ran.status == 0 and "completion installed in" in ran.stdout, ran.error
+    script = (home / ".bash_completions" / "cwx.sh").read_text()
+    assert script == cwx_process("--show-completion", "bash").stdout
+    assert (home / ".bashrc").read_text() == (
+        f"alias ll='ls -l'\nsource '{home / '.bash_completions' / 'cwx.sh'}'\n")
+    assert (home / ".zfunc" / "_cwx").read_text().startswith("#compdef cwx")
+    assert (home / ".zshrc").read_text().count("fpath+=~/.zfunc") == 1
+    assert (home / ".config" / "fish" / "completions" / "cwx.fish").read_text().startswith(
+        "complete --command cwx")
