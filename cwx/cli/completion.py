@@ -16,7 +16,7 @@ from typing import Any
 
 from click.shell_completion import CompletionItem, ShellComplete
 
-from cwx.cli.lazy import COMPLETE  # the variable the scripts set when they ask cwx
+from cwx.cli import COMPLETE  # the variable the scripts set when they ask cwx
 
 ARGS = "_CWX_COMPLETE_ARGS"  # the line so far (zsh, fish, PowerShell)
 WORD = "_CWX_COMPLETE_WORD"  # the word under the cursor (PowerShell)

@@ -15,6 +15,7 @@ from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from click.shell_completion import CompletionItem
 from typer.core import MarkupMode, TyperArgument, TyperGroup, TyperOption
 
+from cwx.cli import COMPLETE
 from cwx.cli.output import colour_on
 from cwx.errors import Usage
 
@@ -191,9 +192,6 @@ class _Argument(TyperArgument):
         if isinstance(self.type, File | Path):
             return super().shell_complete(ctx, incomplete)
         return _any_case(super().shell_complete(ctx, ""), incomplete)
-
-
-COMPLETE = "_CWX_COMPLETE"  # set when a shell's completion script asks (cli/completion.py)
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:

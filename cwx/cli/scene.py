@@ -120,9 +120,9 @@ class Completer:
     def __init__(self) -> None:
         import typer
 
+        from cwx.cli import COMPLETE
         from cwx.cli.app import app
         from cwx.cli.completion import Bash
-        from cwx.cli.lazy import COMPLETE
 
         self.known = shortcuts()
         self.completion = Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
