@@ -125,6 +125,10 @@ _SETUP = {
     "zsh": (["zsh", "-f", "-i"], ["autoload -Uz compinit && compinit -D",
                                   "source <(cwx --show-completion zsh)"]),
     "fish": (["fish", "--no-config", "-i"], ["cwx --show-completion fish | source"]),
+    # As --install-completion leaves zsh: the script autoloaded from fpath at the first Tab.
+    "zsh installed": (["zsh", "-f", "-i"], [
+        "cwx --install-completion zsh >/dev/null",
+        "fpath+=(~/.zfunc); autoload -Uz compinit && compinit -D"]),
 }
 
 
@@ -132,8 +136,8 @@ class Terminal:
     """An interactive shell on a pseudo-terminal, typed into as a player would."""
 
     def __init__(self, shell: str, folder: Path) -> None:
-        argv, setup = _SETUP[shell]
         self.pid, self.fd = pty.fork()
+        argv, setup = _SETUP[shell]
         if self.pid == 0:  # the child: become the shell, or end (never return to pytest)
             try:
                 os.chdir(folder)
@@ -172,7 +176,7 @@ class Terminal:
 
 @pytest.mark.parametrize("shell", list(_SETUP))
 def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: Path) -> None:
-    if shutil.which(shell) is None:
+    if shutil.which(shell.split()[0]) is None:
         pytest.skip(f"{shell} is not installed")
     terminal = Terminal(shell, table)
     try:
@@ -182,6 +186,9 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab(f"{trait} re")[-1] == "Repair"
         assert terminal.tab(f"{trait} lo")[-1] == "Lockpicker's Eye"
         assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
+        assert terminal.tab(f"{trait} Sword:")[-1] == "Sword: Long"  # bash breaks at `:`
+        assert terminal.tab(f"{trait}=kn")[-1] == "--trait=Knife Fighting"
+        assert terminal.tab("cwx clock resolve --char=ana.toml -t kn")[-1] == "Knife Fighting"
         assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
         assert terminal.tab("cwx check ana.t")[-1] == "ana.toml"  # a file, by the shell
@@ -217,7 +224,10 @@ def test_install_puts_each_shells_script_where_it_reads_it_and_keeps_its_rc(
     home = tmp_path / "home"
     home.mkdir()
     (home / ".bashrc").write_text("alias ll='ls -l'")  # the player's own, no last newline
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    zdotdir = tmp_path / "zdot"  # zsh reads its .zshrc there when ZDOTDIR says so
+    (zdotdir / ".zshrc").parent.mkdir()
+    (zdotdir / ".zshrc").write_text("# fpath+=~/.zfunc; autoload -Uz compinit; compinit\n")
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "ZDOTDIR": str(zdotdir)}
     for _ in range(2):  # installed again: the start-up files gain no second line
         for shell in ("bash", "zsh", "fish"):
             ran = cwx_process("--install-completion", shell, env=env)
@@ -225,8 +235,62 @@ def test_install_puts_each_shells_script_where_it_reads_it_and_keeps_its_rc(
     script = (home / ".bash_completions" / "cwx.sh").read_text()
     assert script == cwx_process("--show-completion", "bash").stdout
     assert (home / ".bashrc").read_text() == (
-        f"alias ll='ls -l'\nsource '{home / '.bash_completions' / 'cwx.sh'}'\n")
+        f"alias ll='ls -l'\nsource {home / '.bash_completions' / 'cwx.sh'}\n")
     assert (home / ".zfunc" / "_cwx").read_text().startswith("#compdef cwx")
-    assert (home / ".zshrc").read_text().count("fpath+=~/.zfunc") == 1
+    # A line commented out is not the line: it is added, once.
+    assert (zdotdir / ".zshrc").read_text().splitlines() == [
+        "# fpath+=~/.zfunc; autoload -Uz compinit; compinit",
+        "fpath+=~/.zfunc; autoload -Uz compinit; compinit"]
     assert (home / ".config" / "fish" / "completions" / "cwx.fish").read_text().startswith(
         "complete --command cwx")
+
+
+def test_an_install_that_cannot_write_says_so_in_one_line(tmp_path: Path) -> None:
+    from tests.helpers import cwx_process
+
+    home = tmp_path / "home"
+    (home / ".bash_completions").mkdir(parents=True)
+    (home / ".bashrc").mkdir()  # a folder where bash's start-up file should be
+    ran = cwx_process("--install-completion", "bash", env={"HOME": str(home)})
+    assert ran.status == 2 and "\n" not in ran.error, ran.error
+    assert ".bashrc" in ran.error and "cwx --install-completion bash" in ran.error
+    (home / ".zfunc").write_text("")  # a file where zsh's folder of functions should be
+    ran = cwx_process("--install-completion", "zsh", env={"HOME": str(home)})
+    assert ran.status == 2 and ".zfunc" in ran.error and "Traceback" not in ran.error
+    # No PowerShell here to say where its profile is: one line, and what to do instead.
+    ran = cwx_process("--install-completion", "pwsh", env={"HOME": str(home), "PATH": ""})
+    assert ran.status == 2 and "--show-completion powershell" in ran.error, ran.error
+
+
+def test_asking_without_a_shell_or_a_line_is_one_line_or_nothing(table: Path) -> None:
+    from tests.helpers import cwx_process
+
+    ran = cwx_process(cwd=table, env={"_CWX_COMPLETE": "bash"})
+    assert ran.status == 2 and "bash_complete" in ran.error and "Traceback" not in ran.error
+    ran = cwx_process(cwd=table, env={"_CWX_COMPLETE": "bash_complete", "COMP_CWORD": "x"})
+    assert ran.status == 2 and "COMP_CWORD" in ran.error
+    # Click's word for the script is the script.
+    assert cwx_process(env={"_CWX_COMPLETE": "zsh_source"}).stdout.startswith("#compdef cwx")
+    ran = cwx_process(cwd=table, env={"_CWX_COMPLETE": "bash_complete"})  # no COMP_WORDS
+    assert ran.status == 0 and ran.stderr == ""
+
+
+def test_completion_in_a_folder_since_deleted_offers_nothing_quietly(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    # The script is sourced while the folder is there, as a shell's start-up would.
+    reply = _BASH_REPLY.replace("_cwx_completion cwx", f"rmdir {gone}; _cwx_completion cwx")
+    shell = subprocess.run(["bash", "--norc", "--noprofile", "-c", reply, "bash",
+                            "cwx", "bag", "draw", "-c", ""], cwd=gone,
+                           capture_output=True, text=True, timeout=60, env=_env(tmp_path))
+    assert shell.returncode == 0 and shell.stdout.strip() == "" and shell.stderr == ""
+
+
+def test_bash_completes_after_a_break_in_the_word(table: Path) -> None:
+    # bash splits `--trait=Kn` and `Sword:` at the break; the candidate follows it.
+    assert bash_reply(table, *RESOLVE[:-1], "--trait", "=", "Kn") == [r"Knife\ Fighting"]
+    assert bash_reply(table, *RESOLVE[:-1], "--trait", "=") == [
+        r"Knife\ Fighting", "Repair", "run", r"Lockpicker\'s\ Eye", r"Sword:\ Long"]
+    assert bash_reply(table, *RESOLVE, "Sword", ":") == [r"\ Long"]
+    assert bash_reply(table, "cwx", "clock", "resolve", "--char", "=", "ana.toml", "-t", "Re") == [
+        "Repair"]

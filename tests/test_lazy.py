@@ -236,22 +236,50 @@ def test_bash_is_asked_with_the_words_joined_by_the_scripts_ifs(
     assert asked.get_completion_args() == (["--trait"], "Re") and asked.quote == "'"
 
 
-def test_zsh_is_offered_candidates_through_arguments_or_else_files(
+def test_zsh_is_offered_candidates_through_describe_or_else_files(
         monkeypatch: pytest.MonkeyPatch) -> None:
     command = lazy._built(_demo_app(), "hello")
+    describe = (f"local -a offered=('Repair' 'run')\n"
+                f"_describe -t values value offered -M '{completion._ANY_CASE}'")
     monkeypatch.setenv(completion.ARGS, "cwx --trait ")
-    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == (
-        f"_arguments -M '{completion._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == describe
     monkeypatch.setenv(completion.ARGS, "cwx --trait R")
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == describe
+    # After `--trait=`, zsh is told to keep that part of the word and complete the rest.
+    monkeypatch.setenv(completion.ARGS, "cwx --trait=R")
     assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == (
-        f"_arguments -M '{completion._ANY_CASE}' '*: :((\"Repair\"\n\"run\"))'")
+        f"compset -P '*='\n{describe}")
     monkeypatch.setenv(completion.ARGS, "cwx --trait x")
     assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == "_files"
 
 
 def test_an_unclosed_quote_is_the_word_being_typed() -> None:
-    assert completion.words_of("cwx --trait 'Knife Fi") == ["cwx", "--trait", "Knife Fi"]
-    assert completion.words_of('cwx -t "a b" c\\ d') == ["cwx", "-t", "a b", "c d"]
+    assert completion.words_of("cwx --trait 'Knife Fi") == (
+        ["cwx", "--trait", "Knife Fi"], "'", True)
+    assert completion.words_of('cwx -t "a b" c\\ d ') == (["cwx", "-t", "a b", "c d"], "", False)
+    assert completion.read_line("cwx -t ''") == (["-t"], "", "")
+
+
+def test_each_shell_reads_its_own_quoting_back() -> None:
+    # fish keeps \' and \\ inside '…'; PowerShell escapes with a backtick and doubles a
+    # quote inside its quotes; POSIX shells keep everything inside '…'.
+    assert completion.words_of("cwx -c 'O\\'Brien' x", completion.FISH)[0] == [
+        "cwx", "-c", "O'Brien", "x"]
+    assert completion.words_of("cwx -c 'O''Brien' Knife` F", completion.POWERSHELL)[0] == [
+        "cwx", "-c", "O'Brien", "Knife F"]
+    assert completion.words_of("cwx -c 'a\\' b")[0] == ["cwx", "-c", "a\\", "b"]
+    assert completion.words_of('cwx "a\\"b" "c\\d"')[0] == ["cwx", 'a"b', "c\\d"]
+
+
+def test_bash_words_split_at_a_break_are_joined_back() -> None:
+    # `--char=kris -t Re` arrives in COMP_WORDS as --char, =, kris, -t, Re.
+    assert completion.glued(["cwx", "--char", "=", "kris", "-t", "Re"]) == [
+        ["cwx"], ["--char", "=", "kris"], ["-t"], ["Re"]]
+    # With the line, a break with a space beside it is a word of its own.
+    assert completion.glued(["cwx", "a", ":", "b", ""], "cwx a : b ") == [
+        ["cwx"], ["a"], [":"], ["b"], [""]]
+    assert completion.glued(["cwx", "-t", "Sword", ":", ""], "cwx -t Sword:") == [
+        ["cwx"], ["-t"], ["Sword", ":", ""]]
 
 
 # Names as a player might write them: any printable text, quotes and dollars included.

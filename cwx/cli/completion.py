@@ -7,44 +7,82 @@ before any command runs (lazy.invoke). Candidates come from each parameter's com
 (cli/common.py), matched ignoring case (docs/rules.md C1, W1): `--trait r` offers
 Repair. Each shell's answer is quoted for that shell: bash inserts a candidate as it is,
 so a two-word trait would become two words, and an apostrophe (Lockpicker's Eye) must
-survive zsh's three layers of quoting."""
+survive zsh's eval and _describe. Each shell's own quoting is read back (fish's \' inside
+'…', PowerShell's backtick), and bash's split of `--char=kris` at the `=` undone."""
 
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from click.shell_completion import CompletionItem, ShellComplete
 
 from cwx.cli import COMPLETE  # the variable the scripts set when they ask cwx
 
-ARGS = "_CWX_COMPLETE_ARGS"  # the line so far (zsh, fish, PowerShell)
-WORD = "_CWX_COMPLETE_WORD"  # the word under the cursor (PowerShell)
+ARGS = "_CWX_COMPLETE_ARGS"  # the line up to the cursor (zsh, fish, PowerShell)
 FISH_ASKS = "_CWX_COMPLETE_FISH"  # fish asks twice: `is-args` (any?) then `get-args`
 
 
-def words_of(line: str) -> list[str]:
-    """The words of a command line as the shell will pass them; an open quote at the end
-    is the word being typed."""
-    import shlex  # here: every command imports this module, few complete
+class Quoting(NamedTuple):
+    """How a shell quotes a word: what its escape character keeps literal inside quotes."""
 
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
+    escape: str  # outside quotes it keeps any character literal
+    in_single: str  # what it keeps literal inside '…' ("" for nothing)
+    in_double: str | None  # inside "…" (None for any character)
+    doubled: bool = False  # a quote written twice inside its quotes is one (PowerShell)
+
+
+POSIX = Quoting("\\", "", "$`\"\\\n")
+FISH = Quoting("\\", "'\\", "\"$\\\n")
+POWERSHELL = Quoting("`", "", None, doubled=True)
+
+
+class Line(NamedTuple):
+    """A command line up to the cursor, read as its shell will pass it to cwx."""
+
+    words: list[str]  # the words before the one being typed, without `cwx`
+    incomplete: str  # the word being typed ("" after a space)
+    quote: str  # the quote that word opened and the shell will close, if any
+
+
+def words_of(line: str, quoting: Quoting = POSIX) -> tuple[list[str], str, bool]:
+    """The words of `line` as the shell passes them, the quote still open at its end, and
+    whether a word is still being typed there (an open quote is one)."""
     words: list[str] = []
-    try:
-        words.extend(lexer)
-    except ValueError:  # an unclosed quote: what was typed inside it is the last word
-        words.append(lexer.token)
-    return words
+    word: str | None = None  # the word being read, once one has begun
+    quote = ""
+    at = 0
+    while at < len(line):
+        char, next = line[at], line[at + 1:at + 2]
+        keeps = (quoting.in_single if quote == "'" else quoting.in_double) if quote else None
+        if char.isspace() and not quote:
+            if word is not None:
+                words.append(word)
+                word = None
+        elif quote and char == quote:
+            if quoting.doubled and next == quote:
+                word, at = f"{word}{quote}", at + 1
+            else:
+                quote = ""
+        elif char == quoting.escape and next and (keeps is None or next in keeps):
+            word, at = f"{word or ''}{next}", at + 1
+        elif char in "'\"" and not quote:
+            word, quote = word or "", char
+        elif char != quoting.escape or next:
+            word = f"{word or ''}{char}"
+        at += 1
+    if word is not None:
+        words.append(word)
+    return words, quote, word is not None
 
 
-def _split(line: str) -> tuple[list[str], str]:
-    """The words before the cursor, and the one under it ("" after a space)."""
-    words = words_of(line)[1:]  # not `cwx` itself
-    if words and not line.endswith((" ", "\t")):
-        return words[:-1], words[-1]
-    return words, ""
+def read_line(line: str, quoting: Quoting = POSIX) -> Line:
+    """The line up to the cursor as words before the one being typed, and that word."""
+    words, quote, typing = words_of(line, quoting)
+    words = words[1:]  # not `cwx` itself
+    if typing and words:
+        return Line(words[:-1], words[-1], quote)
+    return Line(words, "", "")
 
 
 class _Shell(ShellComplete):
@@ -52,39 +90,109 @@ class _Shell(ShellComplete):
 
     def source(self) -> str:
         return self.source_template % {**self.source_vars(), "args_var": ARGS,
-                                       "word_var": WORD, "fish_var": FISH_ASKS}
+                                       "fish_var": FISH_ASKS}
+
+    def get_completions(self, args: list[str], incomplete: str) -> list[CompletionItem]:
+        try:
+            return super().get_completions(args, incomplete)
+        except OSError:  # a folder gone from under the shell: nothing to offer, quietly
+            return []
+
+
+def _option_value(incomplete: str) -> tuple[str, str]:
+    """`--char=kr` as the part a candidate follows (`--char=`) and the value typed (`kr`):
+    Click offers values alone there."""
+    if incomplete.startswith("-") and "=" in incomplete:
+        option, _, value = incomplete.partition("=")
+        return f"{option}=", value
+    return "", incomplete
+
+
+# bash splits a word at these (COMP_WORDBREAKS) though cwx is given it whole:
+# --char=kris arrives as `--char`, `=`, `kris`, and a candidate replaces the last piece.
+_BREAKS = frozenset("=:")
+
+
+def _broken(piece: str) -> bool:
+    return bool(piece) and set(piece) <= _BREAKS
+
+
+def glued(pieces: list[str], line: str = "") -> list[list[str]]:
+    """bash's COMP_WORDS joined back into the words cwx will be given, each as the pieces
+    bash split it into at a break character; `line` (COMP_LINE up to the cursor) tells
+    whether a break touches its neighbours, which without it they are taken to."""
+    words: list[list[str]] = []
+    at = 0
+    for piece in pieces:
+        found = (len(line) if not piece else line.find(piece, at)) if line else -1
+        touching = found < 0 or not line[at:found]
+        at = found + len(piece) if found >= 0 else at
+        if words and touching and (_broken(piece) or _broken(words[-1][-1])):
+            words[-1].append(piece)
+        else:
+            words.append([piece])
+    return words
 
 
 class Bash(_Shell):
     """Candidates quoted for the bash command line they are inserted into."""
 
     name = "bash"
+    # Each candidate is one line, read into COMPREPLY whole: no word splitting or glob of
+    # its own, and cwx's complaints (a folder gone) never print into the prompt.
     source_template = """\
 %(complete_func)s() {
-    local IFS=$'\\n'
-    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \\
-                   COMP_CWORD=$COMP_CWORD \\
-                   %(complete_var)s=bash_complete $1 ) )
+    local IFS=$'\\n' reply line
+    reply=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD="$COMP_CWORD" \\
+                COMP_LINE="$COMP_LINE" COMP_POINT="$COMP_POINT" \\
+                %(complete_var)s=bash_complete "$1" 2>/dev/null)
+    COMPREPLY=()
+    [[ -n $reply ]] || return 0
+    while IFS= read -r line; do COMPREPLY+=("$line"); done <<<"$reply"
     return 0
 }
 
 complete -o default -F %(complete_func)s %(prog_name)s"""
 
     quote = ""  # the quote the word being completed opened, if any
+    kept = ""  # what bash keeps of that word, before its last break (`Sword:`)
 
     def get_completion_args(self) -> tuple[list[str], str]:
         # The script joins COMP_WORDS with its IFS, a newline, so each word is there as
         # typed: unquoted, or inside a quote readline closes after the candidate.
-        typed = os.environ["COMP_WORDS"].split("\n")
-        cword = int(os.environ["COMP_CWORD"])
-        words = [" ".join(words_of(word)) for word in typed]
-        incomplete = words[cword] if cword < len(words) else ""
-        if cword < len(typed) and typed[cword][:1] in ("'", '"'):
-            self.quote = typed[cword][0]
-        return words[1:cword], incomplete
+        typed = os.environ.get("COMP_WORDS", "").split("\n")
+        cword = _number("COMP_CWORD", len(typed) - 1)
+        point = _number("COMP_POINT", -1)
+        line = os.environ.get("COMP_LINE", "")
+        words = glued([*typed, ""][:cword + 1], line[:point] if point >= 0 else line)
+        current = words.pop()
+        self.kept = "".join(current if _broken(current[-1]) else current[:-1])
+        found, self.quote, _ = words_of("".join(current))
+        incomplete = " ".join(found)
+        if option := _option_value(incomplete)[0]:  # Click offers the value alone
+            self.kept = self.kept[len(option):] if self.kept.startswith(option) else ""
+        done = [" ".join(words_of("".join(word))[0]) for word in words]
+        return done[1:], incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
-        return bash_quoted(str(item.value), self.quote)
+        said = bash_quoted(str(item.value), self.quote)
+        if said[:len(self.kept)].casefold() != self.kept.casefold():
+            return ""  # bash would keep what the player typed before the break
+        return said[len(self.kept):]
+
+    def complete(self) -> str:
+        args, incomplete = self.get_completion_args()
+        offered = (self.format_completion(item) for item in self.get_completions(args, incomplete))
+        return "\n".join(said for said in offered if said)
+
+
+def _number(variable: str, unset: int) -> int:
+    said = os.environ.get(variable, "")
+    if not said:
+        return unset
+    if not said.isdigit():
+        raise ValueError(f"{variable}={said!r} is not a number; bash sets it when it completes")
+    return int(said)
 
 
 # Lower case matches upper (and back), and `-`/`_` start a new part of a word, which is
@@ -93,34 +201,44 @@ _ANY_CASE = "m:{[:lower:][:upper:]}={[:upper:][:lower:]} r:|[_-]=* r:|=*"
 
 
 class Zsh(_Shell):
-    """Candidates, with their help, for zsh's _arguments, which matches them ignoring
-    case too; with none to offer, zsh completes file names."""
+    """Candidates with their help, for zsh's _describe, which matches them ignoring case
+    too; with none to offer, zsh completes file names."""
 
     name = "zsh"
+    # Sourced, the script registers the function. Autoloaded from fpath (what
+    # --install-completion sets up), it is the body of _cwx itself, run at every Tab.
     source_template = """\
 #compdef %(prog_name)s
 
 %(complete_func)s() {
-  eval $(env %(args_var)s="${words[1,$CURRENT]}" %(complete_var)s=zsh_complete %(prog_name)s)
+  eval "$(env %(args_var)s="${words[1,$CURRENT]}" %(complete_var)s=zsh_complete \\
+              %(prog_name)s 2>/dev/null)"
 }
 
-compdef %(complete_func)s %(prog_name)s"""
+if [[ $funcstack[1] == _%(prog_name)s ]]; then
+  %(complete_func)s "$@"
+else
+  compdef %(complete_func)s %(prog_name)s
+fi"""
 
     def get_completion_args(self) -> tuple[list[str], str]:
-        return _split(os.environ.get(ARGS, ""))
+        return read_line(os.environ.get(ARGS, ""))[:2]
 
     def format_completion(self, item: CompletionItem) -> str:
-        said = f'"{zsh_quoted(str(item.value))}"'
+        # _describe reads `value:help`, a colon in the value escaped; eval reads '…'.
+        said = str(item.value).replace("\\", "\\\\").replace(":", "\\:")
         if item.help:
-            said += f':"{zsh_quoted(" ".join(str(item.help).split()))}"'
-        return said
+            said += f":{' '.join(str(item.help).split())}"
+        return "'" + said.replace("'", "'\\''") + "'"
 
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
         offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
+        said = ["compset -P '*='"] if _option_value(incomplete)[0] else []
         if not offered:
-            return "_files"
-        return f"_arguments -M '{_ANY_CASE}' '*: :(({chr(10).join(offered)}))'"
+            return "\n".join([*said, "_files"])
+        return "\n".join([*said, f"local -a offered=({' '.join(offered)})",
+                          f"_describe -t values value offered -M '{_ANY_CASE}'"])
 
 
 class Fish(_Shell):
@@ -129,17 +247,22 @@ class Fish(_Shell):
     name = "fish"
     source_template = (
         'complete --command %(prog_name)s --no-files --arguments "(env %(complete_var)s='
-        'fish_complete %(fish_var)s=get-args %(args_var)s=(commandline -cp) %(prog_name)s)" '
-        '--condition "env %(complete_var)s=fish_complete %(fish_var)s=is-args '
-        '%(args_var)s=(commandline -cp) %(prog_name)s"')
+        'fish_complete %(fish_var)s=get-args %(args_var)s=(commandline -cp | string collect) '
+        '%(prog_name)s 2>/dev/null)" --condition "env %(complete_var)s=fish_complete '
+        '%(fish_var)s=is-args %(args_var)s=(commandline -cp | string collect) %(prog_name)s '
+        '2>/dev/null"')
+
+    option = ""  # `--trait=` when a value is typed after it: fish replaces the whole word
 
     def get_completion_args(self) -> tuple[list[str], str]:
-        return _split(os.environ.get(ARGS, ""))
+        args, incomplete, _ = read_line(os.environ.get(ARGS, ""), FISH)
+        self.option = _option_value(incomplete)[0]
+        return args, incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
         if item.help:
-            return f"{item.value}\t{' '.join(str(item.help).split())}"
-        return str(item.value)
+            return f"{self.option}{item.value}\t{' '.join(str(item.help).split())}"
+        return f"{self.option}{item.value}"
 
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
@@ -151,37 +274,41 @@ class Fish(_Shell):
 
 
 class PowerShell(_Shell):
-    """Candidates and their help, for PowerShell's argument completer."""
+    """Candidates quoted for PowerShell, with their help, for its argument completer."""
 
     name = "powershell"
     source_template = """\
-Import-Module PSReadLine
-Set-PSReadLineKeyHandler -Chord Tab -Function MenuComplete
-$scriptblock = {
+Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
-    $Env:%(complete_var)s = "powershell_complete"
-    $Env:%(args_var)s = $commandAst.ToString()
-    $Env:%(word_var)s = $wordToComplete
-    %(prog_name)s | ForEach-Object {
-        $commandArray = $_ -Split ":::"
-        $command = $commandArray[0]
-        $helpString = $commandArray[1]
+    # The line up to the cursor; past the command's end, a space the player typed.
+    $line = $commandAst.Extent.Text
+    $upTo = $cursorPosition - $commandAst.Extent.StartOffset
+    $line = $line.Substring(0, [Math]::Max(0, [Math]::Min($upTo, $line.Length)))
+    if ($upTo -gt $line.Length) { $line += ' ' }
+    $Env:%(complete_var)s = 'powershell_complete'
+    $Env:%(args_var)s = $line
+    & %(prog_name)s 2>$null | ForEach-Object {
+        $text, $item, $help = $_ -split "`t", 3
+        if (-not $help) { $help = $item }
         [System.Management.Automation.CompletionResult]::new(
-            $command, $command, 'ParameterValue', $helpString)
+            $text, $item, 'ParameterValue', $help)
     }
-    $Env:%(complete_var)s = ""
-    $Env:%(args_var)s = ""
-    $Env:%(word_var)s = ""
-}
-Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock $scriptblock"""
+    Remove-Item Env:%(complete_var)s, Env:%(args_var)s -ErrorAction SilentlyContinue
+}"""
+
+    option = ""
 
     def get_completion_args(self) -> tuple[list[str], str]:
-        incomplete = os.environ.get(WORD, "")
-        words = words_of(os.environ.get(ARGS, ""))[1:]
-        return (words[:-1] if incomplete else words), incomplete
+        args, incomplete, _ = read_line(os.environ.get(ARGS, ""), POWERSHELL)
+        self.option = _option_value(incomplete)[0]
+        return args, incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
-        return f"{item.value}:::{' '.join(str(item.help).split()) if item.help else ' '}"
+        value = str(item.value)
+        text = value if re.fullmatch(r"[\w@%+,./:=-]+", value) else \
+            "'" + value.replace("'", "''") + "'"
+        help = " ".join(str(item.help).split()) if item.help else ""
+        return f"{self.option}{text}\t{value}\t{help}"
 
 
 SHELLS: dict[str, type[ShellComplete]] = {
@@ -195,11 +322,15 @@ def script(shell: str) -> str:
 
 def answer(command: Any, instruction: str) -> str:
     """What cwx prints when a shell's script asks (`bash_complete`...): the candidates for
-    the line in the environment, one a line, as that shell reads them."""
-    shell = instruction.removesuffix("_complete")
-    if shell not in SHELLS:
-        raise ValueError(f"{COMPLETE}={instruction}: no such shell's completion "
-                         f"({', '.join(SHELLS)})")
+    the line in the environment, one a line, as that shell reads them. `bash_source`
+    (Click's word for it) is the script itself."""
+    shell, _, asked = instruction.rpartition("_")
+    if shell not in SHELLS or asked not in ("complete", "source"):
+        raise ValueError(f"{COMPLETE}={instruction}: cwx answers SHELL_complete, as its "
+                         "scripts ask (bash_complete, zsh_complete, fish_complete, "
+                         "powershell_complete), and SHELL_source with the script")
+    if asked == "source":
+        return script(shell)
     return SHELLS[shell](command, {}, "cwx", COMPLETE).complete()
 
 
@@ -207,39 +338,68 @@ def install(shell: str) -> Path:
     """Install `shell`'s completion script where that shell reads it; the file written.
     A line the shell's start-up file needs is added at its end, once; nothing else in it
     is touched."""
-    home = Path.home()
-    if shell == "bash":
-        target = home / ".bash_completions" / "cwx.sh"
-        _write(target, script(shell))
-        _add_line(home / ".bashrc", f"source '{target}'")
-    elif shell == "zsh":
-        target = home / ".zfunc" / "_cwx"
-        _write(target, script(shell))
-        _add_line(home / ".zshrc", "fpath+=~/.zfunc; autoload -Uz compinit; compinit")
-    elif shell == "fish":
-        config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
-        target = config / "fish" / "completions" / "cwx.fish"
-        _write(target, script(shell))
-    else:  # PowerShell reads its profile, wherever it says that is
-        import subprocess
+    from cwx.errors import WriteFailed
 
-        found = subprocess.run([shell, "-NoProfile", "-Command", "echo", "$profile"],
-                               capture_output=True, text=True, check=True)
-        target = Path(found.stdout.strip())
-        _add_line(target, script(shell))
+    home = Path.home()
+    try:
+        if shell == "bash":
+            target = home / ".bash_completions" / "cwx.sh"
+            _write(target, script(shell))
+            _add_line(home / ".bashrc", f"source {bash_quoted(str(target))}")
+        elif shell == "zsh":
+            target = home / ".zfunc" / "_cwx"
+            _write(target, script(shell))
+            _add_line(Path(os.environ.get("ZDOTDIR") or home) / ".zshrc",
+                      "fpath+=~/.zfunc; autoload -Uz compinit; compinit")
+        elif shell == "fish":
+            config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+            target = config / "fish" / "completions" / "cwx.fish"
+            _write(target, script(shell))
+        else:  # PowerShell reads its profile, wherever it says that is
+            profile = _powershell_profile(shell)
+            target = profile.parent / "cwx-completion.ps1"
+            _write(target, script(shell))
+            _add_line(profile, ". '" + str(target).replace("'", "''") + "'")
+    except OSError as error:
+        raise WriteFailed(f"could not install {shell} completion ({error.strerror or error}); "
+                          f"fix that and run `cwx --install-completion {shell}` again",
+                          path=error.filename) from None
     return target
 
 
+def _powershell_profile(shell: str) -> Path:
+    import subprocess
+
+    from cwx.errors import Usage
+
+    for program in dict.fromkeys([shell, "pwsh", "powershell"]):
+        try:
+            found = subprocess.run([program, "-NoProfile", "-Command", "echo", "$profile"],
+                                   capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if found.returncode == 0 and found.stdout.strip():
+            return Path(found.stdout.strip())
+    raise Usage("no PowerShell here says where its profile is (pwsh or powershell); "
+                "add `cwx --show-completion powershell | Out-String | Invoke-Expression` "
+                "to your profile instead")
+
+
 def _write(path: Path, text: str) -> None:
+    """The script, whole or not at all, in the file a link there points to."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"{text}\n")
+    target = Path(os.path.realpath(path))
+    temp = target.with_name(f".{target.name}.cwx-new")
+    temp.write_text(f"{text}\n")
+    os.replace(temp, target)
 
 
 def _add_line(path: Path, line: str) -> None:
-    """`line` at the end of a start-up file, unless the file says it already."""
+    """`line` at the end of a start-up file, unless a line of it says so already (one
+    commented out does not)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    said = path.read_text() if path.is_file() else ""
-    if line in said:
+    said = path.read_text() if path.exists() else ""
+    if line in (kept.strip() for kept in said.splitlines()):
         return
     with path.open("a") as file:  # appended: the player's own lines are never rewritten
         file.write(f"{'' if said.endswith(chr(10)) or not said else chr(10)}{line}\n")
@@ -252,11 +412,3 @@ def bash_quoted(value: str, quote: str = "") -> str:
     if quote == '"':
         return re.sub(r'([\\"$`])', r"\\\1", value)
     return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
-
-
-def zsh_quoted(text: str) -> str:
-    """`text` as a value or help inside `'*: :(("value":"help"))'`: escaped for
-    _describe (colons, backslashes), then _arguments (double quotes), then the shell."""
-    text = text.replace("\\", "\\\\").replace(":", "\\:")
-    text = re.sub(r'([\\"$`])', r"\\\1", text)
-    return text.replace("'", "'\\''")
