@@ -294,3 +294,21 @@ def test_bash_completes_after_a_break_in_the_word(table: Path) -> None:
     assert bash_reply(table, *RESOLVE, "Sword", ":") == [r"\ Long"]
     assert bash_reply(table, "cwx", "clock", "resolve", "--char", "=", "ana.toml", "-t", "Re") == [
         "Repair"]
+
+
+def test_powershell_is_given_each_candidate_quoted_as_it_reads_it_back(table: Path) -> None:
+    from tests.helpers import cwx_process
+
+    def asked(line: str) -> list[str]:
+        ran = cwx_process(cwd=table, env={"_CWX_COMPLETE": "powershell_complete",
+                                          "_CWX_COMPLETE_ARGS": line})
+        return ran.stdout.splitlines()
+
+    # The text to insert (quoted as PowerShell reads it), the name listed, its help.
+    trait = "cwx clock resolve --char ana.toml --trait"
+    assert asked(f"{trait} kn") == ["'Knife Fighting'\tKnife Fighting\t"]
+    assert asked(f"{trait} lo") == ["'Lockpicker''s Eye'\tLockpicker's Eye\t"]
+    assert asked(f"{trait} 'Lockpicker''s") == ["'Lockpicker''s Eye'\tLockpicker's Eye\t"]
+    assert asked(f"{trait}=re") == ["--trait=Repair\tRepair\t"]
+    assert asked("cwx bag draw --keep-w") == ["--keep-white\t--keep-white\t"
+                                               "Keep every white that may be kept, and draw again."]
