@@ -29,6 +29,7 @@ Repair = 3
 run = 2
 "Lockpicker's Eye" = 1
 "Sword: Long" = 1
+"Élan" = 1
 """
 
 
@@ -186,6 +187,7 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab(f"{trait} re")[-1] == "Repair"
         assert terminal.tab(f"{trait} lo")[-1] == "Lockpicker's Eye"
         assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
+        assert terminal.tab(f"{trait} é")[-1] == "Élan"  # a case beyond ASCII
         assert terminal.tab(f"{trait} Sword:")[-1] == "Sword: Long"  # bash breaks at `:`
         assert terminal.tab(f"{trait}=kn")[-1] == "--trait=Knife Fighting"
         assert terminal.tab("cwx clock resolve --char=ana.toml -t kn")[-1] == "Knife Fighting"
@@ -290,7 +292,7 @@ def test_bash_completes_after_a_break_in_the_word(table: Path) -> None:
     # bash splits `--trait=Kn` and `Sword:` at the break; the candidate follows it.
     assert bash_reply(table, *RESOLVE[:-1], "--trait", "=", "Kn") == [r"Knife\ Fighting"]
     assert bash_reply(table, *RESOLVE[:-1], "--trait", "=") == [
-        r"Knife\ Fighting", "Repair", "run", r"Lockpicker\'s\ Eye", r"Sword:\ Long"]
+        r"Knife\ Fighting", "Repair", "run", r"Lockpicker\'s\ Eye", r"Sword:\ Long", "Élan"]
     assert bash_reply(table, *RESOLVE, "Sword", ":") == [r"\ Long"]
     assert bash_reply(table, "cwx", "clock", "resolve", "--char", "=", "ana.toml", "-t", "Re") == [
         "Repair"]

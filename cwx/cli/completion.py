@@ -233,12 +233,19 @@ fi"""
 
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
-        offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
-        said = ["compset -P '*='"] if _option_value(incomplete)[0] else []
-        if not offered:
+        items = self.get_completions(args, incomplete)
+        option, typed = _option_value(incomplete)
+        said = ["compset -P '*='"] if option else []
+        if not items:
             return "\n".join([*said, "_files"])
-        return "\n".join([*said, f"local -a offered=({' '.join(offered)})",
-                          f"_describe -t values value offered -M '{_ANY_CASE}'"])
+        # zsh's matcher knows the case of ASCII letters only: for É typed as é, cwx's own
+        # match (any case) stands, and zsh offers the candidates as they are (-U).
+        as_they_are = not typed.isascii() and any(
+            not str(item.value).startswith(typed) for item in items)
+        return "\n".join([*said, "local -a offered=("
+                           f"{' '.join(self.format_completion(item) for item in items)})",
+                           f"_describe -t values value offered -M '{_ANY_CASE}'"
+                           + (" -U" if as_they_are else "")])
 
 
 class Fish(_Shell):
