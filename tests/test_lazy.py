@@ -306,3 +306,6 @@ def test_a_mistyped_command_suggests_the_nearest_at_every_level() -> None:
     assert ran.status == 2 and "did you mean 'show'" in ran.error
     assert "did you mean" not in cwx("zzzzzz").error  # nothing near: nothing suggested
     assert "did you mean 'clock resolve'" in cwx("resolve").error  # as cwx play takes it
+    # An option's suggestion reads as a command's does, in the one line.
+    assert cwx("--hlep").error == (
+        "cwx: error: No such option '--hlep' (did you mean '--help'?); see 'cwx --help'")

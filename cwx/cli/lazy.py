@@ -4,6 +4,7 @@ public APIs: tests/test_lazy.py pins everything this module assumes of them."""
 
 import errno
 import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -229,7 +230,12 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
         if getattr(error, "option_name", None) == "--paint":  # the root's, said too late
             raise Usage("--paint is cwx's own option and goes before the command: "
                         f"cwx --paint always {where.removeprefix('cwx ')} …") from None
-        raise Usage(f"{error.format_message().rstrip('.')}; see '{where} --help'") from None
+        said = error.format_message().rstrip(".")
+        # Click asks its suggestion as a sentence of its own; cwx's line says it as
+        # commands do: No such option '--hlep' (did you mean '--help'?).
+        if found := re.fullmatch(r"(.*?)\. \(?Did (you mean .*\?)\)?", said, re.DOTALL):
+            said = f"{found[1]} (did {found[2]})"
+        raise Usage(f"{said}; see '{where} --help'") from None
     except ClickException as error:
         raise Usage(error.format_message()) from None
     return status if isinstance(status, int) else 0
