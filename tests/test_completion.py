@@ -314,3 +314,11 @@ def test_powershell_is_given_each_candidate_quoted_as_it_reads_it_back(table: Pa
     assert asked(f"{trait}=re") == ["--trait=Repair\tRepair\t"]
     assert asked("cwx bag draw --keep-w") == ["--keep-white\t--keep-white\t"
                                                "Keep every white that may be kept, and draw again."]
+
+
+def test_a_command_that_takes_a_character_or_a_bag_offers_the_campaigns(table: Path) -> None:
+    (table / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    assert bash_reply(table, "cwx", "char", "show", "s") == ["sue"]
+    assert bash_reply(table, "cwx", "bag", "show", "") == ["bag.toml"]
+    assert "bag.toml" in bash_reply(table, "cwx", "retire", "") and "ana" in bash_reply(
+        table, "cwx", "retire", "A")

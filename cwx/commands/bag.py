@@ -18,6 +18,7 @@ from cwx.cli.common import (
     Seed,
     SpendWhite,
     changing,
+    complete_bags,
     complete_dice,
     complete_traits,
     group,
@@ -66,7 +67,8 @@ def new(
 @app.command("show")
 def show(
     file: Annotated[str | None, typer.Argument(
-        metavar="[FILE]", help="The bag's TOML file.", show_default="the campaign's bag")] = None,
+        metavar="[FILE]", help="The bag's TOML file.", autocompletion=complete_bags,
+        show_default="the campaign's bag")] = None,
     json: JsonFlag = False,
 ) -> None:
     """Show the dice in the bag and the reserve beside it.

@@ -6,7 +6,17 @@ import typer
 
 from cwx import sheets, systems
 from cwx.campaign import stem
-from cwx.cli.common import DryRun, Force, complete_systems, dry, group, here, opener, reading
+from cwx.cli.common import (
+    DryRun,
+    Force,
+    complete_characters,
+    complete_systems,
+    dry,
+    group,
+    here,
+    opener,
+    reading,
+)
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.errors import BadValue
 
@@ -52,7 +62,7 @@ def new(
 def show(
     char: Annotated[str, typer.Argument(
         help="The character: a file, or a name in the campaign.", metavar="CHAR",
-        show_default=False)],
+        autocompletion=complete_characters, show_default=False)],
     json: JsonFlag = False,
 ) -> None:
     """Show a character's sheet (the party at a glance: cwx party).

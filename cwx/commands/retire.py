@@ -6,7 +6,16 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import BagFile, DryRun, command, dry, here, opener
+from cwx.cli.common import (
+    BagFile,
+    DryRun,
+    command,
+    complete_bags,
+    complete_characters,
+    dry,
+    here,
+    opener,
+)
 from cwx.cli.output import JsonFlag, emit
 from cwx.printable import printable
 
@@ -17,7 +26,8 @@ app = command("retire")
 def retire(
     file: Annotated[str, typer.Argument(
         help="The character (a file, or a name in the campaign) or the bag's file.",
-        metavar="FILE", show_default=False)],
+        metavar="FILE", autocompletion=lambda ctx: [*complete_characters(ctx), *complete_bags()],
+        show_default=False)],
     bag: BagFile = None,
     dry_run: DryRun = False,
     json: JsonFlag = False,
