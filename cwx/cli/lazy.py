@@ -226,19 +226,24 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
             print(text)
         return 0
     except UsageError as error:
-        where = error.ctx.command_path if error.ctx is not None else _path_of(command, args)
-        if getattr(error, "option_name", None) == "--paint":  # the root's, said too late
-            raise Usage("--paint is cwx's own option and goes before the command: "
-                        f"cwx --paint always {where.removeprefix('cwx ')} …") from None
-        said = error.format_message().rstrip(".")
-        # Click asks its suggestion as a sentence of its own; cwx's line says it as
-        # commands do: No such option '--hlep' (did you mean '--help'?).
-        if found := re.fullmatch(r"(.*?)\. \(?Did (you mean .*\?)\)?", said, re.DOTALL):
-            said = f"{found[1]} (did {found[2]})"
-        raise Usage(f"{said}; see '{where} --help'") from None
+        raise _usage(error, command, args) from None
     except ClickException as error:
         raise Usage(error.format_message()) from None
     return status if isinstance(status, int) else 0
+
+
+def _usage(error: UsageError, command: Any, args: Sequence[str] | None) -> Usage:
+    """Click's usage error as cwx's one line, with where to read more."""
+    where = error.ctx.command_path if error.ctx is not None else _path_of(command, args)
+    if getattr(error, "option_name", None) == "--paint":  # the root's, said too late
+        return Usage("--paint is cwx's own option and goes before the command: "
+                     f"cwx --paint always {where.removeprefix('cwx ')} …")
+    said = error.format_message().rstrip(".")
+    # Click asks its suggestion as a sentence of its own; cwx's line says it as commands
+    # do: No such option '--hlep' (did you mean '--help'?).
+    if found := re.fullmatch(r"(.*?)\. \(?Did (you mean .*\?)\)?", said, re.DOTALL):
+        said = f"{found[1]} (did {found[2]})"
+    return Usage(f"{said}; see '{where} --help'")
 
 
 def _path_of(command: Any, args: Sequence[str] | None) -> str:
