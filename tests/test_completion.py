@@ -194,6 +194,9 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
         assert terminal.tab("cwx check ana.t")[-1] == "ana.toml"  # a file, by the shell
+        # Where no file is taken, none is offered: a trait before its character, a number.
+        assert terminal.tab("cwx clock resolve -t a")[-1] == "a"
+        assert terminal.tab("cwx clock resolve --guess a")[-1] == "a"
     finally:
         terminal.close()
 
@@ -211,7 +214,7 @@ def test_each_shell_gets_a_script_of_its_own() -> None:
     scripts = {shell: cwx("--show-completion", shell) for shell in
                ("bash", "zsh", "fish", "powershell")}
     assert all(ran.status == 0 for ran in scripts.values())
-    assert "COMPREPLY" in scripts["bash"].stdout and "complete -o" in scripts["bash"].stdout
+    assert "COMPREPLY" in scripts["bash"].stdout and "complete -F" in scripts["bash"].stdout
     assert scripts["zsh"].stdout.startswith("#compdef cwx")
     assert "complete --command cwx" in scripts["fish"].stdout
     assert "Register-ArgumentCompleter" in scripts["powershell"].stdout
@@ -322,3 +325,27 @@ def test_a_command_that_takes_a_character_or_a_bag_offers_the_campaigns(table: P
     assert bash_reply(table, "cwx", "bag", "show", "") == ["bag.toml"]
     assert "bag.toml" in bash_reply(table, "cwx", "retire", "") and "ana" in bash_reply(
         table, "cwx", "retire", "A")
+
+
+def test_bash_breaks_where_its_comp_wordbreaks_says(table: Path) -> None:
+    # An interactive bash breaks at @ as well: `At@` arrives as `At`, `@`, "".
+    (table / "ana.toml").write_text(KNIFE.replace("run = 2", '"At@Home" = 2'))
+    reply = _BASH_REPLY.replace("_cwx_completion cwx", "COMP_WORDBREAKS+=@; _cwx_completion cwx")
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", reply, "bash",
+                           *RESOLVE, "At", "@", ""], cwd=table, capture_output=True,
+                          text=True, timeout=60, env=_env(table.parent))
+    assert done.stdout.split("\n")[:1] == ["Home"]
+
+
+def test_a_short_option_written_with_an_equals_sign_is_offered_nothing(table: Path) -> None:
+    # Click reads `-t=Re` as the trait `=Re`: a candidate there would be refused.
+    assert bash_reply(table, "cwx", "clock", "resolve", "-c", "ana.toml", "-t=Re") == []
+
+
+def test_powershell_doubles_every_quote_it_reads_as_one() -> None:
+    from cwx.cli.completion import powershell_quoted
+
+    assert powershell_quoted("Lockpicker\u2019s Eye") == "'Lockpicker\u2019\u2019s Eye'"
+    assert powershell_quoted("@home") == "'@home'"  # never a splat
+    assert powershell_quoted("--keep-white") == "--keep-white"
+    assert powershell_quoted("a@b") == "a@b"

@@ -236,7 +236,7 @@ def test_bash_is_asked_with_the_words_joined_by_the_scripts_ifs(
     assert asked.get_completion_args() == (["--trait"], "Re") and asked.quote == "'"
 
 
-def test_zsh_is_offered_candidates_through_describe_or_else_files(
+def test_zsh_is_offered_candidates_through_describe(
         monkeypatch: pytest.MonkeyPatch) -> None:
     command = lazy._built(_demo_app(), "hello")
     describe = (f"local -a offered=('Repair' 'run')\n"
@@ -248,15 +248,16 @@ def test_zsh_is_offered_candidates_through_describe_or_else_files(
     # After `--trait=`, zsh is told to keep that part of the word and complete the rest.
     monkeypatch.setenv(completion.ARGS, "cwx --trait=R")
     assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == (
-        f"compset -P '*='\n{describe}")
+        f"compset -P 1 '*='\n{describe}")
+    # Nothing matches: nothing, since a trait is never a file of the folder.
     monkeypatch.setenv(completion.ARGS, "cwx --trait x")
-    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == "_files"
+    assert completion.Zsh(command, {}, "cwx", completion.COMPLETE).complete() == ""
 
 
 def test_an_unclosed_quote_is_the_word_being_typed() -> None:
     assert completion.words_of("cwx --trait 'Knife Fi") == (
-        ["cwx", "--trait", "Knife Fi"], "'", True)
-    assert completion.words_of('cwx -t "a b" c\\ d ') == (["cwx", "-t", "a b", "c d"], "", False)
+        ["cwx", "--trait", "Knife Fi"], "'", 12)
+    assert completion.words_of('cwx -t "a b" c\\ d ') == (["cwx", "-t", "a b", "c d"], "", None)
     assert completion.read_line("cwx -t ''") == (["-t"], "", "")
 
 

@@ -154,17 +154,32 @@ def test_the_prompt_plays_lines_until_ctrl_d_and_keeps_its_history_out_of_git(
 
 def test_a_scene_completes_as_the_shell_does(tmp_path: Path) -> None:
     from cwx.cli.scene import Completer
+    from tests.test_completion import KNIFE
 
     folder = _table(tmp_path / "camp")
     here = os.getcwd()
     os.chdir(folder)
     try:
         complete = Completer()
-        assert "draw" in complete.offered("dr", "dr") and "bag" in complete.offered("", "")
-        assert complete.offered("draw -c sue -t ", "") == sorted(
+        assert "draw" in complete.offered("dr", 0) and "bag" in complete.offered("", 0)
+        assert complete.offered("draw -c sue -t ", 15) == sorted(
             ["Strong", "Clever", "Athletic", "Brave", "Healer", "Friendly"])
-        assert complete.offered("resolve -c ", "") == ["kris"]  # ClockWorx's, for resolve
-        assert complete.offered("log -c ", "") == ["kris", "rick", "sue"]
+        assert complete.offered("resolve -c ", 11) == ["kris"]  # ClockWorx's, for resolve
+        assert complete.offered("log -c ", 7) == ["kris", "rick", "sue"]
+        assert complete.offered("cwx clock res", 10) == ["resolve"]
+        # Quoted as a scene line reads them back: one word, whatever the name holds.
+        (folder / "ana.toml").write_text(KNIFE)
+        line = "resolve -c ana.toml -t "
+        assert complete.offered(f"{line}kn", len(line)) == ["Knife\\ Fighting"]
+        assert complete.offered(f"{line}lo", len(line)) == ["Lockpicker\\'s\\ Eye"]
+        assert complete.offered(f'{line}"Kn', len(line)) == ['"Knife Fighting"']
+        # readline's word begins after the escaped space; the rest of the name follows.
+        assert complete.offered(f"{line}Knife\\ F", len(line) + 7) == ["Fighting"]
+        line = "resolve -c ana.toml "
+        assert complete.offered(f"{line}--trait=kn", len(line)) == ["--trait=Knife\\ Fighting"]
+        # Files where a file is taken (and nothing where a trait is).
+        assert complete.offered("check ana.t", 6) == ["ana.toml"]
+        assert complete.offered("resolve -c ana.toml -t zz", 23) == []
     finally:
         os.chdir(here)
 

@@ -37,24 +37,26 @@ FISH = Quoting("\\", "'\\", "\"$\\\n")
 POWERSHELL = Quoting("`", "", None, doubled=True)
 
 
-class Line(NamedTuple):
-    """A command line up to the cursor, read as its shell will pass it to cwx."""
+class Read(NamedTuple):
+    """A command line as its shell will pass it to cwx."""
 
-    words: list[str]  # the words before the one being typed, without `cwx`
-    incomplete: str  # the word being typed ("" after a space)
-    quote: str  # the quote that word opened and the shell will close, if any
+    words: list[str]
+    quote: str  # the quote still open at the end, which the shell will close
+    start: int | None  # where the word still being typed begins (None: after a space)
 
 
-def words_of(line: str, quoting: Quoting = POSIX) -> tuple[list[str], str, bool]:
-    """The words of `line` as the shell passes them, the quote still open at its end, and
-    whether a word is still being typed there (an open quote is one)."""
+def words_of(line: str, quoting: Quoting = POSIX) -> Read:
+    """The words of `line` as the shell passes them; an open quote at the end is the word
+    being typed."""
     words: list[str] = []
     word: str | None = None  # the word being read, once one has begun
     quote = ""
-    at = 0
+    at = began = 0
     while at < len(line):
         char, next = line[at], line[at + 1:at + 2]
         keeps = (quoting.in_single if quote == "'" else quoting.in_double) if quote else None
+        if word is None and not char.isspace():
+            began = at
         if char.isspace() and not quote:
             if word is not None:
                 words.append(word)
@@ -73,51 +75,65 @@ def words_of(line: str, quoting: Quoting = POSIX) -> tuple[list[str], str, bool]
         at += 1
     if word is not None:
         words.append(word)
-    return words, quote, word is not None
+    return Read(words, quote, began if word is not None else None)
+
+
+class Line(NamedTuple):
+    """A command line up to the cursor: the words before the one being typed (without
+    `cwx`), and that word ("" after a space)."""
+
+    words: list[str]
+    incomplete: str
+    quote: str  # the quote that word opened and the shell will close, if any
 
 
 def read_line(line: str, quoting: Quoting = POSIX) -> Line:
-    """The line up to the cursor as words before the one being typed, and that word."""
-    words, quote, typing = words_of(line, quoting)
+    words, quote, start = words_of(line, quoting)
     words = words[1:]  # not `cwx` itself
-    if typing and words:
+    if start is not None and words:
         return Line(words[:-1], words[-1], quote)
     return Line(words, "", "")
 
 
+def option_value(incomplete: str) -> tuple[str, str]:
+    """`--char=kr` as the part a candidate follows (`--char=`) and the value typed (`kr`):
+    Click offers values alone there."""
+    if incomplete.startswith("--") and "=" in incomplete:
+        option, _, value = incomplete.partition("=")
+        return f"{option}=", value
+    return "", incomplete
+
+
 class _Shell(ShellComplete):
     """A shell's script, which names the variables it asks cwx with."""
+
+    files = False  # whether the shell's own file names belong where the word is
 
     def source(self) -> str:
         return self.source_template % {**self.source_vars(), "args_var": ARGS,
                                        "fish_var": FISH_ASKS}
 
     def get_completions(self, args: list[str], incomplete: str) -> list[CompletionItem]:
+        """The candidates for the word (and whether files belong there: `files`)."""
+        if incomplete[:1] == "-" and incomplete[1:2] != "-" and "=" in incomplete:
+            return []  # -t=Re: Click would read the value as `=Re`; nothing to offer
         try:
-            return super().get_completions(args, incomplete)
+            items = super().get_completions(args, incomplete)
         except OSError:  # a folder gone from under the shell: nothing to offer, quietly
             return []
+        self.files = any(item.type != "plain" for item in items)
+        return [item for item in items if item.type == "plain"]
 
 
-def _option_value(incomplete: str) -> tuple[str, str]:
-    """`--char=kr` as the part a candidate follows (`--char=`) and the value typed (`kr`):
-    Click offers values alone there."""
-    if incomplete.startswith("-") and "=" in incomplete:
-        option, _, value = incomplete.partition("=")
-        return f"{option}=", value
-    return "", incomplete
+def _breaks() -> frozenset[str]:
+    """Where bash splits a word though cwx is given it whole (COMP_WORDBREAKS, by default
+    `=` and `:` within a word): --char=kris arrives as `--char`, `=`, `kris`, and a
+    candidate replaces only the last piece."""
+    return frozenset(os.environ.get("COMP_WORDBREAKS", "=:")) - frozenset(" \t\n'\"")
 
 
-# bash splits a word at these (COMP_WORDBREAKS) though cwx is given it whole:
-# --char=kris arrives as `--char`, `=`, `kris`, and a candidate replaces the last piece.
-_BREAKS = frozenset("=:")
-
-
-def _broken(piece: str) -> bool:
-    return bool(piece) and set(piece) <= _BREAKS
-
-
-def glued(pieces: list[str], line: str = "") -> list[list[str]]:
+def glued(pieces: list[str], line: str = "", breaks: frozenset[str] = frozenset("=:")
+          ) -> list[list[str]]:
     """bash's COMP_WORDS joined back into the words cwx will be given, each as the pieces
     bash split it into at a break character; `line` (COMP_LINE up to the cursor) tells
     whether a break touches its neighbours, which without it they are taken to."""
@@ -127,11 +143,28 @@ def glued(pieces: list[str], line: str = "") -> list[list[str]]:
         found = (len(line) if not piece else line.find(piece, at)) if line else -1
         touching = found < 0 or not line[at:found]
         at = found + len(piece) if found >= 0 else at
-        if words and touching and (_broken(piece) or _broken(words[-1][-1])):
+        broken = bool(piece) and set(piece) <= breaks
+        if words and touching and (broken or (words[-1][-1] and set(words[-1][-1]) <= breaks)):
             words[-1].append(piece)
         else:
             words.append([piece])
     return words
+
+
+def following(said: str, kept: str) -> str:
+    """A candidate as it follows `kept`, the part of its word the shell keeps (bash's
+    before a break, readline's before a space): "" when it does not begin with it."""
+    if said[:len(kept)].casefold() != kept.casefold():
+        return ""
+    return said[len(kept):]
+
+
+class Answer(Exception):
+    """What cwx answers a shell, with the exit status that says more (fish: any?)."""
+
+    def __init__(self, text: str, status: int) -> None:
+        super().__init__(text)
+        self.text, self.status = text, status
 
 
 class Bash(_Shell):
@@ -139,20 +172,23 @@ class Bash(_Shell):
 
     name = "bash"
     # Each candidate is one line, read into COMPREPLY whole: no word splitting or glob of
-    # its own, and cwx's complaints (a folder gone) never print into the prompt.
+    # its own, and cwx's complaints (a folder gone) never print into the prompt. Exit 1
+    # says that the shell's file names belong there, when cwx has nothing to offer.
     source_template = """\
 %(complete_func)s() {
     local IFS=$'\\n' reply line
     reply=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD="$COMP_CWORD" \\
                 COMP_LINE="$COMP_LINE" COMP_POINT="$COMP_POINT" \\
+                COMP_WORDBREAKS="$COMP_WORDBREAKS" \\
                 %(complete_var)s=bash_complete "$1" 2>/dev/null)
+    [[ $? == 1 ]] && compopt -o default 2>/dev/null
     COMPREPLY=()
     [[ -n $reply ]] || return 0
     while IFS= read -r line; do COMPREPLY+=("$line"); done <<<"$reply"
     return 0
 }
 
-complete -o default -F %(complete_func)s %(prog_name)s"""
+complete -F %(complete_func)s %(prog_name)s"""
 
     quote = ""  # the quote the word being completed opened, if any
     kept = ""  # what bash keeps of that word, before its last break (`Sword:`)
@@ -164,25 +200,26 @@ complete -o default -F %(complete_func)s %(prog_name)s"""
         cword = _number("COMP_CWORD", len(typed) - 1)
         point = _number("COMP_POINT", -1)
         line = os.environ.get("COMP_LINE", "")
-        words = glued([*typed, ""][:cword + 1], line[:point] if point >= 0 else line)
+        breaks = _breaks()
+        words = glued([*typed, ""][:cword + 1], line[:point] if point >= 0 else line, breaks)
         current = words.pop()
-        self.kept = "".join(current if _broken(current[-1]) else current[:-1])
+        broken = bool(current[-1]) and set(current[-1]) <= breaks
+        self.kept = "".join(current if broken else current[:-1])
         found, self.quote, _ = words_of("".join(current))
         incomplete = " ".join(found)
-        if option := _option_value(incomplete)[0]:  # Click offers the value alone
+        if option := option_value(incomplete)[0]:  # Click offers the value alone
             self.kept = self.kept[len(option):] if self.kept.startswith(option) else ""
-        done = [" ".join(words_of("".join(word))[0]) for word in words]
+        done = [" ".join(words_of("".join(word)).words) for word in words]
         return done[1:], incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
-        said = bash_quoted(str(item.value), self.quote)
-        if said[:len(self.kept)].casefold() != self.kept.casefold():
-            return ""  # bash would keep what the player typed before the break
-        return said[len(self.kept):]
+        return following(bash_quoted(str(item.value), self.quote), self.kept)
 
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
-        offered = (self.format_completion(item) for item in self.get_completions(args, incomplete))
+        offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
+        if self.files and not any(offered):
+            raise Answer("", 1)
         return "\n".join(said for said in offered if said)
 
 
@@ -190,7 +227,7 @@ def _number(variable: str, unset: int) -> int:
     said = os.environ.get(variable, "")
     if not said:
         return unset
-    if not said.isdigit():
+    if not (said.isascii() and said.isdigit()):
         raise ValueError(f"{variable}={said!r} is not a number; bash sets it when it completes")
     return int(said)
 
@@ -202,7 +239,7 @@ _ANY_CASE = "m:{[:lower:][:upper:]}={[:upper:][:lower:]} r:|[_-]=* r:|=*"
 
 class Zsh(_Shell):
     """Candidates with their help, for zsh's _describe, which matches them ignoring case
-    too; with none to offer, zsh completes file names."""
+    too; where a file is taken and cwx has none to offer, zsh completes file names."""
 
     name = "zsh"
     # Sourced, the script registers the function. Autoloaded from fpath (what
@@ -234,22 +271,24 @@ fi"""
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
         items = self.get_completions(args, incomplete)
-        option, typed = _option_value(incomplete)
-        said = ["compset -P '*='"] if option else []
+        option, typed = option_value(incomplete)
+        said = ["compset -P 1 '*='"] if option else []  # up to the first `=` only
         if not items:
-            return "\n".join([*said, "_files"])
+            return "\n".join([*said, "_files"]) if self.files else ""
         # zsh's matcher knows the case of ASCII letters only: for É typed as é, cwx's own
-        # match (any case) stands, and zsh offers the candidates as they are (-U).
-        as_they_are = not typed.isascii() and any(
-            not str(item.value).startswith(typed) for item in items)
+        # match (any case) stands, and zsh takes the one candidate as it is (-U; with
+        # several, zsh would cut their common start inside a letter's bytes).
+        as_it_is = len(items) == 1 and not typed.isascii() and \
+            not str(items[0].value).startswith(typed)
         return "\n".join([*said, "local -a offered=("
-                           f"{' '.join(self.format_completion(item) for item in items)})",
-                           f"_describe -t values value offered -M '{_ANY_CASE}'"
-                           + (" -U" if as_they_are else "")])
+                          f"{' '.join(self.format_completion(item) for item in items)})",
+                          f"_describe -t values value offered -M '{_ANY_CASE}'"
+                          + (" -U" if as_it_is else "")])
 
 
 class Fish(_Shell):
-    """Candidates with their help after a tab; with none, fish completes file names."""
+    """Candidates with their help after a tab; where a file is taken and cwx has none to
+    offer, fish completes file names."""
 
     name = "fish"
     source_template = (
@@ -263,7 +302,7 @@ class Fish(_Shell):
 
     def get_completion_args(self) -> tuple[list[str], str]:
         args, incomplete, _ = read_line(os.environ.get(ARGS, ""), FISH)
-        self.option = _option_value(incomplete)[0]
+        self.option = option_value(incomplete)[0]
         return args, incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
@@ -275,8 +314,8 @@ class Fish(_Shell):
         args, incomplete = self.get_completion_args()
         offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
         if os.environ.get(FISH_ASKS) == "is-args":
-            # The condition: true (status 0) when cwx has candidates, else fish's files.
-            raise SystemExit(0 if offered else 1)
+            # The condition: false (status 1) lets fish complete file names instead.
+            raise Answer("", 1 if self.files and not offered else 0)
         return "\n".join(offered)
 
 
@@ -307,15 +346,13 @@ Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock {
 
     def get_completion_args(self) -> tuple[list[str], str]:
         args, incomplete, _ = read_line(os.environ.get(ARGS, ""), POWERSHELL)
-        self.option = _option_value(incomplete)[0]
+        self.option = option_value(incomplete)[0]
         return args, incomplete
 
     def format_completion(self, item: CompletionItem) -> str:
         value = str(item.value)
-        text = value if re.fullmatch(r"[\w@%+,./:=-]+", value) else \
-            "'" + value.replace("'", "''") + "'"
         help = " ".join(str(item.help).split()) if item.help else ""
-        return f"{self.option}{text}\t{value}\t{help}"
+        return f"{self.option}{powershell_quoted(value)}\t{value}\t{help}"
 
 
 SHELLS: dict[str, type[ShellComplete]] = {
@@ -327,18 +364,21 @@ def script(shell: str) -> str:
     return SHELLS[shell](None, {}, "cwx", COMPLETE).source()  # type: ignore[arg-type]
 
 
-def answer(command: Any, instruction: str) -> str:
-    """What cwx prints when a shell's script asks (`bash_complete`...): the candidates for
-    the line in the environment, one a line, as that shell reads them. `bash_source`
-    (Click's word for it) is the script itself."""
+def answer(command: Any, instruction: str) -> Answer:
+    """What cwx answers when a shell's script asks (`bash_complete`...): the candidates
+    for the line in the environment, one a line, as that shell reads them, and the exit
+    status that says more. `bash_source` (Click's word for it) is the script itself."""
     shell, _, asked = instruction.rpartition("_")
     if shell not in SHELLS or asked not in ("complete", "source"):
         raise ValueError(f"{COMPLETE}={instruction}: cwx answers SHELL_complete, as its "
                          "scripts ask (bash_complete, zsh_complete, fish_complete, "
                          "powershell_complete), and SHELL_source with the script")
     if asked == "source":
-        return script(shell)
-    return SHELLS[shell](command, {}, "cwx", COMPLETE).complete()
+        return Answer(script(shell), 0)
+    try:
+        return Answer(SHELLS[shell](command, {}, "cwx", COMPLETE).complete(), 0)
+    except Answer as said:
+        return said
 
 
 def install(shell: str) -> Path:
@@ -359,14 +399,15 @@ def install(shell: str) -> Path:
             _add_line(Path(os.environ.get("ZDOTDIR") or home) / ".zshrc",
                       "fpath+=~/.zfunc; autoload -Uz compinit; compinit")
         elif shell == "fish":
-            config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+            said = os.environ.get("XDG_CONFIG_HOME", "")  # a relative one is ignored (XDG)
+            config = Path(said) if os.path.isabs(said) else home / ".config"
             target = config / "fish" / "completions" / "cwx.fish"
             _write(target, script(shell))
         else:  # PowerShell reads its profile, wherever it says that is
             profile = _powershell_profile(shell)
             target = profile.parent / "cwx-completion.ps1"
             _write(target, script(shell))
-            _add_line(profile, ". '" + str(target).replace("'", "''") + "'")
+            _add_line(profile, f". {powershell_quoted(str(target), always=True)}")
     except OSError as error:
         raise WriteFailed(f"could not install {shell} completion ({error.strerror or error}); "
                           f"fix that and run `cwx --install-completion {shell}` again",
@@ -397,8 +438,11 @@ def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(path))
     temp = target.with_name(f".{target.name}.cwx-new")
-    temp.write_text(f"{text}\n")
-    os.replace(temp, target)
+    try:
+        temp.write_text(f"{text}\n")
+        os.replace(temp, target)
+    except OSError as error:  # said of the file the player knows, not the temporary one
+        raise OSError(error.errno, error.strerror, str(path)) from None
 
 
 def _add_line(path: Path, line: str) -> None:
@@ -419,3 +463,15 @@ def bash_quoted(value: str, quote: str = "") -> str:
     if quote == '"':
         return re.sub(r'([\\"$`])', r"\\\1", value)
     return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
+
+
+# PowerShell reads these as single quotes too, and a word starting with @ as a splat.
+_PS_QUOTES = "'\u2018\u2019\u201a\u201b"
+
+
+def powershell_quoted(value: str, always: bool = False) -> str:
+    """`value` as PowerShell reads it back as one word: as it is when it can be, else in
+    single quotes, each quote in it doubled."""
+    if not always and re.fullmatch(r"[\w%+,./:=-][\w@%+,./:=-]*", value):
+        return value
+    return "'" + re.sub(f"([{_PS_QUOTES}])", r"\1\1", value) + "'"

@@ -177,22 +177,34 @@ def _any_case(items: list[CompletionItem], incomplete: str) -> list[CompletionIt
     return [item for item in items if str(item.value).casefold().startswith(word)]
 
 
+# A parameter that takes a file says so in its help (FILE, PATH, DIR, and CHAR: a file
+# or a name); there the shell's own file names follow cwx's candidates, and nowhere else
+# (a trait or a number is never a file of the folder).
+_FILES = frozenset({"FILE", "PATH", "DIR", "CHAR"})
+
+
+def _offered(param: Any, found: list[CompletionItem], incomplete: str) -> list[CompletionItem]:
+    """The candidates of `found` that match the word in any case; and, where a file is
+    taken, Click's item asking the shell for file names."""
+    offered = _any_case([item for item in found if item.type == "plain"], incomplete)
+    if isinstance(param.type, File | Path) or (param.metavar or "").strip("[].") in _FILES:
+        offered.append(CompletionItem(incomplete, type="file"))
+    return offered
+
+
 class _Option(TyperOption):
     """An option whose values are completed in any case of the word typed so far: Typer
     keeps only those that start with it exactly, and lets every one through a word of ""."""
 
     def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
-        return _any_case(super().shell_complete(ctx, ""), incomplete)
+        return _offered(self, super().shell_complete(ctx, ""), incomplete)
 
 
 class _Argument(TyperArgument):
-    """An argument whose values complete in any case, but a file's, which the shell
-    completes."""
+    """An argument whose values complete in any case, as an option's do."""
 
     def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
-        if isinstance(self.type, File | Path):
-            return super().shell_complete(ctx, incomplete)
-        return _any_case(super().shell_complete(ctx, ""), incomplete)
+        return _offered(self, super().shell_complete(ctx, ""), incomplete)
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
@@ -207,10 +219,12 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
         from cwx.cli.completion import answer
 
         try:
-            print(answer(command, instruction))
+            said = answer(command, instruction)
         except ValueError as error:
             raise Usage(str(error)) from None
-        return 0
+        if said.text:
+            print(said.text)
+        return said.status
     try:
         status = command.main(args=args, prog_name="cwx", standalone_mode=False)
     except SystemExit as exit:

@@ -133,22 +133,42 @@ class Completer:
             import readline
 
             line = readline.get_line_buffer()[:readline.get_endidx()]
-            self.matches = self.offered(line, text)
+            self.matches = self.offered(line, readline.get_begidx())
         return self.matches[state] if state < len(self.matches) else None
 
-    def offered(self, line: str, text: str) -> list[str]:
-        try:
-            words = shlex.split(line)
-        except ValueError:
-            return []
-        done = words if not text else words[:-1]
+    def offered(self, line: str, begin: int) -> list[str]:
+        """What may replace the line from `begin` (readline's word, which ends at a space
+        even inside quotes) to its end: candidates quoted as a scene line reads them."""
+        from cwx.cli.completion import bash_quoted, following, option_value, words_of
+
+        words, quote, start = words_of(line)
+        done, incomplete = (words, "") if start is None else (words[:-1], words[-1])
+        if done[:1] == ["cwx"]:
+            done = done[1:]
         if done and done[0] in self.known:
             done = [*self.known[done[0]], *done[1:]]
-        items = self.completion.get_completions(done, text)
-        found = [str(item.value) for item in items]
+        found = [str(item.value) for item in self.completion.get_completions(done, incomplete)]
         if not done:  # a group's command by its own name, too
-            found += [name for name in self.known if name.startswith(text)]
-        return sorted(set(found))
+            found += [name for name in self.known if name.startswith(incomplete)]
+        option, typed = option_value(incomplete)
+        if not found and self.completion.files:
+            found = _files_like(typed)
+        kept = line[start:begin] if start is not None else ""
+        said = (following(f"{option}{quote}{bash_quoted(value, quote)}{quote}", kept)
+                for value in sorted(set(found)))
+        return [one for one in said if one]
+
+
+def _files_like(typed: str) -> list[str]:
+    """The files and folders whose path begins with `typed` (hidden ones when asked)."""
+    folder, start = os.path.split(typed)
+    try:
+        with os.scandir(os.path.expanduser(folder) or ".") as entries:
+            return [os.path.join(folder, entry.name) + (os.sep if entry.is_dir() else "")
+                    for entry in entries if entry.name.startswith(start) and
+                    (start[:1] == "." or entry.name[:1] != ".")]
+    except OSError:
+        return []
 
 
 def prompt(root: str | None) -> int:
