@@ -30,6 +30,8 @@ run = 2
 "Lockpicker's Eye" = 1
 "Sword: Long" = 1
 "Élan" = 1
+"At@Home" = 1
+"Bang!x" = 1
 """
 
 
@@ -188,6 +190,8 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab(f"{trait} lo")[-1] == "Lockpicker's Eye"
         assert terminal.tab(f"{trait} sw")[-1] == "Sword: Long"
         assert terminal.tab(f"{trait} é")[-1] == "Élan"  # a case beyond ASCII
+        assert terminal.tab(f"{trait} At@")[-1] == "At@Home"  # bash breaks at @
+        assert terminal.tab(f'{trait} "Ba')[-1] == "Bang!x"  # and expands ! inside "…"
         assert terminal.tab(f"{trait} Sword:")[-1] == "Sword: Long"  # bash breaks at `:`
         assert terminal.tab(f"{trait}=kn")[-1] == "--trait=Knife Fighting"
         assert terminal.tab("cwx clock resolve --char=ana.toml -t kn")[-1] == "Knife Fighting"
@@ -295,7 +299,8 @@ def test_bash_completes_after_a_break_in_the_word(table: Path) -> None:
     # bash splits `--trait=Kn` and `Sword:` at the break; the candidate follows it.
     assert bash_reply(table, *RESOLVE[:-1], "--trait", "=", "Kn") == [r"Knife\ Fighting"]
     assert bash_reply(table, *RESOLVE[:-1], "--trait", "=") == [
-        r"Knife\ Fighting", "Repair", "run", r"Lockpicker\'s\ Eye", r"Sword:\ Long", "Élan"]
+        r"Knife\ Fighting", "Repair", "run", r"Lockpicker\'s\ Eye", r"Sword:\ Long", "Élan",
+        "At@Home", r"Bang\!x"]
     assert bash_reply(table, *RESOLVE, "Sword", ":") == [r"\ Long"]
     assert bash_reply(table, "cwx", "clock", "resolve", "--char", "=", "ana.toml", "-t", "Re") == [
         "Repair"]
@@ -328,13 +333,13 @@ def test_a_command_that_takes_a_character_or_a_bag_offers_the_campaigns(table: P
 
 
 def test_bash_breaks_where_its_comp_wordbreaks_says(table: Path) -> None:
-    # An interactive bash breaks at @ as well: `At@` arrives as `At`, `@`, "".
-    (table / "ana.toml").write_text(KNIFE.replace("run = 2", '"At@Home" = 2'))
+    # An interactive bash breaks at @ as well: `At@` arrives as `At`, `@`, "", and
+    # readline replaces from the @ on (a special prefix of its own).
     reply = _BASH_REPLY.replace("_cwx_completion cwx", "COMP_WORDBREAKS+=@; _cwx_completion cwx")
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c", reply, "bash",
                            *RESOLVE, "At", "@", ""], cwd=table, capture_output=True,
                           text=True, timeout=60, env=_env(table.parent))
-    assert done.stdout.split("\n")[:1] == ["Home"]
+    assert done.stdout.split("\n")[:1] == ["@Home"]
 
 
 def test_a_short_option_written_with_an_equals_sign_is_offered_nothing(table: Path) -> None:
@@ -349,3 +354,12 @@ def test_powershell_doubles_every_quote_it_reads_as_one() -> None:
     assert powershell_quoted("@home") == "'@home'"  # never a splat
     assert powershell_quoted("--keep-white") == "--keep-white"
     assert powershell_quoted("a@b") == "a@b"
+
+
+def test_a_file_name_not_in_utf8_is_offered_as_its_bytes(table: Path) -> None:
+    (table / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    (table / os.fsdecode(b"bad\xff.toml")).write_text(KNIFE.replace("Ana", "Zed"))
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", _BASH_REPLY, "bash",
+                           "cwx", "char", "show", "ba"], cwd=table, capture_output=True,
+                          timeout=60, env=_env(table.parent))
+    assert done.stdout.split(b"\n")[:1] == [b"bad\\\xff"]  # \ and the byte: bash reads it

@@ -173,6 +173,9 @@ def test_a_scene_completes_as_the_shell_does(tmp_path: Path) -> None:
         assert complete.offered(f"{line}kn", len(line)) == ["Knife\\ Fighting"]
         assert complete.offered(f"{line}lo", len(line)) == ["Lockpicker\\'s\\ Eye"]
         assert complete.offered(f'{line}"Kn', len(line)) == ['"Knife Fighting"']
+        (folder / "cash.toml").write_text(KNIFE.replace("run = 2", '"Cash $HOME" = 2'))
+        assert complete.offered('resolve -c cash.toml -t "Ca', 23) == ['"Cash $HOME"']
+        assert complete.offered("char show ~/", 10) == []  # a scene line expands no ~
         # readline's word begins after the escaped space; the rest of the name follows.
         assert complete.offered(f"{line}Knife\\ F", len(line) + 7) == ["Fighting"]
         line = "resolve -c ana.toml "

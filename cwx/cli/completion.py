@@ -35,6 +35,7 @@ class Quoting(NamedTuple):
 POSIX = Quoting("\\", "", "$`\"\\\n")
 FISH = Quoting("\\", "'\\", "\"$\\\n")
 POWERSHELL = Quoting("`", "", None, doubled=True)
+SHLEX = Quoting("\\", "", "\"\\")  # a scene line (cwx play): shlex escapes only these in "…"
 
 
 class Read(NamedTuple):
@@ -122,7 +123,9 @@ class _Shell(ShellComplete):
         except OSError:  # a folder gone from under the shell: nothing to offer, quietly
             return []
         self.files = any(item.type != "plain" for item in items)
-        return [item for item in items if item.type == "plain"]
+        # A shell reads one candidate a line: a name with a line break cannot be one.
+        return [item for item in items if item.type == "plain" and
+                not {"\n", "\r"} & set(str(item.value))]
 
 
 def _breaks() -> frozenset[str]:
@@ -209,6 +212,10 @@ complete -F %(complete_func)s %(prog_name)s"""
         incomplete = " ".join(found)
         if option := option_value(incomplete)[0]:  # Click offers the value alone
             self.kept = self.kept[len(option):] if self.kept.startswith(option) else ""
+        if self.kept.endswith(("@", "$")):
+            # readline breaks a word there but leaves the break in the word it replaces
+            # (its special prefixes): the candidate says it again.
+            self.kept = self.kept[:-1]
         done = [" ".join(words_of("".join(word)).words) for word in words]
         return done[1:], incomplete
 
@@ -333,12 +340,15 @@ Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock {
     if ($upTo -gt $line.Length) { $line += ' ' }
     $Env:%(complete_var)s = 'powershell_complete'
     $Env:%(args_var)s = $line
+    $encoding = [Console]::OutputEncoding  # cwx answers in UTF-8, whatever the code page
+    [Console]::OutputEncoding = [System.Text.Encoding]::UTF8
     & %(prog_name)s 2>$null | ForEach-Object {
         $text, $item, $help = $_ -split "`t", 3
         if (-not $help) { $help = $item }
         [System.Management.Automation.CompletionResult]::new(
             $text, $item, 'ParameterValue', $help)
     }
+    [Console]::OutputEncoding = $encoding
     Remove-Item Env:%(complete_var)s, Env:%(args_var)s -ErrorAction SilentlyContinue
 }"""
 
@@ -461,7 +471,8 @@ def bash_quoted(value: str, quote: str = "") -> str:
     if quote == "'":
         return value.replace("'", "'\\''")
     if quote == '"':
-        return re.sub(r'([\\"$`])', r"\\\1", value)
+        # `!` expands history even inside "…": it is said outside them, where \\! holds.
+        return re.sub(r'([\\"$`])', r"\\\1", value).replace("!", '"\\!"')
     return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
 
 
@@ -472,6 +483,6 @@ _PS_QUOTES = "'\u2018\u2019\u201a\u201b"
 def powershell_quoted(value: str, always: bool = False) -> str:
     """`value` as PowerShell reads it back as one word: as it is when it can be, else in
     single quotes, each quote in it doubled."""
-    if not always and re.fullmatch(r"[\w%+,./:=-][\w@%+,./:=-]*", value):
+    if not always and re.fullmatch(r"[\w%+./:=-][\w@%+./:=-]*", value):  # `a,b`: two
         return value
     return "'" + re.sub(f"([{_PS_QUOTES}])", r"\1\1", value) + "'"

@@ -222,8 +222,9 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
             said = answer(command, instruction)
         except ValueError as error:
             raise Usage(str(error)) from None
-        if said.text:
-            print(said.text)
+        if said.text:  # in UTF-8, and a file's name as its bytes are (not UTF-8 or not)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(f"{said.text}\n".encode("utf-8", "surrogateescape"))
         return said.status
     try:
         status = command.main(args=args, prog_name="cwx", standalone_mode=False)

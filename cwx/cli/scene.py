@@ -139,9 +139,9 @@ class Completer:
     def offered(self, line: str, begin: int) -> list[str]:
         """What may replace the line from `begin` (readline's word, which ends at a space
         even inside quotes) to its end: candidates quoted as a scene line reads them."""
-        from cwx.cli.completion import bash_quoted, following, option_value, words_of
+        from cwx.cli.completion import SHLEX, following, option_value, words_of
 
-        words, quote, start = words_of(line)
+        words, quote, start = words_of(line, SHLEX)
         done, incomplete = (words, "") if start is None else (words[:-1], words[-1])
         if done[:1] == ["cwx"]:
             done = done[1:]
@@ -154,16 +154,27 @@ class Completer:
         if not found and self.completion.files:
             found = _files_like(typed)
         kept = line[start:begin] if start is not None else ""
-        said = (following(f"{option}{quote}{bash_quoted(value, quote)}{quote}", kept)
+        said = (following(f"{option}{quote}{shlex_quoted(value, quote)}{quote}", kept)
                 for value in sorted(set(found)))
         return [one for one in said if one]
 
 
+def shlex_quoted(value: str, quote: str = "") -> str:
+    """`value` as a scene line reads it back as one word (shlex), after `quote`: as bash
+    would, but that inside "…" only \\ and " are escaped (no $, no history)."""
+    from cwx.cli.completion import bash_quoted
+
+    if quote == '"':
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return bash_quoted(value, quote)
+
+
 def _files_like(typed: str) -> list[str]:
-    """The files and folders whose path begins with `typed` (hidden ones when asked)."""
+    """The files and folders whose path begins with `typed` (hidden ones when asked); a
+    scene line expands no `~`, so neither does this."""
     folder, start = os.path.split(typed)
     try:
-        with os.scandir(os.path.expanduser(folder) or ".") as entries:
+        with os.scandir(folder or ".") as entries:
             return [os.path.join(folder, entry.name) + (os.sep if entry.is_dir() else "")
                     for entry in entries if entry.name.startswith(start) and
                     (start[:1] == "." or entry.name[:1] != ".")]
