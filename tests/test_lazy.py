@@ -281,6 +281,8 @@ def test_bash_words_split_at_a_break_are_joined_back() -> None:
         ["cwx"], ["a"], [":"], ["b"], [""]]
     assert completion.glued(["cwx", "-t", "Sword", ":", ""], "cwx -t Sword:") == [
         ["cwx"], ["-t"], ["Sword", ":", ""]]
+    # The cursor inside a word: the word as far as the cursor.
+    assert completion.glued(["cwx", "-c", "krXX"], "cwx -c kr") == [["cwx"], ["-c"], ["kr"]]
 
 
 # Names as a player might write them: any printable text, quotes and dollars included.

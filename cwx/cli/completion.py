@@ -144,6 +144,9 @@ def glued(pieces: list[str], line: str = "", breaks: frozenset[str] = frozenset(
     at = 0
     for piece in pieces:
         found = (len(line) if not piece else line.find(piece, at)) if line else -1
+        if found < 0 and line and piece.startswith(rest := line[at:].lstrip()):
+            # the cursor inside the word (kr|XX): only what is before it counts
+            piece, found = rest, len(line) - len(rest)
         touching = found < 0 or not line[at:found]
         at = found + len(piece) if found >= 0 else at
         broken = bool(piece) and set(piece) <= breaks
