@@ -12,7 +12,7 @@ import click
 import pytest
 import typer
 from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from typer.core import TyperArgument, TyperGroup
 
@@ -291,10 +291,13 @@ _NAMES = st.text(st.characters(blacklist_categories=("Cc", "Cs")), min_size=1, m
 
 @given(st.lists(_NAMES, min_size=1, max_size=8))
 @settings(max_examples=30)
+@example(["Ex!", "Hh!!", "Bang!x", "it's", 'say "hi"!', "$HOME`", "x'", 'y"', "z\\"])
 def test_a_quoted_candidate_reads_back_in_bash_as_one_word(names: list[str]) -> None:
-    # Unquoted, and after a quote the player opened (readline closes it).
-    lines = [f"printf '<%s>' {quote}{bash_quoted(name, quote)}{quote}"
-             for name in names for quote in ("", '"', "'")]
+    # Unquoted, and after a quote the player opened, which readline closes unless the
+    # candidate ends in it already.
+    said = [(quote, bash_quoted(name, quote)) for name in names for quote in ("", '"', "'")]
+    lines = [f"printf '<%s>' {quote}{text}{'' if quote and text.endswith(quote) else quote}"
+             for quote, text in said]
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c", "\n".join(lines)],
                           capture_output=True, text=True, check=True)
     assert done.stdout == "".join(f"<{name}>" * 3 for name in names)

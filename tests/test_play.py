@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -174,8 +175,11 @@ def test_a_scene_completes_as_the_shell_does(tmp_path: Path) -> None:
         assert complete.offered(f"{line}lo", len(line)) == ["Lockpicker\\'s\\ Eye"]
         assert complete.offered(f'{line}"Kn', len(line)) == ['"Knife Fighting"']
         (folder / "cash.toml").write_text(KNIFE.replace("run = 2", '"Cash $HOME" = 2'))
-        assert complete.offered('resolve -c cash.toml -t "Ca', 23) == ['"Cash $HOME"']
+        assert complete.offered('resolve -c cash.toml -t "Ca', 24) == ['"Cash $HOME"']
         assert complete.offered("char show ~/", 10) == []  # a scene line expands no ~
+        (folder / "end.toml").write_text(KNIFE.replace("run = 2", "\"Quip'\" = 2"))
+        (quip,) = complete.offered("resolve -c end.toml -t 'Qu", 23)
+        assert shlex.split(f"resolve -c end.toml -t {quip}")[-1] == "Quip'"
         # readline's word begins after the escaped space; the rest of the name follows.
         assert complete.offered(f"{line}Knife\\ F", len(line) + 7) == ["Fighting"]
         line = "resolve -c ana.toml "

@@ -96,6 +96,15 @@ def read_line(line: str, quoting: Quoting = POSIX) -> Line:
     return Line(words, "", "")
 
 
+def utf8(name: str) -> bool:
+    """Whether a name (a file's, as Python decodes it) is UTF-8 text."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def option_value(incomplete: str) -> tuple[str, str]:
     """`--char=kr` as the part a candidate follows (`--char=`) and the value typed (`kr`):
     Click offers values alone there."""
@@ -123,9 +132,10 @@ class _Shell(ShellComplete):
         except OSError:  # a folder gone from under the shell: nothing to offer, quietly
             return []
         self.files = any(item.type != "plain" for item in items)
-        # A shell reads one candidate a line: a name with a line break cannot be one.
-        return [item for item in items if item.type == "plain" and
-                not {"\n", "\r"} & set(str(item.value))]
+        # A shell reads one candidate a line: a name with a line break cannot be one; and
+        # cwx takes only names in UTF-8 (main.py), so a file named otherwise is none.
+        return [item for item in items if item.type == "plain" and utf8(str(item.value))
+                and not {"\n", "\r"} & set(str(item.value))]
 
 
 def _breaks() -> frozenset[str]:
@@ -470,13 +480,17 @@ def _add_line(path: Path, line: str) -> None:
 
 
 def bash_quoted(value: str, quote: str = "") -> str:
-    """`value` as bash reads it back as one word, after `quote` (none, ' or ")."""
+    """`value` as bash reads it back as one word, after `quote` (none, ' or "), which
+    readline closes after the candidate unless the candidate ends in it: then the
+    candidate closes the quote itself (Ex!, after ": "Ex"\\!"")."""
     if quote == "'":
-        return value.replace("'", "'\\''")
-    if quote == '"':
+        said = value.replace("'", "'\\''")
+    elif quote == '"':
         # `!` expands history even inside "…": it is said outside them, where \\! holds.
-        return re.sub(r'([\\"$`])', r"\\\1", value).replace("!", '"\\!"')
-    return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
+        said = re.sub(r'([\\"$`])', r"\\\1", value).replace("!", '"\\!"')
+    else:
+        return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
+    return f"{said}{quote}" if said.endswith(quote) else said
 
 
 # PowerShell reads these as single quotes too, and a word starting with @ as a splat.

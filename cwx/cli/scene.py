@@ -154,9 +154,15 @@ class Completer:
         if not found and self.completion.files:
             found = _files_like(typed)
         kept = line[start:begin] if start is not None else ""
-        said = (following(f"{option}{quote}{shlex_quoted(value, quote)}{quote}", kept)
+        said = (following(_closed(f"{option}{quote}{shlex_quoted(value, quote)}", quote), kept)
                 for value in sorted(set(found)))
         return [one for one in said if one]
+
+
+def _closed(said: str, quote: str) -> str:
+    """A candidate with the quote it opened closed, as bash's readline closes it (this
+    readline does not): unless it ends in that quote already."""
+    return said if not quote or said.endswith(quote) else f"{said}{quote}"
 
 
 def shlex_quoted(value: str, quote: str = "") -> str:
@@ -165,19 +171,22 @@ def shlex_quoted(value: str, quote: str = "") -> str:
     from cwx.cli.completion import bash_quoted
 
     if quote == '"':
-        return value.replace("\\", "\\\\").replace('"', '\\"')
+        said = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f"{said}{quote}" if said.endswith(quote) else said
     return bash_quoted(value, quote)
 
 
 def _files_like(typed: str) -> list[str]:
     """The files and folders whose path begins with `typed` (hidden ones when asked); a
     scene line expands no `~`, so neither does this."""
+    from cwx.cli.completion import utf8
+
     folder, start = os.path.split(typed)
     try:
         with os.scandir(folder or ".") as entries:
             return [os.path.join(folder, entry.name) + (os.sep if entry.is_dir() else "")
                     for entry in entries if entry.name.startswith(start) and
-                    (start[:1] == "." or entry.name[:1] != ".")]
+                    (start[:1] == "." or entry.name[:1] != ".") and utf8(entry.name)]
     except OSError:
         return []
 
