@@ -182,6 +182,7 @@ class Terminal:
 def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: Path) -> None:
     if shutil.which(shell.split()[0]) is None:
         pytest.skip(f"{shell} is not installed")
+    (table / "scenes").mkdir()
     terminal = Terminal(shell, table)
     try:
         trait = "cwx clock resolve --char ana.toml --trait"
@@ -200,6 +201,8 @@ def test_tab_completes_one_word_in_any_case_in_a_real_shell(shell: str, table: P
         assert terminal.tab("cwx bag draw --drawn Wh")[-1] == "white"
         assert terminal.tab("cwx char new x.toml --system colo")[-1] == "colorwheel"
         assert terminal.tab("cwx check ana.t")[-1] == "ana.toml"  # a file, by the shell
+        # A folder where one is taken (zsh takes back its slash as the line goes on).
+        assert terminal.tab("cwx init s")[-1].rstrip("/") == "scenes"
         # Where no file is taken, none is offered: a trait before its character, a number.
         assert terminal.tab("cwx clock resolve -t a")[-1] == "a"
         assert terminal.tab("cwx clock resolve --guess a")[-1] == "a"

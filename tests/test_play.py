@@ -186,6 +186,8 @@ def test_a_scene_completes_as_the_shell_does(tmp_path: Path) -> None:
         assert complete.offered(f"{line}--trait=kn", len(line)) == ["--trait=Knife\\ Fighting"]
         # Files where a file is taken (and nothing where a trait is).
         assert complete.offered("check ana.t", 6) == ["ana.toml"]
+        (folder / "scenes").mkdir()
+        assert complete.offered("init s", 5) == ["scenes/"]  # a folder, where one is taken
         assert complete.offered("resolve -c ana.toml -t zz", 23) == []
     finally:
         os.chdir(here)

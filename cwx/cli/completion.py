@@ -105,6 +105,22 @@ def utf8(name: str) -> bool:
     return True
 
 
+def paths_like(typed: str, *, folders: bool = False, home: bool = False) -> list[str]:
+    """The files (or only the folders) whose path begins with `typed`, folders with a
+    last `/`; hidden ones when asked for, none named outside UTF-8. `home`: a first
+    `~` is the home folder, as the shell reads it."""
+    folder, start = os.path.split(typed)
+    looked = os.path.expanduser(folder) if home else folder
+    try:
+        with os.scandir(looked or ".") as entries:
+            return sorted(os.path.join(folder, entry.name) + (os.sep if entry.is_dir() else "")
+                          for entry in entries if entry.name.startswith(start) and
+                          (start[:1] == "." or entry.name[:1] != ".") and utf8(entry.name)
+                          and (entry.is_dir() or not folders))
+    except OSError:
+        return []
+
+
 def option_value(incomplete: str) -> tuple[str, str]:
     """`--char=kr` as the part a candidate follows (`--char=`) and the value typed (`kr`):
     Click offers values alone there."""
@@ -117,7 +133,7 @@ def option_value(incomplete: str) -> tuple[str, str]:
 class _Shell(ShellComplete):
     """A shell's script, which names the variables it asks cwx with."""
 
-    files = False  # whether the shell's own file names belong where the word is
+    files = ""  # where the word takes a file: "file", or "dir" for a folder; else ""
 
     def source(self) -> str:
         return self.source_template % {**self.source_vars(), "args_var": ARGS,
@@ -131,7 +147,7 @@ class _Shell(ShellComplete):
             items = super().get_completions(args, incomplete)
         except OSError:  # a folder gone from under the shell: nothing to offer, quietly
             return []
-        self.files = any(item.type != "plain" for item in items)
+        self.files = next((item.type for item in items if item.type != "plain"), "")
         # A shell reads one candidate a line: a name with a line break cannot be one; and
         # cwx takes only names in UTF-8 (main.py), so a file named otherwise is none.
         return [item for item in items if item.type == "plain" and utf8(str(item.value))
@@ -189,7 +205,8 @@ class Bash(_Shell):
     name = "bash"
     # Each candidate is one line, read into COMPREPLY whole: no word splitting or glob of
     # its own, and cwx's complaints (a folder gone) never print into the prompt. Exit 1
-    # says that the shell's file names belong there, when cwx has nothing to offer.
+    # says that the shell's file names belong there, when cwx has nothing to offer; 4,
+    # its folders' names.
     source_template = """\
 %(complete_func)s() {
     local IFS=$'\\n' reply line
@@ -197,7 +214,10 @@ class Bash(_Shell):
                 COMP_LINE="$COMP_LINE" COMP_POINT="$COMP_POINT" \\
                 COMP_WORDBREAKS="$COMP_WORDBREAKS" \\
                 %(complete_var)s=bash_complete "$1" 2>/dev/null)
-    [[ $? == 1 ]] && compopt -o default 2>/dev/null
+    case $? in
+        1) compopt -o default 2>/dev/null ;;
+        4) compopt -o dirnames 2>/dev/null ;;
+    esac
     COMPREPLY=()
     [[ -n $reply ]] || return 0
     while IFS= read -r line; do COMPREPLY+=("$line"); done <<<"$reply"
@@ -239,7 +259,7 @@ complete -F %(complete_func)s %(prog_name)s"""
         args, incomplete = self.get_completion_args()
         offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
         if self.files and not any(offered):
-            raise Answer("", 1)
+            raise Answer("", 4 if self.files == "dir" else 1)
         return "\n".join(said for said in offered if said)
 
 
@@ -294,7 +314,8 @@ fi"""
         option, typed = option_value(incomplete)
         said = ["compset -P 1 '*='"] if option else []  # up to the first `=` only
         if not items:
-            return "\n".join([*said, "_files"]) if self.files else ""
+            shell = {"file": "_files", "dir": "_files -/"}.get(self.files)
+            return "\n".join([*said, shell]) if shell else ""
         # zsh's matcher knows the case of ASCII letters only: for É typed as é, cwx's own
         # match (any case) stands, and zsh takes the one candidate as it is (-U; with
         # several, zsh would cut their common start inside a letter's bytes).
@@ -333,9 +354,12 @@ class Fish(_Shell):
     def complete(self) -> str:
         args, incomplete = self.get_completion_args()
         offered = [self.format_completion(item) for item in self.get_completions(args, incomplete)]
+        if self.files == "dir" and not offered:  # fish's own would offer files too
+            offered = [f"{self.option}{path}" for path in paths_like(
+                option_value(incomplete)[1], folders=True, home=True)]
         if os.environ.get(FISH_ASKS) == "is-args":
             # The condition: false (status 1) lets fish complete file names instead.
-            raise Answer("", 1 if self.files and not offered else 0)
+            raise Answer("", 1 if self.files == "file" and not offered else 0)
         return "\n".join(offered)
 
 

@@ -177,17 +177,20 @@ def _any_case(items: list[CompletionItem], incomplete: str) -> list[CompletionIt
     return [item for item in items if str(item.value).casefold().startswith(word)]
 
 
-# A parameter that takes a file says so in its help (FILE, PATH, DIR, and CHAR: a file
-# or a name); there the shell's own file names follow cwx's candidates, and nowhere else
-# (a trait or a number is never a file of the folder).
-_FILES = frozenset({"FILE", "PATH", "DIR", "CHAR"})
+# A parameter that takes a file says so in its help (FILE, PATH, and CHAR: a file or a
+# name; DIR, a folder); there the shell's own file names follow cwx's candidates, and
+# nowhere else (a trait or a number is never a file of the folder).
+_FILES = frozenset({"FILE", "PATH", "CHAR"})
 
 
 def _offered(param: Any, found: list[CompletionItem], incomplete: str) -> list[CompletionItem]:
     """The candidates of `found` that match the word in any case; and, where a file is
     taken, Click's item asking the shell for file names."""
     offered = _any_case([item for item in found if item.type == "plain"], incomplete)
-    if isinstance(param.type, File | Path) or (param.metavar or "").strip("[].") in _FILES:
+    metavar = (param.metavar or "").strip("[].")
+    if metavar == "DIR":
+        offered.append(CompletionItem(incomplete, type="dir"))
+    elif isinstance(param.type, File | Path) or metavar in _FILES:
         offered.append(CompletionItem(incomplete, type="file"))
     return offered
 

@@ -139,7 +139,7 @@ class Completer:
     def offered(self, line: str, begin: int) -> list[str]:
         """What may replace the line from `begin` (readline's word, which ends at a space
         even inside quotes) to its end: candidates quoted as a scene line reads them."""
-        from cwx.cli.completion import SHLEX, following, option_value, words_of
+        from cwx.cli.completion import SHLEX, following, option_value, paths_like, words_of
 
         words, quote, start = words_of(line, SHLEX)
         done, incomplete = (words, "") if start is None else (words[:-1], words[-1])
@@ -151,8 +151,8 @@ class Completer:
         if not done:  # a group's command by its own name, too
             found += [name for name in self.known if name.startswith(incomplete)]
         option, typed = option_value(incomplete)
-        if not found and self.completion.files:
-            found = _files_like(typed)
+        if not found and self.completion.files:  # a scene line expands no `~`
+            found = paths_like(typed, folders=self.completion.files == "dir")
         kept = line[start:begin] if start is not None else ""
         said = (following(_closed(f"{option}{quote}{shlex_quoted(value, quote)}", quote), kept)
                 for value in sorted(set(found)))
@@ -174,21 +174,6 @@ def shlex_quoted(value: str, quote: str = "") -> str:
         said = value.replace("\\", "\\\\").replace('"', '\\"')
         return f"{said}{quote}" if said.endswith(quote) else said
     return bash_quoted(value, quote)
-
-
-def _files_like(typed: str) -> list[str]:
-    """The files and folders whose path begins with `typed` (hidden ones when asked); a
-    scene line expands no `~`, so neither does this."""
-    from cwx.cli.completion import utf8
-
-    folder, start = os.path.split(typed)
-    try:
-        with os.scandir(folder or ".") as entries:
-            return [os.path.join(folder, entry.name) + (os.sep if entry.is_dir() else "")
-                    for entry in entries if entry.name.startswith(start) and
-                    (start[:1] == "." or entry.name[:1] != ".") and utf8(entry.name)]
-    except OSError:
-        return []
 
 
 def prompt(root: str | None) -> int:
