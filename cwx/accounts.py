@@ -170,7 +170,7 @@ def _bought(path: str, name: str) -> str | None:
     turns = journal.Turns()
     made: journal.Order | None = None
     bought: list[journal.Event] = []
-    for _, item in journal.read_raw(path, only=(*journal.spellings(name), b'"undoes"')):
+    for item in journal.holding(path, (*journal.spellings(name), b'"undoes"')):
         if not isinstance(item, journal.Event):
             continue
         turns.note(item)
@@ -511,7 +511,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     from cwx import events, guesses
 
     turns = journal.Turns()
-    for _, item in journal.read_raw(path, only=(b'"undoes"', b'"turns"')):
+    for item in journal.holding(path, (b'"undoes"', b'"turns"')):
         if isinstance(item, journal.Event):
             turns.note(item)
     void, undone = turns.void(), turns.undone()
@@ -558,7 +558,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
 
 def _event(path: str, id_: str) -> journal.Event | None:
     wanted = id_.encode()
-    for _, item in journal.read_raw(path, only=(wanted,)):
+    for item in journal.holding(path, (wanted,)):
         if isinstance(item, journal.Event) and item.id == id_:
             return item
     return None
@@ -622,7 +622,7 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
 def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
     """A file of `names` retired after the change `target` (which undo then never takes
     back: the retirement moved its dice as they were)."""
-    for _, item in journal.read_raw(path, only=(b'"removed"',)):
+    for item in journal.holding(path, (b'"removed"',)):
         if isinstance(item, journal.Event) and item.order > target.order:
             for step in item.changes:
                 if step.removed and step.file in names:

@@ -278,9 +278,9 @@ class Campaign:
         folding = ledger.Folding()
         left_out: set[int] = set()  # lines past what the ledger keeps: none of them folded
         path = self.journal_file
-        for _, item in journal.read_raw(path, only=ledger.PRELUDE):
-            if isinstance(item, journal.Event) and not folding.note(item):
-                left_out.add(item.line)
+        for event in journal.holding(path, ledger.PRELUDE):
+            if not folding.note(event):
+                left_out.add(event.line)
         for _, item in journal.read_raw(path):
             if isinstance(item, journal.Event) and each is not None:
                 each(item)
@@ -296,9 +296,7 @@ class Campaign:
         read (a file about to be made, where one may have been)."""
         from cwx import ledger
 
-        events = [item for _, item in journal.read_raw(self.journal_file,
-                                                        only=journal.spellings(name))
-                  if isinstance(item, journal.Event)]
+        events = list(journal.holding(self.journal_file, journal.spellings(name)))
         return int(ledger.fold(events).held(name))
 
     def uncounted(self, folded: Any, present: Iterable[str]) -> dict[str, int]:

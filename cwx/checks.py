@@ -6,7 +6,7 @@ placed at a file, line and key; the command prints them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, tomlread
@@ -138,10 +138,12 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
     for path in sorted(others) + sorted(journal.path_in(home.root or ".")
                                         for home in ledgers.values()):
         lines = BadLines(path)
+        heard = seal.Reveals()  # on the pass that reads every line, not one of its own
         home = ledgers.get(os.path.realpath(path))
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-            folded = home.ledger(lines.add, counting.note)
+
+            folded = home.ledger(lines.add, _hearing(counting.note, heard.note))
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
                                         {os.path.realpath(e.path) for e in problems if e.path},
@@ -150,16 +152,26 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             for item in journal.read(path):
                 if isinstance(item, journal.BadLine):
                     lines.add(item)
+                else:
+                    heard.note(item)
         bad = lines.said() + [
             CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
                      "seal in the journal published, or that its number and nonce do not "
                      "match (a sealed file swapped? a line written by hand?)", path=path,
                      line=line)
-            for line, commitment in seal.unpublished_reveals(path)]
+            for line, commitment in heard.unpublished()]
         said += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _hearing(*hearers: Callable[[journal.Event], None]) -> Callable[[journal.Event], None]:
+    """One reader's event told to each of `hearers`: the journal is read once for all."""
+    def each(event: journal.Event) -> None:
+        for hear in hearers:
+            hear(event)
+    return each
 
 
 class BadLines:

@@ -90,8 +90,7 @@ def board(journal_path: str | None) -> Board:
     a reveal or an undo are parsed)."""
     counting = Counting()
     if journal_path is not None:
-        for _, item in journal.read_raw(journal_path, only=(b'"pending"', b'"nonce"',
-                                                             b'"undoes"')):
+        for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"')):
             if isinstance(item, journal.Event):
                 counting.note(item)
     return counting.board()
@@ -144,7 +143,7 @@ class Settled:
 def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:
     """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
     found: dict[str, Mapping[str, Any]] = {}
-    for _, item in journal.read_raw(journal_path, only=(b'"guesses"',)):
+    for item in journal.holding(journal_path, (b'"guesses"',)):
         if not isinstance(item, journal.Event):
             continue
         commitment = item.result.get("commitment")

@@ -230,31 +230,44 @@ class Shown(Record):
                 "verified": self.verified}
 
 
-def shown(journal_path: str) -> list[Shown]:
-    """Every reveal in the journal, in its order, checked from the journal alone: its
-    number and nonce against its commitment, and the commitment against the seals."""
-    sealed: set[str] = set()
-    found: list[tuple[journal.Event, str]] = []
-    for _, item in journal.read_raw(journal_path, only=(b'"commitment"',)):
-        if not isinstance(item, journal.Event):
-            continue
+class Reveals:
+    """A journal's reveals and the seals they answer, heard an event at a time, so that
+    a reader already passing over the journal (check's ledger) checks them on its way."""
+
+    def __init__(self) -> None:
+        self.sealed: set[str] = set()
+        self.found: list[tuple[journal.Event, str]] = []
+
+    def note(self, item: journal.Event) -> None:
         commitment = item.result.get("commitment")
         if not isinstance(commitment, str):
-            continue
+            return
         if item.command == SEALING:
-            sealed.add(commitment)
+            self.sealed.add(commitment)
         elif "nonce" in item.result:
-            found.append((item, commitment))
-    return [Shown(event.line, event.when, commitment, event.result.get("target"),
-                  event.result.get("nonce"), reveals(event.result, commitment),
-                  commitment in sealed) for event, commitment in found]
+            self.found.append((item, commitment))
+
+    def shown(self) -> list[Shown]:
+        """Every reveal heard, in its order, checked from the journal alone: its number
+        and nonce against its commitment, and the commitment against the seals."""
+        return [Shown(event.line, event.when, commitment, event.result.get("target"),
+                      event.result.get("nonce"), reveals(event.result, commitment),
+                      commitment in self.sealed) for event, commitment in self.found]
+
+    def unpublished(self) -> list[tuple[int, str]]:
+        """Each reveal (line, commitment) whose commitment no seal published, or whose
+        number and nonce are not the commitment's: a number shown against a commitment
+        the players never had, or one it never held."""
+        return [(item.line, item.commitment) for item in self.shown() if not item.verified]
 
 
-def unpublished_reveals(journal_path: str) -> list[tuple[int, str]]:
-    """Each reveal in the journal (line, commitment) whose commitment no seal published,
-    or whose number and nonce are not the commitment's: a number shown against a
-    commitment the players never had, or one it never held."""
-    return [(item.line, item.commitment) for item in shown(journal_path) if not item.verified]
+def shown(journal_path: str) -> list[Shown]:
+    """Every reveal in the journal, in its order (Reveals.shown), its lines alone read."""
+    heard = Reveals()
+    for item in journal.holding(journal_path, (b'"commitment"',)):
+        if isinstance(item, journal.Event):
+            heard.note(item)
+    return heard.shown()
 
 
 def here(path: str, journal_path: str | None) -> bool:

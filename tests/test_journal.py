@@ -157,6 +157,40 @@ def test_reading_forwards_and_backwards_agree_on_every_line_too_long(
     assert all(len(x) <= 10 for x in held)
 
 
+def _event_line(n: int, tagged: bool) -> bytes:
+    return json.dumps({"v": 2, "id": f"{n:016x}", "at": "2026-12-02T23:02:56.204Z",
+                       "command": "clock resolve" if tagged else "bag draw",
+                       "file": "kris.toml", "result": {"xp": n} if tagged else {},
+                       "changes": []}, separators=(",", ":")).encode()
+
+
+@given(kinds=st.lists(st.sampled_from(["tagged", "plain", "blank", "long", "junk"]),
+                      max_size=30),
+       block=st.integers(1, 300), ends=st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_the_lines_holding_some_bytes_are_those_reading_every_line_finds(
+        kinds: list[str], block: int, ends: bool) -> None:
+    # holding() searches a block at a time: its events and their line numbers must be
+    # those of every line read in turn, whatever the block edges and lines too long.
+    import tempfile
+
+    from cwx import journal as module
+
+    lines = [_event_line(n, True) if kind == "tagged" else _event_line(n, False)
+             if kind == "plain" else b"" if kind == "blank" else b"x" * 400 + b"xp"
+             if kind == "long" else b'{"xp": ' for n, kind in enumerate(kinds)]
+    text = b"\n".join(lines) + (b"\n" if ends and lines else b"")
+    with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as folder:
+        patch.setattr(module, "MAX_LINE", 250)
+        path = os.path.join(folder, "journal.jsonl")
+        with open(path, "wb") as file:
+            file.write(text)
+        found = [(event.line, event.id) for event in module.holding(path, (b'"xp"',), block)]
+        every = [(item.line, item.id) for _, item in module.read_raw(path)
+                 if isinstance(item, module.Event) and b'"xp"' in lines[item.line - 1]]
+    assert found == every
+
+
 def test_log_reads_the_journal_it_opened_even_when_git_replaces_it(
         campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from cwx import journal as module
