@@ -171,8 +171,6 @@ def _bought(path: str, name: str) -> str | None:
     made: journal.Order | None = None
     bought: list[journal.Event] = []
     for item in journal.holding(path, (*journal.spellings(name), b'"undoes"')):
-        if not isinstance(item, journal.Event):
-            continue
         turns.note(item)
         if any(c.key is None and c.file == name and c.text is not None for c in item.changes):
             made = max(made, item.order) if made else item.order
@@ -512,8 +510,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
 
     turns = journal.Turns()
     for item in journal.holding(path, (b'"undoes"', b'"turns"')):
-        if isinstance(item, journal.Event):
-            turns.note(item)
+        turns.note(item)
     void, undone = turns.void(), turns.undone()
     counting = {target: min(undos)[1] for target, undos in turns.undos.items()
                 if min(undos)[1] not in void}
@@ -559,7 +556,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
 def _event(path: str, id_: str) -> journal.Event | None:
     wanted = id_.encode()
     for item in journal.holding(path, (wanted,)):
-        if isinstance(item, journal.Event) and item.id == id_:
+        if item.id == id_:
             return item
     return None
 
@@ -623,7 +620,7 @@ def _retired_after(path: str, names: set[str], target: journal.Event) -> str | N
     """A file of `names` retired after the change `target` (which undo then never takes
     back: the retirement moved its dice as they were)."""
     for item in journal.holding(path, (b'"removed"',)):
-        if isinstance(item, journal.Event) and item.order > target.order:
+        if item.order > target.order:
             for step in item.changes:
                 if step.removed and step.file in names:
                     return step.file

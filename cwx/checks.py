@@ -142,7 +142,6 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         home = ledgers.get(os.path.realpath(path))
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-
             folded = home.ledger(lines.add, _hearing(counting.note, heard.note))
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],

@@ -91,8 +91,7 @@ def board(journal_path: str | None) -> Board:
     counting = Counting()
     if journal_path is not None:
         for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"')):
-            if isinstance(item, journal.Event):
-                counting.note(item)
+            counting.note(item)
     return counting.board()
 
 
@@ -144,8 +143,6 @@ def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:
     """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
     found: dict[str, Mapping[str, Any]] = {}
     for item in journal.holding(journal_path, (b'"guesses"',)):
-        if not isinstance(item, journal.Event):
-            continue
         commitment = item.result.get("commitment")
         listed = item.result.get(SETTLED)
         if isinstance(commitment, str) and isinstance(listed, list) and \

@@ -265,8 +265,7 @@ def shown(journal_path: str) -> list[Shown]:
     """Every reveal in the journal, in its order (Reveals.shown), its lines alone read."""
     heard = Reveals()
     for item in journal.holding(journal_path, (b'"commitment"',)):
-        if isinstance(item, journal.Event):
-            heard.note(item)
+        heard.note(item)
     return heard.shown()
 
 

@@ -258,7 +258,7 @@ def test_an_unclosed_quote_is_the_word_being_typed() -> None:
     assert completion.words_of("cwx --trait 'Knife Fi") == (
         ["cwx", "--trait", "Knife Fi"], "'", 12)
     assert completion.words_of('cwx -t "a b" c\\ d ') == (["cwx", "-t", "a b", "c d"], "", None)
-    assert completion.read_line("cwx -t ''") == (["-t"], "", "")
+    assert completion.read_line("cwx -t ''") == (["-t"], "")
 
 
 def test_each_shell_reads_its_own_quoting_back() -> None:

@@ -85,15 +85,14 @@ class Line(NamedTuple):
 
     words: list[str]
     incomplete: str
-    quote: str  # the quote that word opened and the shell will close, if any
 
 
 def read_line(line: str, quoting: Quoting = POSIX) -> Line:
-    words, quote, start = words_of(line, quoting)
+    words, _, start = words_of(line, quoting)
     words = words[1:]  # not `cwx` itself
     if start is not None and words:
-        return Line(words[:-1], words[-1], quote)
-    return Line(words, "", "")
+        return Line(words[:-1], words[-1])
+    return Line(words, "")
 
 
 def utf8(name: str) -> bool:
@@ -154,14 +153,22 @@ class _Shell(ShellComplete):
                 and not {"\n", "\r"} & set(str(item.value))]
 
 
+# Where bash splits a word though cwx is given it whole (COMP_WORDBREAKS, by default `=`
+# and `:` within a word): --char=kris arrives as `--char`, `=`, `kris`, and a candidate
+# replaces only the last piece.
+_BREAKS = "=:"
+
+
 def _breaks() -> frozenset[str]:
-    """Where bash splits a word though cwx is given it whole (COMP_WORDBREAKS, by default
-    `=` and `:` within a word): --char=kris arrives as `--char`, `=`, `kris`, and a
-    candidate replaces only the last piece."""
-    return frozenset(os.environ.get("COMP_WORDBREAKS", "=:")) - frozenset(" \t\n'\"")
+    return frozenset(os.environ.get("COMP_WORDBREAKS", _BREAKS)) - frozenset(" \t\n'\"")
 
 
-def glued(pieces: list[str], line: str = "", breaks: frozenset[str] = frozenset("=:")
+def _broken(piece: str, breaks: frozenset[str]) -> bool:
+    """Whether `piece` of bash's COMP_WORDS is a break alone (`=`, `:`)."""
+    return bool(piece) and set(piece) <= breaks
+
+
+def glued(pieces: list[str], line: str = "", breaks: frozenset[str] = frozenset(_BREAKS)
           ) -> list[list[str]]:
     """bash's COMP_WORDS joined back into the words cwx will be given, each as the pieces
     bash split it into at a break character; `line` (COMP_LINE up to the cursor) tells
@@ -175,8 +182,7 @@ def glued(pieces: list[str], line: str = "", breaks: frozenset[str] = frozenset(
             piece, found = rest, len(line) - len(rest)
         touching = found < 0 or not line[at:found]
         at = found + len(piece) if found >= 0 else at
-        broken = bool(piece) and set(piece) <= breaks
-        if words and touching and (broken or (words[-1][-1] and set(words[-1][-1]) <= breaks)):
+        if words and touching and (_broken(piece, breaks) or _broken(words[-1][-1], breaks)):
             words[-1].append(piece)
         else:
             words.append([piece])
@@ -239,8 +245,7 @@ complete -F %(complete_func)s %(prog_name)s"""
         breaks = _breaks()
         words = glued([*typed, ""][:cword + 1], line[:point] if point >= 0 else line, breaks)
         current = words.pop()
-        broken = bool(current[-1]) and set(current[-1]) <= breaks
-        self.kept = "".join(current if broken else current[:-1])
+        self.kept = "".join(current if _broken(current[-1], breaks) else current[:-1])
         found, self.quote, _ = words_of("".join(current))
         incomplete = " ".join(found)
         if option := option_value(incomplete)[0]:  # Click offers the value alone
@@ -299,7 +304,7 @@ else
 fi"""
 
     def get_completion_args(self) -> tuple[list[str], str]:
-        return read_line(os.environ.get(ARGS, ""))[:2]
+        return read_line(os.environ.get(ARGS, ""))
 
     def format_completion(self, item: CompletionItem) -> str:
         # _describe reads `value:help`, a colon in the value escaped; eval reads '…'.
@@ -327,7 +332,20 @@ fi"""
                           + (" -U" if as_it_is else "")])
 
 
-class Fish(_Shell):
+class _WholeWord(_Shell):
+    """A shell that replaces the whole word with a candidate, `--trait=` and all, and is
+    asked with the line so far in its own quoting."""
+
+    quoting = POSIX
+    option = ""  # `--trait=` when a value is typed after it
+
+    def get_completion_args(self) -> tuple[list[str], str]:
+        args, incomplete = read_line(os.environ.get(ARGS, ""), self.quoting)
+        self.option = option_value(incomplete)[0]
+        return args, incomplete
+
+
+class Fish(_WholeWord):
     """Candidates with their help after a tab; where a file is taken and cwx has none to
     offer, fish completes file names."""
 
@@ -339,12 +357,7 @@ class Fish(_Shell):
         '%(fish_var)s=is-args %(args_var)s=(commandline -cp | string collect) %(prog_name)s '
         '2>/dev/null"')
 
-    option = ""  # `--trait=` when a value is typed after it: fish replaces the whole word
-
-    def get_completion_args(self) -> tuple[list[str], str]:
-        args, incomplete, _ = read_line(os.environ.get(ARGS, ""), FISH)
-        self.option = option_value(incomplete)[0]
-        return args, incomplete
+    quoting = FISH
 
     def format_completion(self, item: CompletionItem) -> str:
         if item.help:
@@ -363,7 +376,7 @@ class Fish(_Shell):
         return "\n".join(offered)
 
 
-class PowerShell(_Shell):
+class PowerShell(_WholeWord):
     """Candidates quoted for PowerShell, with their help, for its argument completer."""
 
     name = "powershell"
@@ -389,12 +402,7 @@ Register-ArgumentCompleter -Native -CommandName %(prog_name)s -ScriptBlock {
     Remove-Item Env:%(complete_var)s, Env:%(args_var)s -ErrorAction SilentlyContinue
 }"""
 
-    option = ""
-
-    def get_completion_args(self) -> tuple[list[str], str]:
-        args, incomplete, _ = read_line(os.environ.get(ARGS, ""), POWERSHELL)
-        self.option = option_value(incomplete)[0]
-        return args, incomplete
+    quoting = POWERSHELL
 
     def format_completion(self, item: CompletionItem) -> str:
         value = str(item.value)
@@ -507,14 +515,18 @@ def bash_quoted(value: str, quote: str = "") -> str:
     """`value` as bash reads it back as one word, after `quote` (none, ' or "), which
     readline closes after the candidate unless the candidate ends in it: then the
     candidate closes the quote itself (Ex!, after ": "Ex"\\!"")."""
+    said = bash_escaped(value, quote)
+    return f"{said}{quote}" if quote and said.endswith(quote) else said
+
+
+def bash_escaped(value: str, quote: str = "") -> str:
+    """`value` escaped for bash after `quote` (none, ' or "), before that quote closes."""
     if quote == "'":
-        said = value.replace("'", "'\\''")
-    elif quote == '"':
+        return value.replace("'", "'\\''")
+    if quote == '"':
         # `!` expands history even inside "…": it is said outside them, where \\! holds.
-        said = re.sub(r'([\\"$`])', r"\\\1", value).replace("!", '"\\!"')
-    else:
-        return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
-    return f"{said}{quote}" if said.endswith(quote) else said
+        return re.sub(r'([\\"$`])', r"\\\1", value).replace("!", '"\\!"')
+    return re.sub(r"([^\w@%+,./:=-])", r"\\\1", value)
 
 
 # PowerShell reads these as single quotes too, and a word starting with @ as a splat.

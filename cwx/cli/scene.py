@@ -154,26 +154,20 @@ class Completer:
         if not found and self.completion.files:  # a scene line expands no `~`
             found = paths_like(typed, folders=self.completion.files == "dir")
         kept = line[start:begin] if start is not None else ""
-        said = (following(_closed(f"{option}{quote}{shlex_quoted(value, quote)}", quote), kept)
+        said = (following(f"{option}{quote}{shlex_quoted(value, quote)}{quote}", kept)
                 for value in sorted(set(found)))
         return [one for one in said if one]
 
 
-def _closed(said: str, quote: str) -> str:
-    """A candidate with the quote it opened closed, as bash's readline closes it (this
-    readline does not): unless it ends in that quote already."""
-    return said if not quote or said.endswith(quote) else f"{said}{quote}"
-
-
 def shlex_quoted(value: str, quote: str = "") -> str:
-    """`value` as a scene line reads it back as one word (shlex), after `quote`: as bash
-    would, but that inside "…" only \\ and " are escaped (no $, no history)."""
-    from cwx.cli.completion import bash_quoted
+    """`value` as a scene line reads it back as one word (shlex) inside `quote`, which
+    this readline never closes itself: as bash would, but that inside "…" only \\ and "
+    are escaped (no $, no history)."""
+    from cwx.cli.completion import bash_escaped
 
     if quote == '"':
-        said = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f"{said}{quote}" if said.endswith(quote) else said
-    return bash_quoted(value, quote)
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return bash_escaped(value, quote)
 
 
 def prompt(root: str | None) -> int:
