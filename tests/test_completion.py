@@ -64,14 +64,17 @@ def _env(home: Path) -> dict[str, str]:
 _BASH_REPLY = """
 source <(cwx --show-completion bash)
 COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=()
+%s
 _cwx_completion cwx
-printf '%s\\n' "${COMPREPLY[@]}"
+printf '%%s\\n' "${COMPREPLY[@]}"
 """
 
 
-def bash_reply(folder: Path, *words: str) -> list[str]:
-    """COMPREPLY for the command line `words`, the last being the word under the cursor."""
-    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", _BASH_REPLY, "bash", *words],
+def bash_reply(folder: Path, *words: str, before: str = "") -> list[str]:
+    """COMPREPLY for the command line `words`, the last being the word under the cursor;
+    `before` runs just before the Tab, once the script is sourced."""
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", _BASH_REPLY % before, "bash",
+                           *words],
                           capture_output=True, text=True, cwd=folder, timeout=60,
                           env=_env(folder.parent))
     assert done.returncode == 0 and not done.stderr, done.stderr
@@ -293,11 +296,7 @@ def test_completion_in_a_folder_since_deleted_offers_nothing_quietly(tmp_path: P
     gone = tmp_path / "gone"
     gone.mkdir()
     # The script is sourced while the folder is there, as a shell's start-up would.
-    reply = _BASH_REPLY.replace("_cwx_completion cwx", f"rmdir {gone}; _cwx_completion cwx")
-    shell = subprocess.run(["bash", "--norc", "--noprofile", "-c", reply, "bash",
-                            "cwx", "bag", "draw", "-c", ""], cwd=gone,
-                           capture_output=True, text=True, timeout=60, env=_env(tmp_path))
-    assert shell.returncode == 0 and shell.stdout.strip() == "" and shell.stderr == ""
+    assert bash_reply(gone, "cwx", "bag", "draw", "-c", "", before=f"rmdir {gone}") == []
 
 
 def test_bash_completes_after_a_break_in_the_word(table: Path) -> None:
@@ -340,11 +339,8 @@ def test_a_command_that_takes_a_character_or_a_bag_offers_the_campaigns(table: P
 def test_bash_breaks_where_its_comp_wordbreaks_says(table: Path) -> None:
     # An interactive bash breaks at @ as well: `At@` arrives as `At`, `@`, "", and
     # readline replaces from the @ on (a special prefix of its own).
-    reply = _BASH_REPLY.replace("_cwx_completion cwx", "COMP_WORDBREAKS+=@; _cwx_completion cwx")
-    done = subprocess.run(["bash", "--norc", "--noprofile", "-c", reply, "bash",
-                           *RESOLVE, "At", "@", ""], cwd=table, capture_output=True,
-                          text=True, timeout=60, env=_env(table.parent))
-    assert done.stdout.split("\n")[:1] == ["@Home"]
+    assert bash_reply(table, *RESOLVE, "At", "@", "", before="COMP_WORDBREAKS+=@")[:1] == [
+        "@Home"]
 
 
 def test_a_short_option_written_with_an_equals_sign_is_offered_nothing(table: Path) -> None:
