@@ -17,12 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def commands() -> list[list[str]]:
     """Every command's words (["bag", "draw"], ["check"]), hidden ones (git's) aside."""
-    import typer
-
-    from cwx.cli import lazy
+    from cwx.cli import lazy, toolkit
     from cwx.cli.app import COMMANDS, app
 
-    root: Any = typer.main.get_command(app)
+    root: Any = toolkit.build(app)
     found: list[list[str]] = []
     for name in lazy.commands(COMMANDS):
         command = root.get_command(None, name)

@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
-from typer.core import TyperArgument
 
-from cwx.cli import lazy
+from cwx.cli import lazy, toolkit
 from cwx.cli.app import COMMANDS, app
 from tests.helpers import ROOT, cwx, on_a_terminal
 
@@ -23,7 +21,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def _commands() -> list[list[str]]:
-    root = typer.main.get_command(app)
+    root = toolkit.build(app)
     found = []
     for name in lazy.commands(COMMANDS):
         command: Any = root.get_command(None, name)  # type: ignore[attr-defined]
@@ -69,7 +67,7 @@ COLOURS = ("red", "yellow", "blue", "orange", "green", "purple")
 
 
 def _built(command: list[str]) -> Any:
-    found: Any = typer.main.get_command(app)
+    found: Any = toolkit.build(app)
     for name in command:
         found = found.get_command(None, name)
     return found
@@ -104,7 +102,7 @@ def test_help_keeps_every_default_and_names_every_value(
 @pytest.mark.parametrize("command", ROOT_AND_ALL, ids=lambda c: " ".join(c) or "cwx")
 def test_every_argument_and_value_has_a_metavar_in_capitals(command: list[str]) -> None:
     for param in _built(command).params:
-        if isinstance(param, TyperArgument):
+        if isinstance(param, toolkit.TyperArgument):
             assert re.fullmatch(r"\[?[A-Z]+\]?(\.\.\.)?", param.metavar or ""), param.name
         elif not param.is_flag:
             assert re.fullmatch(r"[A-Z]+", param.metavar or ""), param.name

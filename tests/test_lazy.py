@@ -1,5 +1,6 @@
-"""What cli/lazy.py and cli/completion.py assume of Typer and Click (their public APIs):
-pinned here, so an upgrade that breaks an assumption fails a test, not a player."""
+"""The lazy command groups, the way a command line is run, help, and completion
+(cli/lazy.py, cli/completion.py); what they assume of Typer and Click is pinned in
+tests/test_toolkit.py."""
 
 from __future__ import annotations
 
@@ -8,29 +9,22 @@ import subprocess
 import sys
 from typing import Annotated
 
-import click
 import pytest
 import typer
-from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from typer.core import TyperArgument, TyperGroup
 
 from cwx.cli import app as app_module
-from cwx.cli import completion, lazy
+from cwx.cli import completion, lazy, toolkit
 from cwx.cli.completion import bash_quoted
 from cwx.cli.lazy import invoke, lazy_root
 from cwx.errors import Usage
 from tests.helpers import cwx
 
 
-def test_the_click_errors_lazy_catches_exist_in_the_order_it_catches_them() -> None:
-    assert issubclass(NoArgsIsHelpError, UsageError)  # caught first, so it is not a usage error
-    assert issubclass(UsageError, ClickException)
-
-
 def test_a_typer_group_is_asked_for_its_commands_by_name() -> None:
-    assert callable(TyperGroup.list_commands) and callable(TyperGroup.get_command)
+    assert callable(toolkit.TyperGroup.list_commands) and \
+        callable(toolkit.TyperGroup.get_command)
     root = lazy_root(app_module.COMMANDS)
     group = root(name="cwx")
     assert {"log", "char", "check", "clock"} <= set(group.list_commands(None))
@@ -39,21 +33,6 @@ def test_a_typer_group_is_asked_for_its_commands_by_name() -> None:
     char = group.get_command(None, "char")
     assert char.list_commands(None) == ["new", "show"]
     assert char.get_command(None, "show").name == "show"
-
-
-def test_a_registered_command_builds_alone_under_its_own_name() -> None:
-    demo = typer.Typer()
-
-    @demo.command("hello")
-    def hello() -> None:
-        """Say hello."""
-
-    (info,) = demo.registered_commands
-    assert info.name == "hello"
-    one = typer.Typer()
-    one.registered_commands.append(info)
-    built = typer.main.get_command(one)
-    assert not isinstance(built, TyperGroup)  # one command builds a command, not a group
 
 
 def test_invoke_returns_the_status_and_turns_usage_errors_into_cwx_errors() -> None:
@@ -72,17 +51,6 @@ def test_invoke_returns_the_status_and_turns_usage_errors_into_cwx_errors() -> N
         assert "see 'cwx --help'" in str(error) and "\n" not in str(error)
     else:
         raise AssertionError("a usage error was not raised")
-
-
-def test_typer_turns_ctrl_c_into_exit_130_silently() -> None:
-    # main.py says the interruption itself; it relies on this status.
-    demo = typer.Typer()
-
-    @demo.command()
-    def hello() -> None:
-        raise KeyboardInterrupt
-
-    assert invoke(demo, []) == 130
 
 
 def test_a_command_module_is_one_command_or_a_group_with_help() -> None:
@@ -116,14 +84,14 @@ def test_a_group_without_a_command_prints_its_help_once() -> None:
 # ---------------------------------------------------------------- help and pipes
 
 
-def _file_command() -> click.Command:
+def _file_command() -> toolkit.Command:
     demo = typer.Typer(add_completion=False)
 
     @demo.command()
     def hello(file: Annotated[str, typer.Argument(metavar="FILE", help="A file.")]) -> None:
         """Say hello."""
 
-    return typer.main.get_command(demo)
+    return toolkit.build(demo)
 
 
 def test_an_argument_is_named_by_its_metavar_in_brackets_when_optional() -> None:
@@ -132,7 +100,7 @@ def test_an_argument_is_named_by_its_metavar_in_brackets_when_optional() -> None
     new = lazy_root(app_module.COMMANDS)(name="cwx").get_command(None, "bag") \
         .get_command(None, "new")
     for command, usage in ((new, "FILE"), (show, "[FILE]")):
-        (file,) = [param for param in command.params if isinstance(param, TyperArgument)]
+        (file,) = [param for param in command.params if isinstance(param, toolkit.TyperArgument)]
         assert file.make_metavar(None) == usage
         with command.make_context(command.name, ["x"]) as ctx:
             assert f"[OPTIONS] {usage}" in command.get_usage(ctx)
@@ -171,24 +139,6 @@ def test_click_calls_an_options_callback_for_its_default_too() -> None:
     assert invoke(demo, ["--paint", "never"]) == 0 and _SEEN == ["auto", "never"]
 
 
-def test_typer_ends_a_broken_pipe_with_exit_1_from_inside_its_handler(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # Typer wraps sys.stdout and sys.stderr as it does so: put them back afterwards.
-    monkeypatch.setattr(sys, "stdout", sys.stdout)
-    monkeypatch.setattr(sys, "stderr", sys.stderr)
-    demo = typer.Typer()
-
-    @demo.command()
-    def hello() -> None:
-        raise BrokenPipeError(32, "Broken pipe")
-
-    with pytest.raises(SystemExit) as ended:
-        typer.main.get_command(demo).main(args=[], standalone_mode=False)
-    assert ended.value.code == 1 and isinstance(ended.value.__context__, BrokenPipeError)
-    with pytest.raises(BrokenPipeError):  # cwx's main ends it quietly, with 0
-        invoke(demo, [])
-
-
 # ---------------------------------------------------------------- shell completion
 
 
@@ -204,16 +154,8 @@ def _demo_app() -> typer.Typer:
     return demo
 
 
-def _demo() -> click.Command:
-    return typer.main.get_command(_demo_app())
-
-
-def test_typer_offers_only_candidates_that_start_with_the_word_in_its_case() -> None:
-    # Why cli/lazy.py asks an option for the candidates of "" and matches them itself:
-    # Typer's own filter is by exact case, and lets every candidate through a word of "".
-    (trait,) = _demo().params
-    assert [item.value for item in trait.shell_complete(None, "r")] == ["run"]
-    assert [item.value for item in trait.shell_complete(None, "")] == ["Repair", "run"]
+def _demo() -> toolkit.Command:
+    return toolkit.build(_demo_app())
 
 
 def test_a_lazily_built_command_matches_the_word_in_any_case() -> None:

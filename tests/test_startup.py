@@ -70,7 +70,7 @@ print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 # they cost: 1.09x its instructions). A module added here is a start-up cost agreed to.
 STATEFUL_RESOLVE = {
     "cwx", "cwx.campaign", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face",
-    "cwx.cli.lazy", "cwx.cli.main", "cwx.cli.output", "cwx.clockworx", "cwx.commands",
+    "cwx.cli.lazy", "cwx.cli.main", "cwx.cli.output", "cwx.cli.toolkit", "cwx.clockworx", "cwx.commands",
     "cwx.commands.clock", "cwx.durable", "cwx.errors", "cwx.files", "cwx.hints", "cwx.ink",
     "cwx.journal", "cwx.locks", "cwx.players", "cwx.plaintoml", "cwx.record", "cwx.redo",
     "cwx.sheets",

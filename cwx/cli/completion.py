@@ -1,6 +1,7 @@
 """Shell completion: a script of its own for bash, zsh, fish and PowerShell, the answer
 to each when it asks for candidates, and where each shell reads the script. Built on
-Click's public completion API (ShellComplete), with cwx's own scripts and quoting.
+Click's completion API (ShellComplete, through cli/toolkit.py), with cwx's own scripts
+and quoting.
 
 The scripts ask `cwx` with _CWX_COMPLETE=SHELL_complete and the line so far; cwx answers
 before any command runs (lazy.invoke). Candidates come from each parameter's completion
@@ -15,9 +16,8 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from click.shell_completion import CompletionItem, ShellComplete
-
 from cwx.cli import COMPLETE  # the variable the scripts set when they ask cwx
+from cwx.cli.toolkit import CompletionItem, ShellComplete
 
 ARGS = "_CWX_COMPLETE_ARGS"  # the line up to the cursor (zsh, fish, PowerShell)
 FISH_ASKS = "_CWX_COMPLETE_FISH"  # fish asks twice: `is-args` (any?) then `get-args`

@@ -1,8 +1,6 @@
-"""How cwx leans on Typer and Click, in one place: the lazy command groups, the way a
-command line is run, how help is shown, and names completed in any case. Only their
-public APIs: tests/test_lazy.py pins everything this module assumes of them."""
+"""The lazy command groups, the way a command line is run, how help is shown, and names
+completed in any case. Typer and Click only through cli/toolkit.py."""
 
-import errno
 import os
 import re
 import sys
@@ -11,13 +9,19 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from click import Context, File, HelpFormatter, Path
-from click.exceptions import ClickException, NoArgsIsHelpError, UsageError
-from click.shell_completion import CompletionItem
-from typer.core import MarkupMode, TyperArgument, TyperGroup, TyperOption
 
-from cwx.cli import COMPLETE
+from cwx.cli import COMPLETE, toolkit
 from cwx.cli.output import colour_on
+from cwx.cli.toolkit import (
+    ClickException,
+    CompletionItem,
+    Context,
+    HelpFormatter,
+    MarkupMode,
+    NoArgsIsHelpError,
+    TyperGroup,
+    UsageError,
+)
 from cwx.errors import Usage
 
 # A name on the command line is a module of a package (cwx.commands) with a Typer `app`:
@@ -41,8 +45,7 @@ def commands(package: str) -> list[str]:
 
 def single(app: typer.Typer, name: str) -> bool:
     """Whether a command module is one command (`cwx check`) rather than a group."""
-    return [info.name for info in app.registered_commands] == [name] and \
-        not app.registered_groups
+    return toolkit.command_names(app) == [name] and not toolkit.has_groups(app)
 
 
 _package = "cwx.commands"  # the root's package of commands (lazy_root sets it)
@@ -87,26 +90,24 @@ class _Section(TyperGroup):
     """A command group whose commands are built only when one is called."""
 
     def __init__(self, name: str, app: typer.Typer) -> None:
-        super().__init__(name=name, help=app.info.help, no_args_is_help=True,
+        super().__init__(name=name, help=toolkit.help_of(app), no_args_is_help=True,
                          rich_markup_mode=help_markup())
-        self.infos = {info.name or "": info for info in app.registered_commands}
+        self.app = app
+        self.names = toolkit.command_names(app)
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return list(self.infos)
+        return list(self.names)
 
     def resolve_command(self, ctx: Context, args: list[str]) -> Any:
         return _resolved(self, ctx, args)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        info = self.infos.get(cmd_name)
-        if info is None:
+        if cmd_name not in self.names:
             return None
         key = f"{self.name} {cmd_name}"
         if _kept is not None and key in _kept:
             return _kept[key]
-        one = typer.Typer(add_completion=False)
-        one.registered_commands.append(info)  # just this command is built
-        found = _built(one, cmd_name)
+        found = _named(toolkit.build_one(self.app, cmd_name), cmd_name)  # just this one
         if _kept is not None:
             _kept[key] = found
         return found
@@ -148,14 +149,14 @@ def keeping_built() -> Iterator[None]:
 
 
 def _built(app: typer.Typer, name: str) -> Any:
-    command: Any = typer.main.get_command(app)  # a TyperCommand or a TyperGroup
+    return _named(toolkit.build(app), name)  # a TyperCommand or a TyperGroup
+
+
+def _named(command: Any, name: str) -> Any:
+    """A built command under its name, with cwx's help and completion."""
     command.name = name
     command.rich_markup_mode = help_markup()
-    for param in command.params:
-        if isinstance(param, TyperArgument):
-            param.__class__ = _Argument
-        elif isinstance(param, TyperOption) and not isinstance(param.type, File | Path):
-            param.__class__ = _Option
+    toolkit.complete_through(command, _offered)
     return command
 
 
@@ -190,24 +191,9 @@ def _offered(param: Any, found: list[CompletionItem], incomplete: str) -> list[C
     metavar = (param.metavar or "").strip("[].")
     if metavar == "DIR":
         offered.append(CompletionItem(incomplete, type="dir"))
-    elif isinstance(param.type, File | Path) or metavar in _FILES:
+    elif toolkit.takes_file(param) or metavar in _FILES:
         offered.append(CompletionItem(incomplete, type="file"))
     return offered
-
-
-class _Option(TyperOption):
-    """An option whose values are completed in any case of the word typed so far: Typer
-    keeps only those that start with it exactly, and lets every one through a word of ""."""
-
-    def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
-        return _offered(self, super().shell_complete(ctx, ""), incomplete)
-
-
-class _Argument(TyperArgument):
-    """An argument whose values complete in any case, as an option's do."""
-
-    def shell_complete(self, ctx: Context, incomplete: str) -> list[CompletionItem]:
-        return _offered(self, super().shell_complete(ctx, ""), incomplete)
 
 
 def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
@@ -215,7 +201,7 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     if _kept is not None and "" in _kept:
         command = _kept[""]
     else:
-        command = typer.main.get_command(app)
+        command = toolkit.build(app)
         if _kept is not None:
             _kept[""] = command
     if instruction := os.environ.get(COMPLETE):  # a shell's completion script asks
@@ -230,13 +216,9 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
             sys.stdout.buffer.write(f"{said.text}\n".encode("utf-8", "surrogateescape"))
         return said.status
     try:
-        status = command.main(args=args, prog_name="cwx", standalone_mode=False)
-    except SystemExit as exit:
-        # Typer answers a reader that went away (`cwx --help | head -1`) with exit 1, from
-        # inside its handler of the broken pipe; cwx ends such a command quietly, with 0.
-        if isinstance(exit.__context__, OSError) and exit.__context__.errno == errno.EPIPE:
-            raise BrokenPipeError(errno.EPIPE, "the reader went away") from None
-        raise
+        # A reader that went away (`cwx --help | head -1`) is a BrokenPipeError, which
+        # main ends quietly, with 0.
+        status = toolkit.run(command, args, "cwx")
     except NoArgsIsHelpError as error:
         # `cwx` or `cwx char` alone asks for the manual. With rich, Typer has printed it
         # already while making the error; without, it is the error's message.
@@ -288,7 +270,6 @@ def shortcuts(package: str) -> dict[str, list[str]]:
         app = importlib.import_module(f"{package}.{name}").app
         if single(app, name):
             continue
-        for info in app.registered_commands:
-            if info.name and not info.hidden:
-                seen.setdefault(info.name, []).append([name, info.name])
+        for sub in toolkit.shown_command_names(app):
+            seen.setdefault(sub, []).append([name, sub])
     return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}

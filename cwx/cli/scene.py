@@ -118,14 +118,12 @@ class Completer:
     """Readline's completer: what the shell's completion offers, for the line so far."""
 
     def __init__(self) -> None:
-        import typer
-
-        from cwx.cli import COMPLETE
+        from cwx.cli import COMPLETE, toolkit
         from cwx.cli.app import app
         from cwx.cli.completion import Bash
 
         self.known = shortcuts()
-        self.completion = Bash(typer.main.get_command(app), {}, "cwx", COMPLETE)
+        self.completion = Bash(toolkit.build(app), {}, "cwx", COMPLETE)
         self.matches: list[str] = []
 
     def __call__(self, text: str, state: int) -> str | None:
