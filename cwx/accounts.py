@@ -102,6 +102,7 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
     text = templates.file_of(sheet, files.schema_beside(file, kind, camp))
     with open_(command, [file], camp) as change:
         if force and os.path.lexists(file):
+            _of_kind(change, file, kind)
             _no_dice_lost(change, file)
             _nothing_earned_lost(change, file)
         result = {**result, **_saw(change, file)}
@@ -115,6 +116,18 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
                     "adopt it with those files", path=file)
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
+
+
+def _of_kind(change: Change, file: str, kind: str) -> None:
+    """--force replaces a cwx file of the kind being made, never any other file (a
+    shell's start-up file a scene names, a bag where a character is made)."""
+    try:
+        found = sheets.kind_of(change.data(file))
+    except CwxError:
+        found = None
+    if found != kind:
+        raise BadFile(f"is not a cwx {kind}; move it away yourself if you mean to replace it",
+                      path=file)
 
 
 def _saw(change: Change, file: str) -> dict[str, Any]:

@@ -40,7 +40,8 @@ BagFile = Annotated[str | None, typer.Option(
     autocompletion=lambda: complete_bags(), help="The bag's file.")]
 CampaignFolder = Annotated[str, typer.Argument(
     help="A folder of the campaign.", metavar="DIR", show_default="the current folder")]
-Force = Annotated[bool, typer.Option("--force", help="Replace an existing file.")]
+Force = Annotated[bool, typer.Option(
+    "--force", help="Replace an existing file of the same kind (never any other file).")]
 ExitCode = Annotated[bool, typer.Option(
     "--exit-code", help="Exit 1 when the action fails (2 is still an error).")]
 # The player's answers to the Color Wheel's choices, for a draw or for its odds.

@@ -45,6 +45,54 @@ def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
     return words
 
 
+def campaign_played() -> str:
+    """The real folder a scene acts in: the campaign of the folder it is played from, or,
+    outside any campaign, that folder itself (and what lies below it)."""
+    from cwx.campaign import root_above
+
+    return os.path.realpath(root_above(".") or ".")
+
+
+# Where a line names a place: a file or a folder (FILE, PATH, DIR), or a character by its
+# file or its name (CHAR). git's own commands (the merge driver, the hooks) take the
+# files git gives them, and are no scene's to run.
+_PLACES = frozenset({"FILE", "PATH", "DIR", "CHAR"})
+_GITS_OWN = frozenset({"git merge", "git hook"})
+
+
+def confined(words: Sequence[str], bound: str) -> None:
+    """A scene acts only inside the campaign it is played in (`bound`): every path a line
+    names, a character found by its name, and where a link leads, lie within it; else
+    the line is refused (BadValue) before it runs."""
+    from cwx.campaign import Campaign, inside
+    from cwx.cli import lazy
+    from cwx.cli.app import app
+    from cwx.errors import CwxError
+
+    command, values = lazy.given(app, words)
+    if command in _GITS_OWN:
+        raise BadValue(f"`{command}` is git's to run on the files it names, never a scene's")
+    for metavar, value in values:
+        if metavar.strip("[].") not in _PLACES or not value:
+            continue
+        for path in [value] if isinstance(value, str) else value:
+            if path.startswith("~"):
+                raise BadValue(f"{path}: a scene names no place in a home folder (~); it acts "
+                               f"only inside the campaign at {bound}")
+            found = path
+            if metavar.strip("[].") == "CHAR":
+                # A name is the file the campaign finds for it; one it cannot find is
+                # said when the line runs.
+                with contextlib.suppress(CwxError):
+                    found = Campaign.around(".").character(path)
+            real = os.path.realpath(found)
+            if not inside(real, bound):
+                linked = real != os.path.normpath(os.path.abspath(found))
+                how = "leads through a link to" if linked else "is"
+                raise BadValue(f"{path} {how} {real}, outside the campaign at {bound}; a "
+                               "scene acts only inside the campaign it is played in")
+
+
 def run(words: Sequence[str], *, as_json: bool) -> int:
     """One command, as `cwx` alone would run it: its exit status (its output printed)."""
     from cwx.cli.main import run as run_one
@@ -67,10 +115,12 @@ def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) ->
 
 def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) -> int:
     known = shortcuts()
+    bound = campaign_played()
     failed = 0
     for number, line in enumerate(lines, 1):
         try:
             words = words_of(line, known)
+            confined(words, bound)
         except BadValue as error:
             status = _said(f"{name}:{number}: {error.message}")
         else:

@@ -27,7 +27,8 @@ def play(
 ) -> None:
     """Play a scene in one process: each line a cwx command without `cwx` (`draw -c sue -t
     athletic`, `resolve -T 4 -g 3 -c kris -t repair`, `log --last 5`), journaled and locked
-    as if run alone. With no FILE on a terminal, a prompt (history kept per campaign, Tab
+    as if run alone; a script's lines act only inside the campaign it is played in (a
+    place outside it, or a link out, is refused). With no FILE on a terminal, a prompt (history kept per campaign, Tab
     completes as the shell does, Ctrl-C drops the line, Ctrl-D leaves).
 
     Example: cwx play scene.cwx

@@ -1,0 +1,107 @@
+"""A campaign from a clone is hostile input (#27): a scene acts only inside the campaign it
+is played in, --force replaces only a cwx file of its kind, and nothing is read through
+a link that leaves the campaign."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cwx, journal, saga
+
+CLOCKWORX = ["--system", "clockworx", "-t", "A=4", "-t", "B=4", "-t", "C=4"]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    """A campaign beside a home folder with its shell's start-up file, and another
+    campaign's folder."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".bashrc").write_text("echo mine\n")
+    return saga(tmp_path / "camp")
+
+
+def _refused(folder: Path, line: str) -> str:
+    """The error a scene of the one line gives, having written nothing."""
+    before = sorted(os.listdir(folder)), (folder / "journal.jsonl").read_bytes()
+    script = folder / "scene.cwx"
+    script.write_text(f"# a scene from a clone\n{line}\n")
+    ran = cwx("play", script, cwd=folder)
+    script.unlink()
+    assert ran.status == 2, (line, ran.stdout, ran.stderr)
+    assert (sorted(os.listdir(folder)), (folder / "journal.jsonl").read_bytes()) == before
+    return ran.error
+
+
+def test_a_scene_writes_nothing_outside_its_campaign(table: Path, tmp_path: Path) -> None:
+    bashrc = tmp_path / "home" / ".bashrc"
+    (table / "out").symlink_to(tmp_path / "home")
+    (table / "rc.toml").symlink_to(bashrc)
+    for line in (f'char new {bashrc} --system clockworx -t "$(touch {tmp_path}/PWNED)=3" '
+                 "-t B=3 -t C=3 --force",
+                 f"char new ../home/x.toml {' '.join(CLOCKWORX)}",
+                 f"--paint never char new -- ../x.toml {' '.join(CLOCKWORX)}",
+                 f"char new out/.bashrc {' '.join(CLOCKWORX)} --force",
+                 "bag new out/bag.toml", "init ../other", "init --force ../home",
+                 "git setup ..", "adopt sue.toml ../home/.bashrc", "check ..",
+                 "draw -c ../home/.bashrc -C red --drawn red", "draw -c sue -b out/b.toml -C red",
+                 "char show rc", "party sue rc", "clock pick --campaign ..", "reconcile ../home"):
+        said = _refused(table, line)
+        assert said.startswith("cwx: scene.cwx:2: ") and "outside the campaign at" in said, said
+    assert bashrc.read_text() == "echo mine\n" and not (tmp_path / "PWNED").exists()
+    assert not (tmp_path / "other").exists() and not (tmp_path / "home" / "x.toml").exists()
+    assert "a home folder (~)" in _refused(table, f"char new ~/x.toml {' '.join(CLOCKWORX)}")
+    assert "git's to run" in _refused(table, f"git merge a b c {bashrc}")
+    assert "git's to run" in _refused(table, "git hook post-merge")
+
+
+def test_a_scene_outside_any_campaign_acts_only_in_its_own_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "table"
+    folder.mkdir()
+    (folder / "scene.cwx").write_text(f"init camp\nchar new camp/kris.toml {' '.join(CLOCKWORX)}\n"
+                                      f"char new ../kris.toml {' '.join(CLOCKWORX)}\n")
+    ran = cwx("play", "scene.cwx", cwd=folder)
+    assert ran.status == 2 and ran.error.startswith("cwx: scene.cwx:3: ../kris.toml is ")
+    assert (folder / "camp" / "kris.toml").exists() and not (tmp_path / "kris.toml").exists()
+
+
+def test_a_scene_plays_on_inside_its_campaign(table: Path) -> None:
+    (table / "pcs").mkdir()
+    script = table / "scene.cwx"
+    script.write_text(f"char new kris.toml {' '.join(CLOCKWORX)}\n"  # played from pcs/
+                      "resolve -T 4 -g 3 -c kris -t A\nchar show ../sue.toml\ncheck ..\n")
+    ran = cwx("play", script, cwd=table / "pcs")
+    assert ran.status == 0, ran.stderr
+    assert [e["command"] for e in journal(table)][-2:] == ["char new", "clock resolve"]
+
+
+def test_force_replaces_only_a_cwx_file_of_its_kind(table: Path, tmp_path: Path) -> None:
+    bashrc = tmp_path / "home" / ".bashrc"
+    (table / "notes.toml").write_text('title = "Session one"\n')
+    for args, path, kind in (
+            (("char", "new", bashrc, *CLOCKWORX), bashrc, "character"),
+            (("char", "new", bashrc, *CLOCKWORX, "--dry-run"), bashrc, "character"),
+            (("char", "new", "notes.toml", *CLOCKWORX), "notes.toml", "character"),
+            (("char", "new", "bag.toml", *CLOCKWORX), "bag.toml", "character"),
+            (("bag", "new", "sue.toml"), "sue.toml", "bag"),
+            (("bag", "new", bashrc), bashrc, "bag")):
+        ran = cwx(*args, "--force", cwd=table)
+        assert ran.status == 2 and ran.error == f"cwx: error: {path}: is not a cwx {kind}; move " \
+            "it away yourself if you mean to replace it", ran.stderr
+    assert bashrc.read_text() == "echo mine\n"
+    assert (table / "notes.toml").read_text() == 'title = "Session one"\n'
+    assert cwx("char", "new", "kris.toml", *CLOCKWORX, cwd=table).status == 0
+    assert cwx("char", "new", "kris.toml", *CLOCKWORX, "--force", cwd=table).status == 0
+
+
+def test_init_force_keeps_every_file_already_there(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "README.md").write_text("mine\n")
+    (home / "Makefile").write_text("all:\n")
+    assert cwx("init", home, "--force").status == 0
+    assert (home / "README.md").read_text() == "mine\n"
+    assert (home / "Makefile").read_text() == "all:\n"
