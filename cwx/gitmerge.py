@@ -27,14 +27,18 @@ MAX_LEAVES = 1000
 class Merged(Record):
     data: dict[str, Any]
     clashes: list[str]  # why the merge needs a person; empty when it does not
+    # each key that clashed, and its values: the base's, ours' and theirs'
+    keys: dict[Path, tuple[Any, Any, Any]]
 
 
 class Files(Record):
-    """What the merge driver makes of three versions of a file: the merged text, or the
-    clashes that need a person (none: git's own text merge will do)."""
+    """What the merge driver makes of three versions of a file: the merged text (with
+    conflict markers on the keys that clash), and the clashes that need a person (no
+    text: git's own text merge will do)."""
 
     text: str | None
     clashes: list[str]
+    marked: bool = False  # the text marks each clashing key with both sides' values
 
 
 def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
@@ -42,7 +46,7 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
     any other TOML (or a file that does not parse) is left to git's text merge."""
     import os
 
-    from cwx import tomledit, tomlread
+    from cwx import textmerge, tomlread
     from cwx.errors import CwxError
 
     raws = [tomlread.read_bytes(p) for p in (base, ours, theirs)]
@@ -61,13 +65,44 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
         return Files(None, [f"was made on both sides: {_made(data[1])} on one, "
                             f"{_made(data[2])} on the other (never summed)"])
     merged = merge(data[0], data[1], data[2], os.path.splitext(os.path.basename(path))[0])
-    if merged.clashes:
-        return Files(None, merged.clashes)
+    if merged.clashes and not merged.data:
+        return Files(None, merged.clashes)  # a key and a table: git's text merge shows them
     try:
-        return Files(tomledit.edited(raws[1].decode("utf-8"), data[1],
-                                     edits(data[1], merged.data), path), [])
+        text = _laid_out([raw.decode("utf-8") for raw in raws], data[1], merged, path)
     except CwxError:
-        return Files(None, [])
+        return Files(None, merged.clashes)
+    if not merged.keys:
+        return Files(text, merged.clashes)
+    shown = textmerge.marked(text, merged.keys)
+    return Files(shown, merged.clashes, True) if shown is not None else \
+        Files(None, merged.clashes)
+
+
+def _laid_out(texts: list[str], ours: Mapping[str, Any], merged: Merged, path: str) -> str:
+    """The merged data written on both sides' text merged (comments, blank lines, key
+    order and unknown keys of both kept); on ours' text alone when they cannot be. A
+    clashing key keeps its place, for its conflict markers."""
+    from cwx import textmerge, tomledit, tomlread
+    from cwx.errors import CwxError
+
+    text, plain = texts[1], ours
+    joined = textmerge.merged(*texts)
+    if joined is not None:
+        try:
+            text, plain = joined, tomlread.parse(joined.encode("utf-8", "surrogateescape"),
+                                                 path)
+        except CwxError:
+            text, plain = texts[1], ours
+    wanted = [(key, value) for key, value in edits(plain, merged.data)
+              if key not in merged.keys]
+    try:
+        return tomledit.edited(text, plain, wanted, path)
+    except CwxError:
+        if text is texts[1]:
+            raise
+        return tomledit.edited(texts[1], ours, [(key, value) for key, value in
+                                                edits(ours, merged.data)
+                                                if key not in merged.keys], path)
 
 
 def _alike(ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
@@ -101,22 +136,24 @@ def merge(base: Mapping[str, Any], ours: Mapping[str, Any], theirs: Mapping[str,
     rules = systems.rules(ledger.values_of(ours))
     merged: dict[Path, Any] = {}
     clashes: list[str] = []
+    keys: dict[Path, tuple[Any, Any, Any]] = {}
     for path in [*mine, *(p for p in yours if p not in mine), *(p for p in old if p not in
                                                                    mine and p not in yours)]:
         key = ".".join(path)
         value, clash = _one(key, old.get(path), mine.get(path), yours.get(path), rules(key))
         if clash:
             clashes.append(clash)
+            keys[path] = (old.get(path), mine.get(path), yours.get(path))
         elif value is not None:
             merged[path] = value
     shapes = _shapes(merged)
     if shapes:  # a key a value on one side, a table on the other: a person decides
-        return Merged({}, [*clashes, *shapes])
+        return Merged({}, [*clashes, *shapes], keys)
     data = _tree(merged)
     if not clashes and sheets.kind_of(data) is not None:
         clashes += [f"the merged file breaks a rule ({p.key}: {p.message})"
                     for p in sheets.problems(data, name)[:1]]
-    return Merged(data, clashes)
+    return Merged(data, clashes, keys)
 
 
 def _one(key: str, base: Any, ours: Any, theirs: Any,

@@ -309,7 +309,7 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
             "is the table's choice, or `cwx reconcile` to take the ledger's")
 
 
-def next_step(path: str, clashes: list[str]) -> str:
+def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
     """What a person does about a file the merge driver could not settle."""
     from cwx.hints import typed
 
@@ -331,7 +331,8 @@ def next_step(path: str, clashes: list[str]) -> str:
         return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`{sides}), save "
                 f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "
                 f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
-    return (f"edit {quoted} to what the table decides (both sides' values are above), then "
+    where = "both sides' values are marked in it" if marked else "it holds the merge"
+    return (f"edit {quoted} to what the table decides ({where}), then "
             f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
 
 

@@ -141,10 +141,10 @@ def set_numbers_in_place(text: str, edits: Sequence[Edit]) -> str | None:
     for number, line in enumerate(lines):
         body = line.rstrip("\r\n")
         if body.lstrip().startswith("["):
-            name = _header(body)
+            name = header_name(body)
             table = (name,) if name else ("\0",)  # a table we cannot follow
             continue
-        if found := _number(body):
+        if found := number_line(body):
             name, around = found
             places[(*table, name)] = (number, around)
     for path, value in edits:
@@ -163,7 +163,7 @@ _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 _WORD = frozenset("0123456789_")
 
 
-def _header(body: str) -> str | None:
+def header_name(body: str) -> str | None:
     """The name of a `[table]` header with a bare name, comment allowed, else None."""
     inner, close, rest = body.strip().partition("]")
     name = inner[1:].strip() if inner.startswith("[") and close else ""
@@ -173,7 +173,7 @@ def _header(body: str) -> str | None:
     return name
 
 
-def _number(body: str) -> tuple[str, tuple[str, str]] | None:
+def number_line(body: str) -> tuple[str, tuple[str, str]] | None:
     """`key = 12  # note`: the bare key, and the text before and after the value (a whole
     number, or true or false), else None."""
     start = len(body) - len(body.lstrip(" \t"))

@@ -45,11 +45,14 @@ def merge(base: str, ours: str, theirs: str,
     if merged.text is not None:
         with changing("git merge", [ours], Campaign.around(ours), journaled=False) as change:
             change.create(ours, merged.text, force=True)
-        return
     for clash in merged.clashes:
         print(f"cwx: {path or ours}: {clash}", file=sys.stderr)
     if merged.clashes:
-        print(f"cwx: next: {gitsetup.next_step(path or ours, merged.clashes)}", file=sys.stderr)
+        marked = merged.marked or merged.text is None
+        print(f"cwx: next: {gitsetup.next_step(path or ours, merged.clashes, marked=marked)}",
+              file=sys.stderr)
+    if merged.text is not None:
+        raise typer.Exit(1 if merged.clashes else 0)
     raise typer.Exit(_text_merge(ours, base, theirs, clash=bool(merged.clashes)))
 
 
