@@ -201,3 +201,31 @@ def test_a_scene_line_never_plays_a_scene_nor_reaches_outside_the_game(tmp_path:
         ran = cwx("play", "-", input=line, cwd=folder, env={"HOME": str(tmp_path)})
         assert ran.status == 2 and said in ran.stderr, (line, ran.stderr)
     assert not (tmp_path / ".bashrc").exists()
+
+
+def test_a_failed_scene_says_how_to_resume_and_from_skips_the_lines_that_played(
+        tmp_path: Path) -> None:
+    folder = _table(tmp_path / "camp")
+    script = tmp_path / "scene.cwx"
+    script.write_text("# Kris at the valve\nresolve -T 4 -g 3 -c kris -t repair\n"
+                      "resolve -T 4 -g 3 -c nobody -t repair\nresolve -T 4 -g 3 -c kris -t repair\n")
+    ran = cwx("play", script, cwd=folder)
+    assert ran.status == 2
+    assert f"resume with cwx play --from 3 {script}" in ran.stderr
+    assert _xp(folder) == 2
+    script.write_text(script.read_text().replace("nobody", "kris"))  # the line mended
+    resumed = cwx("play", "--from", "3", script, cwd=folder)
+    assert resumed.status == 0, resumed.stderr
+    assert _xp(folder) == 3 * 2  # lines 3 and 4 only: the first line's 2 xp counted once
+    assert len([e for e in journal(folder) if e["command"] == "clock resolve"]) == 3
+    past = cwx("play", "--from", "9", script, cwd=folder)
+    assert past.status == 2 and "--from 9: the script has 4 lines" in past.stderr
+    piped = cwx("play", "--from", "2", "-", input="resolve -c nobody -T 1 -g 1\n"
+                "resolve -T 4 -g 4 -c nobody\n", cwd=folder)
+    assert piped.status == 2 and "-:2:" in piped.stderr and "--from 2 -" in piped.stderr
+
+
+def _xp(folder: Path) -> int:
+    import tomllib
+
+    return int(tomllib.loads((folder / "kris.toml").read_text())["xp"])

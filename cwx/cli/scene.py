@@ -104,37 +104,57 @@ def run(words: Sequence[str], *, as_json: bool) -> int:
     return status
 
 
-def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) -> int:
-    """Every line of a scene script in turn; the first that fails (exit 2 or more) stops
-    it, named (`scene.cwx:14: …`), unless `keep_going`. The scene's exit status."""
+def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool,
+         start: int = 1, resume: str | None = None) -> int:
+    """Every line of a scene script from line `start` on, in turn (the lines before are
+    skipped, never run); the first that fails (exit 2 or more) stops it, named
+    (`scene.cwx:14: …`) with how to resume the script `resume` there, unless
+    `keep_going`. The scene's exit status."""
     from cwx.cli import lazy
 
     with lazy.keeping_built():
-        return _play(lines, name, keep_going=keep_going, as_json=as_json)
+        return _play(lines, name, keep_going=keep_going, as_json=as_json, start=start,
+                     resume=resume)
 
 
-def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool) -> int:
+def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool, start: int,
+          resume: str | None) -> int:
     known = shortcuts()
     bound = campaign_played()
     failed = 0
     for number, line in enumerate(lines, 1):
+        if number < start:  # played before: running it again would count it twice
+            continue
         try:
             words = words_of(line, known)
             confined(words, bound)
         except BadValue as error:
-            status = _said(f"{name}:{number}: {error.message}")
+            status = _said(f"{name}:{number}: {error.message}" +
+                           ("" if keep_going else _stops(number, resume)))
         else:
             if not words:
                 continue
             status = run(words, as_json=as_json)
             if status >= 2:
                 _said(f"{name}:{number}: `{line.strip()}` failed (exit {status})" +
-                      ("" if keep_going else "; the scene stops here (--keep-going plays on)"))
+                      ("" if keep_going else _stops(number, resume)))
         if status >= 2:
             failed += 1
             if not keep_going:
                 return 2
     return 2 if failed else 0
+
+
+def _stops(number: int, resume: str | None) -> str:
+    """What a stopped scene says: the lines before it ran (and count), so the mended
+    script resumes at the failing line rather than playing them again."""
+    if resume is None:  # a line typed at the prompt: nothing to resume
+        return ""
+    from cwx.hints import typed
+
+    script = "-" if resume == "-" else typed(resume)
+    return (f"; the scene stops here, the lines before it played: mend it, then resume "
+            f"with cwx play --from {number} {script} (--keep-going plays on)")
 
 
 def _said(text: str) -> int:

@@ -9,7 +9,7 @@ import typer
 from cwx.cli import scene
 from cwx.cli.common import command, here
 from cwx.cli.output import JsonFlag
-from cwx.errors import BadFile
+from cwx.errors import BadFile, BadValue
 
 app = command("play")
 
@@ -23,6 +23,9 @@ def play(
     keep_going: Annotated[bool, typer.Option(
         "--keep-going", help="Play every line, even after one fails (the exit status is "
         "still 2).")] = False,
+    start: Annotated[int, typer.Option(
+        "--from", min=1, metavar="N", help="Resume a script at its line N: the lines before "
+        "are skipped, not played again (a failed scene names the line).")] = 1,
     json: JsonFlag = False,
 ) -> None:
     """Play a scene in one process: each line a cwx command without `cwx` (`draw -c sue -t
@@ -31,9 +34,12 @@ def play(
     place outside it, or a link out, is refused). With no FILE on a terminal, a prompt (history kept per campaign, Tab
     completes as the shell does, Ctrl-C drops the line, Ctrl-D leaves).
 
-    Example: cwx play scene.cwx
+    Example: cwx play scene.cwx    (after a failure at line 14: cwx play --from 14 scene.cwx)
     """
     if script is None and sys.stdin.isatty():
+        if start != 1:
+            raise BadValue("--from N resumes a scene script; name the script (FILE, or - "
+                           "for standard input)")
         raise typer.Exit(scene.prompt(here().root))
     name = "-" if script in (None, "-") else script
     if name == "-":
@@ -45,6 +51,11 @@ def play(
         except (OSError, UnicodeDecodeError) as error:
             said = getattr(error, "strerror", None) or "is not UTF-8 text"
             raise BadFile(f"cannot be read ({said})", path=name) from None
+    if start > len(lines):
+        from cwx.ink import plural
+
+        raise BadValue(f"--from {start}: the script has {plural(len(lines), 'line')}; name "
+                       "one of them", path=name)
     status = scene.play(lines, os.path.basename(name) if name != "-" else "-",
-                        keep_going=keep_going, as_json=json)
+                        keep_going=keep_going, as_json=json, start=start, resume=name)
     raise typer.Exit(status)
