@@ -77,7 +77,8 @@ def test_exit_code_flag_gives_1_on_a_failed_action() -> None:
 
 def test_pick_json_and_seed() -> None:
     first = cwx("clock", "pick", "--seed", 42, "--json")
-    assert first.status == 0 and set(first.json) == {"target"}
+    assert first.status == 0 and first.json["commitment"] is None  # --seal's key, null
+    assert set(first.json) == {"target", "commitment"}
     assert 1 <= first.json["target"] <= 12
     assert cwx("clock", "pick", "--seed", 42, "--json").json == first.json
 

@@ -104,6 +104,35 @@ def _play(folder: Path) -> dict[str, list[Any]]:
     return outputs
 
 
+def _outside_git(folder: Path) -> dict[str, list[Any]]:
+    """Out of git, from nothing: each listing command with 0, 1 and 2 items."""
+    outputs: dict[str, list[Any]] = {}
+    here = folder / "camp"
+
+    def run(name: str, *args: object, cwd: Path = here) -> None:
+        ran = cwx(*args, "--json", cwd=cwd, env={"CWX_PLAYER": "Pat"})
+        assert ran.status == 0, (args, ran.stderr)
+        outputs.setdefault(name, []).append(json.loads(ran.stdout))
+
+    for name in ("log", "recap", "check", "audit", "clock-verify"):  # no campaign, nothing
+        run(name, *name.split("-"), cwd=folder)
+    run("init", "init", here, cwd=folder)
+    for name in ("party", "check", "recap", "reconcile"):  # a campaign of no one yet
+        run(name, name)
+    run("clock-pick", "clock", "pick", "--seal")  # the seal's own file, outside git
+    run("clock-pick", "clock", "pick")
+    run("char-new", "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue", *SUE)
+    run("party", "party")
+    run("log", "log", "--last", 1)
+    run("log", "log", "--last", 2)
+    run("char-new", "char", "new", "kris.toml", "--system", "clockworx", "--trait", "Repair=4",
+        "--trait", "Run=4", "--trait", "Lie=4")
+    for name in ("party", "check", "recap", "log"):
+        run(name, name)
+    run("party", "party", "kris")
+    return outputs
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
     folder = tmp_path_factory.mktemp("json")
@@ -115,6 +144,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
                        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"})
     try:
         found = _play(folder)
+        for name, samples in _outside_git(tmp_path_factory.mktemp("nogit")).items():
+            found.setdefault(name, []).extend(samples)
     finally:
         for name, value in old.items():
             if value is None:
@@ -175,6 +206,20 @@ def test_every_output_is_valid_against_its_schema(outputs: dict[str, list[Any]])
         jsonschema.Draft202012Validator.check_schema(schema)
         for sample in samples:
             jsonschema.validate(sample, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_one_shape_in_and_out_of_git_with_none_one_or_two(
+        outputs: dict[str, list[Any]]) -> None:
+    # The same keys wherever a command runs: what is not there is null, or an empty list.
+    assert [init["git"] is None for init in outputs["init"]] == [False, True]
+    assert {len(party["characters"]) for party in outputs["party"]} == {0, 1, 2}
+    assert {len(log["events"]) for log in outputs["log"]} >= {0, 1, 2}
+    assert {check["supply"] is None for check in outputs["check"]} == {False, True}
+    picks = outputs["clock-pick"]
+    assert {(pick["target"] is None, pick["commitment"] is None) for pick in picks} == \
+        {(True, False), (False, True)}
+    for name in ("init", "party", "check", "clock-pick", "log"):
+        assert len({tuple(sorted(out)) for out in outputs[name]}) == 1, name
 
 
 def test_a_schema_catches_a_shape_that_is_not_its_commands() -> None:

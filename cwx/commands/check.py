@@ -44,8 +44,9 @@ def check(
         "problems": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
                      for e in report.problems],
     }
-    if report.supply is not None:
-        result["supply"] = {"white": report.supply.white, "black": report.supply.black}
+    # Null outside a campaign (no supply to count): one shape wherever it runs.
+    result["supply"] = None if report.supply is None else \
+        {"white": report.supply.white, "black": report.supply.black}
     result["pending"] = [guess.as_json() for guess in report.pending]
     emit(json, result, lambda: text(report))
     if report.problems:  # a finding, as a linter's (ruff, mypy, taplo): 2 is for errors

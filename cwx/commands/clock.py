@@ -64,7 +64,7 @@ def pick(
         if target is not None or force:
             raise BadValue("--target and --force go with --seal")
         picked = clockworx.pick(rng(seed))
-        emit(json, {"target": picked}, lambda: f"The GM's number is {picked}.")
+        emit(json, {"target": picked, "commitment": None}, lambda: f"The GM's number is {picked}.")
         return
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
@@ -79,7 +79,8 @@ def pick(
         change.create(path, seal.encode(sealed), force=True, secret=True)
         result = {"commitment": sealed.commitment}
         change.record(result)
-    emit(json, result, lambda: f"Sealed. Share this commitment with the players:\n"
+    # One shape for both: the number stays secret, so its key is null.
+    emit(json, {"target": None, **result}, lambda: f"Sealed. Share this commitment with the players:\n"
                                f"  {sealed.commitment}\n"
                                "Reveal it after the guess: cwx clock reveal")
 

@@ -28,6 +28,7 @@ def init(
     Example: cwx init my-campaign
     """
     result = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
+    result["git"] = None  # outside git: one shape in both places, for scripts
     if repo.of(folder) is not None and os.path.isdir(folder):  # in git: ready for clones
         # A dry run made no campaign.toml: the folder is the campaign it would be.
         camp = Campaign(folder, folder) if dry_run else Campaign.around(folder)
@@ -35,7 +36,7 @@ def init(
     if dry_run:
         result["dry_run"] = True
     emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],
-                                         in_git="git" in result), dry_run))
+                                         in_git=result["git"] is not None), dry_run))
 
 
 def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool) -> str:

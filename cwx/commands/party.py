@@ -7,7 +7,7 @@ import typer
 from cwx import sheets
 from cwx.cli.common import command, complete_characters, here, note, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.errors import BadValue, CwxError
+from cwx.errors import CwxError
 
 if TYPE_CHECKING:
     from cwx.campaign import Campaign
@@ -47,18 +47,17 @@ def party(
     shown = [*found, *([bag_sheet] if bag_sheet else [])]
     result = {"characters": [sheets.entry_of_sheet(s).as_json(s) for s in found],
               "bag": sheets.entry_of_sheet(bag_sheet).as_json(bag_sheet) if bag_sheet else None}
-    emit(json, result, lambda: "\n\n".join(sheets.entry_of_sheet(s).in_party(s, colour_on())
-                                           for s in shown))
+    # A campaign with no one in it yet is an empty party, not an error (exit 0).
+    empty = [] if found else [f"No characters in the campaign at {camp.needed()} yet; "
+                              "cwx char new makes one."]
+    emit(json, result, lambda: "\n\n".join([*empty, *(sheets.entry_of_sheet(s).in_party(
+        s, colour_on()) for s in shown)]))
 
 
 def _party(camp: "Campaign") -> list[str]:
     """Every character of the campaign the current folder is in."""
     members = camp.members(lambda error: note(f"{error}; left out (cwx check says more)"))
-    found = [member.path for member in members if member.kind == "character"]
-    if not found:
-        raise BadValue(f"the campaign at {camp.needed()} has no characters yet; cwx char new "
-                       "makes one")
-    return found
+    return [member.path for member in members if member.kind == "character"]
 
 
 def _party_bag(camp: "Campaign") -> str | None:
