@@ -237,7 +237,7 @@ def given(app: typer.Typer, args: Sequence[str]) -> tuple[str, list[tuple[str, A
     run: the command's words ("bag draw") and each parameter's metavar (FILE, DIR, CHAR...)
     or name, and value. Nothing for a line that names no command (it fails when run)."""
     command = _kept.get("") if _kept is not None else None
-    command = command or typer.main.get_command(app)
+    command = command or toolkit.build(app)
     ctx = Context(command, info_name="cwx", resilient_parsing=True)
     words = list(args)
     while words[:1] and words[0].startswith("-"):  # the root's own options: no paths
