@@ -1,9 +1,7 @@
 """cwx: a command-line companion for the ClockWorx and Color Wheel mechanics."""
 
-# `_signal` is the builtin half of `signal`: `signal` itself imports enum, some
-# milliseconds in which a Ctrl-C would still find Python's own handler.
-import _signal  # type: ignore[import-not-found]
 import os as _os
+import signal as _signal
 import sys as _sys
 
 __version__ = "0.2.0"

@@ -137,15 +137,23 @@ def _key(make: bool) -> bytes | None:
 
 def mark(fields: dict[str, Any], *, make: bool = True) -> str | None:
     """The mark of a record's fields (all but the mark itself): a keyed BLAKE2 hash only
-    a holder of this user's key can make. (The builtin module: hashlib costs a command
-    several milliseconds to import.)"""
-    import _blake2
-
+    a holder of this user's key can make."""
     key = _key(make)
     if key is None:
         return None
     body = dumps({k: v for k, v in fields.items() if k != "mark"}, ascii=True).encode()
-    return str(_blake2.blake2b(body, key=key, digest_size=32).hexdigest())
+    return str(_blake2b()(body, key=key, digest_size=32).hexdigest())
+
+
+def _blake2b() -> Any:
+    """hashlib's blake2b, taken from the builtin module hashlib itself takes it from
+    (tests/test_redo.py checks they are one): importing hashlib loads OpenSSL, 12M
+    instructions, 4% of a stateful resolve (`make bench`). hashlib's, where it differs."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b
 
 
 class Untrusted(BadFile):
