@@ -44,7 +44,7 @@ MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
 # counts its own): a sheet has a few dozen; a line of a million would cost 100 MB parsed.
 MAX_VALUES = 20_000
 MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
-_AT = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$"
+_AT = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z"
 
 
 class Edit(Record):
@@ -674,13 +674,28 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
 
 
 _stamp: Any = None  # _AT, compiled when a line is first read (a change only writes one)
+_DAYS: dict[str, bool] = {}  # the days met: a journal stamps its lines on few of them
 
 
 def _stamped(at: str) -> bool:
+    """A time cwx writes: the shape, and a day and a time of day that exist (a stamp of
+    February 30th or 25:61 is no event's, for every reader alike)."""
     global _stamp
     if _stamp is None:
-        _stamp = re.compile(_AT).match
-    return _stamp(at) is not None
+        _stamp = re.compile(_AT).fullmatch
+    if _stamp(at) is None or at[11:13] > "23" or at[14:16] > "59" or at[17:19] > "59":
+        return False
+    day = _DAYS.get(at[:10])
+    if day is None:
+        import datetime
+
+        try:
+            day = bool(datetime.date(int(at[:4]), int(at[5:7]), int(at[8:10])))
+        except ValueError:
+            day = False
+        if len(_DAYS) < 4096:  # a hostile journal's many days are not all kept
+            _DAYS[at[:10]] = day
+    return day
 
 
 def _utf8(data: object) -> bool:
@@ -736,7 +751,8 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
                      if type(v) is not str)
         raise TypeError(f"{wrong} must be text")
     if not _stamped(at):
-        raise ValueError("at must be a UTC time like 2026-11-30T12:00:00.000Z")
+        raise ValueError("at must be a UTC time, of a day and an hour that exist, like "
+                         "2026-11-30T12:00:00.000Z")
     if len(id_) > MAX_ID or len(command) > MAX_NAME:
         raise ValueError("its id or command is longer than any cwx writes")
     who, file, bag, undoes, player = (get("who"), get("file"), get("bag"), get("undoes"),
