@@ -141,6 +141,28 @@ def test_run_returns_the_status_and_raises_usage_errors() -> None:
         toolkit.run(command, ["x"], "cwx")
 
 
+def test_what_a_line_gives_is_read_without_running_it() -> None:
+    # A scene checks every place a line names before it runs (cli/scene.py).
+    ran: list[str] = []
+    demo = typer.Typer()
+
+    @demo.command("new")
+    def new(file: Annotated[str, typer.Argument(metavar="FILE")],
+            char: Annotated[str, typer.Option("--char", "-c", metavar="CHAR")] = "",
+            trait: Annotated[list[str] | None, typer.Option("-t")] = None) -> None:
+        ran.append(file)
+
+    @demo.command("other")
+    def other() -> None: ...
+
+    group = toolkit.build(demo)
+    assert toolkit.given(group, ["new", "-t", "a", "-c../x", "--", "-f.toml"], "cwx") == (
+        "new", [("FILE", "-f.toml"), ("CHAR", "../x"), ("trait", ("a",))])
+    assert toolkit.given(group, ["new", "--nope", "x"], "cwx")[0] == "new"  # no error raised
+    assert toolkit.given(group, ["nothing"], "cwx") == ("", [])
+    assert ran == []
+
+
 def test_typer_turns_ctrl_c_into_exit_130_silently() -> None:
     # main.py says the interruption itself; it relies on this status.
     demo = typer.Typer()

@@ -233,26 +233,13 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
 
 
 def given(app: typer.Typer, args: Sequence[str]) -> tuple[str, list[tuple[str, Any]]]:
-    """What a command line gives its command's parameters, as Click reads it, with nothing
-    run: the command's words ("bag draw") and each parameter's metavar (FILE, DIR, CHAR...)
-    or name, and value. Nothing for a line that names no command (it fails when run)."""
+    """What a command line gives its command's parameters, with nothing run: the command
+    ("bag draw") and each parameter's metavar (FILE, DIR, CHAR...) or name, and value."""
     command = _kept.get("") if _kept is not None else None
-    command = command or toolkit.build(app)
-    ctx = Context(command, info_name="cwx", resilient_parsing=True)
     words = list(args)
     while words[:1] and words[0].startswith("-"):  # the root's own options: no paths
         words = words[2:] if words[0] == "--paint" else words[1:]
-    while hasattr(command, "get_command"):  # a group, whose only option is --help
-        inner = command.get_command(ctx, words[0]) if words else None
-        if inner is None:
-            return "", []
-        ctx = Context(inner, info_name=words[0], parent=ctx, resilient_parsing=True)
-        command, words = inner, words[1:]
-    with command.make_context(ctx.info_name, words, parent=ctx.parent,
-                              resilient_parsing=True) as found:
-        return found.command_path.removeprefix("cwx "), [
-            (param.metavar or param.name or "", found.params.get(param.name or ""))
-            for param in command.params]
+    return toolkit.given(command or toolkit.build(app), words, "cwx")
 
 
 def _usage(error: UsageError, command: Any, args: Sequence[str] | None) -> Usage:

@@ -142,3 +142,23 @@ def run(command: Any, args: Sequence[str] | None, prog_name: str) -> Any:
         if isinstance(exit.__context__, OSError) and exit.__context__.errno == errno.EPIPE:
             raise BrokenPipeError(errno.EPIPE, "the reader went away") from None
         raise
+
+
+def given(group: Any, args: Sequence[str], prog_name: str) -> tuple[str, list[tuple[str, Any]]]:
+    """What a command line (below the group's own options) gives the command it names,
+    read as Click reads it but resiliently, nothing run: the command's path from the group
+    ("bag draw"), and each parameter's metavar (or name) and value; ("", []) for a line
+    naming no command, which fails when it runs."""
+    command, words = group, list(args)
+    ctx = Context(command, info_name=prog_name, resilient_parsing=True)
+    while isinstance(command, click.Group):  # a group's only option is --help
+        inner = command.get_command(ctx, words[0]) if words else None
+        if inner is None:
+            return "", []
+        ctx = Context(inner, info_name=words[0], parent=ctx, resilient_parsing=True)
+        command, words = inner, words[1:]
+    with command.make_context(ctx.info_name, words, parent=ctx.parent,
+                              resilient_parsing=True) as found:
+        return found.command_path.removeprefix(f"{prog_name} "), [
+            (param.metavar or param.name or "", found.params.get(param.name or ""))
+            for param in command.params]
