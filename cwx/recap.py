@@ -13,7 +13,7 @@ campaign's dice.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from cwx import events, guesses, journal, ledger, story
@@ -33,12 +33,26 @@ class Session(Record):
     events: int
 
 
-def _seconds(when: str) -> float:
-    import calendar
-    import time
+class _Minute:
+    """The last minute read, and its seconds since the epoch."""
 
-    return calendar.timegm(time.strptime(when[:19], "%Y-%m-%dT%H:%M:%S")) + \
-        float(f"0.{when[20:23] or '0'}")
+    stamp = ""
+    seconds = 0
+
+
+def _seconds(when: str) -> float:
+    """A stamp's seconds since the epoch (its minute parsed once for all the minute's
+    events, in time order: strptime was half a recap's time)."""
+    if when[:16] != _Minute.stamp:
+        import calendar
+        import time
+
+        _Minute.seconds = calendar.timegm(time.strptime(when[:16], "%Y-%m-%dT%H:%M"))
+        _Minute.stamp = when[:16]
+    second = when[17:19]
+    if not second.isdigit() or int(second) > 61:  # as strptime's %S
+        raise ValueError(f"unconverted data remains: {second}")
+    return _Minute.seconds + int(second) + float(f"0.{when[20:23] or '0'}")
 
 
 def sessions(order: Timeline) -> list[Session]:
@@ -91,9 +105,15 @@ def date_given(text: str) -> str:
 
 
 class Told(Record):
-    """One event as the recap tells it."""
+    """One event as the recap tells it: only what the Markdown and the JSON show (a recap
+    of every session holds one of these an event, never the events themselves)."""
 
-    event: journal.Event
+    id: str
+    when: str
+    command: str
+    who: str | None
+    file: str | None
+    player: str | None
     line: str  # in words, the actor first
     undone: bool
     pending: bool  # a guess not yet settled
@@ -112,53 +132,92 @@ class Recap(Record):
 
 def recap(path: str, number: int | None = None, every: bool = False,
           since: str | None = None) -> Recap:
-    """The recap of the sessions asked for, from the journal at `path`."""
+    """The recap of the sessions asked for, from the journal at `path`: its events read
+    once (twice for one session by number, whose end must be known first), each told as
+    it comes and folded into the ledger up to the end of the last session told."""
     with journal.opened(path) or io.BytesIO() as file:
         order = Timeline(file)
-        found = sessions(order)
+        end = None
+        if number is not None:  # the ledger is folded to that session's end
+            found = sessions(order)
+            picked = chosen(found, number, every, since)
+            if not picked:
+                return Recap(len(found), [], [], {}, {}, None, since)
+            end = picked[-1].end
+        reading = _Reading(order, path, number, every, since, end)
+        for event in order.events():
+            if end is not None and event.when > end:
+                break
+            reading.read(event)
+        found = found if number is not None else reading.found
         picked = chosen(found, number, every, since)
         if not picked:
             return Recap(len(found), [], [], {}, {}, None, since)
-        undone = order.turns.undone() | order.turns.void()
-        settled = guesses.settlements(path)
-        told = [_told(event, undone, settled) for event in _within(order, picked)
-                if since is None or event.when[:len(since)] >= since]
-        folded = _folded(order, picked[-1].end)
-    names = {t.event.file: t.event.who for t in told if t.event.file and t.event.who}
+        folded = reading.folding.ledger()
+    told = reading.told
+    names = {t.file: t.who for t in told if t.file and t.who}
     standing = {file: _counts(folded, file) for file in sorted(names)}
     return Recap(len(found), picked, told, standing, names, folded.supply(), since)
 
 
-def _within(order: Timeline, picked: list[Session]) -> Iterator[journal.Event]:
-    for event in order.events():
-        if event.undoes is None and any(s.start <= event.when <= s.end for s in picked):
-            yield event
+class _Reading:
+    """One pass over the journal's events in time order: its sessions, the events to
+    tell (those of the sessions asked for, or, for the latest, since the latest gap),
+    and the ledger folded as far as the pass goes."""
 
+    def __init__(self, order: Timeline, path: str, number: int | None, every: bool,
+                 since: str | None, end: str | None) -> None:
+        self.found: list[Session] = []
+        self.told: list[Told] = []
+        self.latest = number is None and not every and since is None
+        self.undone = order.turns.undone() | order.turns.void()
+        self.settled = guesses.settlements(path)
+        self.wanted = number
+        self.every, self.since = every, since
+        self._last = -1e18
+        self._same: dict[str, str] = {}  # one copy of each name, command and file
+        self.folding = ledger.Folding()
+        self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
+        for event in journal.holding(path, ledger.PRELUDE):
+            if (end is None or event.when <= end) and not self.folding.note(event):
+                self.left_out.add(event.line)
 
-def _told(event: journal.Event, undone: set[str],
-          settled: Mapping[str, Mapping[str, Any]]) -> Told:
-    kind = events.kind(event.command)
-    line = story.told(event, actor=False)
-    pending = False
-    if kind.pending:
-        entry = settled.get(event.id)
-        if entry is None:
-            pending = True
+    def read(self, event: journal.Event) -> None:
+        at = _seconds(event.when)
+        if at - self._last >= SESSION_GAP or not self.found:
+            self.found.append(Session(len(self.found) + 1, event.when, event.when, 1))
+            if self.latest:  # only the latest session is told: the one before is not
+                self.told = []
         else:
-            line = guesses.told_settled(event, entry)
-    return Told(event, line, event.id in undone, pending, kind.correction or kind.table)
+            last = self.found[-1]
+            self.found[-1] = last._replace(end=event.when, events=last.events + 1)
+        self._last = at
+        if event.line not in self.left_out:
+            self.folding.add(event)
+        if event.undoes is None and self._tells(event):
+            self.told.append(self._told(event))
 
+    def _tells(self, event: journal.Event) -> bool:
+        if self.since is not None:  # the sessions since: their events since
+            return event.when[:len(self.since)] >= self.since
+        return self.wanted is None or len(self.found) == self.wanted
 
-def _folded(order: Timeline, end: str) -> ledger.Ledger:
-    """The ledger as it stood at `end`: every event up to it, folded."""
-    folding = ledger.Folding()
-    for event in order.events():
-        if event.when <= end:
-            folding.note(event)
-    for event in order.events():
-        if event.when <= end:
-            folding.add(event)
-    return folding.ledger()
+    def _told(self, event: journal.Event) -> Told:
+        kind = events.kind(event.command)
+        line = story.told(event, actor=False)
+        pending = False
+        if kind.pending:
+            entry = self.settled.get(event.id)
+            if entry is None:
+                pending = True
+            else:
+                line = guesses.told_settled(event, entry)
+        same = self._same
+        return Told(event.id, event.when, same.setdefault(event.command, event.command),
+                    event.who and same.setdefault(event.who, event.who),
+                    event.file and same.setdefault(event.file, event.file),
+                    event.player and same.setdefault(event.player, event.player), line,
+                    event.id in self.undone, pending, kind.correction or kind.table)
 
 
 def _counts(folded: ledger.Ledger, file: str) -> dict[str, Any]:
@@ -173,34 +232,45 @@ def _counts(folded: ledger.Ledger, file: str) -> dict[str, Any]:
 
 
 def markdown(done: Recap) -> str:
+    return "\n".join(markdown_lines(done)).rstrip("\n") + "\n"
+
+
+def markdown_lines(done: Recap) -> Iterator[str]:
+    """The recap in Markdown, a line at a time (a recap of every session is written as it
+    is made, never held whole)."""
     if not done.sessions:
         said = f"No session since {done.since}" if done.since and done.total else \
             "The journal holds no events yet"
-        return f"# Recap\n\n{said}.\n"
+        yield from ("# Recap", "", f"{said}.")
+        return
     first, last = done.sessions[0], done.sessions[-1]
     numbers = f"session {first.number}" if first is last else \
         f"sessions {first.number}–{last.number}"
-    players = sorted({t.event.player for t in done.told if t.event.player})
-    lines = [f"# Recap: {numbers} of {done.total}", "",
-             f"{_time(first.start)} – {_time(last.end)} UTC · "
-             f"{plural(sum(s.events for s in done.sessions), 'event')}" +
-             (f" · players: {', '.join(map(_escaped, players))}" if players else ""), ""]
+    players = sorted({t.player for t in done.told if t.player})
+    yield from (f"# Recap: {numbers} of {done.total}", "",
+                f"{_time(first.start)} – {_time(last.end)} UTC · "
+                f"{plural(sum(s.events for s in done.sessions), 'event')}" +
+                (f" · players: {', '.join(map(_escaped, players))}" if players else ""), "")
     by_actor: dict[str, list[Told]] = {}
+    actors: dict[tuple[str | None, str | None], str] = {}  # each told once
     for item in done.told:
         if not item.aside:
-            by_actor.setdefault(_actor(item.event, done.names), []).append(item)
+            actor = actors.get((item.file, item.who))
+            if actor is None:
+                actor = actors[item.file, item.who] = _actor(item, done.names)
+            by_actor.setdefault(actor, []).append(item)
     for actor, items in by_actor.items():
-        lines += [f"## {actor}", "", "| when | what |", "|---|---|"]
-        lines += [f"| {_time(item.event.when)} | {_cell(item)} |" for item in items]
-        lines.append("")
-    lines += _end(done)
+        yield from (f"## {actor}", "", "| when | what |", "|---|---|")
+        for item in items:
+            yield f"| {_time(item.when)} | {_cell(item)} |"
+        yield ""
+    yield from _end(done)
     aside = [item for item in done.told if item.aside]
     if aside:
-        lines += ["## Corrections and adopts", ""]
-        lines += [f"- {_time(item.event.when)} {_escaped(item.event.player or 'the GM')}: "
-                  f"{_cell(item)}" for item in aside]
-        lines.append("")
-    return "\n".join(lines)
+        yield from ("## Corrections and adopts", "")
+        for item in aside:
+            yield f"- {_time(item.when)} {_escaped(item.player or 'the GM')}: {_cell(item)}"
+        yield ""
 
 
 def _end(done: Recap) -> list[str]:
@@ -218,10 +288,10 @@ def _end(done: Recap) -> list[str]:
     return lines
 
 
-def _actor(event: journal.Event, names: Mapping[str, str]) -> str:
-    if event.file and event.who:  # by file: a character renamed is one character
-        return _escaped(f"{names.get(event.file, event.who)} ({event.file})")
-    return "The GM" if event.who is None else _escaped(event.who)
+def _actor(told: Told, names: Mapping[str, str]) -> str:
+    if told.file and told.who:  # by file: a character renamed is one character
+        return _escaped(f"{names.get(told.file, told.who)} ({told.file})")
+    return "The GM" if told.who is None else _escaped(told.who)
 
 
 def _cell(item: Told) -> str:
@@ -241,19 +311,46 @@ def _time(when: str) -> str:
     return when[:16].replace("T", " ")
 
 
-def as_json(done: Recap) -> dict[str, Any]:
+def as_json(done: Recap, told: Iterable[Told] | None = None) -> dict[str, Any]:
+    """The recap as JSON (`told`: the events listed, if not every one told)."""
+    actions: dict[str | None, list[str]] = {}  # each file's, in one pass over the events
+    for t in done.told:
+        if not t.aside:
+            actions.setdefault(t.file, []).append(t.id)
     return {
         "sessions": [{"number": s.number, "from": s.start, "to": s.end, "events": s.events}
                      for s in done.sessions],
         "total_sessions": done.total,
         "characters": [{"file": file, "name": done.names[file], "holds": counts,
-                        "actions": [t.event.id for t in done.told
-                                    if t.event.file == file and not t.aside]}
+                        "actions": actions.get(file, [])}
                        for file, counts in done.standing.items()],
-        "events": [{"id": t.event.id, "at": t.event.when, "command": t.event.command,
-                    "who": t.event.who, "file": t.event.file, "player": t.event.player,
-                    "told": t.line, "undone": t.undone, "pending": t.pending,
-                    "correction": t.aside} for t in done.told],
+        "events": [_event_json(t) for t in (done.told if told is None else told)],
         "supply": None if done.dice is None else {"white": done.dice.white,
                                                   "black": done.dice.black},
     }
+
+
+def _event_json(t: Told) -> dict[str, Any]:
+    return {"id": t.id, "at": t.when, "command": t.command, "who": t.who, "file": t.file,
+            "player": t.player, "told": t.line, "undone": t.undone, "pending": t.pending,
+            "correction": t.aside}
+
+
+def json_parts(done: Recap) -> Iterator[str]:
+    """as_json's text (json.dumps of it), the events one at a time, never all at once."""
+    import json
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+    yield "{"
+    for n, (key, value) in enumerate(as_json(done, ()).items()):
+        yield f"{', ' if n else ''}{dumps(key)}: "
+        if key == "events":
+            yield "["
+            for m, told in enumerate(done.told):
+                yield f"{', ' if m else ''}{dumps(_event_json(told))}"
+            yield "]"
+        else:
+            yield dumps(value)
+    yield "}"

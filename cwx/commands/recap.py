@@ -1,12 +1,14 @@
 """`cwx recap`: a session of the campaign, told from its journal."""
 
+import sys
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
 
 from cwx import recap as recaps
 from cwx.cli.common import here
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, quiet_stdout
 from cwx.errors import BadValue
 
 app = typer.Typer(name="recap", add_completion=False)
@@ -33,4 +35,23 @@ def recap(
     camp = here()
     done = recaps.recap(camp.journal_file, session, every,
                         recaps.date_given(since) if since is not None else None)
-    emit(json, recaps.as_json(done), lambda: recaps.markdown(done).rstrip("\n"))
+    write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
+
+
+def write(parts: Iterator[str], json: bool) -> None:
+    """The recap a piece at a time (a recap of every session is never held whole), as
+    emit writes: JSON on one line, Markdown without blank lines at the end."""
+    blank = 0  # blank lines not yet written: none ends the text
+    try:
+        for part in parts:
+            if json:
+                sys.stdout.write(part)
+            elif not part:
+                blank += 1
+            else:
+                sys.stdout.write("\n" * blank + part + "\n")
+                blank = 0
+        if json:
+            sys.stdout.write("\n")
+    except BrokenPipeError:
+        quiet_stdout()

@@ -1,0 +1,70 @@
+"""Work that grows with what a clone brings grows no faster than it (SPEC §8.1): each
+reader is run at a size n and at 4n, and the lines of cwx's own code it runs are counted
+(a count, unlike a time, a loaded machine does not change). Linear work gives about 4
+times the count; work per pair of events, 16. The full sizes are bench/hostile.py's."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import cwx
+from cwx import recap
+
+ROOT = str(Path(cwx.__file__).parent)
+LINEAR = 5  # at most this many times the work for four times the input
+
+
+def steps(run: Callable[[], object]) -> int:
+    """The lines of cwx's own code `run` runs."""
+    count = 0
+
+    def line(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        count += 1
+        return line
+
+    def call(frame: FrameType, event: str, arg: Any) -> Any:
+        return line if frame.f_code.co_filename.startswith(ROOT) else None
+
+    sys.settrace(call)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def grows(work: Callable[[int], int], n: int) -> float:
+    """How many times the work of size n the work of size 4n is."""
+    return work(4 * n) / work(n)
+
+
+def _event(n: int, command: str, file: str, **fields: Any) -> str:
+    at = f"2099-01-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"
+    return json.dumps({"v": 2, "id": f"{n:016x}", "at": at, "command": command, "who": "Kris",
+                       "file": file, "bag": None, "result": {}, "changes": [], **fields})
+
+
+def test_a_recap_reads_a_journal_of_a_file_an_event_once(tmp_path: Path) -> None:
+    text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 3\nblack = 3\n"
+
+    def work(events: int) -> int:
+        path = tmp_path / f"{events}.jsonl"
+        path.write_text("".join(_event(n, "bag new", f"bag{n}.toml", changes=[
+            {"file": f"bag{n}.toml", "created": True, "text": text}]) + "\n"
+            for n in range(events)))
+
+        def run() -> None:
+            done = recap.recap(str(path), every=True)
+            assert len(done.told) == events
+            "".join(recap.markdown_lines(done))
+            "".join(recap.json_parts(done))
+
+        return steps(run)
+
+    assert grows(work, 200) < LINEAR
