@@ -1,0 +1,117 @@
+"""By post, nothing a player wrote is lost and every message leads somewhere (#28): the
+merge driver keeps both sides' text, a clash settles by the advice cwx gives. Real git:
+a bare origin and clones, in tmp_path."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.test_git import Table, value
+from tests.test_post import _identity, play, sync
+
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
+
+
+def two_players(tmp_path: Path) -> tuple[Table, Path, Path]:
+    """Ann makes k (ClockWorx) and syncs; Ben clones and runs git setup."""
+    table = Table(tmp_path)
+    ann = table.clone("ann")
+    play(ann, "Ann", "init", ".")
+    play(ann, "Ann", "char", "new", "k.toml", "--system", "clockworx", "-t", "Shoot=4",
+         "-t", "Run=4", "-t", "Hide=4")
+    sync(ann, "Ann")
+    ben = table.clone("ben")
+    play(ben, "Ben", "git", "setup")
+    return table, ann, ben
+
+
+def test_sync_keeps_the_comments_of_the_player_who_syncs(tmp_path: Path) -> None:
+    table, ann, ben = two_players(tmp_path)
+    play(ann, "Ann", "clock", "resolve", "-T", 4, "-g", 4, "-t", "run", "-c", "k")
+    sync(ann, "Ann")
+    sheet = ben / "k.toml"
+    text = sheet.read_text().replace("Hide = 4\n", "Hide = 4  # B: my note\n")
+    text = text.replace("Run = 4\n", "Sprint = 4\n")  # renamed in its place
+    sheet.write_text(text + '\n[notes]\n# who Ben met\nmet = "the ferryman"  # at dusk\n')
+    play(ben, "Ben", "adopt", "k.toml")
+    sync(ben, "Ben")  # a rebase: Ben's commit is "theirs" to git
+    sync(ann, "Ann")
+    for clone in (ann, ben):
+        lines = (clone / "k.toml").read_text().splitlines()
+        assert "Hide = 4  # B: my note" in lines and "# who Ben met" in lines
+        assert 'met = "the ferryman"  # at dusk' in lines
+        assert lines.index("Shoot = 4") + 1 == lines.index("Sprint = 4")  # not moved last
+        assert value(clone, "k.toml", "xp") == 8
+    # A merge and a cherry-pick go through the same driver.
+    for clone, mark in ((ann, "A"), (ben, "B")):
+        sheet = clone / "k.toml"
+        sheet.write_text(sheet.read_text().replace("Shoot = 4\n", f"Shoot = 4  # {mark}\n"))
+        play(clone, clone.name, "clock", "resolve", "-T", 4, "-g", 4, "-t", "shoot", "-c", "k")
+        table.commit(clone, mark)
+    table.git(ann, "push", "--quiet", "origin", "main")
+    assert table.pull(ben, rebase=False).returncode == 0
+    assert "Shoot = 4  # B # A" in (ben / "k.toml").read_text().splitlines()
+    table.git(ann, "checkout", "--quiet", "-b", "aside", "HEAD~1")
+    table.git(ann, "cherry-pick", "main")
+    assert "Shoot = 4  # A" in (ann / "k.toml").read_text().splitlines()
+
+
+EDITS = st.lists(st.tuples(st.sampled_from(["after", "trailing", "note"]),
+                           st.integers(0, 40)), min_size=1, max_size=4)
+_tags = itertools.count()
+
+
+def _edited(text: str, edits: list[tuple[str, int]], who: str) -> tuple[str, list[str]]:
+    """`text` with comments and notes added where `edits` say; the comments added."""
+    comments = []
+    for kind, at in edits:
+        tag = f"# {who}{next(_tags)}"
+        lines = text.splitlines()
+        keys = [i for i, line in enumerate(lines) if " = " in line and not line.startswith("#")]
+        if kind == "note":
+            if "[notes]" not in lines:
+                lines += ["", "[notes]"]
+            lines.append(f'{who.lower()}{next(_tags)} = "met someone"  {tag}')
+        elif kind == "trailing":
+            lines[keys[at % len(keys)]] += f"  {tag}"
+        else:
+            lines.insert(at % len(lines) + 1, tag)
+        comments.append(tag)
+        text = "\n".join(lines) + "\n"
+    return text, comments
+
+
+@pytest.fixture(scope="module")
+def players(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, Path, Path]:
+    return two_players(tmp_path_factory.mktemp("bypost"))
+
+
+@settings(max_examples=8)
+@given(mine=EDITS, yours=EDITS)
+def test_comments_and_notes_edited_on_two_clones_all_survive_two_syncs(
+        players: tuple[Table, Path, Path], mine: list[tuple[str, int]],
+        yours: list[tuple[str, int]]) -> None:
+    _, ann, ben = players
+    said: list[str] = []
+    base = value(ann, "k.toml", "xp")
+    for clone, edits, trait in ((ann, mine, "run"), (ben, yours, "hide")):
+        sheet = clone / "k.toml"
+        text, comments = _edited(sheet.read_text(), edits, clone.name.upper())
+        sheet.write_text(text)
+        said += comments
+        play(clone, clone.name, "adopt", "k.toml")
+        play(clone, clone.name, "clock", "resolve", "-T", 4, "-g", 4, "-t", trait, "-c", "k")
+    xp = value(ann, "k.toml", "xp") + value(ben, "k.toml", "xp") - base
+    for clone in (ann, ben, ann):
+        sync(clone, clone.name)
+    for clone in (ann, ben):
+        text = (clone / "k.toml").read_text()
+        assert [tag for tag in said if tag not in text] == []
+        assert "<<<<<<<" not in text
+        assert value(clone, "k.toml", "xp") == xp
+    assert (ann / "k.toml").read_text() == (ben / "k.toml").read_text()
