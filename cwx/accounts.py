@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cwx import journal, ledger, sheets, systems, tomledit
@@ -323,11 +323,12 @@ def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopt
             data = {} if gone else _adoptable(change, camp, path)
             if gone:
                 leaving.append(path)
-            if name not in folded.known:
+            if name not in folded.known or (not gone and _anew(folded, name, data)):
                 text = change.bytes_of(path).decode("utf-8")
                 changes.append(journal.Edit(name, None, None, None, text=text))
                 adopted.append(Corrected(name, None, None, None))
-                brought = brought.plus(ledger.dice_of(ledger.values_of(data)))
+                brought = brought.plus(ledger.dice_of(ledger.values_of(data))).minus(
+                    folded.held_dice(name) if name in folded.known else ledger.NO_DICE)
                 continue
             values, known = ledger.values_of(data), folded.values(name)
             for key in sorted(set(values) | set(known)):
@@ -350,6 +351,14 @@ def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopt
                 result["supply"] = {"white": changed.white, "black": changed.black}
             change.record(result, changes=changes, file=paths[0] if len(paths) == 1 else None)
     return Adopted(adopted, changed, before.plus(changed))
+
+
+def _anew(folded: ledger.Ledger, name: str, data: Mapping[str, Any]) -> bool:
+    """Whether the table's word on a file starts its history anew (its whole text
+    journaled): it was made on two clones at once, or it is of another system than the
+    ledger's, whose keys would otherwise stay beside the new ones."""
+    was = folded.values(name).get("system")
+    return name in folded.collisions or (was is not None and was.value != data.get("system"))
 
 
 def _adoptable(change: Change, camp: Campaign, path: str) -> dict[str, Any]:

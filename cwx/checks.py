@@ -11,7 +11,7 @@ from typing import Any
 
 from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, tomlread
 from cwx.campaign import Campaign
-from cwx.errors import CwxError, shown
+from cwx.errors import Conflict, CwxError, shown
 from cwx.record import Record
 
 
@@ -305,13 +305,13 @@ def _when(order: journal.Order) -> str:
 def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
                  tally: _Tally) -> list[CwxError]:
     values = ledger.values_of(file.data)
-    problems = []
+    problems: list[CwxError] = []
     for difference in folded.differences(name, values):
         line = tomlread.line_of(file.raw, difference.key)
         after = f" (after {', '.join(difference.ledger.recent)})" if difference.ledger.recent \
             else ""
-        if difference.refused is not None:
-            problems.append(CwxError(
+        if difference.refused is not None:  # a clash: a Conflict, which sync never pushes
+            problems.append(Conflict(
                 f"the ledger cannot settle it: {difference.refused}{after}. Edit "
                 "the files as the table decides, then cwx adopt them together",
                 path=path, line=line, key=difference.key))

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx import gitsetup, journal, repo
 from cwx.campaign import SETTINGS, Campaign
 from cwx.errors import BadFile, Conflict, CwxError
 from cwx.record import Record
 from cwx.repo import Repository, git, run
+
+if TYPE_CHECKING:
+    from cwx import checks
 
 Say = Callable[[str], None]
 
@@ -63,9 +66,11 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
         say("no remote: committed here only (`git remote add origin URL`, then cwx sync)")
         return Synced(committed, subject, 0, None, _checked(root, say))
     pulled = _pull(open_, clone, folder, where, say)
+    report = _unsettled(root)
     if not _push(clone, where):
         say("the push was refused (someone pushed meanwhile): pulling again")
         pulled += _pull(open_, clone, folder, where, say)
+        report = _unsettled(root)
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
                            path=clone.top)
@@ -73,7 +78,7 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     say(f"pushed to {where.name}" if default in (None, where.branch) else
         f"pushed to {where.name}, a branch of its own: the table plays on "
         f"{where.remote}/{default}, and sees this once you merge it there")
-    return Synced(committed, subject, pulled, where.name, _checked(root, say))
+    return Synced(committed, subject, pulled, where.name, _checked(root, say, report))
 
 
 # ---------------------------------------------------------------- the steps
@@ -295,9 +300,14 @@ def _next_step(clone: Repository, stderr: bytes) -> str:
     unmerged = git(clone, "diff", "--name-only", "--diff-filter=U", "-z")
     files = " ".join(typed(path) for path in repo.z_list(unmerged))
     if not files:
-        said = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-        return (f"git pull --rebase stopped ({said[-1].strip() if said else 'see git status'})"
-                "; settle what `git status` says, then cwx sync again")
+        said = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()
+                if line.strip()]
+        # git's own reason (its fatal: line), not the last line of its advice after it
+        reason = next((line for line in said if line.startswith(("fatal:", "error:"))),
+                      said[-1] if said else "see git status")
+        return (f"git pull --rebase stopped ({reason}): nothing was pushed. Mend what git says "
+                "(`git remote -v` shows where it pulls from, `git status` what is in the "
+                "way), then cwx sync again")
     return (f"the pull stopped on {files}: edit each to what the table decides (both sides' "
             f"values are above), `cwx adopt {files}`, `git add {files}`, `git rebase "
             "--continue`, then cwx sync again; or `git rebase --skip` to drop your commit "
@@ -317,6 +327,21 @@ def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:
     raise BadFile(f"git push to {where.name} failed: {last_line}", path=clone.top)
 
 
+def _unsettled(root: str) -> checks.Report:
+    """A campaign whose check finds a clash the ledger cannot settle (a file made on two
+    clones at once, kept as neither side's adopt said) is never pushed: every clone's
+    check would fail with it."""
+    from cwx import checks
+
+    report = checks.check([root])
+    clashes = [p for p in report.problems if isinstance(p, Conflict)]
+    if clashes:
+        raise Conflict(f"not pushed: cwx check finds {len(clashes)} clash(es) the ledger "
+                       f"cannot settle, the first: {clashes[0]}; settle them as it says, "
+                       "then cwx sync again", path=root)
+    return report
+
+
 def _checked_before(root: str) -> None:
     from cwx import checks
 
@@ -328,11 +353,11 @@ def _checked_before(root: str) -> None:
                       path=root)
 
 
-def _checked(root: str, say: Say) -> list[CwxError]:
+def _checked(root: str, say: Say, report: checks.Report | None = None) -> list[CwxError]:
     from cwx import checks
     from cwx.ink import plural
 
-    report = checks.check([root])
+    report = checks.check([root]) if report is None else report
     say(f"checked {plural(report.checked, 'file')}: " +
         (f"{plural(len(report.problems), 'problem')} (cwx check says them)"
          if report.problems else "all valid") +

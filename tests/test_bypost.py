@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import cwx
 from tests.test_git import Table, value
 from tests.test_post import _identity, play, sync
 
@@ -115,3 +116,64 @@ def test_comments_and_notes_edited_on_two_clones_all_survive_two_syncs(
         assert "<<<<<<<" not in text
         assert value(clone, "k.toml", "xp") == xp
     assert (ann / "k.toml").read_text() == (ben / "k.toml").read_text()
+
+
+COLOURS = [f"-t{colour}={colour[:2]}" for colour in ("red", "yellow", "blue", "orange",
+                                                       "green", "purple")]
+
+
+def clashing_z(tmp_path: Path) -> tuple[Table, Path, Path]:
+    """Ann makes z a ClockWorx character and syncs; Ben makes z a Color Wheel one, and
+    his sync stops on the clash (a rebase: git's --ours is Ann's side, --theirs Ben's)."""
+    table, ann, ben = two_players(tmp_path)
+    table.env["GIT_EDITOR"] = "true"
+    play(ann, "Ann", "char", "new", "z.toml", "--system", "clockworx", "-t", "Shoot=4",
+         "-t", "Run=4", "-t", "Hide=4")
+    sync(ann, "Ann")
+    play(ben, "Ben", "char", "new", "z.toml", "--system", "colorwheel", *COLOURS)
+    said = play(ben, "Ben", "sync", status=2)
+    assert "git checkout --ours z.toml" in said and "`cwx adopt z.toml`" in said
+    (ben / "y.toml").write_text(table.git(ben, "show", ":3:z.toml").stdout)
+    return table, ann, ben
+
+
+@pytest.mark.parametrize("kept", ["--ours", "--theirs"])
+def test_a_same_name_clash_settles_whichever_side_is_kept(tmp_path: Path, kept: str) -> None:
+    table, ann, ben = clashing_z(tmp_path)
+    table.git(ben, "checkout", kept, "z.toml")
+    play(ben, "Ben", "adopt", "y.toml")
+    play(ben, "Ben", "adopt", "z.toml")
+    assert play(ben, "Ben", "check").endswith("0 problems.\n")
+    play(ben, "Ben", "adopt", "z.toml")  # again: nothing more to say, still settled
+    table.git(ben, "add", "z.toml", "y.toml", "journal.jsonl")
+    table.git(ben, "rebase", "--continue")
+    sync(ben, "Ben")
+    sync(ann, "Ann")
+    system = "clockworx" if kept == "--ours" else "colorwheel"
+    for clone in (ann, ben):
+        assert value(clone, "z.toml", "system") == system
+        assert cwx("check", cwd=clone).status == 0
+
+
+def test_sync_never_pushes_a_clash_the_ledger_cannot_settle(tmp_path: Path) -> None:
+    table, ann, ben = clashing_z(tmp_path)
+    table.git(ben, "checkout", "--ours", "z.toml")
+    play(ben, "Ben", "adopt", "y.toml")  # z.toml kept, but never adopted
+    table.git(ben, "add", "z.toml", "y.toml", "journal.jsonl")
+    table.git(ben, "-c", "core.hooksPath=/dev/null", "rebase", "--continue")
+    pushed = table.git(ann, "ls-remote", "origin", "main").stdout
+    said = play(ben, "Ben", "sync", status=2)
+    assert "not pushed" in said and "z.toml" in said and "cwx adopt" in said
+    assert table.git(ann, "ls-remote", "origin", "main").stdout == pushed
+    play(ben, "Ben", "adopt", "z.toml")  # the advice, followed
+    sync(ben, "Ben")
+    sync(ann, "Ann")
+    assert cwx("check", cwd=ann).status == 0
+
+
+def test_an_unreachable_remote_is_said_in_gits_own_words(tmp_path: Path) -> None:
+    table, ann, _ = two_players(tmp_path)
+    table.git(ann, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    said = play(ann, "Ann", "sync", status=2)
+    assert "does not appear to be a git repository" in said
+    assert "and the repository exists" not in said and "git remote -v" in said
