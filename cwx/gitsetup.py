@@ -377,7 +377,7 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
                      {os.path.join(root, "journal.jsonl")})
     keys = plural(len(corrected), "key")
     lines = [f"{c.file} [{c.key}] {c.before} -> {c.after}" for c in corrected]
-    made = {c.file: _last_commit(clone, os.path.join(root, c.file), c.key) for c in corrected}
+    made = {(c.file, c.key): _last_commit(clone, root, c.file, c.key) for c in corrected}
     message = f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" + \
         "\n".join(lines)
     try:
@@ -388,34 +388,58 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
     said = [f"reconciled {keys} with the ledger after the {what}, and committed it on its own "
             f"({commit}):"]
     for line, item in zip(lines, corrected, strict=True):
-        by = made[item.file]
+        by = made[(item.file, item.key)]
         said.append(f"  {line}: the file's value came with {by}, an edit no journal line "
                     "records;" if by else f"  {line};")
     from cwx.hints import typed
 
-    files = " ".join(map(typed, sorted(made)))
-    said.append(f"  to keep a hand edit instead: `git revert {commit}`, then `cwx adopt "
-                f"{files}` (with --supply if it gave dice) and commit")
+    edited = sorted({file for (file, _), by in made.items() if by})
+    if edited:
+        files = " ".join(map(typed, edited))
+        said.append(f"  to keep a hand edit instead: `git revert {commit}`, then `cwx adopt "
+                    f"{files}` (with --supply if it gave dice) and commit")
+    else:  # git merged as one two changes made alike (both kept a white), say
+        said.append("  each change is in the journal: git's merge counted some once, and "
+                    "the ledger counts them all; nothing for you to do")
     return "\n".join(map(printable, said))  # names from files: shown, never obeyed
 
 
-def _last_commit(clone: Repository, path: str, key: str | None = None) -> str | None:
+def _last_commit(clone: Repository, root: str, file: str, key: str | None) -> str | None:
     """The commit that gave a file's key its value with no journal line (a hand edit),
-    and its author ("1a2b3c4 by Bob"): the latest one, merges aside, that changed the
-    key's line and not the journal beside it; else the latest that changed the file."""
+    and its author ("1a2b3c4 by Bob"); None when the latest commit that changed the key's
+    line journaled it (the merge counted a journaled change differently: no hand edit)."""
     import re
 
-    relative = os.path.relpath(os.path.realpath(path), clone.top)
-    journal_path = os.path.join(os.path.dirname(relative), "journal.jsonl")
-    if key:
-        name = re.escape(key.rpartition(".")[2])
-        done = run(clone, "log", "-50", "--no-merges", "--format=%H %h by %an", "-G",
-                   f"^[[:space:]]*{name}[[:space:]]*=", "--", f":(literal){relative}")
-        for line in done.stdout.decode("utf-8", "replace").splitlines():
-            commit, _, said = line.partition(" ")
-            touched = run(clone, "diff-tree", "--no-commit-id", "--name-only", "-r", commit)
-            if journal_path.encode() not in touched.stdout.splitlines():
-                return said
-    done = run(clone, "log", "-1", "--format=%h by %an", "--", f":(literal){relative}")
-    found = done.stdout.decode("utf-8", "replace").strip() if done.returncode == 0 else ""
-    return found or None
+    relative = os.path.relpath(os.path.realpath(os.path.join(root, file)), clone.top)
+    journal_path = os.path.relpath(os.path.join(root, "journal.jsonl"), clone.top)
+    if not key:
+        return None
+    name = re.escape(key.rpartition(".")[2])
+    done = run(clone, "log", "-50", "--no-merges", "--format=%H %h by %an", "-G",
+               f"^[[:space:]]*{name}[[:space:]]*=", "--", f":(literal){relative}")
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        commit, _, said = line.partition(" ")
+        journaled = _journaled(clone, commit, journal_path, file)
+        if key in journaled:
+            return None  # its value came with a journal line
+        if not journaled:
+            return said  # the file changed, and no journal line of the commit names it
+        # the commit journaled other keys of the file (the pattern matched another
+        # table's key of the same name): an older commit changed this one
+    return None
+
+
+def _journaled(clone: Repository, commit: str, journal_path: str, name: str) -> set[str]:
+    """The keys of the file `name` (as the journal names it) the journal lines that
+    `commit` added change ("" for the whole file)."""
+    from cwx import journal
+
+    shown = run(clone, "diff-tree", "-p", "--root", "--no-commit-id", commit, "--",
+                f":(literal){journal_path}")
+    keys: set[str] = set()
+    for line in shown.stdout.splitlines():
+        if line.startswith(b"+{"):
+            event = journal.parse(line[1:])
+            if isinstance(event, journal.Event):
+                keys |= {change.key or "" for change in event.changes if change.file == name}
+    return keys

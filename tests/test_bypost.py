@@ -177,3 +177,21 @@ def test_an_unreachable_remote_is_said_in_gits_own_words(tmp_path: Path) -> None
     said = play(ann, "Ann", "sync", status=2)
     assert "does not appear to be a git repository" in said
     assert "and the repository exists" not in said and "git remote -v" in said
+
+
+@pytest.mark.parametrize("rebase", [True, False])
+def test_both_keeping_a_white_is_reconciled_naming_no_hand_edit(tmp_path: Path,
+                                                                 rebase: bool) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()  # its first commit is the root commit: no hand edit either
+    for clone in (alice, bob):
+        play(clone, clone.name, "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white",
+             "--drawn", "red", "--keep-white")
+        table.commit(clone, "Sue keeps a white")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = table.pull(bob, rebase=rebase)
+    assert pulled.returncode == 0 and "bag.toml [reserve.white] 9 -> 8" in pulled.stderr
+    assert "no journal line records" not in pulled.stderr
+    assert "git revert" not in pulled.stderr and "nothing for you to do" in pulled.stderr
+    assert value(bob, "sue.toml", "luck", "white") == 2
+    assert cwx("check", cwd=bob).status == 0
