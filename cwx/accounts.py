@@ -16,7 +16,7 @@ from typing import Any
 
 from cwx import journal, ledger, sheets, systems, tomledit
 from cwx.campaign import Campaign
-from cwx.errors import BadFile, Conflict, CwxError, RuleForbids
+from cwx.errors import BadFile, BadValue, Conflict, CwxError, RuleForbids
 from cwx.files import Change
 from cwx.ink import plural
 from cwx.record import Record
@@ -520,6 +520,73 @@ class Undoing(Record):
 
     target: journal.Event
     change: journal.Event
+    redo: bool = False  # `change` is made again (else taken back)
+    restored: tuple[Corrected, ...] = ()  # each key as the undo sets it
+
+
+class _Undos(Record):
+    """The journal's undos, read once: which count, what each takes back."""
+
+    void: set[str]
+    undone: set[str]
+    counting: dict[str, str]  # a change -> the undo that counts for it
+    undoes: dict[str, str]  # a counting undo -> what it takes back
+
+
+def _undos(path: str) -> _Undos:
+    turns = journal.Turns()
+    for item in journal.holding(path, (b'"undoes"', b'"turns"')):
+        turns.note(item)
+    void, undone = turns.void(), turns.undone()
+    counting = {target: min(undos)[1] for target, undos in turns.undos.items()
+                if min(undos)[1] not in void}
+    return _Undos(void, undone, counting, {undo: target for target, undo in counting.items()})
+
+
+class _Asked(Record):
+    """Whose change an undo looks for, and which."""
+
+    name: str | None  # of this file only
+    player: str | None  # by this player only
+    redo: bool
+    horizon: str  # a stamp later than this is passed by
+
+
+def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
+             settled: Any) -> str | None:
+    """Why `event` is not one this undo may take back (None: it may)."""
+    from cwx import events
+
+    if event.when > asked.horizon:
+        # A line stamped more than a day ahead of this clock is no change a player just
+        # made (a clone's clock a day wrong, or a line written to be the one undone).
+        return "is stamped more than a day ahead of this machine's clock"
+    if event.id in undos.void:
+        return "counts for nothing (another undo or turn of the same came first)"
+    if event.id in undos.undone:
+        return "is undone already"
+    if asked.name is not None and event.file != asked.name and \
+            all(c.file != asked.name for c in event.changes):
+        return f"is no change of {asked.name}"
+    if asked.player is not None and event.player is not None and \
+            event.player.casefold() != asked.player.casefold():  # None: before players
+        return f"is {event.player}'s, not {asked.player}'s (--player NAME names another player)"
+    if asked.redo:
+        if event.undoes is None or _root(event, undos.undoes) not in undos.undone:
+            return "is no undo standing, so there is nothing of it to redo"
+        return None
+    kind = events.kind(event.command)
+    if event.undoes is not None or not kind.undoable or \
+            not (kind.action or any(c.key is not None for c in event.changes)):
+        return f"is a `{event.command}`, which undo never takes back"
+    if kind.pending and event.id in settled:  # the reveal's now, which no undo takes back
+        return "is a guess the reveal settled"
+    return None
+
+
+def _asked(name: str | None, player: str | None, redo: bool) -> _Asked:
+    return _Asked(name, player, redo, time.strftime("%Y-%m-%dT%H:%M:%S.999Z",
+                                                    time.gmtime(time.time() + 86400)))
 
 
 def latest_undoable(path: str, name: str | None, player: str | None,
@@ -528,50 +595,96 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     counting in the ledger (an action that changed no file, a failed draw, is one too);
     with `redo`, their most recent undo still standing. A change undone and redone before
     is undone again by undoing its redo: each change has one chain of undos."""
-    from cwx import events, guesses
+    from cwx import guesses
 
-    turns = journal.Turns()
-    for item in journal.holding(path, (b'"undoes"', b'"turns"')):
-        turns.note(item)
-    void, undone = turns.void(), turns.undone()
-    counting = {target: min(undos)[1] for target, undos in turns.undos.items()
-                if min(undos)[1] not in void}
-    undoes = {undo: target for target, undo in counting.items()}
-    # A line stamped more than a day ahead of this clock is no change a player just made
-    # (a clone's clock a day wrong, or a line written to be the one undone): passed by.
-    horizon = time.strftime("%Y-%m-%dT%H:%M:%S.999Z", time.gmtime(time.time() + 86400))
-    best: journal.Event | None = None
+    undos, asked = _undos(path), _asked(name, player, redo)
     settled = guesses.Settled(path)
+    best: journal.Event | None = None
     for event in journal.events_in(path):
-        if event.when > horizon:
-            continue
-        if event.id in void or event.id in undone or \
-                (name is not None and event.file != name and
-                 all(c.file != name for c in event.changes)) or \
-                (player is not None and event.player is not None and
-                 event.player.casefold() != player.casefold()):
-            continue  # a line from before players (None) is anyone's
-        if redo:
-            wanted = event.undoes is not None and _root(event, undoes) in undone
-        else:
-            kind = events.kind(event.command)
-            # A guess a reveal settled is the reveal's now (which no undo takes back).
-            wanted = event.undoes is None and kind.undoable and \
-                (kind.action or any(c.key is not None for c in event.changes)) and \
-                not (kind.pending and event.id in settled)
-        if wanted and (best is None or (event.when, event.id) > (best.when, best.id)):
+        if (best is None or (event.when, event.id) > (best.when, best.id)) and \
+                _why_not(event, asked, undos, settled) is None:
             best = event
     if best is None:
         what, verb = ("undo", "redo") if redo else ("change", "undo")
         whose = f" of {name}" if name else ""
         by = f" (by {player}; --player NAME names another player)" if player else ""
         raise RuleForbids(f"there is no {what}{whose} left to {verb}{by}", path=path)
-    if redo:
-        return Undoing(best, _event(path, _root(best, undoes)) or best)
-    link, seen = best.id, {best.id}
-    while link in counting and counting[link] not in seen:
-        link = counting[link]
+    return _undoing(path, best, undos)
+
+
+def named_undoable(path: str, wanted: str, name: str | None, player: str | None,
+                   redo: bool = False) -> Undoing:
+    """The event whose id is `wanted` (or starts so, as git takes a short hash), taken back
+    by the same rules as the latest: a change that stands is undone; an undo that stands
+    is undone, which makes its change again; with `redo`, a change undone (or the undo
+    that took it back) is made again."""
+    from cwx import guesses
+
+    event = _by_id(path, wanted)
+    undos = _undos(path)
+    if event.undoes is not None and event.id not in undos.undone | undos.void:
+        root = _root(event, undos.undoes)
+        if root in undos.undone:
+            redo = True  # undoing an undo makes its change again
+        elif not redo:  # undoing a redo takes its change back again
+            event = _event(path, root) or event
+    elif event.undoes is None and redo:
+        if event.id not in undos.undone:
+            raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is not undone, so there "
+                              "is nothing to redo; cwx undo ID takes it back", path=path)
+        event = _event(path, _last_link(event.id, undos)) or event
+    elif event.id in undos.undone:
+        raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
+                          f"--redo {event.id[:12]} makes it again", path=path)
+    why = _why_not(event, _asked(name, player, redo), undos, guesses.Settled(path))
+    if why is not None:
+        raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
+                          path=path)
+    return _undoing(path, event, undos)
+
+
+MIN_PREFIX = 4  # as git: fewer digits name too many events to be meant
+
+
+def _by_id(path: str, wanted: str) -> journal.Event:
+    """The one event whose id is `wanted` or starts with it."""
+    from cwx.hints import typed
+
+    given = wanted.strip().casefold()
+    if len(given) < MIN_PREFIX or len(given) > journal.MAX_ID:
+        raise BadValue(f"{typed(wanted)}: give an event's id, or at least its first "
+                       f"{MIN_PREFIX} characters (cwx log shows them)")
+    found: dict[str, journal.Event] = {}
+    for event in journal.holding(path, (given.encode(), wanted.strip().encode())):
+        if event.id.casefold().startswith(given):
+            found.setdefault(event.id, event)  # git's union can copy a line: once
+    if not found:
+        raise BadValue(f"no event of the journal has an id starting {typed(wanted)}; cwx log "
+                       "shows each event's", path=path)
+    if len(found) > 1:
+        named = ", ".join(sorted(f"{e.id} (`{e.command}`)" for e in found.values())[:5])
+        raise BadValue(f"{typed(wanted)} starts the ids of {len(found)} events ({named}); "
+                       "give more of it", path=path)
+    return next(iter(found.values()))
+
+
+def _last_link(id_: str, undos: _Undos) -> str:
+    """The last undo of a change's chain (an undo, its redo, that redo's undo...): the
+    one whose undoing turns the change over."""
+    link, seen = id_, {id_}
+    while link in undos.counting and undos.counting[link] not in seen:
+        link = undos.counting[link]
         seen.add(link)
+    return link
+
+
+def _undoing(path: str, best: journal.Event, undos: _Undos) -> Undoing:
+    """What taking back `best` does: a redo (an undo undone), or an undo of a change, whose
+    chain's last link is what is taken back."""
+    if best.undoes is not None:
+        change = _event(path, _root(best, undos.undoes)) or best
+        return Undoing(best, change, redo=change.id in undos.undone)
+    link = _last_link(best.id, undos)
     return Undoing(_event(path, link) or best if link != best.id else best, best)
 
 
@@ -595,22 +708,30 @@ def _root(undo: journal.Event, undoes: dict[str, str]) -> str:
 
 def undid(undoing: Undoing) -> dict[str, Any]:
     """An undo: the journal's result, and --json's (`undid`: the event it takes back;
-    `change`: the change of the game that is undone or redone by it)."""
+    `change`: the change of the game that is undone or redone by it; `redo`: which)."""
     def said(event: journal.Event) -> dict[str, Any]:
         return {"id": event.id, "command": event.command, "at": event.at, "who": event.who,
                 "player": event.player}
 
-    return {"undid": said(undoing.target), "change": said(undoing.change)}
+    return {"undid": said(undoing.target), "change": said(undoing.change),
+            "redo": undoing.redo}
 
 
 def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
-         redo: bool = False) -> Undoing:
-    """Undo `player`'s most recent change not yet undone (of `char`, if given) by its
-    inverse, journaled as an undo; with `redo`, undo their latest undo instead. Whole
-    numbers go back by their delta, any other value only if it still holds what was written."""
+         redo: bool = False, named: str | None = None) -> Undoing:
+    """Undo `player`'s most recent change not yet undone (of `char`, if given), or the one
+    `named` by its id, by its inverse, journaled as an undo; with `redo`, undo their latest
+    undo instead. Whole numbers go back by their delta, any other value only if it still
+    holds what was written."""
     journal_path = camp.journal_file
     name = camp.name_of(char) if char else None
-    undoing = latest_undoable(journal_path, name, player, redo)
+
+    def chosen() -> Undoing:
+        if named is not None:
+            return named_undoable(journal_path, named, name, player, redo)
+        return latest_undoable(journal_path, name, player, redo)
+
+    undoing = chosen()
     target = undoing.target
     touched = {camp.named(c.file): c.file for c in target.changes if c.key}
     if retired := _retired_after(journal_path, set(touched.values()), target):
@@ -624,18 +745,18 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
                           path=os.path.relpath(journal_path))
     # Journaled where the undone change was: the journal read, whatever its line says.
     with open_("undo", sorted(touched), camp) as change:
-        if latest_undoable(journal_path, name, player, redo).target.id != target.id:
+        if chosen().target.id != target.id:
             raise Conflict("the journal changed while cwx read it; run cwx undo again",
                            path=journal_path)
-        if redo:
+        if undoing.redo:
             _turned_since(journal_path, undoing.change)
             _guess_still_open(journal_path, undoing.change)
-        _take_back(change, camp, target)
+        restored = _take_back(change, camp, target)
         change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
                       bag=camp.named(target.bag) if target.bag else None,
                       undoes=target.id)
-    return undoing
+    return undoing._replace(restored=tuple(restored))
 
 
 def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
@@ -682,9 +803,11 @@ def _guess_still_open(path: str, redone: journal.Event) -> None:
                           "once, before the reveal", path=path)
 
 
-def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:
+def _take_back(change: Change, camp: Campaign, target: journal.Event) -> list[Corrected]:
+    """Each key of `target` set back; what it was and what it is set to."""
     from cwx import systems
 
+    restored = []
     for step in target.changes:
         if step.key is None or step.correction:
             continue
@@ -703,7 +826,9 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event) -> None:
             raise RuleForbids(f"cannot undo `{target.command}`: {error}", path=file,
                               key=step.key) from None
         change.set(file, key, back)
+        restored.append(Corrected(step.file, step.key, current, back))
     for file in {camp.named(c.file) for c in target.changes if c.key and not c.correction}:
         if problem := sheet_problem(change, file):
             raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
                               f"refuse ({problem.message})", path=file, key=problem.key)
+    return restored

@@ -6,6 +6,7 @@ each system's in its entry (cwx/systems/); nothing else compares command names."
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from cwx import systems
 from cwx.systems import EventKind
@@ -15,7 +16,7 @@ CAMPAIGN: Mapping[str, EventKind] = {
     "char new": EventKind(undoable=False, verb="is made"),
     "adopt": EventKind(table=True, verb="adopts"),
     "reconcile": EventKind(undoable=False, correction=True, verb="reconciles"),
-    "undo": EventKind(undoable=False, verb="undoes"),
+    "undo": EventKind(undoable=False, verb="undoes", what=lambda result: _undid(result)),
     # A file's text is not journaled on the way out: its keys go to 0, itself is removed.
     "retire": EventKind(undoable=False, what=lambda result: result.get("retired"),
                         verb="retires"),
@@ -38,3 +39,23 @@ def turns() -> list[str]:
     """The commands whose events turn a character's last action (luck spend, curse)."""
     return [command for kind_ in systems.kinds() for command, event in kind_.EVENTS.items()
             if event.turn]
+
+
+def undid(result: Mapping[str, Any]) -> tuple[bool, str] | None:
+    """What an undo's result says it took back: whether it made its change again (a
+    redo), and the change (`clock resolve 1ec4f891`); None: a line that does not say."""
+    change, target = result.get("change"), result.get("undid")
+    if not isinstance(change, Mapping) or not isinstance(target, Mapping):
+        return None
+    command, id_ = change.get("command"), change.get("id")
+    if not isinstance(command, str) or not isinstance(id_, str):
+        return None
+    redo = result.get("redo")
+    if not isinstance(redo, bool):  # a line from before `redo`: mostly an undo of an undo
+        redo = target.get("id") != id_
+    return redo, f"{command} {id_[:8]}"
+
+
+def _undid(result: Mapping[str, Any]) -> str | None:
+    said = undid(result)
+    return None if said is None else f"redoes {said[1]}" if said[0] else said[1]

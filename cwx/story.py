@@ -4,25 +4,32 @@ blue): success, +1 white"). Each kind's words are its entry's (events.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from cwx import events, journal
 from cwx.printable import printable
 
 
-def told(event: journal.Event, *, actor: bool = True) -> str:
+def told(event: journal.Event, *, actor: bool = True,
+         void: Collection[str] = ()) -> str:
     """One event in a line: the actor (unless `actor` is False, for a list under their
-    name), the verb, what and how, and the counts it moved."""
+    name), the verb, what and how, and the counts it moved (none, for an undo or turn in
+    `void`: it counts for nothing)."""
     kind = events.kind(event.command)
-    who = event.who or "the GM"
+    who = event.who or event.player or "the GM"
+    verb = kind.verb or event.command
     what = (kind.what or _what)(event.result) or \
         (event.file if kind.table or event.who is None else None)
+    if event.undoes is not None and (undid := events.undid(event.result)) is not None:
+        verb, what = ("redoes" if undid[0] else "undoes"), undid[1]
     outcome = (kind.outcome or _outcome)(event.result)
-    line = f"{who} {kind.verb or event.command}" if actor else kind.verb or event.command
+    line = f"{who} {verb}" if actor else verb
     if what:
         line += f" {what}" if kind.verb else f" ({what})"
     said = [part for part in (outcome, gains(event)) if part]
+    if event.id in void:  # two clones undid (or turned) the same at once: the first counts
+        said = ["counts for nothing (another came first)"]
     if said:
         line += ": " + ", ".join(said)
     return printable(line)
@@ -54,10 +61,11 @@ def _outcome(result: Mapping[str, Any]) -> str | None:
     return "success" if result["success"] else "failure"
 
 
-def summary(events_: list[journal.Event], limit: int = 72) -> str:
+def summary(events_: list[journal.Event], limit: int = 72,
+            void: Collection[str] = ()) -> str:
     """Events in one line of at most `limit` characters (a commit's subject), the rest
     counted."""
-    parts = [told(event) for event in events_]
+    parts = [told(event, void=void) for event in events_]
     line = ""
     for number, part in enumerate(parts):
         rest = len(parts) - number - 1
@@ -67,3 +75,11 @@ def summary(events_: list[journal.Event], limit: int = 72) -> str:
             return f"{line}; and {len(parts) - number} more"
         line = joined
     return line
+
+
+def void_in(path: str) -> set[str]:
+    """The undos and turns of the journal at `path` that count for nothing."""
+    turns = journal.Turns()
+    for event in journal.holding(path, (b'"undoes"', b'"turns"')):
+        turns.note(event)
+    return turns.void()

@@ -191,9 +191,10 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
     if not hooks:  # what the pre-commit hook would say
         _checked_before(os.path.realpath(camp.needed()))
     new = _new_events(clone, camp, folder)
+    void = story.void_in(camp.journal_file)
     subject = message.strip() if message and message.strip() else \
-        f"cwx: {story.summary(new, 67)}" if new else "cwx: the campaign's files"
-    body = "\n".join(story.told(event) for event in new[:200])
+        f"cwx: {story.summary(new, 67, void)}" if new else "cwx: the campaign's files"
+    body = "\n".join(story.told(event, void=void) for event in new[:200])
     done = run(clone, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
                "--", *(f":(literal){path}" for path in staged))
     if done.returncode != 0:

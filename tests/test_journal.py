@@ -45,9 +45,11 @@ def test_log_for_people_is_a_table_naming_the_player(campaign: Path) -> None:
     cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
         "--char", campaign / "kris.toml", env={"CWX_PLAYER": "Ann Lee"})
     text = cwx("log", "--char", campaign / "kris.toml").stdout
-    assert text.splitlines()[0].split() == ["when", "player", "who", "what", "outcome",
-                                            "change"]
+    assert text.splitlines()[0].split() == ["when", "id", "player", "who", "what",
+                                            "outcome", "change"]
     row = text.splitlines()[1]
+    (event,) = journal(campaign)
+    assert f" {event['id'][:8]}  Ann Lee" in row
     assert "Ann Lee  Kris" in row and "clock resolve (Repair, 3 vs 4)" in row
     assert "xp 0 → 2" in row
     (event,) = journal(campaign)

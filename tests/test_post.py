@@ -403,3 +403,82 @@ def test_sync_carries_a_retirement_and_a_move_whole(tmp_path: Path) -> None:
     sync(bob, "Bob")
     assert not (bob / "kris.toml").exists() and not (bob / "sue.toml").exists()
     assert cwx("check", cwd=bob).status == 0
+
+
+def _ids(where: Path) -> dict[str, str]:
+    """Each event's id by its command and order: "clock resolve#1" is the first resolve."""
+    found: dict[str, str] = {}
+    for line in (where / "journal.jsonl").read_text().splitlines():
+        event = json.loads(line)
+        count = sum(1 for key in found if key.startswith(event["command"] + "#"))
+        found[f"{event['command']}#{count + 1}"] = event["id"]
+    return found
+
+
+def test_undo_names_an_event_says_what_it_restores_and_log_marks_it(tmp_path: Path) -> None:
+    table, _, alice, bob = table_of_three(tmp_path)
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris")
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Run", "-c", "mara",
+         status=2)  # Mara has no Run: refused, nothing journaled
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "Dance", "-c", "mara")
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    first = _ids(bob)["clock resolve#1"]
+    gained = clockworx.resolve(4, 3, 4, "Repair").xp
+    # Bob names Alice's first move: refused without --player, as the latest undo is.
+    refused = play(bob, "Bob", "undo", first[:6], status=2)
+    assert "is Alice's, not Bob's" in refused and "--player NAME" in refused
+    assert "at least its first 4" in play(bob, "Bob", "undo", first[:3], status=2)
+    assert "no event of the journal has an id starting" in play(bob, "Bob", "undo", "zzzz",
+                                                                status=2)
+    said = play(bob, "Bob", "undo", first[:6], "--player", "Alice")
+    assert "Undid `clock resolve` by kris, played by Alice (" in said
+    assert f"{first[:8]}): kris.toml xp {gained} → 0." in said  # the value it sets back
+    assert value(bob, "kris.toml", "xp") == 0
+    assert value(bob, "mara.toml", "xp") == clockworx.resolve(4, 4, 4, "Dance").xp  # kept
+    undo_id = _ids(bob)["undo#1"]
+    log = play(bob, "Bob", "log")
+    row = next(line for line in log.splitlines() if f" {first[:8]} " in line)
+    assert f"undone by {undo_id[:8]}" in row
+    assert f"undo (clock resolve {first[:8]})" in log
+    assert "is undone already; cwx undo --redo" in play(bob, "Bob", "undo", first,
+                                                        "--player", "Alice", status=2)
+    # Redone by naming the change (or its undo); the restored values are said, and in JSON.
+    dry = play(bob, "Bob", "undo", "--redo", first[:8], "--dry-run", "--json")
+    assert json.loads(dry)["restores"] == [{"file": "kris.toml", "key": "xp", "from": 0,
+                                            "to": gained}]
+    assert json.loads(dry)["redo"] is True and json.loads(dry)["dry_run"] is True
+    assert value(bob, "kris.toml", "xp") == 0
+    redone = json.loads(play(bob, "Bob", "undo", undo_id[:8], "--json"))
+    assert redone["redo"] is True and redone["change"]["id"] == first
+    assert value(bob, "kris.toml", "xp") == gained
+    assert f"undo (redoes clock resolve {first[:8]})" in play(bob, "Bob", "log")
+    # A player's adopt is the player's, in the undo's words and in the commit's.
+    text = (bob / "mara.toml").read_text().replace("Sing = 2", "Sing = 3")
+    (bob / "mara.toml").write_text(text)
+    play(bob, "Bob", "adopt", "mara.toml")
+    assert "Undid `adopt` by Bob (" in play(bob, "Bob", "undo", "--dry-run")
+    sync(bob, "Bob")
+    message = table.git(bob, "log", "-1", "--format=%B").stdout
+    assert f"kris redoes clock resolve {first[:8]}: +{gained} xp" in message
+    assert "Bob adopts mara.toml" in message and "the GM" not in message
+    assert cwx("check", cwd=bob).status == 0
+
+
+def test_a_redo_that_counts_for_nothing_is_told_so_in_the_commit(tmp_path: Path) -> None:
+    table, _, alice, bob = table_of_three(tmp_path)
+    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris")
+    play(alice, "Alice", "undo")
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    play(alice, "Alice", "undo", "--redo")
+    sync(alice, "Alice")
+    play(bob, "Alice", "undo", "--redo")  # the same redo, on Bob's clone, before his pull
+    table.git(bob, "pull", "--quiet", "--rebase", "--autostash")  # git's union of journals
+    done = sync(bob, "Bob")
+    assert done["committed"]
+    message = table.git(bob, "log", "-1", "--format=%B").stdout
+    assert "redoes clock resolve" in message and "counts for nothing" in message
+    assert "+2 xp" not in message
+    assert value(bob, "kris.toml", "xp") == value(alice, "kris.toml", "xp") == \
+        clockworx.resolve(4, 3, 4, "Repair").xp

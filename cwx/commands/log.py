@@ -86,7 +86,7 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled) ->
     if first is None:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
         return
-    header = ("when", "player", "who", "what", "outcome", "change")
+    header = ("when", "id", "player", "who", "what", "outcome", "change")
     widths = [_width(cell) for cell in header]
     for event in itertools.chain((first,), rows):  # a first pass for the widths, streamed
         widths = [max(w, _width(cell))
@@ -113,7 +113,9 @@ def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -
     kind = events.kind(event.command)
     detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
     what = f"{event.command} ({detail})" if detail else event.command
-    return (printable(event.when.replace("T", " ")[:16]), printable(event.player or "-"),
+    return (printable(event.when.replace("T", " ")[:16]),
+            printable(event.id[:8]),  # enough to name it to cwx undo ID
+            printable(event.player or "-"),
             printable(event.who or "GM"), printable(what),
             printable(_outcome(event, kind, turns, settled)), printable(_change(event, kind)))
 
@@ -129,10 +131,12 @@ def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, settled: gue
             "counts for nothing: another turn of that draw came first"
     if kind.pending and event.id in settled:
         return "settled by the reveal"
-    word = (kind.outcome or _succeeded)(event.result) or "-"
+    said = [(kind.outcome or _succeeded)(event.result)]
     if (turned := turns.by(event.id)) is not None:
-        word += ", turned to success" if turned else ", turned to failure"
-    return word
+        said.append("turned to success" if turned else "turned to failure")
+    if event.id in turns.undone():  # the first undo of it counts (and stands)
+        said.append(f"undone by {min(turns.undos[event.id])[1][:8]}")
+    return ", ".join(word for word in said if word) or "-"
 
 
 def _succeeded(result: Mapping[str, Any]) -> str | None:

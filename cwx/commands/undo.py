@@ -1,4 +1,5 @@
-"""`cwx undo`: take back the campaign's (or one character's) most recent change."""
+"""`cwx undo`: take back the campaign's (or one character's) most recent change, or one
+named by its id."""
 
 from typing import Annotated
 
@@ -14,6 +15,9 @@ app = command("undo")
 
 @app.command("undo")
 def undo(
+    event: Annotated[str | None, typer.Argument(
+        metavar="[ID]", help="The event to take back: its id, or the start of it (4 digits "
+        "or more, as cwx log shows it).", show_default="your latest change")] = None,
     char: Annotated[str | None, typer.Option(
         "--char", "-c", metavar="CHAR", autocompletion=complete_characters,
         help="Only this character's changes (a file, or a name in the campaign).")] = None,
@@ -22,17 +26,17 @@ def undo(
         "table).", show_default="yours: CWX_PLAYER, else your git author name, else your "
         "login")] = None,
     redo: Annotated[bool, typer.Option(
-        "--redo", help="Undo your latest undo instead: what it took back is made again.")
-    ] = False,
+        "--redo", help="Undo your latest undo instead: what it took back is made again (with "
+        "ID: that change, undone, is made again).")] = False,
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Undo your most recent change not yet undone (creations and reconciles aside) by its
-    inverse, journaled as an undo; repeated, it walks back, and --redo walks forward again.
-    Whole numbers go back by their delta; any other value only if it still holds what the
-    change wrote.
+    """Undo your most recent change not yet undone (creations and reconciles aside), or the
+    event ID, by its inverse, journaled as an undo, and say each value it sets back;
+    repeated, it walks back, and --redo walks forward again. Whole numbers go back by their
+    delta; any other value only if it still holds what the change wrote.
 
-    Example: cwx undo --char sue.toml
+    Example: cwx undo --char sue.toml    (one named: cwx undo 3f9a2c)
     """
     from cwx import players
 
@@ -41,17 +45,25 @@ def undo(
     camp = camp.of(char) if char else camp
     player = players.checked(player, "--player") if player is not None else \
         players.current(camp.journal_folder)
-    undoing = accounts.undo(opener(dry_run), camp, char, player, redo=redo)
-    emit(json, {**accounts.undid(undoing), **({"dry_run": True} if dry_run else {})},
-         lambda: dry(printable(_said(undoing, redo)), dry_run))
+    undoing = accounts.undo(opener(dry_run), camp, char, player, redo=redo, named=event)
+    emit(json, {**accounts.undid(undoing),
+                "restores": [item.as_json() for item in undoing.restored],
+                **({"dry_run": True} if dry_run else {})},
+         lambda: dry(printable(_said(undoing)), dry_run))
 
 
-def _said(undoing: accounts.Undoing, redo: bool) -> str:
+def _said(undoing: accounts.Undoing) -> str:
+    from cwx.cli.views import value_text
+
     change = undoing.change
-    by = f"{change.who or 'the GM'}, played by {change.player}" if change.player else \
-        change.who or "the GM"
-    when = change.when[:16].replace("T", " ")
-    if redo:
-        return f"Redid `{change.command}` by {by} ({when})."
-    again = " again (it had been redone)" if undoing.target.id != change.id else ""
-    return f"Undid `{change.command}` by {by} ({when}){again}."
+    who = change.who or change.player or "the GM"
+    by = f"{who}, played by {change.player}" if change.who and change.player else who
+    when = f"{change.when[:16].replace('T', ' ')}, {change.id[:8]}"
+    if undoing.redo:
+        said = f"Redid `{change.command}` by {by} ({when})"
+    else:
+        again = " again (it had been redone)" if undoing.target.id != change.id else ""
+        said = f"Undid `{change.command}` by {by} ({when}){again}"
+    values = [f"{item.file} {item.key} {value_text(item.before)} → {value_text(item.after)}"
+              for item in undoing.restored]
+    return said + (": " + ", ".join(values) + "." if values else ", which changed no file.")
