@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cwx import journal
-from cwx.errors import BadFile, BadValue, CwxError
+from cwx.errors import BadFile, BadValue, CwxError, Unlisted
 from cwx.record import Record
 
 SETTINGS = "campaign.toml"
@@ -373,13 +373,14 @@ class Found(Record):
     tomls: list[str]
     journals: list[str]
     folders: list[str]  # every folder searched, for the redo records it may hold
+    unlisted: list[CwxError]  # the folders cwx may not list: what they hold goes unseen
 
 
 def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
     """The TOML files and journals under `paths`, skipping hidden files and folders (and
     without `nested`, a folder below that is a campaign of its own: the nearest root
     wins)."""
-    found = Found([], [], [])
+    found = Found([], [], [], [])
     for path in paths:
         if not os.path.isdir(path):
             (found.journals if os.path.basename(path) == journal.NAME else found.tomls).append(path)
@@ -388,7 +389,13 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
         stack = [path]
         while stack:
             folder = stack.pop()
-            dirs, names = _entries(folder)
+            try:
+                dirs, names = _entries(folder)
+            except OSError as error:  # named, never passed by as empty (cwx check: exit 2)
+                found.unlisted.append(Unlisted(
+                    f"cwx may not list this folder ({(error.strerror or 'denied').lower()}); "
+                    "what it holds is not checked", path=os.path.normpath(folder)))
+                continue
             found.folders.append(folder)
             for name in names:
                 # normpath: the current folder's files are named plainly, never ./x.toml
@@ -404,21 +411,18 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
 
 def _entries(folder: str) -> tuple[list[str], list[str]]:
     """A folder's visible subfolders and files, sorted: a link to a folder is neither (as
-    os.walk passes it by), and an unreadable folder has none."""
+    os.walk passes it by); OSError for a folder cwx may not list."""
     dirs: list[str] = []
     names: list[str] = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.startswith("."):
-                    continue
-                try:
-                    if not entry.is_dir():
-                        names.append(entry.name)
-                    elif not entry.is_symlink():
-                        dirs.append(entry.name)
-                except OSError:
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if not entry.is_dir():
                     names.append(entry.name)
-    except OSError:
-        pass
+                elif not entry.is_symlink():
+                    dirs.append(entry.name)
+            except OSError:
+                names.append(entry.name)
     return sorted(dirs), sorted(names)

@@ -11,7 +11,7 @@ from typing import Any
 
 from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, tomlread
 from cwx.campaign import Campaign
-from cwx.errors import Conflict, CwxError, shown
+from cwx.errors import Conflict, CwxError, Unlisted, shown
 from cwx.record import Record
 
 
@@ -27,7 +27,8 @@ class Report(Record):
 
     @property
     def checked(self) -> int:
-        return len(self.valid) + len({e.path for e in self.problems})
+        return len(self.valid) + len({e.path for e in self.problems
+                                      if not isinstance(e, Unlisted)})  # a folder, no file
 
 
 class _Read(Record):
@@ -43,7 +44,7 @@ def check(given: list[str]) -> Report:
     homes: dict[str, Campaign] = {}  # each campaign met, by its real root, named as given
     if first.root is not None:
         homes[first.real or ""] = Campaign(named(first.root), named(first.root))
-    problems: list[CwxError] = []
+    problems: list[CwxError] = list(found.unlisted)  # named: what they hold goes unseen
     valid: dict[str, str] = {}
     skipped: list[str] = []
     read: dict[str, dict[str, _Read]] = {}  # each campaign's files, by its real root

@@ -62,6 +62,14 @@ class BadFile(CwxError):
     """A file is missing, unreadable, malformed or breaks a rule of its format."""
 
 
+class Unreadable(BadFile):
+    """cwx may not read a file or list a folder: what it holds goes unseen."""
+
+
+class Unlisted(Unreadable):
+    """cwx may not list a folder: the files in it go unseen."""
+
+
 class RuleForbids(CwxError):
     """The game's rules forbid the move (not enough experience, no white to spend)."""
 

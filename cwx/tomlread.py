@@ -13,7 +13,7 @@ import stat
 from typing import Any, NoReturn
 
 from cwx import plaintoml
-from cwx.errors import BadFile
+from cwx.errors import BadFile, Unreadable
 
 MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
 MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
@@ -28,12 +28,12 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
     except FileNotFoundError:
         raise BadFile("no such file", path=path) from None
     except PermissionError:
-        raise BadFile("cwx may not read this file (permission denied)", path=path) from None
+        raise Unreadable("cwx may not read this file (permission denied)", path=path) from None
     except OSError as error:
         if not through_links and os.path.islink(path):
             raise BadFile("is a symbolic link; cwx keeps this file only as a file of its own",
                           path=path) from None
-        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+        raise Unreadable(f"cannot be read ({error.strerror})", path=path) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

@@ -9,12 +9,13 @@ import typer
 from cwx import checks
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, emit
-from cwx.errors import BadFile
+from cwx.errors import BadFile, Unreadable
 from cwx.ink import plural
 from cwx.printable import printable
 from cwx.systems.clockworx import trait_said
 
 FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)
+CANNOT_RUN = 2  # a path missing, or a file or folder cwx may not read: no verdict
 
 app = command("check")
 
@@ -49,8 +50,15 @@ def check(
         {"white": report.supply.white, "black": report.supply.black}
     result["pending"] = [guess.as_json() for guess in report.pending]
     emit(json, result, lambda: text(report))
+    if _unseen(report):  # what check cannot read it cannot call valid: as for a missing path
+        raise typer.Exit(CANNOT_RUN)
     if report.problems:  # a finding, as a linter's (ruff, mypy, taplo): 2 is for errors
         raise typer.Exit(FINDINGS)
+
+
+def _unseen(report: checks.Report) -> list[str]:
+    """The files and folders cwx may not read: their problems are unknown."""
+    return [error.path or "" for error in report.problems if isinstance(error, Unreadable)]
 
 
 def text(report: checks.Report) -> str:
@@ -68,6 +76,9 @@ def text(report: checks.Report) -> str:
             summary += (f" {plural(len(report.skipped), 'other TOML file')} skipped (not "
                         "cwx's).")
         lines.append(summary)
+    if unseen := _unseen(report):
+        lines.append(f"Not checked: cwx may not read {', '.join(unseen)}; give it read access "
+                     "(or run cwx check as their owner) for a verdict.")
     return "\n".join(lines)
 
 
