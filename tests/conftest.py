@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,17 +20,28 @@ settings.register_profile(
 settings.load_profile("cwx")
 
 
+# The suite makes its own environment, whatever the developer's shell holds: who plays and
+# commits, colour, the pager, the language, the time zone (tests/test_environment.py runs
+# some of the suite with each of these set). A test sets what it needs on top.
+SHELLS_OWN = ("GIT_", "CWX_", "LC_", "EMAIL", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "PAGER",
+              "LESS", "LV", "LANGUAGE", "EDITOR", "VISUAL", "TZ")
+OWN = {"LANG": "C.UTF-8", "TZ": "UTC"}
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _state_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """cwx keeps this user's key for its redo records in the state folder: the tests' own,
-    never the developer's (processes the tests start inherit it)."""
-    before = os.environ.get("XDG_STATE_HOME")
-    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+def _own_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The shell's variables above cleared, and cwx's key for its redo records kept in the
+    tests' own state folder, never the developer's (processes the tests start inherit it)."""
+    before = dict(os.environ)
+    for name in list(os.environ):
+        if name.startswith(SHELLS_OWN):
+            del os.environ[name]
+    os.environ.update(OWN, XDG_STATE_HOME=str(tmp_path_factory.mktemp("state")))
+    time.tzset()
     yield
-    if before is None:
-        del os.environ["XDG_STATE_HOME"]
-    else:
-        os.environ["XDG_STATE_HOME"] = before
+    os.environ.clear()
+    os.environ.update(before)
+    time.tzset()
 
 
 @pytest.fixture(autouse=True)
