@@ -15,6 +15,7 @@ a few lines here (Numerical Recipes' series and continued fraction): no dependen
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -61,6 +62,14 @@ class Audit(Record):
 # ---------------------------------------------------------------- the test
 
 
+class Tally(Record):
+    """The dice drawn, counted: each outcome's observed count and expected count."""
+
+    observed: Mapping[str, int]
+    expected: Mapping[str, float]
+    dice: int
+
+
 def test(observations: Iterable[tuple[Mapping[str, Fraction], str]], draws: int = 0,
          skipped: int = 0) -> Audit:
     """Pearson's chi-square over dice drawn: each with its chance of every outcome at that
@@ -73,6 +82,12 @@ def test(observations: Iterable[tuple[Mapping[str, Fraction], str]], draws: int 
         observed[came] += 1
         for outcome, chance in chances.items():
             expected[outcome] += float(chance)
+    return tested(Tally(observed, expected, dice), draws, skipped)
+
+
+def tested(tally: Tally, draws: int = 0, skipped: int = 0) -> Audit:
+    """Pearson's chi-square over the dice counted in `tally`."""
+    observed, expected, dice = tally
     cells = tuple(Cell(o, observed[o], expected[o]) for o in OUTCOMES if expected[o] > 0 or
                   observed[o])
     tested = merged(cells)
@@ -178,9 +193,9 @@ def _gamma_q(a: float, x: float) -> float:
 
 
 class Dice(Record):
-    """The dice of the audited draws, each with its chances at that moment."""
+    """The dice of the audited draws, counted with their chances at each moment."""
 
-    observations: tuple[tuple[Mapping[str, Fraction], str], ...]
+    tally: Tally
     draws: int
     skipped: int
 
@@ -193,8 +208,9 @@ def from_journal(path: str, bag: str | None, *, start: str = "", end: str = "\uf
     from cwx.timeline import Timeline
 
     state: dict[str, dict[str, int]] = {}
-    found: list[tuple[Mapping[str, Fraction], str]] = []
-    draws = skipped = 0
+    observed = dict.fromkeys(OUTCOMES, 0)
+    expected = dict.fromkeys(OUTCOMES, 0.0)
+    draws = skipped = dice = 0
     with journal.opened(path) or io.BytesIO() as file:
         order = Timeline(file)
         void = order.turns.void()
@@ -209,10 +225,13 @@ def from_journal(path: str, bag: str | None, *, start: str = "", end: str = "\uf
                     skipped += 1
                 else:
                     draws += 1
-                    found += replayed
+                    dice += replayed.dice
+                    for outcome in OUTCOMES:
+                        observed[outcome] += replayed.observed[outcome]
+                        expected[outcome] += replayed.expected[outcome]
             if event.id not in void:
                 _apply(event, state)
-    return Dice(tuple(found), draws, skipped)
+    return Dice(Tally(observed, expected, dice), draws, skipped)
 
 
 def _apply(event: journal.Event, state: dict[str, dict[str, int]]) -> None:
@@ -236,32 +255,68 @@ def _apply(event: journal.Event, state: dict[str, dict[str, int]]) -> None:
             values[change.key] = values.get(change.key, 0) + after - before
 
 
-def _replayed(event: journal.Event, state: Mapping[str, Mapping[str, int]],
-              ) -> list[tuple[Mapping[str, Fraction], str]] | None:
-    """Each die of a draw with the bag it came from, by replaying the draw's dice on the
-    table the journal had; None when it cannot be (the journal does not hold it)."""
+def _replayed(event: journal.Event, state: Mapping[str, Mapping[str, int]]) -> Tally | None:
+    """A draw's dice counted with their chances, replayed on the table the journal had;
+    None when it cannot be (the rules refuse the dice recorded, or the journal does not
+    hold them). The rules allow one shape: whites kept (none while a black is held), then
+    blacks kept, then the die that ends the action; a run of dice kept alike is summed at
+    once, so a draw of 100,000 recorded whites costs what a few dice do."""
     dice = event.result.get("draws")
     colour = event.result.get("color")
     if not isinstance(dice, list) or not dice or not isinstance(colour, str) or \
-            event.file is None or event.bag is None or not all(d in OUTCOMES for d in dice):
+            event.file is None or event.bag is None or not all(map(OUTCOMES.__contains__, dice)):
         return None
-    have, held = state.get(event.bag, {}), state.get(event.file, {})
-    table = colorwheel.Table(
-        colorwheel.Bag(*(have.get(f"bag.{d}", 0) for d in OUTCOMES)),
-        colorwheel.Luck(have.get("reserve.white", 0), have.get("reserve.black", 0)),
-        colorwheel.Luck(held.get("luck.white", 0), held.get("luck.black", 0)))
-    recorded = colorwheel.Recorded(dice)
-    seen: list[tuple[Mapping[str, Fraction], str]] = []
-
-    def next_die(bag: colorwheel.Bag) -> str:
-        came = recorded(bag)
-        seen.append(({d: Fraction(bag.of(d), bag.total) for d in OUTCOMES}, came))
-        return came
-
-    try:  # a white or black kept is one another die followed
-        colorwheel.draw(table, colour, next_die,
-                        lambda question, table: recorded.used < len(dice))
-        recorded.check_all_used(cancelled=True)
+    try:
+        colorwheel.colour_named(colour)
     except CwxError:
         return None
-    return seen
+    have, held = state.get(event.bag, {}), state.get(event.file, {})
+    bag = {d: have.get(f"bag.{d}", 0) for d in OUTCOMES}
+    reserve = {d: have.get(f"reserve.{d}", 0) for d in ("white", "black")}
+    blacks = held.get("luck.black", 0)
+    if min(*bag.values(), *reserve.values(), blacks) < 0:
+        return None  # no table holds fewer than no dice: a journal no cwx wrote
+    observed = dict.fromkeys(OUTCOMES, 0)
+    expected = dict.fromkeys(OUTCOMES, 0.0)
+    left = len(dice)
+    for die, run in itertools.groupby(dice):
+        count = len(list(run))
+        left -= count
+        kept = count if left else count - 1  # the action's last die is never kept
+        if kept:
+            if die not in ("white", "black") or (die == "white" and blacks):
+                return None  # this die ends the action, yet more were recorded after it
+            if not _kept(bag, reserve, die, kept, expected):
+                return None
+            blacks += kept if die == "black" else 0
+        if not left:  # the die that ends the action
+            total = sum(bag.values())
+            if bag[die] < 1:
+                return None
+            for outcome in OUTCOMES:
+                expected[outcome] += bag[outcome] / total
+        observed[die] += count
+    return Tally(observed, expected, len(dice))
+
+
+def _kept(bag: dict[str, int], reserve: dict[str, int], die: str, kept: int,
+          expected: dict[str, float]) -> bool:
+    """`kept` dice of one colour drawn and kept in a row, each replaced from the reserve
+    while it lasts (W4), their chances added to `expected` and the bag and reserve moved
+    on; False if the bag runs out of them first."""
+    refilled = min(kept, reserve[die])
+    unreplaced = kept - refilled  # the bag holds one fewer after each of these
+    if bag[die] < unreplaced + (0 if unreplaced else 1):
+        return False
+    total = sum(bag.values())
+    # A die's chance of each colour at the draw, over its chance from the bag as it was:
+    # total / (total - i) after i dice went unreplaced, summed over the run.
+    same = min(kept, refilled + 1)
+    scale = same + math.fsum(map(total.__truediv__, range(total - 1, total - 1 - kept + same, -1)))
+    for outcome in OUTCOMES:
+        if outcome != die:
+            expected[outcome] += bag[outcome] / total * scale
+    expected[die] += kept - (total - bag[die]) / total * scale
+    bag[die] -= unreplaced
+    reserve[die] -= refilled
+    return True

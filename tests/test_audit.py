@@ -8,7 +8,11 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cwx import audit, colorwheel
+from cwx.journal import Event
 from tests.helpers import cwx, saga
 
 FAIR = {die: Fraction(1, 5) for die in colorwheel.DICE}  # a new bag: one die of each
@@ -86,3 +90,53 @@ def test_a_draw_undone_is_no_evidence(tmp_path: Path) -> None:
     data = cwx("audit", "--json", cwd=folder).json
     assert data["draws"] == 1
     assert {c["outcome"]: c["observed"] for c in data["cells"]}["black"] == 0
+
+
+def _die_by_die(dice: list[str], colour: str, bag: dict[str, int], reserve: tuple[int, int],
+                blacks: int) -> tuple[dict[str, int], dict[str, float]] | None:
+    """A draw replayed as the rules play it, die by die (colorwheel.draw): the reference."""
+    from cwx.errors import CwxError
+
+    table = colorwheel.Table(colorwheel.Bag(*(bag[d] for d in colorwheel.DICE)),
+                             colorwheel.Luck(*reserve), colorwheel.Luck(0, blacks))
+    recorded = colorwheel.Recorded(dice)
+    observed = dict.fromkeys(colorwheel.DICE, 0)
+    expected = dict.fromkeys(colorwheel.DICE, 0.0)
+
+    def next_die(bag: colorwheel.Bag) -> str:
+        came = recorded(bag)
+        observed[came] += 1
+        for d in colorwheel.DICE:
+            expected[d] += bag.of(d) / bag.total
+        return came
+
+    try:
+        colorwheel.draw(table, colour, next_die, lambda q, t: recorded.used < len(dice))
+        recorded.check_all_used(cancelled=True)
+    except CwxError:
+        return None
+    return observed, expected
+
+
+@settings(max_examples=300)
+@given(st.one_of(st.lists(st.sampled_from(colorwheel.DICE), min_size=1, max_size=12),
+                 st.builds(lambda w, b, last: ["white"] * w + ["black"] * b + [last],
+                           st.integers(0, 6), st.integers(0, 6),
+                           st.sampled_from(colorwheel.DICE))),
+       st.lists(st.integers(0, 4), min_size=5, max_size=5), st.integers(0, 3),
+       st.integers(0, 3), st.integers(0, 1))
+def test_runs_of_kept_dice_are_counted_as_the_rules_draw_them_die_by_die(
+        dice: list[str], counts: list[int], white: int, black: int, blacks: int) -> None:
+    bag = dict(zip(colorwheel.DICE, counts, strict=True))
+    state = {"bag.toml": {**{f"bag.{d}": n for d, n in bag.items()},
+                          "reserve.white": white, "reserve.black": black},
+             "sue.toml": {"luck.black": blacks}}
+    event = Event(2, "0" * 16, "2099-01-01T00:00:00.000Z", "bag draw", "Sue", "sue.toml",
+                  "bag.toml", {"draws": dice, "color": "orange"}, ())
+    counted = audit._replayed(event, state)
+    reference = _die_by_die(dice, "orange", bag, (white, black), blacks)
+    assert (counted is None) == (reference is None)
+    if counted is not None and reference is not None:
+        assert counted.observed == reference[0] and counted.dice == len(dice)
+        for die in colorwheel.DICE:
+            assert abs(counted.expected[die] - reference[1][die]) < 1e-9

@@ -34,7 +34,7 @@ def audit(
     start, end = _span(path, session)
     name = camp.name_of(_a_bag(camp.bag(bag))) if bag is not None else None
     found = audits.from_journal(path, name, start=start, end=end, every=all_draws)
-    done = audits.test(found.observations, found.draws, found.skipped)
+    done = audits.tested(found.tally, found.draws, found.skipped)
     emit(json, done.as_json(), lambda: _text(done))
 
 
