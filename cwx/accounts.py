@@ -391,12 +391,36 @@ def _dice_kept(camp: Campaign, folded: ledger.Ledger, paths: Sequence[str],
                 "restore it and cwx retire it (a character's dice go back to the reserve, a "
                 "bag's leave with it), or put its dice where the table decides and name "
                 "those files in the same adopt; ")
+    elif apart := _dice_apart(camp, folded, paths, brought):
+        together = " ".join(map(typed, [*paths, *apart]))
+        hint = (f"{', '.join(apart)} differ{'s' if len(apart) == 1 else ''} from the ledger "
+                f"the other way (the same die given back, or spent, on two clones?): edit "
+                f"{'it' if len(apart) == 1 else 'them'} too as the table decides and adopt "
+                f"them together (cwx adopt {together}); ")
     else:
         hint = "name the files the dice came from in the same adopt; "
     raise RuleForbids(
         f"this adopt would change the campaign's dice by {change} (its supply is "
         f"{folded.supply().said()}; W9: dice are never made or destroyed): {hint}or, if the "
         f"GM means the campaign to hold them, cwx adopt {more} --supply", path=paths[0])
+
+
+def _dice_apart(camp: Campaign, folded: ledger.Ledger, paths: Sequence[str],
+                brought: ledger.Dice) -> list[str]:
+    """The campaign's other files whose dice differ from the ledger's the other way from
+    what an adopt brings: where the dice it makes (or destroys) went, or came from."""
+    named = {os.path.realpath(path) for path in paths}
+    found = []
+    for member in camp.members(lambda _: None):
+        if os.path.realpath(member.path) in named:
+            continue
+        name = camp.name_of(member.path)
+        if name not in folded.known:
+            continue
+        apart = ledger.dice_of(ledger.values_of(member.data)).minus(folded.held_dice(name))
+        if apart.white * brought.white < 0 or apart.black * brought.black < 0:
+            found.append(member.path)
+    return found
 
 
 # ---------------------------------------------------------------- retire

@@ -218,6 +218,7 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
     problems: list[CwxError] = []
     present: set[str] = set()
     unknown: list[str] = []
+    found: list[tuple[str, _Read, list[ledger.Difference]]] = []  # each file's, said below
     for path, file in read.items():
         name = home.name_of(path)
         if name.startswith("..") or name in present:
@@ -228,7 +229,8 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
         if name not in folded.known:
             unknown.append(path)  # said below, once it is known what is gone
             continue
-        problems += _differences(path, file, folded, name, tally)
+        found.append((path, file, _differences(file, folded, name, tally)))
+    problems += _said(found, folded)
     problems += _outside(home, folded)
     problems += _retired_and_played(home, folded, present)
     uncounted = {name: held for name, held in home.uncounted(folded, present).items()
@@ -303,32 +305,61 @@ def _when(order: journal.Order) -> str:
     return order[0][:16].replace("T", " ")
 
 
-def _differences(path: str, file: _Read, folded: ledger.Ledger, name: str,
-                 tally: _Tally) -> list[CwxError]:
+def _differences(file: _Read, folded: ledger.Ledger, name: str,
+                 tally: _Tally) -> list[ledger.Difference]:
     values = ledger.values_of(file.data)
-    problems: list[CwxError] = []
-    for difference in folded.differences(name, values):
-        line = tomlread.line_of(file.raw, difference.key)
-        after = f" (after {', '.join(difference.ledger.recent)})" if difference.ledger.recent \
-            else ""
-        if difference.refused is not None:  # a clash: a Conflict, which sync never pushes
-            problems.append(Conflict(
-                f"the ledger cannot settle it: {difference.refused}{after}. Edit "
-                "the files as the table decides, then cwx adopt them together",
-                path=path, line=line, key=difference.key))
-        else:
-            # A die adopted alone comes from nowhere: the advice keeps W9 (SPEC 8.2).
-            adopt = f"`cwx adopt {_arg(path)}` with the file the die came from, or with " \
-                    "--supply if the GM gave it" if systems.conserved(difference.key) else \
-                    f"`cwx adopt {_arg(path)}`"
-            problems.append(CwxError(
-                f"the file says {_shown(difference.file)}, the ledger "
-                f"{_shown(difference.ledger.value)}: `cwx reconcile` if the ledger is "
-                f"right, {adopt} if the file is", path=path, line=line,
-                key=difference.key))
     tally.in_files = tally.in_files.plus(ledger.dice_of(values))
     tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
+    return folded.differences(name, values)
+
+
+def _said(found: list[tuple[str, _Read, list[ledger.Difference]]],
+          folded: ledger.Ledger) -> list[CwxError]:
+    """Each difference of the campaign's files and its ledger, with the advice that is
+    right when followed: reconcile only when it would settle (no clash, and the ledger's
+    dice the supply); a clash of dice names the other files whose dice differ, to adopt
+    together (the same die given back twice, or spent twice)."""
+    clashing = any(d.refused is not None for _, _, differences in found for d in differences)
+    reconciles = not clashing and folded.total() == folded.supply()
+    dice = [(path, d) for path, _, differences in found for d in differences
+            if systems.conserved(d.key)]
+    problems: list[CwxError] = []
+    for path, file, differences in found:
+        for difference in differences:
+            line = tomlread.line_of(file.raw, difference.key)
+            after = f" (after {', '.join(difference.ledger.recent)})" \
+                if difference.ledger.recent else ""
+            if difference.refused is not None:
+                problems.append(Conflict(
+                    f"the ledger cannot settle it: {difference.refused}{after}. "
+                    f"{_together(path, difference, dice)}", path=path, line=line,
+                    key=difference.key))
+                continue
+            adopt = f"`cwx adopt {_arg(path)}`"
+            if systems.conserved(difference.key):  # a die adopted alone comes from nowhere
+                adopt += " with the file the die came from (or with --supply if the GM gave it)"
+            said = f"the file says {_shown(difference.file)}, the ledger " \
+                f"{_shown(difference.ledger.value)}: "
+            said += f"`cwx reconcile` if the ledger is right; if the file is, {adopt}" \
+                if reconciles else ("no reconcile settles the campaign while a file clashes "
+                                    "(see the other problems): if this file is right, name it "
+                                    "in the adopt that settles the clash")
+            problems.append(CwxError(said, path=path, line=line, key=difference.key))
     return problems
+
+
+def _together(path: str, difference: ledger.Difference,
+              dice: list[tuple[str, ledger.Difference]]) -> str:
+    """What settles a clash: the files edited as the table decides, adopted together;
+    for a die, the other files whose dice differ from the ledger with it."""
+    others = sorted({other for other, d in dice if other != path}) \
+        if systems.conserved(difference.key) else []
+    if not others:
+        return "Edit the files as the table decides, then cwx adopt them together"
+    named = " ".join(_arg(other) for other in others)
+    return (f"Edit it as the table decides, and {', '.join(others)} too (where the die went, "
+            f"or came from: its dice differ from the ledger as well), then `cwx adopt "
+            f"{_arg(path)} {named}` together")
 
 
 def _outside(home: Campaign, folded: ledger.Ledger) -> list[CwxError]:

@@ -332,6 +332,12 @@ def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
                 f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "
                 f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
     where = "both sides' values are marked in it" if marked else "it holds the merge"
+    if any("both sides spent it" in clash for clash in clashes):
+        # A die spent on both sides went somewhere twice (a reserve, a bag): that file
+        # differs from the ledger too, and the two are adopted together (W9).
+        return (f"edit {quoted} to what the table decides ({where}); if it is a die, edit "
+                "the file it went to as well (`cwx check` names it), then `cwx adopt` both "
+                f"together, `git add` them and {finish}{skip}")
     return (f"edit {quoted} to what the table decides ({where}), then "
             f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
 

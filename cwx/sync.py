@@ -298,9 +298,11 @@ def _next_step(clone: Repository, stderr: bytes) -> str:
     """What a person does when the pull stopped: the files to settle, and how."""
     from cwx.hints import typed
 
-    unmerged = git(clone, "diff", "--name-only", "--diff-filter=U", "-z")
-    files = " ".join(typed(path) for path in repo.z_list(unmerged))
-    if not files:
+    stages: dict[str, set[str]] = {}
+    for entry in repo.z_list(git(clone, "ls-files", "--unmerged", "-z", strip=False)):
+        meta, _, path = entry.partition("\t")
+        stages.setdefault(path, set()).add(meta.split()[-1])
+    if not stages:
         said = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()
                 if line.strip()]
         # git's own reason (its fatal: line), not the last line of its advice after it
@@ -309,10 +311,22 @@ def _next_step(clone: Repository, stderr: bytes) -> str:
         return (f"git pull --rebase stopped ({reason}): nothing was pushed. Mend what git says "
                 "(`git remote -v` shows where it pulls from, `git status` what is in the "
                 "way), then cwx sync again")
-    return (f"the pull stopped on {files}: edit each to what the table decides (both sides' "
-            f"values are above), `cwx adopt {files}`, `git add {files}`, `git rebase "
-            "--continue`, then cwx sync again; or `git rebase --skip` to drop your commit "
-            "and keep theirs")
+    # A file one side removed has no side of its own (stage 2 or 3) to mark: a retirement
+    # (or a move) against the other side's play.
+    gone = " ".join(typed(path) for path, held in stages.items() if not {"2", "3"} <= held)
+    marked = " ".join(typed(path) for path, held in stages.items() if {"2", "3"} <= held)
+    steps = []
+    if marked:
+        steps.append(f"edit {marked} to what the table decides (conflict markers hold both "
+                     f"sides' values; cwx said why above), `cwx adopt {marked}` (with any file "
+                     "cwx named above, together) and `git add` them")
+    if gone:
+        steps.append(f"{gone} was retired (or moved) on one side and played on the other: "
+                     f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "
+                     f"what the other side gave it, to settle), or `git add {gone}` keeps it")
+    return (f"the pull stopped on {' '.join(filter(None, (marked, gone)))}: "
+            f"{'; '.join(steps)}; then `git rebase --continue` and cwx sync again; or `git "
+            "rebase --skip` to drop your commit and keep theirs")
 
 
 def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:

@@ -195,3 +195,74 @@ def test_both_keeping_a_white_is_reconciled_naming_no_hand_edit(tmp_path: Path,
     assert "git revert" not in pulled.stderr and "nothing for you to do" in pulled.stderr
     assert value(bob, "sue.toml", "luck", "white") == 2
     assert cwx("check", cwd=bob).status == 0
+
+
+def test_a_black_spent_on_two_clones_is_marked_alone_and_settles_as_advised(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.env["GIT_EDITOR"] = "true"
+    play(alice, "Alice", "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "black",
+         "--drawn", "blue", "--keep-black")
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    for clone in (alice, bob):
+        play(clone, clone.name, "game", "end", "-c", "sue")  # the one black, given back twice
+    sheet = bob / "sue.toml"
+    sheet.write_text(sheet.read_text() + '\n[notes]\nmet = "the ferryman"\n')
+    play(bob, "Bob", "adopt", "sue.toml")
+    sync(alice, "Alice")
+    said = play(bob, "Bob", "sync", status=2)
+    assert "both sides spent it" in said and "edit the file it went to as well" in said
+    text = sheet.read_text()
+    marked = text[text.index("<<<<<<<"):text.index(">>>>>>>")]
+    assert marked.count("black = ") == 3 and "[notes]" not in marked  # the clash alone
+    assert '[notes]\nmet = "the ferryman"\n' in text
+    start, end = text.index("<<<<<<<"), text.index("\n", text.index(">>>>>>>")) + 1
+    sheet.write_text(text[:start] + "black = 0\n" + text[end:])  # the table: one black back
+    checked = play(bob, "Bob", "check", status=1)
+    assert "`cwx adopt sue.toml bag.toml` together" in checked
+    assert "cwx reconcile" not in checked  # it would refuse while the clash stands
+    refused = play(bob, "Bob", "adopt", "sue.toml", status=2)
+    assert "cwx adopt sue.toml bag.toml" in refused
+    play(bob, "Bob", "adopt", "sue.toml", "bag.toml")  # the advice, followed
+    assert play(bob, "Bob", "check").endswith("0 problems.\n")
+    table.git(bob, "add", "sue.toml", "bag.toml", "journal.jsonl")
+    table.git(bob, "rebase", "--continue")
+    sync(bob, "Bob")
+    sync(alice, "Alice")
+    for clone in (alice, bob):
+        assert cwx("check", cwd=clone).status == 0
+        assert value(clone, "sue.toml", "luck", "black") == 0
+        assert value(clone, "sue.toml", "notes", "met") == "the ferryman"
+
+
+def test_a_retirement_against_play_says_what_keeps_each(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.env["GIT_EDITOR"] = "true"
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    play(alice, "Alice", "retire", "sue.toml")
+    sync(alice, "Alice")
+    play(bob, "Bob", "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+         "red", "--keep-white")
+    said = play(bob, "Bob", "sync", status=2)
+    assert "values are above" not in said and "values are marked" not in said
+    assert "`git rm sue.toml` keeps the retirement" in said
+    table.git(bob, "rm", "--quiet", "sue.toml")  # the advice, followed
+    table.git(bob, "-c", "core.hooksPath=/dev/null", "rebase", "--continue")
+    checked = play(bob, "Bob", "check", status=1)
+    assert "was retired" in checked and "played on another clone" in checked
+    assert "luck.white 1" in checked
+
+
+def test_a_die_edited_by_hand_is_advised_in_plain_words(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, _ = table.start()
+    sheet = alice / "sue.toml"
+    sheet.write_text(sheet.read_text().replace("white = 0", "white = 1"))
+    checked = play(alice, "Alice", "check", status=1)
+    assert ("`cwx reconcile` if the ledger is right; if the file is, `cwx adopt sue.toml` "
+            "with the file the die came from (or with --supply if the GM gave it)") in checked
+    play(alice, "Alice", "reconcile")  # the advice, followed
+    assert play(alice, "Alice", "check").endswith("0 problems.\n")

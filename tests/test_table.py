@@ -376,8 +376,8 @@ def test_check_from_a_subfolder_says_commands_that_work_there(table: Path) -> No
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace("white = 0", "white = 1"))
     ran = cwx("check", "..", cwd=table / "party")
-    assert ran.status == 1 and "`cwx adopt ../sue.toml` with the file the die came from, or " \
-        "with --supply if the GM gave it" in ran.stdout
+    assert ran.status == 1 and "`cwx adopt ../sue.toml` with the file the die came from (or " \
+        "with --supply if the GM gave it)" in ran.stdout
     assert ran.stdout.startswith("../journal.jsonl: W9")
     assert cwx("adopt", "../sue.toml", "--supply", cwd=table / "party").status == 0
 
