@@ -68,7 +68,8 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
     if merged.clashes and not merged.data:
         return Files(None, merged.clashes)  # a key and a table: git's text merge shows them
     try:
-        text = _laid_out([raw.decode("utf-8") for raw in raws], data[1], merged, path)
+        text = _laid_out([raw.decode("utf-8") for raw in raws], data[1], merged, path,
+                         os.path.dirname(os.path.abspath(ours)))
     except CwxError:
         return Files(None, merged.clashes)
     if not merged.keys:
@@ -78,7 +79,8 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
         Files(None, merged.clashes)
 
 
-def _laid_out(texts: list[str], ours: Mapping[str, Any], merged: Merged, path: str) -> str:
+def _laid_out(texts: list[str], ours: Mapping[str, Any], merged: Merged, path: str,
+              beside: str) -> str:
     """The merged data written on both sides' text merged (comments, blank lines, key
     order and unknown keys of both kept); on ours' text alone when they cannot be. A
     clashing key keeps its place, for its conflict markers."""
@@ -86,7 +88,7 @@ def _laid_out(texts: list[str], ours: Mapping[str, Any], merged: Merged, path: s
     from cwx.errors import CwxError
 
     text, plain = texts[1], ours
-    joined = textmerge.merged(*texts)
+    joined = textmerge.merged(texts[0], texts[1], texts[2], beside)
     if joined is not None:
         try:
             text, plain = joined, tomlread.parse(joined.encode("utf-8", "surrogateescape"),

@@ -23,25 +23,32 @@ MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
 Line = tuple[str, tuple[str, ...] | None]  # a line, and the key it sets (its table's too)
 
 
-def merged(base: str, ours: str, theirs: str) -> str | None:
+# Lines of one conflict, both sides' multiplied, past which it is not settled line by
+# line (that costs their product): a sheet is a few dozen lines, a hostile file is not.
+MAX_SETTLED = 1_000_000
+
+
+def merged(base: str, ours: str, theirs: str, beside: str) -> str | None:
     """The three texts merged as text with every whole number written 0; None when they
-    cannot be (a multi-line string, a line that looks like a conflict marker, no git)."""
+    cannot be (a multi-line string, a line that looks like a conflict marker, no git, a
+    conflict too large). Its scratch files go in the folder `beside`, as git's own do."""
     sides = [_zeroed(text) for text in (base, ours, theirs)]
     if any(side is None for side in sides):
         return None
-    with tempfile.TemporaryDirectory(prefix="cwx-merge-") as folder:
-        names = []
-        for label, text in zip(("base", "ours", "theirs"), sides, strict=True):
-            name = os.path.join(folder, label)
-            with open(name, "w", encoding="utf-8", newline="") as file:
-                file.write(text or "")
-            names.append(name)
-        try:
+    try:
+        with tempfile.TemporaryDirectory(prefix=".cwx-merge-", dir=beside) as folder:
+            names = []
+            for label, text in zip(("base", "ours", "theirs"), sides, strict=True):
+                name = os.path.join(folder, label)
+                with open(name, "w", encoding="utf-8", newline="",
+                          errors="surrogateescape") as file:
+                    file.write(text or "")
+                names.append(name)
             done = subprocess.run(["git", "merge-file", "-p", "--diff3", "-L", "ours", "-L",
                                    "base", "-L", "theirs", names[1], names[0], names[2]],
                                   capture_output=True)
-        except FileNotFoundError:
-            return None
+    except OSError:  # no git, or a folder git could write in and cwx cannot
+        return None
     if done.returncode < 0 or done.returncode > 127:
         return None
     return _settled(done.stdout.decode("utf-8", "surrogateescape"))
@@ -65,7 +72,7 @@ def _zeroed(text: str) -> str | None:
     return "".join(out)
 
 
-def _settled(text: str) -> str:
+def _settled(text: str) -> str | None:
     """git merge-file's output with each conflict settled: both sides' lines kept."""
     lines = text.splitlines(keepends=True)
     out: list[str] = []
@@ -90,6 +97,8 @@ def _settled(text: str) -> str:
                 parts[part].append(lines[index])
             index += 1
         index += 1
+        if len(parts[0]) * len(parts[2]) > MAX_SETTLED:
+            return None
         ours, base, theirs = (_keyed(side, table) for side in parts)
         settled = _both(ours, base, theirs)
         out += settled
