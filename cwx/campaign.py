@@ -44,6 +44,7 @@ class Settings(Record):
 
     root: str
     bag: str | None  # the default bag, as a path from the root
+    sync: bool = False  # by post: a command that changes the campaign pulls first, pushes after
 
 
 class Member(Record):
@@ -167,7 +168,13 @@ class Campaign:
                 raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
                               path=path, line=tomlread.line_of(raw, "campaign.bag"),
                               key="campaign.bag")
-            self._settings = Settings(root, bag)
+            sync = table.get("sync", False)
+            if not isinstance(sync, bool):
+                raise BadFile("sync must be true (by post: every command that changes the "
+                              "campaign pulls before it acts and pushes after) or false",
+                              path=path, line=tomlread.line_of(raw, "campaign.sync"),
+                              key="campaign.sync")
+            self._settings = Settings(root, bag, sync)
         return self._settings
 
     def members(self, unreadable: Callable[[CwxError], None] | None = None) -> list[Member]:

@@ -43,6 +43,32 @@ class Synced(Record):
 
 
 def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Say) -> Synced:
+    share = sharing(camp, say)
+    committed, subject = send(camp, share, message, say)
+    if share.where is None:
+        say((f"no remote: committed {committed} here only" if committed else
+             "no remote: nothing shared") + " (`git remote add origin URL`, then cwx sync)")
+        return Synced(committed, subject, 0, None, _checked(share.root, say))
+    pulled = pull(open_, share, say)
+    again, report = push(open_, share, say)
+    return Synced(_now_called(share.clone, committed), subject, pulled + again,
+                  share.where.name, _checked(share.root, say, report))
+
+
+class Sharing(Record):
+    """A clone a sync works in: the campaign's root and folder in it, where it pulls from
+    and pushes to (None: no remote), and whether its hooks settle and check."""
+
+    clone: Repository
+    root: str  # a real path
+    folder: str  # the root, from the top of the clone
+    where: Upstream | None
+    hooks: bool
+
+
+def sharing(camp: Campaign, say: Say) -> Sharing:
+    """The clone of a campaign, ready to be synced: on a branch, git in the middle of
+    nothing, the merge driver set."""
     root = os.path.realpath(camp.needed())
     clone = repo.of(root)
     if clone is None:
@@ -58,38 +84,97 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
         gitsetup.configure(clone, folder)
         say("set the cwx merge driver in this clone's git config (`cwx git setup` also "
             "installs the hooks)")
-    staged = _stage(clone, camp, folder)
+    return Sharing(clone, root, folder, where, hooks)
+
+
+def send(camp: Campaign, share: Sharing, message: str | None,
+         say: Say) -> tuple[str | None, str | None]:
+    """The campaign's own files staged and committed: the commit's id and subject, or
+    None and None when nothing changed."""
+    staged = _stage(share.clone, camp, share.folder)
     say(f"staged {_files(staged)}" if staged else "nothing to stage")
-    committed, subject = _commit(clone, camp, folder, staged, message, hooks)
-    say(f"committed {committed}: {subject}" if committed else "nothing to commit")
-    if where is None:
-        say("no remote: committed here only (`git remote add origin URL`, then cwx sync)")
-        return Synced(committed, subject, 0, None, _checked(root, say))
-    pulled = _pull(open_, clone, folder, where, say)
-    report = _unsettled(root)
+    committed, subject = _commit(share.clone, camp, share.folder, staged, message,
+                                 share.hooks)
+    # Its id is said once it is pushed: the pull may make it anew.
+    say(f"committed: {subject}" if committed else "nothing to commit")
+    return committed, subject
+
+
+def pull(open_: Callable[..., Any], share: Sharing, say: Say,
+         routine: Say | None = None) -> int:
+    """The table's commits brought in and settled: how many."""
+    assert share.where is not None
+    return _pull(open_, share.clone, share.folder, share.where, say, routine)
+
+
+def push(open_: Callable[..., Any], share: Sharing,
+         say: Say) -> tuple[int, checks.Report | None]:
+    """What this clone has that its remote has not, pushed (a push someone beat is pulled
+    and tried once more), unless check finds a clash: the commits that second pull
+    brought in, and check's report of what was pushed (None: nothing was)."""
+    where = share.where
+    assert where is not None
+    clone, pulled = share.clone, 0
+    if not _ahead(clone, where):
+        say(f"nothing to push: {where.name} has every commit of this clone")
+        return 0, None
+    report = _unsettled(share.root)
     if not _push(clone, where):
         say("the push was refused (someone pushed meanwhile): pulling again")
-        pulled += _pull(open_, clone, folder, where, say)
-        report = _unsettled(root)
+        pulled += _pull(open_, clone, share.folder, where, say)
+        report = _unsettled(share.root)
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
                            path=clone.top)
     default = None if where.tracked else _default_branch(clone, where.remote)
-    say(f"pushed to {where.name}" if default in (None, where.branch) else
-        f"pushed to {where.name}, a branch of its own: the table plays on "
+    head = git(clone, "rev-parse", "--short=12", "HEAD")
+    say(f"pushed {head} to {where.name}" if default in (None, where.branch) else
+        f"pushed {head} to {where.name}, a branch of its own: the table plays on "
         f"{where.remote}/{default}, and sees this once you merge it there")
-    return Synced(committed, subject, pulled, where.name, _checked(root, say, report))
+    return pulled, report
+
+
+def _ahead(clone: Repository, where: Upstream) -> bool:
+    """Whether HEAD holds a commit the remote's branch (as last fetched) does not."""
+    theirs = _head_of(clone, f"{where.remote}/{where.branch}")
+    return theirs is None or git(clone, "rev-list", "--count", f"{theirs}..HEAD") != "0"
+
+
+def _now_called(clone: Repository, committed: str | None) -> str | None:
+    """The commit sync made, by the id it has now: a rebase onto the table's commits
+    makes it anew (the same author, time and subject, a new id), or drops it when theirs
+    made the same change (None)."""
+    if committed is None or \
+            run(clone, "merge-base", "--is-ancestor", committed, "HEAD").returncode == 0:
+        return committed
+    mark = git(clone, "log", "-1", "--format=%at%x1f%s", committed)
+    for line in git(clone, "log", "--format=%h%x1f%at%x1f%s", "--abbrev=12", "HEAD",
+                    "--not", committed).splitlines():
+        now, _, said = line.partition("\x1f")
+        if said == mark:
+            return now
+    return None
 
 
 # ---------------------------------------------------------------- the steps
 
 
+_BUSY = (("rebase-merge", "a rebase", "git rebase --continue"),
+         ("rebase-apply", "a rebase", "git rebase --continue"),
+         ("MERGE_HEAD", "a merge", "git commit"))
+
+
+def busy(clone: Repository) -> str | None:
+    """What git is in the middle of in the clone ("a rebase"), or None."""
+    folder = repo.git_folder(clone)
+    return next((what for state, what, _ in _BUSY
+                 if os.path.exists(os.path.join(folder, state))), None)
+
+
 def _not_busy(clone: Repository) -> None:
     """A sync starts from a clone git is not in the middle of something in."""
     folder = repo.git_folder(clone)
-    for state, what, finish in (("rebase-merge", "a rebase", "git rebase --continue"),
-                                ("rebase-apply", "a rebase", "git rebase --continue"),
-                                ("MERGE_HEAD", "a merge", "git commit")):
+    for state, what, finish in _BUSY:
         if os.path.exists(os.path.join(folder, state)):
             raise Conflict(f"git is in the middle of {what}: settle the files `git status` "
                            f"names (edit, `cwx adopt`, `git add`), `{finish}`, then cwx sync "
@@ -245,12 +330,14 @@ def _upstream(clone: Repository) -> Upstream | None:
 
 
 def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
-          say: Say) -> int:
+          say: Say, routine: Say | None = None) -> int:
     """`git pull --rebase`, then the settlement (the hooks', or cwx's own): the number of
-    commits brought in; a conflict stops it with the next step."""
+    commits brought in; a conflict stops it with the next step. `routine` hears the
+    steps that change nothing (else `say` does)."""
+    routine = routine or say
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
            where.branch).returncode == 2:
-        say(f"{where.name} is new: nothing to pull")
+        routine(f"{where.name} is new: nothing to pull")
         return 0
     before = _head_of(clone, f"{where.remote}/{where.branch}")
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
@@ -265,8 +352,8 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         else 0
     from cwx.ink import plural
 
-    say(f"pulled {plural(count, 'commit')} from {where.name}" if count
-        else f"up to date with {where.name}")
+    (say if count else routine)(f"pulled {plural(count, 'commit')} from {where.name}" if count
+                                else f"up to date with {where.name}")
     if count:  # the hooks may have settled already (then nothing is left to), or found
         # the other edits set aside and waited: settled now they are back
         gitsetup.settle_campaign(open_, clone, folder, "rebase", say)

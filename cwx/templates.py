@@ -46,6 +46,9 @@ def settings_file(name: str) -> str:
 [campaign]
 name = {toml_string(name)}
 bag = "bag.toml"     # the bag Color Wheel commands draw from unless told --bag
+# By post, true: every command that changes the campaign pulls before it acts and
+# pushes after (in a clone with a remote); --no-sync skips that once.
+sync = false
 """
 
 

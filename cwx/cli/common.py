@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -82,7 +82,9 @@ def note(text: str) -> None:
     """Tell the player something on stderr, beside the result (never inside --json)."""
     from cwx.printable import printable  # a name from a file is shown, never obeyed
 
-    print(f"cwx: note: {printable(' '.join(text.split()))}", file=sys.stderr)
+    text = printable(" ".join(text.split()))
+    # A line another cwx said already (a hook's, relayed by git) keeps its own prefix.
+    print(text if text.startswith("cwx: ") else f"cwx: note: {text}", file=sys.stderr)
 
 
 def here() -> "Campaign":
@@ -108,6 +110,62 @@ def changing(command: str, paths: list[str], camp: "Campaign", *,
 DryRun = Annotated[bool, typer.Option(
     "--dry-run", help="Say what would change, and change nothing (no file, no journal "
     "line, no git).")]
+
+
+# ---------------------------------------------------------------- by post
+
+# The commands that change a campaign. Where its campaign.toml says `sync = true`, each
+# pulls before it acts and pushes after, through cwx sync's own steps (bypost.py); each
+# takes --no-sync (or CWX_NO_SYNC=1) to act on the clone alone, and --dry-run never syncs.
+SHARED = frozenset({"adopt", "bag draw", "bag new", "char new", "clock pick", "clock reveal",
+                    "clock resolve", "game end", "luck curse", "luck spend", "play",
+                    "reconcile", "retire", "undo", "wheel buy", "xp spend"})
+
+# Those of them that, told these, touch no file (a number picked, a guess against a
+# number typed): they never sync, so they work offline as well.
+_CHANGES_NOTHING: "dict[str, Callable[[dict[str, Any]], bool]]" = {
+    "clock pick": lambda params: not params["keep_secret"],
+    "clock resolve": lambda params: params["char"] is None and params["target"] is not None,
+}
+
+
+def shared(command: Any, path: str) -> None:
+    """A built command of SHARED given --no-sync, its action run between the pull and
+    the push when the campaign plays by post."""
+    from cwx.cli import toolkit
+
+    toolkit.add_flag(command, "--no-sync", "CWX_NO_SYNC", help=(
+        "Act on this clone alone: no pull before, no push after, where campaign.toml says "
+        "sync = true (cwx sync shares it later)."))
+    changes_nothing = _CHANGES_NOTHING.get(path)
+
+    def wrap(act: "Callable[..., Any]") -> "Callable[..., Any]":
+        def callback(**params: Any) -> Any:
+            alone = params.pop("no_sync") or params.get("dry_run", False) or \
+                (changes_nothing is not None and changes_nothing(params))
+            return act(**params) if alone else _by_post(path, lambda: act(**params))
+
+        return callback
+
+    toolkit.wrap_callback(command, wrap)
+
+
+def _by_post(command: str, act: "Callable[[], Any]") -> Any:
+    camp = here()
+    if camp.root is None or not camp.settings().sync:
+        return act()
+    from cwx import bypost
+
+    def acted() -> Any:
+        try:
+            return act()
+        except typer.Exit as exit:  # a status of its own (1: the action failed): still a
+            return exit  # turn, shared before it ends the command
+
+    done = bypost.around(f"cwx {command}", camp, acted, changing, note)
+    if isinstance(done, typer.Exit):
+        raise done
+    return done
 
 
 def opener(dry_run: bool) -> "Callable[..., Change]":

@@ -78,7 +78,8 @@ def lazy_root(package: str) -> type[TyperGroup]:
             if _kept is not None and cmd_name in _kept:
                 return _kept[cmd_name]
             app = importlib.import_module(f"{package}.{cmd_name}").app
-            found = _built(app, cmd_name) if single(app, cmd_name) else _Section(cmd_name, app)
+            found = _built(app, cmd_name, cmd_name) if single(app, cmd_name) else \
+                _Section(cmd_name, app)
             if _kept is not None:
                 _kept[cmd_name] = found
             return found
@@ -107,7 +108,7 @@ class _Section(TyperGroup):
         key = f"{self.name} {cmd_name}"
         if _kept is not None and key in _kept:
             return _kept[key]
-        found = _named(toolkit.build_one(self.app, cmd_name), cmd_name)  # just this one
+        found = _named(toolkit.build_one(self.app, cmd_name), cmd_name, key)  # just this one
         if _kept is not None:
             _kept[key] = found
         return found
@@ -148,13 +149,18 @@ def keeping_built() -> Iterator[None]:
         _kept = before
 
 
-def _built(app: typer.Typer, name: str) -> Any:
-    return _named(toolkit.build(app), name)  # a TyperCommand or a TyperGroup
+def _built(app: typer.Typer, name: str, path: str = "") -> Any:
+    return _named(toolkit.build(app), name, path)  # a TyperCommand or a TyperGroup
 
 
-def _named(command: Any, name: str) -> Any:
-    """A built command under its name, with cwx's help and completion."""
+def _named(command: Any, name: str, path: str = "") -> Any:
+    """A built command under its name, with cwx's help and completion; `path` is its
+    words after cwx ("bag draw")."""
+    from cwx.cli.common import SHARED, shared
+
     command.name = name
+    if path in SHARED:  # by post, a pull before it acts and a push after
+        shared(command, path)
     command.rich_markup_mode = help_markup()
     toolkit.complete_through(command, _offered)
     return command

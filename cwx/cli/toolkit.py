@@ -9,6 +9,7 @@ Typer below 0.26 runs on Click itself; from 0.26 on it carries its own trimmed c
 from __future__ import annotations
 
 import errno
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -126,6 +127,33 @@ class ShellComplete(shell_completion.ShellComplete):
         # Click's own; Typer's copy of Click leaves it to each shell's class.
         return {"complete_func": self.func_name, "complete_var": self.complete_var,
                 "prog_name": self.prog_name}
+
+
+def add_flag(command: Any, name: str, envvar: str, help: str) -> None:
+    """A flag added to a built command (`--no-sync`): its callback is given it as a
+    keyword (no_sync), True when given or when `envvar` is set to 1."""
+    command.params.append(_flag(name, envvar, help))
+
+
+@functools.cache
+def _flag(name: str, envvar: str, help: str) -> Any:
+    # Made by Typer itself, from a command of its own, as every Typer makes an option
+    # (a TyperOption's constructor is not the same from one Typer to the next).
+    app = typer.Typer(add_completion=False)
+
+    def flag(value: bool = typer.Option(False, name, envvar=envvar, help=help)) -> None:
+        """The flag alone."""
+
+    app.command()(flag)
+    (param,) = build(app).params
+    param.name = name.lstrip("-").replace("-", "_")  # the keyword its callback is given
+    return param
+
+
+def wrap_callback(command: Any, wrap: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    """A built command's callback (which takes its parameters as keywords) replaced by
+    `wrap` of it."""
+    command.callback = wrap(command.callback)
 
 
 # ---------------------------------------------------------------- running a command line
