@@ -39,6 +39,23 @@ class Corrected(Record):
 # ---------------------------------------------------------------- a new campaign, a new file
 
 
+def _campaign_name(folder: str) -> str:
+    """A new campaign's name: at the top of a clone, the table's repository's (`our-game`
+    for …/our-game.git), never the clone's own folder (`gm`, `alice`); else its folder's."""
+    from cwx import repo
+
+    clone = repo.of(folder) if os.path.isdir(folder) else None
+    if clone is not None and clone.top == os.path.realpath(folder):
+        remotes = repo.run(clone, "remote").stdout.decode("utf-8", "replace").split()
+        if remotes:
+            url = repo.run(clone, "remote", "get-url", "origin" if "origin" in remotes
+                           else remotes[0]).stdout.decode("utf-8", "replace").strip()
+            name = url.rstrip("/").rpartition("/")[2].rpartition(":")[2].removesuffix(".git")
+            if name.isprintable() and name.strip(". "):
+                return name
+    return os.path.basename(os.path.abspath(folder))
+
+
 def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> dict[str, Any]:
     """Mark `folder` (made if missing) a campaign: its settings, a bag, and the files a
     table needs (templates.campaign_files); files already there are kept."""
@@ -47,7 +64,7 @@ def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> 
     from cwx import templates
 
     _may_start(folder, force)
-    wanted = templates.campaign_files(os.path.basename(os.path.abspath(folder)))
+    wanted = templates.campaign_files(_campaign_name(folder))
     made = not os.path.isdir(folder)
     if made and dry_run:  # nothing is there: everything would be made
         return {"folder": folder, "created": sorted(wanted), "kept": []}

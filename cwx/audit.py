@@ -138,16 +138,22 @@ def verdict(cells: Sequence[Cell], p: float) -> str:
     """In plain words: no sign of bias, or which colour came out how often against the
     expected, with the p-value."""
     if p >= LEVEL:
-        return f"no sign of a biased bag (p = {p:.3g})"
+        return f"no sign of a biased bag (p = {p_shown(p)})"
     worst = max(cells, key=lambda c: abs(c.observed - c.expected) / math.sqrt(c.expected)
                 if c.expected else 0.0)
     plural = "whites" if worst.outcome == "white" else "blacks" if worst.outcome == "black" \
         else f"{worst.outcome} dice"
     if worst.observed < worst.expected:
         return (f"{plural} came out {worst.observed} times where {worst.expected:.1f} were "
-                f"expected, p = {p:.2g}")
+                f"expected, p = {p_shown(p)}")
     return f"{plural} came out {worst.observed / worst.expected:.2g}× as often as expected, " \
-           f"p = {p:.2g}"
+           f"p = {p_shown(p)}"
+
+
+def p_shown(p: float) -> str:
+    """A p-value as every line of an audit shows it: two significant digits (0.10, 0.048,
+    1.2e-05), the same in the verdict as in the figures."""
+    return f"{p:#.2g}"
 
 
 def upper_tail(chi: float, df: int) -> float:

@@ -140,3 +140,16 @@ def test_runs_of_kept_dice_are_counted_as_the_rules_draw_them_die_by_die(
         assert counted.observed == reference[0] and counted.dice == len(dice)
         for die in colorwheel.DICE:
             assert abs(counted.expected[die] - reference[1][die]) < 1e-9
+
+
+def test_an_audit_shows_its_p_value_with_one_precision() -> None:
+    import re
+
+    from cwx.commands.audit import _text
+
+    rng = random.Random(11)
+    fair = next(done for done in (_campaign(rng, 300) for _ in range(50))
+                if done.p_value is not None and done.p_value >= 0.05)
+    shown = re.findall(r"p = ([^ ).]+(?:\.\d+)?(?:e-\d+)?)", _text(fair))
+    assert len(shown) == 2 and len(set(shown)) == 1, shown  # the figures' and the verdict's
+    assert audit.p_shown(0.104) == "0.10" and audit.p_shown(8.9e-08) == "8.9e-08"

@@ -163,7 +163,8 @@ def test_a_color_wheel_character_in_the_party_with_luck_held(sue: Any) -> None:
 
 
 def test_many_dice_read_as_a_count_not_a_row() -> None:
-    assert wheel_views.dice("white", 13, False) == "●×13"
+    assert wheel_views.dice("white", 13, False) == "○×13"  # open, as a row of whites is
+    assert wheel_views.dice("black", 13, False) == "●×13"
     assert wheel_views.dice("white", 12, False) == "○" * 12
     assert wheel_views.dice("black", 0, False) == "–"
 
@@ -206,7 +207,7 @@ def test_a_bag_reads_die_by_die_and_in_all() -> None:
     bag = sheets.read({"bag": {"red": 2, "white": 13}, "reserve": {"white": 3}}, "bag")
     text = sheets.entry_of_sheet(bag).as_text(bag, False)
     assert text.splitlines() == ["bag", "  red     ●● 2", "  yellow  – 0", "  blue    – 0",
-                                 "  white   ●×13 13", "  black   – 0", "  15 dice in all",
+                                 "  white   ○×13 13", "  black   – 0", "  15 dice in all",
                                  "reserve", "  white   ○○○ 3", "  black   – 0"]
     assert ESCAPE not in text
 

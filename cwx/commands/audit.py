@@ -79,7 +79,7 @@ def _text(done: audits.Audit) -> str:
     if done.chi_square is not None:
         merged = [c.outcome for c in done.tested if "+" in c.outcome]
         lines.append(f"chi-square {done.chi_square:.3f}, {done.df} degrees of freedom, "
-                     f"p = {done.p_value:.2g}" +
+                     f"p = {audits.p_shown(done.p_value)}" +
                      (f" (merged, each expected under {audits.MIN_EXPECTED}: "
                       f"{', '.join(merged)})" if merged else ""))
     if done.skipped:

@@ -213,9 +213,10 @@ def bag_json(bag: colorwheel.Bag) -> dict[str, int]:
 
 def dice(die: str, number: int, on: bool) -> str:
     """`number` dice of one colour as a row of pips, coloured when colour is on."""
-    if number > 12:
-        return f"{paint('●', die, on)}×{number}"
+    # Without colour a white die is an open pip: a filled one would read as black.
     pip = "○" if die == "white" and not on else "●"
+    if number > 12:
+        return f"{paint(pip, die, on)}×{number}"
     return paint(pip * number, die, on) if number else "–"
 
 
