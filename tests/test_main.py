@@ -16,7 +16,7 @@ from tests.helpers import EXAMPLES, cwx
 # Every way cwx writes: a result, JSON, a table, a stream, help (Typer's own, rich or
 # Click's, and the help of a group without a command), the version.
 WRITERS = [
-    ["schema", "bag"], ["--help"], ["clock", "--help"], ["odds", "wheel", "--help"], [],
+    ["schema", "bag"], ["--help"], ["clock", "--help"], ["odds", "wheel", "--help"], ["help"],
     ["clock"], ["--version"], ["clock", "pick"], ["char", "show", "kris.toml"],
     ["odds", "wheel", "--all"], ["odds", "clock", "--all", "--json"], ["log"],
     ["log", "--jsonl"], ["check"],

@@ -187,6 +187,8 @@ def _any_case(items: list[CompletionItem], incomplete: str) -> list[CompletionIt
 # A parameter that takes a file says so in its help (FILE, PATH, and CHAR: a file or a
 # name; DIR, a folder); there the shell's own file names follow cwx's candidates, and
 # nowhere else (a trait or a number is never a file of the folder).
+NO_COMMAND = 2  # `cwx` alone: its help, and the status of a usage error
+
 _FILES = frozenset({"FILE", "PATH", "CHAR"})
 
 
@@ -227,10 +229,12 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
         status = toolkit.run(command, args, "cwx")
     except NoArgsIsHelpError as error:
         # `cwx` or `cwx char` alone asks for the manual. With rich, Typer has printed it
-        # already while making the error; without, it is the error's message.
+        # already while making the error; without, it is the error's message. `cwx` alone
+        # names no command: a usage error, as ruff's (2), though the help is shown.
         if text := error.format_message().strip():
             print(text)
-        return 0
+        root = error.ctx is not None and error.ctx.parent is None
+        return NO_COMMAND if root else 0
     except UsageError as error:
         raise _usage(error, command, args) from None
     except ClickException as error:

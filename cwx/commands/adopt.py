@@ -26,11 +26,13 @@ def adopt(
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Journal, for each key whose file value differs from its ledger value, a change from
-    the one to the other (a file with no history: its whole text): the GM's hand-given
-    reward, or the table's decision after two clones spent the same dice, joins the ledger.
-    A file the ledger knows that is gone (moved, say) leaves it: adopt it together with the
-    files that hold its dice now. Dice only move between files, unless --supply.
+    """Journal hand edits, so the ledger agrees with the files.
+
+    For each key whose file value differs from its ledger value, a change from the one to
+    the other (a file with no history: its whole text): the GM's hand-given reward, or the
+    table's decision after two clones spent the same dice, joins the ledger. A file the
+    ledger knows that is gone (moved, say) leaves it: adopt it together with the files that
+    hold its dice now. Dice only move between files, unless --supply.
 
     Example: cwx adopt rick.toml bag.toml
     """

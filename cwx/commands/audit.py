@@ -23,9 +23,11 @@ def audit(
         "by hand (--drawn).")] = False,
     json: JsonFlag = False,
 ) -> None:
-    """Is the bag fair? For each recorded draw, the exact chance of each colour from the
-    bag as the journal says it stood then; observed against expected counts, Pearson's
-    chi-square, its degrees of freedom and p-value, and a verdict in plain words.
+    """Test whether the bag is fair, from the draws recorded.
+
+    Is the bag fair? For each recorded draw, the exact chance of each colour from the bag as
+    the journal says it stood then; observed against expected counts, Pearson's chi-square,
+    its degrees of freedom and p-value, and a verdict in plain words.
 
     Example: cwx audit --bag bag.toml
     """

@@ -51,7 +51,10 @@ def new(
     force: Force = False,
     json: JsonFlag = False,
 ) -> None:
-    """Make a new bag: one die each of red, yellow, blue, white and black, and a reserve.
+    """Make a new bag of five dice, and a reserve beside it.
+
+    One die each of red, yellow, blue, white and black in the bag, and whites and blacks in
+    the reserve.
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
@@ -101,8 +104,9 @@ def draw(
     exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:
-    """Draw from the bag for an action. Without --keep-white/--keep-black, a terminal asks;
-    a script's answer is no.
+    """Draw from the bag for an action.
+
+    Without --keep-white/--keep-black, a terminal asks; a script's answer is no.
 
     Example: cwx bag draw --char sue --trait Athletic --keep-white
     """

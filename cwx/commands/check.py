@@ -27,8 +27,10 @@ def check(
         metavar="PATH...")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Validate every character and bag file, every journal line, what an interrupted
-    command left, and, inside a campaign, every file against the ledger.
+    """Validate the campaign's files, journal and ledger.
+
+    Every character and bag file, every journal line, what an interrupted command left, and,
+    inside a campaign, every file against the ledger.
 
     Example: cwx check campaign/
     """

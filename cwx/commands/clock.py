@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from cwx.guesses import Guess
     from cwx.seal import Seal
 
-app = group("clock", "ClockWorx: pick the GM's number, resolve a guess, seal a number.")
+app = group("clock", "ClockWorx: the GM's number, sealed or not, and guesses.")
 
 SealFolder = Annotated[str | None, typer.Option(
     "--campaign", metavar="DIR", help="The folder the sealed number is kept in.",
@@ -56,7 +56,7 @@ def pick(
     campaign: SealFolder = None,
     json: JsonFlag = False,
 ) -> None:
-    """Pick a target from 1 to 12 for a GM who wants a die; --seal keeps it secret.
+    """Pick the GM's number, 1 to 12; --seal keeps it secret.
 
     Example: cwx clock pick --seal
     """
@@ -87,8 +87,10 @@ def pick(
 
 @app.command("reveal")
 def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
-    """Reveal the sealed number, with the nonce that proves it was the one sealed, and
-    settle the guesses players made against it in their own clones (pull first).
+    """Reveal the sealed number, and settle the guesses on it.
+
+    It comes with the nonce that proves it was the one sealed; the guesses players made
+    against it in their own clones are settled (pull first).
 
     Example: cwx clock reveal
     """
@@ -141,9 +143,11 @@ def verify(
         metavar="HEX", help="The nonce revealed.", show_default=False)] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Check a revealed number against the commitment shared before the guess; with no
-    option, re-check every reveal in the campaign's journal, from the journal alone.
-    Exits 1 when one does not match, 2 when a commitment or nonce is malformed.
+    """Check a revealed number against its commitment.
+
+    Against the commitment shared before the guess; with no option, re-check every reveal in the
+    campaign's journal, from the journal alone. Exits 1 when one does not match, 2 when a
+    commitment or nonce is malformed.
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
@@ -220,7 +224,9 @@ def resolve(
     exit_code: ExitCode = False,
     json: JsonFlag = False,
 ) -> None:
-    """Resolve a guess against the GM's number; no trait and no score is untrained.
+    """Resolve a guess against the GM's number.
+
+    No trait and no score is untrained.
 
     Example: cwx clock resolve --target 4 --guess 3 --trait Repair --char kris
     """

@@ -13,9 +13,11 @@ app = group("game", "Color Wheel: the end of the game.")
 
 @app.command("end")
 def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
-    """Settle luck: blacks cancel whites one for one, then every black goes to the reserve.
-    A game already ended (or never begun) with no black held is left as it is, exit 0, so
-    a scene may end every character's game and be played again.
+    """Settle luck at the end of a game.
+
+    Blacks cancel whites one for one, then every black goes to the reserve. A game already
+    ended (or never begun) with no black held is left as it is, exit 0, so a scene may end
+    every character's game and be played again.
 
     Example: cwx game end --char sue
     """

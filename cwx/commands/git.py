@@ -12,7 +12,7 @@ from cwx.cli.common import CampaignFolder, changing, group, note
 from cwx.cli.output import JsonFlag, emit
 from cwx.errors import BadFile
 
-app = group("git", "Play one campaign from several git clones: merges that add up.")
+app = group("git", "Play from several git clones: merges that add up.")
 
 
 @app.command("setup")
@@ -20,10 +20,12 @@ def setup(
     folder: CampaignFolder = ".",
     json: JsonFlag = False,
 ) -> None:
-    """Prepare this clone: .gitattributes (journal merge=union, characters and bags
-    merge=cwx), the cwx merge driver, and hooks that reconcile after a merge, pull or
-    rebase and check before a commit. A hook that is not cwx's is kept (a warning).
-    Run it once after cloning; running it again changes nothing.
+    """Prepare this clone: merge driver, attributes and hooks.
+
+    .gitattributes (journal merge=union, characters and bags merge=cwx), the cwx merge
+    driver, and hooks that reconcile after a merge, pull or rebase and check before a
+    commit. A hook that is not cwx's is kept (a warning). Run it once after cloning; running
+    it again changes nothing.
 
     Example: cwx git setup
     """

@@ -22,8 +22,10 @@ def init(
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Start a campaign folder: a bag, a README for the table, a Makefile for scenes,
-    git settings that merge journals, and schemas for editors.
+    """Start a campaign folder.
+
+    A bag, a README for the table, a Makefile for scenes, git settings that merge journals,
+    and schemas for editors.
 
     Example: cwx init my-campaign
     """

@@ -33,8 +33,9 @@ def log(
         "--jsonl", help="Print JSON Lines: one event per line, oldest first, and nothing "
         "else (for a stream reader such as jq or grep).")] = False,
 ) -> None:
-    """The journal in time order: the campaign's (outside a campaign, the current
-    folder's or the character's).
+    """Show the journal in time order.
+
+    The campaign's journal; outside a campaign, the current folder's or the character's.
 
     Example: cwx log --char kris.toml --last 5
     """

@@ -23,13 +23,15 @@ DrawBag = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the bag the last draw came from",
     autocompletion=complete_bags, help="The bag's file.")]
 
-app = group("luck", "Color Wheel: spend a white on a failure; the GM's curse on a success.")
+app = group("luck", "Color Wheel: spend a white, or curse with a black.")
 
 
 @app.command("spend")
 def spend(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
-    """Turn the character's last action, a failed draw, into a success by spending a held
-    white (it goes to the reserve). The bag is the one that draw came from.
+    """Spend a held white: the last failed draw succeeds.
+
+    Turn the character's last action, a failed draw, into a success (the white goes to the
+    reserve). The bag is the one that draw came from.
 
     Example: cwx luck spend --char sue
     """
@@ -40,8 +42,10 @@ def spend(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
 
 @app.command("curse")
 def curse(char: CharFile, bag: DrawBag = None, json: JsonFlag = False) -> None:
-    """The GM spoils the character's last action, a successful draw, with one of their
-    blacks (it goes to the reserve).
+    """The GM spoils the last successful draw with a black.
+
+    The character's last action, a successful draw, fails, and one of their blacks goes to
+    the reserve.
 
     Example: cwx luck curse --char sue
     """

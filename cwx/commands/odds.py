@@ -42,8 +42,10 @@ def clock(
     all_: All = False,
     json: JsonFlag = False,
 ) -> None:
-    """Chance of success, of a critical, and expected experience against a uniform target,
-    for a score, or for a character's trait read from its sheet.
+    """Exact odds of a ClockWorx guess, and its experience.
+
+    Chance of success, of a critical, and expected experience against a uniform target, for
+    a score, or for a character's trait read from its sheet.
 
     Example: cwx odds clock --char kris --trait Repair
     """
@@ -88,8 +90,10 @@ def wheel(
     all_: All = False,
     json: JsonFlag = False,
 ) -> None:
-    """Exact chance of success of one action, and the luck held after it; with --char,
-    from the character's luck and the campaign's bag.
+    """Exact odds of a Color Wheel draw, and the luck after it.
+
+    Exact chance of success of one action, and the luck held after it; with --char, from the
+    character's luck and the campaign's bag.
 
     Keeping dice: computed for up to 5000 whites and blacks that may be kept, bag and reserve
     together.

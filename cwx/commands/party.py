@@ -23,9 +23,10 @@ def party(
         show_default="every character of the campaign, and its bag")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """The party at a glance: the characters named, or every character of the campaign
-    and its bag, one compact block each. --json is always an object with a list of
-    characters (and the bag, or null), however many are named.
+    """Show the party at a glance, one compact block each.
+
+    The characters named, or every character of the campaign and its bag. --json is always
+    an object with a list of characters (and the bag, or null), however many are named.
 
     Example: cwx party sue kris
     """

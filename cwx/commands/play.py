@@ -28,12 +28,13 @@ def play(
         "are skipped, not played again (a failed scene names the line).")] = 1,
     json: JsonFlag = False,
 ) -> None:
-    """Play a scene in one process: each line a cwx command without `cwx` (`draw -c sue -t
-    athletic`, `resolve -T 4 -g 3 -c kris -t repair`, `log --last 5`), journaled and locked
-    as if run alone; a script's lines act only inside the campaign it is played in (a
-    place outside it, or a link out, is refused). With no FILE on a terminal, a prompt
-    (history kept per campaign, Tab completes as the shell does, Ctrl-C drops the line,
-    Ctrl-D leaves).
+    """Play a scene of cwx commands in one process.
+
+    Each line is a cwx command without `cwx` (`draw -c sue -t athletic`, `resolve -T 4 -g 3 -c
+    kris -t repair`, `log --last 5`), journaled and locked as if run alone; a script's lines
+    act only inside the campaign it is played in (a place outside it, or a link out, is
+    refused). With no FILE on a terminal, a prompt (history kept per campaign, Tab completes
+    as the shell does, Ctrl-C drops the line, Ctrl-D leaves).
 
     Example: cwx play scene.cwx    (after a failure at line 14: cwx play --from 14 scene.cwx)
     """

@@ -24,9 +24,11 @@ def recap(
         metavar="DATE", help="The sessions since DATE (YYYY-MM-DD, UTC).")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """A Markdown recap of a session (a run of events with no gap of 4 hours): per
-    character what they did, in time order, what each holds at the end, and the
-    campaign's dice; corrections and adopts last. Undone events are struck through.
+    """Tell a session from the journal, in Markdown.
+
+    A session is a run of events with no gap of 4 hours: per character what they did, in
+    time order, what each holds at the end, and the campaign's dice; corrections and adopts
+    last. Undone events are struck through.
 
     Example: cwx recap --session 2 > session-2.md
     """

@@ -17,8 +17,10 @@ def reconcile(
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Set every key that differs from the ledger to its ledger value, as one change the
-    ledger does not count (after a git merge, say). Nothing to do changes nothing.
+    """Set every file to its ledger value.
+
+    Every key that differs from the ledger is set, as one change the ledger does not count
+    (after a git merge, say). Nothing to do changes nothing.
 
     Example: cwx reconcile
     """

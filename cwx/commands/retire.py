@@ -32,9 +32,11 @@ def retire(
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Take a character or a bag out of the campaign: a character's whites and blacks go
-    back to its bag's reserve; a bag's dice leave the campaign with it (its supply lowered
-    by them). The file is removed (and `git rm`'d in git), and the retirement journaled.
+    """Take a character or a bag out of the campaign.
+
+    A character's whites and blacks go back to its bag's reserve; a bag's dice leave the
+    campaign with it (its supply lowered by them). The file is removed (and `git rm`'d in
+    git), and the retirement journaled.
 
     Example: cwx retire rick
     """

@@ -17,7 +17,9 @@ def schema(
                                         show_default=False,
                                         autocompletion=lambda: ["character", "bag"])],
 ) -> None:
-    """Print the JSON Schema of a character or bag file (it is JSON already: no --json).
+    """Print the JSON Schema of a character or bag file.
+
+    It is JSON already: no --json.
 
     Example: cwx schema character > character.schema.json
     """

@@ -18,9 +18,11 @@ def sync(
         show_default="told from the journal's events since the last commit")] = None,
     json: JsonFlag = False,
 ) -> None:
-    """Stage the campaign's own files, commit them, git pull --rebase, settle as the hooks
-    do, push (pulling once more if someone pushed meanwhile), and check. One line a step;
-    a conflict stops it with the next step (exit 2); problems check finds, exit 1.
+    """Share your turn: commit, pull, settle, push and check.
+
+    Stage the campaign's own files, commit them, git pull --rebase, settle as the hooks do,
+    push (pulling once more if someone pushed meanwhile), and check. One line a step; a
+    conflict stops it with the next step (exit 2); problems check finds, exit 1.
 
     Example: cwx sync
     """

@@ -31,8 +31,10 @@ def undo(
     dry_run: DryRun = False,
     json: JsonFlag = False,
 ) -> None:
-    """Undo your most recent change not yet undone (creations and reconciles aside), or the
-    event ID, by its inverse, journaled as an undo, and say each value it sets back;
+    """Undo your most recent change, or the event ID.
+
+    The latest of yours not yet undone (creations and reconciles aside), or the event ID, is
+    taken back by its inverse, journaled as an undo, and each value it sets back is said;
     repeated, it walks back, and --redo walks forward again. Whole numbers go back by their
     delta; any other value only if it still holds what the change wrote.
 

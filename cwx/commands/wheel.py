@@ -23,9 +23,10 @@ def buy(
     bag: BagFile = None,
     json: JsonFlag = False,
 ) -> None:
-    """Trade whites for a new trait on a colour (holding no black): 3 whites for a primary
-    colour (red, yellow, blue), 5 for a secondary (orange, green, purple). The whites go
-    to the reserve.
+    """Trade whites for a new trait on a colour.
+
+    Holding no black: 3 whites for a primary colour (red, yellow, blue), 5 for a secondary
+    (orange, green, purple). The whites go to the reserve.
 
     Example: cwx wheel buy --char sue --color blue --trait Swimmer
     """
