@@ -78,7 +78,7 @@ def _text(done: audits.Audit) -> str:
              "  outcome   observed  expected"]
     lines += [f"  {cell.outcome:<9} {cell.observed:>8}  {cell.expected:>8.2f}"
               for cell in done.cells]
-    if done.chi_square is not None:
+    if done.chi_square is not None and done.p_value is not None:
         merged = [c.outcome for c in done.tested if "+" in c.outcome]
         lines.append(f"chi-square {done.chi_square:.3f}, {done.df} degrees of freedom, "
                      f"p = {audits.p_shown(done.p_value)}" +
