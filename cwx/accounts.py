@@ -107,7 +107,6 @@ def _may_start(folder: str, force: bool) -> None:
         raise BadFile(f"cannot be made: {above} is a file, not a folder", path=folder)
 
 
-
 def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
          force: bool, result: dict[str, Any], who: str | None = None) -> None:
     """Write a new campaign file for `sheet` (refusing an existing one unless forced),
@@ -118,31 +117,32 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
     kind = sheets.kind_of(sheets.data_of(sheet)) or "character"
     text = templates.file_of(sheet, files.schema_beside(file, kind, camp))
     with open_(command, [file], camp) as change:
+        # The ledger's word too: the file may be emptied, or gone.
+        held = camp.held_by(change.name_of(file)) if change.journal else 0
         if force and os.path.lexists(file):
-            _of_kind(change, file, kind)
+            _of_kind(change, file, kind, emptied=bool(held))
             _no_dice_lost(change, file)
             _nothing_earned_lost(change, file)
         result = {**result, **_saw(change, file)}
-        if change.journal:  # the ledger's word too: the file may be emptied, or gone
-            held = camp.held_by(change.name_of(file))
-            if held:
-                raise RuleForbids(
-                    f"the ledger says the file here holds {held} white and black dice, which "
-                    "a new file would hide (W9: dice are never created or destroyed); restore "
-                    "it (git checkout it), or put its dice where the table decides and cwx "
-                    "adopt it with those files", path=file)
+        if held:
+            raise RuleForbids(
+                f"the ledger says the file here holds {held} white and black dice, which a "
+                "new file would hide (W9: dice are never created or destroyed); restore it "
+                "(git checkout it), or put its dice where the table decides and cwx adopt it "
+                "with those files", path=file)
         change.create(file, text, force=force, meant=sheets.data_of(sheet))
         change.record(result, who=who, file=file)
 
 
-def _of_kind(change: Change, file: str, kind: str) -> None:
+def _of_kind(change: Change, file: str, kind: str, *, emptied: bool) -> None:
     """--force replaces a cwx file of the kind being made, never any other file (a
-    shell's start-up file a scene names, a bag where a character is made)."""
+    shell's start-up file a scene names, a bag where a character is made). A file the
+    ledger says holds dice but that is no cwx file now was `emptied`: the ledger says why."""
     try:
         found = sheets.kind_of(change.data(file))
     except CwxError:
         found = None
-    if found != kind:
+    if found != kind and not (found is None and emptied):
         raise BadFile(f"is not a cwx {kind}; move it away yourself if you mean to replace it",
                       path=file)
 
