@@ -230,12 +230,12 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
             unknown.append(path)  # said below, once it is known what is gone
             continue
         found.append((path, file, _differences(file, folded, name, tally)))
-    problems += _said(found, folded)
     problems += _outside(home, folded)
     problems += _retired_and_played(home, folded, present)
     uncounted = {name: held for name, held in home.uncounted(folded, present).items()
                  if any(campaign.inside(os.path.join(home.real or "", name), scope)
                         for scope in scopes) and not folded.retired_since(name)}
+    problems += _said(found, folded, bool(uncounted))
     problems += _uncounted(home, uncounted, reported, tally, folded)
     problems += _unknown(home, unknown, uncounted)
     whole = any(campaign.inside(home.real or "", scope) for scope in scopes)
@@ -314,13 +314,13 @@ def _differences(file: _Read, folded: ledger.Ledger, name: str,
 
 
 def _said(found: list[tuple[str, _Read, list[ledger.Difference]]],
-          folded: ledger.Ledger) -> list[CwxError]:
+          folded: ledger.Ledger, uncounted: bool) -> list[CwxError]:
     """Each difference of the campaign's files and its ledger, with the advice that is
-    right when followed: reconcile only when it would settle (no clash, and the ledger's
-    dice the supply); a clash of dice names the other files whose dice differ, to adopt
+    right when followed: reconcile only when it would settle (no clash, no file gone with
+    dice, and the ledger's dice the supply); a clash of dice names the other files whose dice differ, to adopt
     together (the same die given back twice, or spent twice)."""
     clashing = any(d.refused is not None for _, _, differences in found for d in differences)
-    reconciles = not clashing and folded.total() == folded.supply()
+    reconciles = not clashing and not uncounted and folded.total() == folded.supply()
     dice = [(path, d) for path, _, differences in found for d in differences
             if systems.conserved(d.key)]
     problems: list[CwxError] = []
@@ -341,9 +341,9 @@ def _said(found: list[tuple[str, _Read, list[ledger.Difference]]],
             said = f"the file says {_shown(difference.file)}, the ledger " \
                 f"{_shown(difference.ledger.value)}: "
             said += f"`cwx reconcile` if the ledger is right; if the file is, {adopt}" \
-                if reconciles else ("no reconcile settles the campaign while a file clashes "
-                                    "(see the other problems): if this file is right, name it "
-                                    "in the adopt that settles the clash")
+                if reconciles else ("no reconcile settles the campaign now (see the other "
+                                    "problems): if this file is right, name it in the adopt "
+                                    "that settles them")
             problems.append(CwxError(said, path=path, line=line, key=difference.key))
     return problems
 

@@ -411,27 +411,26 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
 
 
 def _last_commit(clone: Repository, root: str, file: str, key: str | None) -> str | None:
-    """The commit that gave a file's key its value with no journal line (a hand edit),
-    and its author ("1a2b3c4 by Bob"); None when the latest commit that changed the key's
-    line journaled it (the merge counted a journaled change differently: no hand edit)."""
+    """The latest commit that changed a file's key with no journal line (a hand edit),
+    and its author ("1a2b3c4 by Bob"); None when every commit that changed the key's line
+    journaled it (the merge counted a journaled change differently: no hand edit)."""
     import re
 
     relative = os.path.relpath(os.path.realpath(os.path.join(root, file)), clone.top)
     journal_path = os.path.relpath(os.path.join(root, "journal.jsonl"), clone.top)
     if not key:
         return None
-    name = re.escape(key.rpartition(".")[2])
+    leaf = key.rpartition(".")[2]
+    name = re.escape(leaf)
     done = run(clone, "log", "-50", "--no-merges", "--format=%H %h by %an", "-G",
                f"^[[:space:]]*{name}[[:space:]]*=", "--", f":(literal){relative}")
     for line in done.stdout.decode("utf-8", "replace").splitlines():
         commit, _, said = line.partition(" ")
         journaled = _journaled(clone, commit, journal_path, file)
-        if key in journaled:
-            return None  # its value came with a journal line
-        if not journaled:
-            return said  # the file changed, and no journal line of the commit names it
-        # the commit journaled other keys of the file (the pattern matched another
-        # table's key of the same name): an older commit changed this one
+        # Journaled: the whole file made, or a key of this name (the pattern meets every
+        # table's: bag.white, reserve.white); then an older commit may be the edit.
+        if "" not in journaled and all(k.rpartition(".")[2] != leaf for k in journaled):
+            return said  # the key's line changed, and no journal line records it
     return None
 
 
