@@ -39,6 +39,32 @@ def inside(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def confine(path: str, real: str, bound: str | None = None) -> None:
+    """The one rule of links, for reading and writing alike: a file reached through a link
+    that leads out of its campaign (`bound`, found when not given: the campaign's real
+    folder, or outside any campaign the file's own) is neither read nor written."""
+    named = os.path.abspath(path)
+    if real == named:
+        return  # no link on the way: the file is where it is named
+    if bound is None:
+        folder = os.path.dirname(named)
+        bound = os.path.realpath(root_above(folder) or folder)
+    if not inside(real, bound):
+        raise BadFile(f"leads to {real}, outside {bound}; cwx reads and writes no file "
+                      "through a link that leaves the campaign. Copy the file into the "
+                      "campaign", path=path)
+
+
+def confine_open(path: str, fd: int) -> None:
+    """`confine`, for a file open already: where it really is, as the system says (Linux's
+    /proc, one call), else as its path resolves."""
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        real = os.path.realpath(path)
+    confine(path, real)
+
+
 class Settings(Record):
     """What campaign.toml says."""
 
@@ -100,8 +126,8 @@ class Campaign:
         return journal.path_in(os.path.realpath(self.journal_folder))
 
     def bound(self, path: str) -> str:
-        """The real folder a file named `path` may be written in: its campaign's, or with
-        no campaign its own folder. A link that leads out of it is never written through."""
+        """The real folder a file named `path` may be read and written in: its campaign's,
+        or with no campaign its own folder. A link that leads out of it is never followed."""
         folder = os.path.dirname(os.path.abspath(path))
         return os.path.realpath(self.root_of(folder) or folder)
 
@@ -168,6 +194,11 @@ class Campaign:
                 raise BadFile('bag must name the default bag\'s file, like bag = "bag.toml"',
                               path=path, line=tomlread.line_of(raw, "campaign.bag"),
                               key="campaign.bag")
+            if bag is not None and not inside(os.path.realpath(os.path.join(root, bag)),
+                                              os.path.realpath(root)):
+                raise BadFile(f"bag names {bag}, outside the campaign (or a link out of it); "
+                              'name a bag of the campaign, like bag = "bag.toml"', path=path,
+                              line=tomlread.line_of(raw, "campaign.bag"), key="campaign.bag")
             sync = table.get("sync", False)
             if not isinstance(sync, bool):
                 raise BadFile("sync must be true (by post: every command that changes the "

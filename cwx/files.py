@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from cwx import durable, journal, locks, redo, sheets, tomledit
-from cwx.campaign import Campaign, inside, stem
+from cwx.campaign import Campaign, confine, stem
 from cwx.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.record import Record
 from cwx.tomledit import Key
@@ -95,12 +95,12 @@ class Change:
         # `private` files are cwx's own, kept where git never carries them (the sealed
         # number, in the clone's git folder): no game file, in no campaign, never journaled.
         self.private = set(private)
-        if not read_only:  # refused before any lock, so nothing outside is even swept
-            played = {path: real for path, real in self.files.items() if path not in private}
-            for path, real in played.items():
-                _within_bound(camp, path, real)
-            if self.journal:
-                _in_one_campaign(camp, list(played))
+        # Refused before any lock, so nothing outside is even swept, nor read.
+        played = {path: real for path, real in self.files.items() if path not in private}
+        for path, real in played.items():
+            _within_bound(camp, path, real)
+        if self.journal:  # a change that writes
+            _in_one_campaign(camp, list(played))
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
@@ -320,13 +320,9 @@ def _place(path: str) -> str:
 
 
 def _within_bound(camp: Campaign, path: str, real: str) -> None:
-    """A link the user made inside the campaign is written through; one that leads out of
-    it (or, outside any campaign, out of the named file's folder) never is."""
-    bound = camp.bound(path)
-    if not inside(real, bound):
-        raise BadFile(f"leads to {real}, outside {bound}; cwx does not write through "
-                      "links that leave the campaign. Copy the file into the campaign",
-                      path=path)
+    """A link the user made inside the campaign is read and written through; one that
+    leads out of it (or, outside any campaign, out of the named file's folder) never is."""
+    confine(path, real, camp.bound(path))
 
 
 def _in_one_campaign(camp: Campaign, paths: Sequence[str]) -> None:

@@ -292,13 +292,22 @@ def _holding_in(lines: bytes, before: int, only: tuple[bytes, ...]) -> Iterator[
 def opened(path: str) -> BinaryIO | None:
     """The journal, open for reading; None when there is none yet. A journal that is not
     a regular file (a link to /dev/zero, a FIFO) is an error, never read without end."""
+    from cwx.campaign import confine, confine_open
+
+    if os.path.islink(path):  # one leading out of the campaign is not even opened
+        confine(path, os.path.realpath(path))
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer that never comes.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except FileNotFoundError:
         return None
     except OSError as error:
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    try:
+        confine_open(path, fd)
+    except BadFile:
+        os.close(fd)
+        raise
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode) or (info.st_size == 0 and _reads_on(fd)):
         os.close(fd)

@@ -22,7 +22,12 @@ MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted
 def read_bytes(path: str, *, through_links: bool = True) -> bytes:
     """A file's bytes, refusing what is not a readable, reasonably sized regular file."""
     # O_NONBLOCK: a FIFO where a file should be must not hang the command.
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if through_links else os.O_NOFOLLOW)
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY | \
+        (0 if through_links else os.O_NOFOLLOW)
+    if through_links and os.path.islink(path):  # what a link leads to is not even opened
+        from cwx.campaign import confine
+
+        confine(path, os.path.realpath(path))
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -35,6 +40,10 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
                           path=path) from None
         raise Unreadable(f"cannot be read ({error.strerror})", path=path) from None
     try:
+        if through_links:  # a link in a folder on the way is known once the file is open
+            from cwx.campaign import confine_open
+
+            confine_open(path, fd)
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise BadFile("is a folder, not a file", path=path)

@@ -105,3 +105,66 @@ def test_init_force_keeps_every_file_already_there(tmp_path: Path) -> None:
     assert cwx("init", home, "--force").status == 0
     assert (home / "README.md").read_text() == "mine\n"
     assert (home / "Makefile").read_text() == "all:\n"
+
+
+@pytest.fixture
+def beside(tmp_path: Path) -> Path:
+    """Another folder beside the campaign, with files a link may lead to."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (other / "environ").write_text('SECRET = "hunter2"\n')
+    (other / "hostname").write_text("[bag]\nred = 1\n")
+    return other
+
+
+def test_check_names_a_link_out_and_never_parses_it(table: Path, beside: Path) -> None:
+    (table / "x.toml").symlink_to(beside / "passwd")
+    (table / "y.toml").symlink_to(beside / "environ")
+    ran = cwx("check", cwd=table)
+    said = ran.stdout + ran.stderr
+    assert ran.status == 1 and "hunter2" not in said and "column" not in said
+    for name, target in (("x.toml", "passwd"), ("y.toml", "environ")):
+        assert f"{name}: leads to {beside / target}, outside {table}; cwx reads and writes " \
+            "no file through a link that leaves the campaign" in said, said
+
+
+def test_no_command_reads_through_a_link_out(table: Path, beside: Path) -> None:
+    (table / "spy.toml").symlink_to(beside / "hostname")
+    (table / "pcs").symlink_to(beside, target_is_directory=True)
+    for args in (["bag", "show", "spy.toml"], ["bag", "show", "pcs/hostname"],
+                 ["char", "show", "spy.toml"], ["audit", "--bag", "spy.toml"],
+                 ["odds", "wheel", "-C", "red", "--bag", "spy.toml"]):
+        ran = cwx(*args, cwd=table)
+        assert ran.status == 2 and "leads to" in ran.error and "red" not in ran.stdout, args
+    settings = table / "campaign.toml"
+    settings.write_text(settings.read_text().replace('bag = "bag.toml"',
+                                                     f'bag = "{beside / "hostname"}"'))
+    ran = cwx("bag", "show", cwd=table)
+    assert ran.status == 2 and "campaign.toml:5 [campaign.bag]: bag names " in ran.error
+    assert "outside the campaign" in ran.error and not ran.stdout
+
+
+def test_a_journal_that_leads_out_is_not_read(table: Path, tmp_path: Path) -> None:
+    other = saga(tmp_path / "other")
+    (table / "journal.jsonl").unlink()
+    (table / "journal.jsonl").symlink_to(Path("..") / "other" / "journal.jsonl")
+    for args in (["log"], ["recap"], ["audit"], ["check"], ["undo", "--dry-run"],
+                 ["bag", "draw", "-c", "sue", "-C", "red", "--drawn", "red"]):
+        ran = cwx(*args, cwd=table)
+        assert ran.status == 2 and "Sue" not in ran.stdout, args
+        # A change never writes the journal through any link; the others never read it.
+        assert "journal.jsonl: leads to" in ran.error or "journal.jsonl: is a symbolic " \
+            "link; cwx never writes the journal through a link" in ran.error, ran.error
+    assert cwx("log", cwd=other).status == 0
+
+
+def test_links_inside_the_campaign_are_followed(table: Path) -> None:
+    (table / "pcs").mkdir()
+    (table / "pcs" / "sue.toml").symlink_to(table / "sue.toml")
+    (table / "logs").mkdir()
+    (table / "journal.jsonl").rename(table / "logs" / "journal.jsonl")
+    (table / "journal.jsonl").symlink_to(Path("logs") / "journal.jsonl")
+    assert cwx("char", "show", "pcs/sue.toml", cwd=table).status == 0
+    assert cwx("log", cwd=table).status == 0
+    assert cwx("check", cwd=table).status == 0
