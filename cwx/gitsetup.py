@@ -70,7 +70,8 @@ def driver_command() -> str:
     missing = ("printf 'cwx: the merge driver found no cwx on this machine, so git merged %s "
                "as text; install cwx and run cwx git setup again\\n' %P >&2; "
                "git merge-file -L ours -L base -L theirs %A %O %B")
-    return "; ".join(_runner("git merge %O %A %B %P", missing))
+    # `--`: a file git names may begin with a dash (-zed.toml), and is never an option.
+    return "; ".join(_runner("git merge -- %O %A %B %P", missing))
 
 
 def attributes_text(old: str) -> str:

@@ -601,3 +601,34 @@ def test_the_merge_driver_outlives_the_environment_it_was_set_up_from(
         assert pulled.returncode != 0
         assert "cwx git setup" in pulled.stderr and "no cwx" in pulled.stderr
         assert "<<<<<<<" in (bob / "sue.toml").read_text()
+
+
+@pytest.mark.parametrize("name", ["-zed.toml", "-h"])
+def test_a_file_named_like_an_option_merges_as_a_file(tmp_path: Path, name: str) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    old = gitsetup.driver_command().replace("git merge -- ", "git merge ")
+    table.git(bob, "config", "merge.cwx.driver", old)  # as an older cwx git setup wrote it
+    assert table.cwx(bob, "git", "setup").status == 0
+    assert "git merge -- %O %A %B %P" in table.git(bob, "config", "merge.cwx.driver").stdout
+    with open(alice / ".gitattributes", "a") as attributes:
+        attributes.write(f"{name} merge=cwx\n")  # a clone's own: the driver merges any name
+    (alice / name).write_text('name = "Zed"\nsystem = "clockworx"\nxp = 0\n\n'
+                              "[traits]\nA = 4\nB = 4\nC = 4\n")
+    commit(table, alice)
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    for clone, xp in ((alice, 10), (bob, 2)):
+        (clone / name).write_text((clone / name).read_text().replace("xp = 0", f"xp = {xp}"))
+        commit(table, clone)
+    table.git(alice, "push", "--quiet", "origin", "main")
+    pulled = table.pull(bob, rebase=False)
+    assert "No such option" not in pulled.stderr and "Usage" not in pulled.stdout, pulled
+    assert pulled.returncode == 0, pulled.stderr
+    assert value(bob, name, "xp") == 12  # merged as a sheet: both sides' experience
+
+
+def commit(table: Table, clone: Path) -> None:
+    """A hand edit committed past the hook (the test is of the merge driver alone)."""
+    table.git(clone, "add", "-A")
+    table.git(clone, "commit", "--quiet", "--no-verify", "-m", "an edit")
