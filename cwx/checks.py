@@ -406,8 +406,13 @@ def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> l
     the two are adopted together, so its dice are not counted twice."""
     gone = [os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
             if not os.path.lexists(os.path.join(home.real or "", name))]
+    from cwx.hints import NOT_UTF8, utf8_named
+
     problems = []
     for path in unknown:
+        if not utf8_named(path):
+            problems.append(CwxError(NOT_UTF8, path=path))
+            continue
         alone = f"`cwx adopt {_arg(path)}` records it as it is"
         said = (f"if it was moved from {' or '.join(gone)}, `cwx adopt {_arg(gone[0])} "
                 f"{_arg(path)}` moves its history (adopting it alone would count its dice "

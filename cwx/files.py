@@ -101,6 +101,7 @@ class Change:
             _within_bound(camp, path, real)
         if self.journal:  # a change that writes
             _in_one_campaign(camp, list(played))
+            _named_in_utf8(camp, list(played))
         self.loaded: dict[str, Loaded] = {}
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
@@ -342,6 +343,16 @@ def _in_one_campaign(camp: Campaign, paths: Sequence[str]) -> None:
             said = f"is in the campaign at {theirs}, not in this one at {home}"
         raise BadFile(f"{said}: a change stays inside one campaign, whose journal records "
                       "it. Play each campaign's characters with its own bag", path=path)
+
+
+def _named_in_utf8(camp: Campaign, paths: Sequence[str]) -> None:
+    """The journal names every file it records, and holds only text: a file named in
+    other bytes is refused before anything is read, with what to do."""
+    from cwx.hints import NOT_UTF8, utf8_named
+
+    for path in paths:
+        if not utf8_named(camp.name_of(path)):
+            raise BadFile(NOT_UTF8, path=path)
 
 
 def _new_text(file: Loaded) -> str:

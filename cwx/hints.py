@@ -40,3 +40,19 @@ def typed(path: str) -> str:
     import shlex
 
     return shlex.quote(f"./{path}" if path.startswith("-") else path)
+
+
+# What is wrong with a file whose name is not UTF-8, and what to do: cwx takes names in
+# UTF-8 (on the command line and in the journal, which holds text), so no advice that
+# names the file could be followed.
+NOT_UTF8 = ("its name is not UTF-8, so no cwx command can name it nor the journal record "
+            "it; rename it to a UTF-8 name (mv), then run the command again")
+
+
+def utf8_named(path: str) -> bool:
+    """Whether a file's name is UTF-8 (os gives other bytes as lone surrogates)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

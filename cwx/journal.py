@@ -163,7 +163,11 @@ def encode(event: Event) -> bytes:
     """One line of the journal; one it cannot hold is refused, nothing written."""
     try:
         line = (dumps(event.to_json()) + "\n").encode()
-    except (ValueError, TypeError):  # nan or inf, a date: what a hand edit can write
+    except (ValueError, TypeError) as error:  # nan or inf, a date: what a hand edit can write
+        if isinstance(error, UnicodeEncodeError):  # a name in other bytes than UTF-8
+            from cwx.hints import NOT_UTF8
+
+            raise BadFile(NOT_UTF8, path=event.file) from None
         at = next((c for c in event.changes if not _recordable((c.before, c.after))), None)
         raise BadFile("holds a value the journal cannot record (nan, inf, a date); write a "
                       "whole number there by hand", path=at.file if at else event.file,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cwx, journal, saga
+from tests.helpers import cwx, cwx_process, journal, saga
 
 CLOCKWORX = ["--system", "clockworx", "-t", "A=4", "-t", "B=4", "-t", "C=4"]
 
@@ -168,3 +168,21 @@ def test_links_inside_the_campaign_are_followed(table: Path) -> None:
     assert cwx("char", "show", "pcs/sue.toml", cwd=table).status == 0
     assert cwx("log", cwd=table).status == 0
     assert cwx("check", cwd=table).status == 0
+
+
+def test_a_file_named_in_other_bytes_than_utf8_is_said_so_with_what_to_do(table: Path) -> None:
+    from cwx.hints import NOT_UTF8
+
+    folder = table / "d\udcff"  # the byte 0xff, as the system gives it to Python
+    folder.mkdir()
+    assert cwx("char", "new", "k.toml", *CLOCKWORX, cwd=table).status == 0
+    (table / "k.toml").rename(folder / "k.toml")
+    checked = cwx_process("check", cwd=table)  # its output as the program writes it
+    assert checked.status == 1 and f"k.toml: {NOT_UTF8}" in checked.stdout
+    assert "cwx adopt" not in checked.stdout + checked.stderr
+    for args in (["clock", "resolve", "-T", 4, "-g", 3, "-t", "A", "-c", "k"], ["retire", "k"]):
+        ran = cwx(*args, cwd=table)
+        assert ran.status == 2 and ran.error.endswith(f"k.toml: {NOT_UTF8}"), ran.error
+        assert "nan, inf" not in ran.error
+    journal = (table / "journal.jsonl").read_bytes()
+    assert b"\xff" not in journal and b"\\udcff" not in journal
