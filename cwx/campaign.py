@@ -410,7 +410,8 @@ class Found(Record):
 
     tomls: list[str]
     journals: list[str]
-    folders: list[str]  # every folder searched, for the redo records it may hold
+    folders: list[str]  # every folder searched
+    redone: list[str]  # those holding a file named like a redo record, for cwx check
     unlisted: list[CwxError]  # the folders cwx may not list: what they hold goes unseen
 
 
@@ -418,7 +419,7 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
     """The TOML files and journals under `paths`, skipping hidden files and folders (and
     without `nested`, a folder below that is a campaign of its own: the nearest root
     wins)."""
-    found = Found([], [], [], [])
+    found = Found([], [], [], [], [])
     for path in paths:
         if not os.path.isdir(path):
             (found.journals if os.path.basename(path) == journal.NAME else found.tomls).append(path)
@@ -427,34 +428,42 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
         stack = [path]
         while stack:
             folder = stack.pop()
-            try:
-                dirs, names = _entries(folder)
+            try:  # one look at each folder: a look by its path costs one a folder above it
+                dirs, names, redone = _entries(folder)
             except OSError as error:  # named, never passed by as empty (cwx check: exit 2)
                 found.unlisted.append(Unlisted(
                     f"cwx may not list this folder ({(error.strerror or 'denied').lower()}); "
                     "what it holds is not checked", path=os.path.normpath(folder)))
                 continue
+            if folder != path and not nested and SETTINGS in names and \
+                    os.path.isfile(os.path.join(folder, SETTINGS)):
+                continue  # a campaign of its own
             found.folders.append(folder)
+            if redone:
+                found.redone.append(folder)
             for name in names:
                 # normpath: the current folder's files are named plainly, never ./x.toml
                 if name.endswith(".toml"):
                     found.tomls.append(os.path.normpath(os.path.join(folder, name)))
                 elif name == journal.NAME:
                     found.journals.append(os.path.normpath(os.path.join(folder, name)))
-            below = [os.path.join(folder, d) for d in dirs]
-            stack.extend(reversed([d for d in below if nested or
-                                   not os.path.isfile(os.path.join(d, SETTINGS))]))
+            stack.extend(reversed([os.path.join(folder, d) for d in dirs]))
     return found
 
 
-def _entries(folder: str) -> tuple[list[str], list[str]]:
-    """A folder's visible subfolders and files, sorted: a link to a folder is neither (as
-    os.walk passes it by); OSError for a folder cwx may not list."""
+def _entries(folder: str) -> tuple[list[str], list[str], bool]:
+    """A folder's visible subfolders and files, sorted (a link to a folder is neither, as
+    os.walk passes it by), and whether it holds a file named like a redo record; OSError
+    for a folder cwx may not list."""
+    from cwx.redo import REDO_PREFIX
+
     dirs: list[str] = []
     names: list[str] = []
+    redone = False
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.name.startswith("."):
+                redone = redone or entry.name.startswith(REDO_PREFIX)
                 continue
             try:
                 if not entry.is_dir():
@@ -463,4 +472,4 @@ def _entries(folder: str) -> tuple[list[str], list[str]]:
                     dirs.append(entry.name)
             except OSError:
                 names.append(entry.name)
-    return sorted(dirs), sorted(names)
+    return sorted(dirs), sorted(names), redone

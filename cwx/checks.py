@@ -63,7 +63,7 @@ def check(given: list[str]) -> Report:
     supplies: dict[str, tuple[ledger.Dice, bool]] = {}
     counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
     problems += _journals(found, homes, read, given, problems, valid, supplies, counted)
-    for folder in found.folders:
+    for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
     problems.sort(key=lambda e: (e.path or "", e.line or 0))

@@ -6,11 +6,14 @@ times the count; work per pair of events, 16. The full sizes are bench/hostile.p
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+import pytest
 
 import cwx
 from cwx import audit, recap
@@ -87,3 +90,36 @@ def test_an_audit_sums_a_run_of_kept_dice_without_a_step_a_die(tmp_path: Path) -
 
     # A die more costs a term of a sum cwx adds in C, not a step of its own: no line.
     assert (work(20_000) - work(5_000)) / (3 * 15_000) < 0.1
+
+
+def test_check_looks_at_each_folder_of_a_deep_clone_a_few_times(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx import checks
+
+    looks = 0
+
+    def counted(call: Callable[..., Any]) -> Callable[..., Any]:
+        def look(*args: Any, **kwargs: Any) -> Any:
+            nonlocal looks
+            looks += 1
+            return call(*args, **kwargs)
+        return look
+
+    def work(depth: int) -> int:
+        nonlocal looks
+        top = tmp_path / str(depth)
+        (top / "a" / "a").mkdir(parents=True)
+        (top / "campaign.toml").write_text("[campaign]\n")
+        monkeypatch.chdir(top)
+        folder = Path("a" + "/a" * (depth - 1))
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "x.toml").write_text("[bag]\nwhite = 1\n")
+        looks = 0
+        with monkeypatch.context() as patched:
+            for name in ("stat", "lstat", "scandir", "listdir"):
+                patched.setattr(os, name, counted(getattr(os, name)))
+            checks.check(["."])
+        return looks
+
+    # Each folder's real path looked up anew took a look at every folder above it.
+    assert grows(work, 50) < LINEAR
