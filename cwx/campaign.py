@@ -71,6 +71,7 @@ class Settings(Record):
     root: str
     bag: str | None  # the default bag, as a path from the root
     sync: bool = False  # by post: a command that changes the campaign pulls first, pushes after
+    recap_gap: int | None = None  # seconds without events that end a session (cwx recap)
 
 
 class Member(Record):
@@ -205,7 +206,7 @@ class Campaign:
                               "campaign pulls before it acts and pushes after) or false",
                               path=path, line=tomlread.line_of(raw, "campaign.sync"),
                               key="campaign.sync")
-            self._settings = Settings(root, bag, sync)
+            self._settings = Settings(root, bag, sync, _recap_gap(table, raw, path))
         return self._settings
 
     def members(self, unreadable: Callable[[CwxError], None] | None = None) -> list[Member]:
@@ -360,6 +361,24 @@ class Campaign:
             if held and (name in looked or not os.path.lexists(path) or os.path.isdir(path)):
                 found[name] = held
         return found
+
+
+def _recap_gap(table: dict[str, Any], raw: bytes, path: str) -> int | None:
+    """campaign.toml's recap_gap ("2d": a table that plays by post), in seconds."""
+    if "recap_gap" not in table:
+        return None
+    from cwx import recap, tomlread
+
+    given = table["recap_gap"]
+    try:
+        if not isinstance(given, str):
+            raise BadValue("not text")
+        return recap.gap_given(given)
+    except BadValue:
+        raise BadFile('recap_gap must be a duration, like recap_gap = "2d" (or "4h", "90m"): '
+                      "the time without events that ends a session", path=path,
+                      line=tomlread.line_of(raw, "campaign.recap_gap"),
+                      key="campaign.recap_gap") from None
 
 
 def _name(member: Member) -> str:

@@ -2,12 +2,14 @@
 a terminal both read it) or as one JSON object.
 
 A session is a run of events with no gap of SESSION_GAP or more between two of them (a
-table that stops for the night starts a new one). An undone event is struck through; an
-undo itself is not told. Guesses on a sealed number are told with their outcome once the
-reveal settled them, and as pending, never with the number, until it does. Corrections
-and adopts come last, as such. The end of a session gives each character's counts as
-the journal says they stood then (the ledger folded to that moment), and the
-campaign's dice.
+table that stops for the night starts a new one); a table playing by post names a longer
+gap (--gap, or recap_gap in campaign.toml), so that a day's wait is no new session. An
+undone event is struck through; an undo itself is not told. Guesses on a sealed number
+are told with their outcome once the reveal settled them, as pending, never with the
+number, until it does, and as late once a reveal passed them by. Corrections and adopts
+come last, as such, with the values they set. The end of a session gives each
+character's counts as the journal says they stood then (the ledger folded to that
+moment), and the campaign's dice.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from cwx.record import Record
 from cwx.timeline import Timeline
 
 SESSION_GAP = 4 * 3600  # seconds
+MAX_GAP = 366 * 86400  # a year: a longer gap is no session any table plays
 
 
 class Session(Record):
@@ -55,13 +58,30 @@ def _seconds(when: str) -> float:
     return _Minute.seconds + int(second) + float(f"0.{when[20:23] or '0'}")
 
 
-def sessions(order: Timeline) -> list[Session]:
+def gap_given(text: str) -> int:
+    """A session's gap as --gap and campaign.toml's recap_gap give it (90m, 4h, 2d, 1d12h),
+    in seconds."""
+    import re
+
+    given = text.strip().lower()
+    parts = re.fullmatch(r"(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", given)
+    if not given or parts is None:
+        raise BadValue(f"--gap {text}: give a duration in days, hours or minutes, like 2d, "
+                       "4h, 90m or 1d12h")
+    days, hours, minutes = (int(part or 0) for part in parts.groups())
+    seconds = days * 86400 + hours * 3600 + minutes * 60
+    if not 60 <= seconds <= MAX_GAP:
+        raise BadValue(f"--gap {text}: a session's gap is from 1 minute to 366 days")
+    return seconds
+
+
+def sessions(order: Timeline, gap: int = SESSION_GAP) -> list[Session]:
     """The journal's sessions, in time order, numbered from 1."""
     found: list[Session] = []
     last = -1e18
     for event in order.events():
         at = _seconds(event.when)
-        if at - last >= SESSION_GAP or not found:
+        if at - last >= gap or not found:
             found.append(Session(len(found) + 1, event.when, event.when, 1))
         else:
             found[-1] = found[-1]._replace(end=event.when, events=found[-1].events + 1)
@@ -70,14 +90,17 @@ def sessions(order: Timeline) -> list[Session]:
 
 
 def chosen(found: list[Session], number: int | None, every: bool,
-           since: str | None) -> list[Session]:
-    """The sessions asked for: one by number, all, those since a date, or the latest."""
+           since: str | None, until: str | None = None) -> list[Session]:
+    """The sessions asked for: one by number, all, those since a date (or until one), or
+    the latest."""
     if not found:
         return []
     if every:
         return found
-    if since is not None:
-        return [session for session in found if session.end[:len(since)] >= since]
+    if since is not None or until is not None:
+        return [session for session in found
+                if (since is None or session.end[:len(since)] >= since) and
+                (until is None or session.start[:len(until)] <= until)]
     if number is None:
         return found[-1:]
     if not 1 <= number <= len(found):
@@ -86,7 +109,27 @@ def chosen(found: list[Session], number: int | None, every: bool,
     return [found[number - 1]]
 
 
-def date_given(text: str) -> str:
+def on_day(found: list[Session], day: str) -> int:
+    """The number of the one session under way on `day` (YYYY-MM-DD, or to the minute):
+    a session named by its date."""
+    under_way = [s.number for s in found if s.start[:len(day)] <= day <= s.end[:len(day)]]
+    if not under_way:
+        raise BadValue(f"--session {day}: no session was under way then (cwx recap --all "
+                       "--json lists each session's dates)")
+    if len(under_way) > 1:
+        raise BadValue(f"--session {day}: sessions {', '.join(map(str, under_way))} were all "
+                       "under way then; name one by its number (or give --gap a longer gap)")
+    return under_way[0]
+
+
+def session_given(text: str) -> int | str:
+    """--session N, or --session DATE: the session under way on that day."""
+    if text.strip().isdigit():
+        return int(text.strip())
+    return date_given(text, "--session")
+
+
+def date_given(text: str, option: str = "--since") -> str:
     """--since DATE as the journal writes times (YYYY-MM-DD, or with THH:MM), a real date."""
     import datetime
 
@@ -97,8 +140,9 @@ def date_given(text: str) -> str:
             return given
         except ValueError:
             continue
-    raise BadValue(f"--since {text}: give a date as YYYY-MM-DD (or YYYY-MM-DDTHH:MM), UTC, "
-                   "a day the calendar has")
+    raise BadValue(f"{option} {text}: give a date as YYYY-MM-DD (or YYYY-MM-DDTHH:MM), UTC, "
+                   "a day the calendar has" + (", or a session's number" if option ==
+                                               "--session" else ""))
 
 
 # ---------------------------------------------------------------- what a recap holds
@@ -128,36 +172,41 @@ class Recap(Record):
     names: dict[str, str]  # a character's file -> its name (the latest it went by)
     dice: ledger.Dice | None
     since: str | None = None
+    until: str | None = None
 
 
-def recap(path: str, number: int | None = None, every: bool = False,
-          since: str | None = None) -> Recap:
-    """The recap of the sessions asked for, from the journal at `path`: its events read
-    once (twice for one session by number, whose end must be known first), each told as
-    it comes and folded into the ledger up to the end of the last session told."""
+def recap(path: str, number: int | str | None = None, every: bool = False,
+          since: str | None = None, until: str | None = None,
+          gap: int = SESSION_GAP) -> Recap:
+    """The recap of the sessions asked for (`number`: a session's number, or a day it was
+    under way), from the journal at `path`: its events read once (twice for one session
+    named, whose end must be known first), each told as it comes and folded into the
+    ledger up to the end of the last session told (or `until`)."""
     with journal.opened(path) or io.BytesIO() as file:
         order = Timeline(file)
         end = None
         if number is not None:  # the ledger is folded to that session's end
-            found = sessions(order)
+            found = sessions(order, gap)
+            if isinstance(number, str):
+                number = on_day(found, number)
             picked = chosen(found, number, every, since)
             if not picked:
-                return Recap(len(found), [], [], {}, {}, None, since)
+                return Recap(len(found), [], [], {}, {}, None, since, until)
             end = picked[-1].end
-        reading = _Reading(order, path, number, every, since, end)
+        reading = _Reading(order, path, number, every, since, end, until, gap)
         for event in order.events():
             if end is not None and event.when > end:
                 break
             reading.read(event)
         found = found if number is not None else reading.found
-        picked = chosen(found, number, every, since)
+        picked = chosen(found, number, every, since, until)
         if not picked:
-            return Recap(len(found), [], [], {}, {}, None, since)
+            return Recap(len(found), [], [], {}, {}, None, since, until)
         folded = reading.folding.ledger()
     told = reading.told
     names = {t.file: t.who for t in told if t.file and t.who}
     standing = {file: _counts(folded, file) for file in sorted(names)}
-    return Recap(len(found), picked, told, standing, names, folded.supply(), since)
+    return Recap(len(found), picked, told, standing, names, folded.supply(), since, until)
 
 
 class _Reading:
@@ -166,10 +215,11 @@ class _Reading:
     and the ledger folded as far as the pass goes."""
 
     def __init__(self, order: Timeline, path: str, number: int | None, every: bool,
-                 since: str | None, end: str | None) -> None:
+                 since: str | None, end: str | None, until: str | None, gap: int) -> None:
         self.found: list[Session] = []
         self.told: list[Told] = []
-        self.latest = number is None and not every and since is None
+        self.latest = number is None and not every and since is None and until is None
+        self.until, self.gap = until, gap
         self.undone = order.turns.undone() | order.turns.void()
         self.settled = guesses.settlements(path)
         self.wanted = number
@@ -179,12 +229,14 @@ class _Reading:
         self.folding = ledger.Folding()
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
         for event in journal.holding(path, ledger.PRELUDE):
-            if (end is None or event.when <= end) and not self.folding.note(event):
+            if (end is None or event.when <= end) and \
+                    (until is None or event.when[:len(until)] <= until) and \
+                    not self.folding.note(event):
                 self.left_out.add(event.line)
 
     def read(self, event: journal.Event) -> None:
         at = _seconds(event.when)
-        if at - self._last >= SESSION_GAP or not self.found:
+        if at - self._last >= self.gap or not self.found:
             self.found.append(Session(len(self.found) + 1, event.when, event.when, 1))
             if self.latest:  # only the latest session is told: the one before is not
                 self.told = []
@@ -192,6 +244,8 @@ class _Reading:
             last = self.found[-1]
             self.found[-1] = last._replace(end=event.when, events=last.events + 1)
         self._last = at
+        if self.until is not None and event.when[:len(self.until)] > self.until:
+            return  # counted as a session's, neither told nor folded: the recap ends before
         if event.line not in self.left_out:
             self.folding.add(event)
         if event.undoes is None and self._tells(event):
@@ -239,7 +293,9 @@ def markdown_lines(done: Recap) -> Iterator[str]:
     """The recap in Markdown, a line at a time (a recap of every session is written as it
     is made, never held whole)."""
     if not done.sessions:
-        said = f"No session since {done.since}" if done.since and done.total else \
+        bounds = " ".join(f"{word} {date}" for word, date in (("since", done.since),
+                                                              ("until", done.until)) if date)
+        said = f"No session {bounds}" if bounds and done.total else \
             "The journal holds no events yet"
         yield from ("# Recap", "", f"{said}.")
         return

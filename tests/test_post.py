@@ -482,3 +482,42 @@ def test_a_redo_that_counts_for_nothing_is_told_so_in_the_commit(tmp_path: Path)
     assert "+2 xp" not in message
     assert value(bob, "kris.toml", "xp") == value(alice, "kris.toml", "xp") == \
         clockworx.resolve(4, 3, 4, "Repair").xp
+
+
+def test_posts_a_day_apart_are_one_session_with_a_gap_of_days(tmp_path: Path) -> None:
+    _, gm, _, _ = table_of_three(tmp_path)
+    for guess in (1, 2, 3):
+        play(gm, "GM", "clock", "resolve", "-T", 4, "-g", guess, "-t", "Repair", "-c", "kris")
+    path = gm / "journal.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    days = [0] * (len(lines) - 2) + [1, 2]  # the last two posts a day and two days on
+    for line, shift in zip(lines, days, strict=True):
+        line["at"] = later(line["at"], shift * 86400)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    first_day, last_day = lines[0]["at"][:10], lines[-1]["at"][:10]
+    assert json.loads(play(gm, "GM", "recap", "--json"))["total_sessions"] == 3
+    by_post = json.loads(play(gm, "GM", "recap", "--gap", "2d", "--json"))
+    assert [s["events"] for s in by_post["sessions"]] == [len(lines)]
+    assert json.loads(play(gm, "GM", "recap", "--gap", "1d12h", "--json"))[
+        "total_sessions"] == 1
+    assert "a duration in days" in play(gm, "GM", "recap", "--gap", "2 days", status=2)
+    settings = (gm / "campaign.toml").read_text()
+    (gm / "campaign.toml").write_text(settings.replace("[campaign]\n",
+                                                       '[campaign]\nrecap_gap = "2d"\n'))
+    assert json.loads(play(gm, "GM", "recap", "--json"))["total_sessions"] == 1
+    assert json.loads(play(gm, "GM", "recap", "--gap", "4h", "--json"))["total_sessions"] == 3
+    # --until: the posts up to a day, and the holdings as they stood then.
+    until = json.loads(play(gm, "GM", "recap", "--until", first_day, "--json"))
+    resolves = [e for e in until["events"] if e["command"] == "clock resolve"]
+    assert len(resolves) == 1
+    kris = next(c for c in until["characters"] if c["file"] == "kris.toml")
+    assert kris["holds"]["xp"] == clockworx.resolve(4, 1, 4, "Repair").xp
+    assert "No session until 2000-01-01" in play(gm, "GM", "recap", "--until", "2000-01-01")
+    # A session named by a day it was under way.
+    (gm / "campaign.toml").write_text(settings)
+    named = json.loads(play(gm, "GM", "recap", "--session", last_day, "--json"))
+    assert [s["number"] for s in named["sessions"]] == [3]
+    assert "no session was under way" in play(gm, "GM", "recap", "--session", "2000-01-01",
+                                              status=2)
+    assert "one of --session" in play(gm, "GM", "recap", "--session", 1, "--until",
+                                      last_day, status=2)

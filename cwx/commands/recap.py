@@ -16,27 +16,39 @@ app = typer.Typer(name="recap", add_completion=False)
 
 @app.command("recap")
 def recap(
-    session: Annotated[int | None, typer.Option(
-        "--session", "-s", metavar="N", help="The Nth session (1 is the first).",
-        show_default="the latest")] = None,
+    session: Annotated[str | None, typer.Option(
+        "--session", "-s", metavar="SESSION", help="The Nth session (1 is the first), or the "
+        "session under way on DATE (YYYY-MM-DD, UTC).", show_default="the latest")] = None,
     every: Annotated[bool, typer.Option("--all", help="Every session.")] = False,
     since: Annotated[str | None, typer.Option(
         metavar="DATE", help="The sessions since DATE (YYYY-MM-DD, UTC).")] = None,
+    until: Annotated[str | None, typer.Option(
+        metavar="DATE", help="The sessions until DATE (YYYY-MM-DD, UTC, that day included); "
+        "with --since, those between.")] = None,
+    gap: Annotated[str | None, typer.Option(
+        metavar="DURATION", help="The time without events that ends a session: 90m, 4h, 2d "
+        "(by post, a day or more).", show_default="recap_gap in campaign.toml, else 4h")
+    ] = None,
     json: JsonFlag = False,
 ) -> None:
     """Tell a session from the journal, in Markdown.
 
-    A session is a run of events with no gap of 4 hours: per character what they did, in
-    time order, what each holds at the end, and the campaign's dice; corrections and adopts
-    last. Undone events are struck through.
+    A session is a run of events with no gap of 4 hours, or of --gap (by post, a day or
+    more): per character what they did, in time order, what each holds at the end, and the
+    campaign's dice; corrections and adopts last. Undone events are struck through.
 
-    Example: cwx recap --session 2 > session-2.md
+    Example: cwx recap --gap 2d --since 2026-11-01 --until 2026-11-07 > week-1.md
     """
-    if sum((session is not None, every, since is not None)) > 1:
-        raise BadValue("give one of --session, --all and --since")
+    if sum((session is not None, every, since is not None or until is not None)) > 1:
+        raise BadValue("give one of --session, --all and --since/--until")
     camp = here()
-    done = recaps.recap(camp.journal_file, session, every,
-                        recaps.date_given(since) if since is not None else None)
+    wanted = recaps.session_given(session) if session is not None else None
+    seconds = recaps.gap_given(gap) if gap is not None else \
+        camp.settings().recap_gap if camp.root is not None else None
+    done = recaps.recap(camp.journal_file, wanted, every,
+                        recaps.date_given(since) if since is not None else None,
+                        recaps.date_given(until, "--until") if until is not None else None,
+                        seconds or recaps.SESSION_GAP)
     write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
 
 
