@@ -169,6 +169,14 @@ def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:
                      f"{entry.get('target')}: {word}{gained}{tail}")
 
 
+def told_late(told: str) -> str:
+    """A guess told pending, told late instead: it reached the GM after the number was
+    shown, so it counts for nothing (as check says)."""
+    waiting = told.rfind(": pending on ")
+    return (told[:waiting] if waiting >= 0 else told) + \
+        ": late, counts for nothing (it reached the GM after the number was shown)"
+
+
 def _entries(listed: object) -> Iterable[str]:
     if isinstance(listed, list):
         for entry in listed[:10_000]:

@@ -18,7 +18,7 @@ import io
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from cwx import events, guesses, journal, ledger, story
+from cwx import events, guesses, journal, ledger, story, systems
 from cwx.errors import BadValue
 from cwx.ink import plural
 from cwx.printable import printable
@@ -162,6 +162,9 @@ class Told(Record):
     undone: bool
     pending: bool  # a guess not yet settled
     aside: bool  # a correction or adopt: told at the end
+    system: str | None = None  # the rules its character played by then ("Color Wheel")
+    voided: str | None = None  # the adopt that set a purchase's values back: its id
+    late: bool = False  # a guess that reached the GM after the reveal: counts for nothing
 
 
 class Recap(Record):
@@ -203,7 +206,7 @@ def recap(path: str, number: int | str | None = None, every: bool = False,
         if not picked:
             return Recap(len(found), [], [], {}, {}, None, since, until)
         folded = reading.folding.ledger()
-    told = reading.told
+    told = reading.finish()
     names = {t.file: t.who for t in told if t.file and t.who}
     standing = {file: _counts(folded, file) for file in sorted(names)}
     return Recap(len(found), picked, told, standing, names, folded.supply(), since, until)
@@ -227,6 +230,10 @@ class _Reading:
         self._last = -1e18
         self._same: dict[str, str] = {}  # one copy of each name, command and file
         self.folding = ledger.Folding()
+        self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
+        self.bought: list[tuple[int, journal.Event]] = []  # purchases told, by where
+        self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
+        self.revealed: set[str] = set()  # the commitments a reveal showed
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
         for event in journal.holding(path, ledger.PRELUDE):
             if (end is None or event.when <= end) and \
@@ -239,7 +246,7 @@ class _Reading:
         if at - self._last >= self.gap or not self.found:
             self.found.append(Session(len(self.found) + 1, event.when, event.when, 1))
             if self.latest:  # only the latest session is told: the one before is not
-                self.told = []
+                self.told, self.bought, self.waiting = [], [], []
         else:
             last = self.found[-1]
             self.found[-1] = last._replace(end=event.when, events=last.events + 1)
@@ -248,30 +255,141 @@ class _Reading:
             return  # counted as a session's, neither told nor folded: the recap ends before
         if event.line not in self.left_out:
             self.folding.add(event)
+        again = self._follow(event)
         if event.undoes is None and self._tells(event):
-            self.told.append(self._told(event))
+            self.told.append(self._told(event, again))
+
+    def finish(self) -> list[Told]:
+        """The events told, each guess still pending once its number was shown marked
+        late (it reached the GM after the reveal: it counts for nothing)."""
+        for at, commitment in self.waiting:
+            if commitment in self.revealed:
+                item = self.told[at]
+                self.told[at] = item._replace(pending=False, late=True, line=guesses.told_late(
+                    item.line))
+        return self.told
+
+    def _follow(self, event: journal.Event) -> bool:
+        """Each file's rules and traits as the event leaves them, the seals it reveals;
+        whether it made a file that was made before (a same-name clash, a file made anew)."""
+        commitment = event.result.get("commitment")
+        if isinstance(commitment, str) and "nonce" in event.result and \
+                len(self.revealed) < MAX_KEPT:
+            self.revealed.add(commitment)
+        again = False
+        for change in event.changes:
+            if change.key is None and change.removed:
+                self.sheets.pop(change.file, None)
+            elif change.key is None and change.text is not None:
+                again = again or change.file in self.sheets
+                if change.file in self.sheets or len(self.sheets) < MAX_KEPT:
+                    self.sheets[change.file] = _sheet_of(change.text)
+            elif change.key is not None and change.key.startswith("traits.") and \
+                    change.file in self.sheets:
+                self.sheets[change.file].traits[change.key[len("traits."):]] = change.after
+        return again
+
+    def _voids(self, adopt: journal.Event) -> None:
+        """Strike through each purchase told whose values this adopt sets back."""
+        for at, bought in self.bought:
+            item = self.told[at]
+            if item.voided is None and not item.undone and adopt.order > bought.order and \
+                    _sets_back(adopt, bought):
+                self.told[at] = item._replace(voided=adopt.id)
 
     def _tells(self, event: journal.Event) -> bool:
         if self.since is not None:  # the sessions since: their events since
             return event.when[:len(self.since)] >= self.since
         return self.wanted is None or len(self.found) == self.wanted
 
-    def _told(self, event: journal.Event) -> Told:
+    def _told(self, event: journal.Event, again: bool) -> Told:
         kind = events.kind(event.command)
-        line = story.told(event, actor=False)
+        sheet = self.sheets.get(event.file) if event.file else None
+        line = story.told(_traits_named(event, sheet), actor=False)
         pending = False
         if kind.pending:
             entry = self.settled.get(event.id)
             if entry is None:
                 pending = True
+                guess = guesses.guess_of(event)
+                if guess is not None:
+                    self.waiting.append((len(self.told), guess.commitment))
             else:
                 line = guesses.told_settled(event, entry)
+        playing = systems.system_playing(event.command)
+        system = systems.entry(playing).TITLE if playing else sheet.system if sheet else None
+        if sheet is not None and any(c.key is None and c.file == event.file and c.created
+                                     for c in event.changes):
+            rules = f"{sheet.system}, " if sheet.system else ""
+            line += f" ({rules}again: the file was made before)" if again else \
+                f" ({sheet.system})" if sheet.system else ""
+        if kind.buys and event.id not in self.undone:
+            self.bought.append((len(self.told), event))
+        if kind.table:
+            self._voids(event)
         same = self._same
         return Told(event.id, event.when, same.setdefault(event.command, event.command),
                     event.who and same.setdefault(event.who, event.who),
                     event.file and same.setdefault(event.file, event.file),
                     event.player and same.setdefault(event.player, event.player), line,
-                    event.id in self.undone, pending, kind.correction or kind.table)
+                    event.id in self.undone, pending, kind.correction or kind.table,
+                    system and same.setdefault(system, system))
+
+
+MAX_KEPT = 1 << 16  # files and seals followed: far beyond a campaign's, bounded for a hostile one
+
+
+class _Sheet(Record):
+    """What a recap follows of a file: the rules it plays by, its colours' traits."""
+
+    system: str | None  # as people read it ("ClockWorx"); None: no character
+    traits: dict[str, Any]
+
+
+def _sheet_of(text: str) -> _Sheet:
+    """A file's rules and traits, from the text it was made with."""
+    from cwx import tomlread
+    from cwx.errors import CwxError
+
+    try:
+        data = tomlread.parse(text.encode(), None)
+    except CwxError:
+        return _Sheet(None, {})
+    named = data.get("system")
+    title = systems.entry(named).TITLE if isinstance(named, str) and named in \
+        systems.system_names() else None
+    traits = data.get("traits")
+    return _Sheet(title, dict(traits) if isinstance(traits, dict) else {})
+
+
+def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:
+    """A draw told with the trait its colour held then (blue (Athletic)): the journal
+    records the colour alone."""
+    colour = event.result.get("color")
+    if sheet is None or not isinstance(colour, str) or "trait" in event.result or \
+            colour not in sheet.traits:
+        return event
+    held = sheet.traits[colour]
+    names = [str(name) for name in held] if isinstance(held, list) else [str(held)]
+    return event._replace(result={**event.result, "color": f"{colour} ({', '.join(names)})"})
+
+
+def _sets_back(adopt: journal.Event, bought: journal.Event) -> bool:
+    """Whether `adopt` sets back every key the purchase changed of its own file: a whole
+    number by the purchase's change, any other value to what it was before."""
+    own = [c for c in bought.changes if c.key is not None and c.file == bought.file]
+    for change in own:
+        back = next((a for a in adopt.changes if a.file == change.file and a.key == change.key),
+                    None)
+        if back is None:
+            return False
+        numbers = (change.before or 0, change.after, back.before or 0, back.after)
+        if all(type(n) is int for n in numbers):
+            if back.after - (back.before or 0) != (change.before or 0) - change.after:
+                return False
+        elif back.after != change.before:
+            return False
+    return bool(own)
 
 
 def _counts(folded: ledger.Ledger, file: str) -> dict[str, Any]:
@@ -308,17 +426,25 @@ def markdown_lines(done: Recap) -> Iterator[str]:
                 f"{plural(sum(s.events for s in done.sessions), 'event')}" +
                 (f" · players: {', '.join(map(_escaped, players))}" if players else ""), "")
     by_actor: dict[str, list[Told]] = {}
-    actors: dict[tuple[str | None, str | None], str] = {}  # each told once
+    actors: dict[tuple[str | None, str | None, str | None], str] = {}  # each told once
+    played: dict[str, set[str]] = {}  # the rules each file's characters played by
+    voiding = {item.voided for item in done.told if item.voided}
+    for item in done.told:
+        if item.file and item.system and not item.aside:
+            played.setdefault(item.file, set()).add(item.system)
     for item in done.told:
         if not item.aside:
-            actor = actors.get((item.file, item.who))
+            # Two characters of one file (a same-name clash) are told apart by their rules.
+            system = item.system if len(played.get(item.file or "", ())) > 1 else None
+            actor = actors.get((item.file, item.who, system))
             if actor is None:
-                actor = actors[item.file, item.who] = _actor(item, done.names)
+                actor = actors[item.file, item.who, system] = _actor(item, done.names, system)
             by_actor.setdefault(actor, []).append(item)
+    adopts = {item.id: item for item in done.told if item.aside and item.id in voiding}
     for actor, items in by_actor.items():
         yield from (f"## {actor}", "", "| when | what |", "|---|---|")
         for item in items:
-            yield f"| {_time(item.when)} | {_cell(item)} |"
+            yield f"| {_time(item.when)} | {_cell(item, adopts)} |"
         yield ""
     yield from _end(done)
     aside = [item for item in done.told if item.aside]
@@ -344,14 +470,20 @@ def _end(done: Recap) -> list[str]:
     return lines
 
 
-def _actor(told: Told, names: Mapping[str, str]) -> str:
+def _actor(told: Told, names: Mapping[str, str], system: str | None = None) -> str:
     if told.file and told.who:  # by file: a character renamed is one character
-        return _escaped(f"{names.get(told.file, told.who)} ({told.file})")
+        rules = f", {system}" if system else ""
+        return _escaped(f"{names.get(told.file, told.who)} ({told.file}{rules})")
     return "The GM" if told.who is None else _escaped(told.who)
 
 
-def _cell(item: Told) -> str:
+def _cell(item: Told, adopts: Mapping[str, Told] | None = None) -> str:
     text = _escaped(item.line)
+    if item.voided:
+        adopt = (adopts or {}).get(item.voided)
+        by = f"{_escaped(adopt.player or 'the GM')}'s adopt of {_time(adopt.when)}" if adopt \
+            else "an adopt"
+        return f"~~{text}~~ (voided: {by} set its values back)"
     return f"~~{text}~~ (undone)" if item.undone else text
 
 
@@ -389,7 +521,7 @@ def as_json(done: Recap, told: Iterable[Told] | None = None) -> dict[str, Any]:
 def _event_json(t: Told) -> dict[str, Any]:
     return {"id": t.id, "at": t.when, "command": t.command, "who": t.who, "file": t.file,
             "player": t.player, "told": t.line, "undone": t.undone, "pending": t.pending,
-            "correction": t.aside}
+            "correction": t.aside, "late": t.late, "voided_by": t.voided, "system": t.system}
 
 
 def json_parts(done: Recap) -> Iterator[str]:

@@ -23,11 +23,17 @@ def told(event: journal.Event, *, actor: bool = True,
         (event.file if kind.table or event.who is None else None)
     if event.undoes is not None and (undid := events.undid(event.result)) is not None:
         verb, what = ("redoes" if undid[0] else "undoes"), undid[1]
+    moved = gains(event)
+    if kind.table:  # the table's word sets values, which are no reward or loss: said as set
+        files = list(dict.fromkeys(c.file for c in event.changes))
+        what = ", ".join(files[:4]) + (f" and {len(files) - 4} more" if len(files) > 4
+                                       else "") or what
+        moved = set_to(event, len(files) > 1)
     outcome = (kind.outcome or _outcome)(event.result)
     line = f"{who} {verb}" if actor else verb
     if what:
         line += f" {what}" if kind.verb else f" ({what})"
-    said = [part for part in (outcome, gains(event)) if part]
+    said = [part for part in (outcome, moved) if part]
     if event.id in void:  # two clones undid (or turned) the same at once: the first counts
         said = ["counts for nothing (another came first)"]
     if said:
@@ -47,6 +53,26 @@ def gains(event: journal.Event) -> str:
             label = change.key.rpartition(".")[2]
             moved[label] = moved.get(label, 0) + after - before
     return ", ".join(f"{delta:+d} {label}" for label, delta in moved.items() if delta)
+
+
+def set_to(event: journal.Event, where: bool, most: int = 6) -> str:
+    """The values an event set, as from → to ("xp 0 → 12, traits.Climb 1 → –"), each
+    key named with its file when `where`; a file taken in whole is named by `what`."""
+    said = [f"{change.file + ' ' if where else ''}{change.key} {_value(change.before)} → "
+            f"{_value(change.after)}" for change in event.changes if change.key is not None]
+    more = f" and {len(said) - most} more" if len(said) > most else ""
+    return ", ".join(said[:most]) + more
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_value, value[:6])) + (", …" if len(value) > 6 else "") + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value) if isinstance(value, (str, int, float)) else "…"
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _what(result: Mapping[str, Any]) -> str | None:

@@ -521,3 +521,76 @@ def test_posts_a_day_apart_are_one_session_with_a_gap_of_days(tmp_path: Path) ->
                                               status=2)
     assert "one of --session" in play(gm, "GM", "recap", "--session", 1, "--until",
                                       last_day, status=2)
+
+
+BY_POST = Path(__file__).parent / "data" / "recap-by-post.md"
+
+
+def test_a_by_post_recap_is_paste_ready(tmp_path: Path) -> None:
+    """The table's by-post week, told once: a purchase an adopt voided struck through and
+    the adopt told as values set, a guess that reached the GM late told late, a
+    same-name clash as two characters each made once with its own actions, corrections
+    naming their files, and draws naming the trait."""
+    table, gm, alice, bob = table_of_three(tmp_path)
+    # A same-name clash: Alice makes a ClockWorx Zed, Bob a Color Wheel one who draws.
+    play(alice, "Alice", "char", "new", "zed.toml", "--system", "clockworx", "--name", "Zed",
+         "--trait", "Shoot=4", "--trait", "Run=4", "--trait", "Hide=4")
+    sync(alice, "Alice")
+    play(bob, "Bob", "char", "new", "zed.toml", "--system", "colorwheel", "--name", "Zed",
+         *(f"--trait={colour}={trait}" for colour, trait in (
+             ("red", "Strong"), ("yellow", "Sly"), ("blue", "Swift"), ("orange", "Bold"),
+             ("green", "Kind"), ("purple", "Glib"))))
+    play(bob, "Bob", "bag", "draw", "-c", "zed", "-C", "blue", "--drawn", "blue")
+    clash = cwx("sync", cwd=bob, env={"CWX_PLAYER": "Bob"})
+    assert clash.status == 2 and "zed.toml" in clash.stderr, clash.stderr
+    # As the advice says: keep one side, save the other under a new name, adopt both.
+    twin = table.git(bob, "show", ":3:zed.toml").stdout
+    (bob / "wheel-zed.toml").write_text(twin)
+    table.git(bob, "checkout", "--ours", "zed.toml")
+    play(bob, "Bob", "adopt", "wheel-zed.toml")
+    play(bob, "Bob", "adopt", "zed.toml")
+    table.git(bob, "add", "-A")
+    table.git(bob, "-c", "core.editor=true", "rebase", "--continue")
+    sync(bob, "Bob")
+    # A purchase the table takes back by hand: the adopt sets its values back.
+    for guess in (2, 2):
+        play(alice, "Alice", "clock", "resolve", "-T", 2, "-g", guess, "-t", "Lie", "-c", "kris")
+    play(alice, "Alice", "xp", "spend", "-c", "kris", "--new", "Climb")
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    sheet = (bob / "kris.toml").read_text()
+    xp = value(bob, "kris.toml", "xp")
+    sheet = sheet.replace(f"xp = {xp}", f"xp = {xp + 12}").replace("Climb = 1\n", "")
+    (bob / "kris.toml").write_text(sheet)
+    play(bob, "Bob", "adopt", "kris.toml")
+    # Corrections of two files at once name both.
+    for name in ("kris", "mara"):
+        text = (bob / f"{name}.toml").read_text()
+        (bob / f"{name}.toml").write_text(text.replace(f'name = "{name}"',
+                                                       f'name = "{name.title()}"'))
+    play(bob, "Bob", "adopt", "kris.toml", "mara.toml")
+    sync(bob, "Bob")
+    # A guess that reaches the GM after the reveal.
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "6")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 6, "-t", "Run", "-c", "zed")
+    sync(gm, "GM")
+    play(gm, "GM", "clock", "reveal")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    for clone in (gm, alice, bob):
+        sync(clone, clone.name)
+    recaps = {clone.name: play(clone, "x", "recap", "--gap", "2d") for clone in (gm, alice, bob)}
+    assert len(set(recaps.values())) == 1  # every clone tells the same
+    recap = _normal(recaps["gm"])
+    if os.environ.get("CWX_WRITE_EXPECTED"):
+        BY_POST.write_text(recap)
+    assert recap == BY_POST.read_text()
+    data = json.loads(play(gm, "GM", "recap", "--gap", "2d", "--json"))
+    late = [e for e in data["events"] if e["late"]]
+    assert [(e["command"], e["pending"]) for e in late] == [("clock resolve --sealed", False)]
+    assert [e["command"] for e in data["events"] if e["voided_by"]] == ["xp spend"]
+    assert {e["system"] for e in data["events"] if e["file"] == "zed.toml" and
+            not e["correction"]} == {"ClockWorx", "Color Wheel"}
+    assert "+12 xp" not in recap and "Bob: adopts\n" not in recap
