@@ -51,7 +51,7 @@ def test_log_for_people_is_a_table_naming_the_player(campaign: Path) -> None:
     (event,) = journal(campaign)
     assert f" {event['id'][:8]}  Ann Lee" in row
     assert "Ann Lee  Kris" in row and "clock resolve (Repair, 3 vs 4)" in row
-    assert "xp 0 → 2" in row
+    assert "xp +2" in row
     (event,) = journal(campaign)
     assert event["player"] == "Ann Lee"
 

@@ -198,3 +198,35 @@ def test_sync_names_the_commit_as_it_is_pushed_and_never_pushes_nothing(
     ran = cwx("sync", cwd=bob)
     assert "nothing to push: origin/main has every commit" in ran.stdout
     assert "pushed" not in ran.stdout
+
+
+def test_log_shows_what_each_clone_added_not_its_own_from_and_to(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    table.git(alice, "push", "--quiet", "--set-upstream", "origin", "main")
+    for clone in (alice, bob):  # both earn experience for Kris before either syncs
+        turn(clone, "clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c", "kris")
+    for clone in (alice, bob, alice):
+        assert cwx("sync", cwd=clone).status == 0
+    gained = value(alice, "kris.toml", "xp")
+    text = cwx("log", "--char", "kris", cwd=alice).stdout
+    rows = [row for row in text.splitlines() if "clock resolve" in row]
+    assert len(rows) == 2 and all(f"xp +{gained // 2}" in row for row in rows), text
+    assert "→" not in "".join(rows)  # each clone's own "0 → 2", untrue of the merged file
+
+
+def test_a_campaign_is_named_for_the_table_not_for_a_clone(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    gm = table.clone("gm")
+    turn(gm, "init", ".")
+    assert value(gm, "campaign.toml", "campaign", "name") == "origin"  # origin.git's
+    turn(gm, "init", "game")  # a folder of the clone is a campaign of its own name
+    assert value(gm / "game", "campaign.toml", "campaign", "name") == "game"
+    turn(tmp_path, "init", "solo")  # outside git, the folder's
+    assert value(tmp_path / "solo", "campaign.toml", "campaign", "name") == "solo"
+
+
+def test_bag_show_draws_many_whites_as_open_pips(tmp_path: Path) -> None:
+    turn(tmp_path, "bag", "new", "bag.toml", "--white-reserve", 20, "--black-reserve", 20)
+    out, _ = turn(tmp_path, "--paint", "never", "bag", "show", "bag.toml")
+    assert "  white   ○×20 20" in out and "  black   ●×20 20" in out

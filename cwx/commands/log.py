@@ -161,6 +161,17 @@ def _change(event: journal.Event, kind: Any) -> str:
         # The acting character's keys plainly; any other file's (the bag's, or every
         # file of a reconcile) named with it.
         where = "" if change.file == event.file else f"{change.file} "
-        said.append(f"{where}{change.key} {value_text(change.before)} → "
-                    f"{value_text(change.after)}")
+        said.append(f"{where}{change.key} {_moved(change)}")
     return ", ".join(said)
+
+
+def _moved(change: journal.Edit) -> str:
+    """What a change did to its key: a count as what it added (+2): the values it went
+    from and to were its own clone's, and after a merge the file's are others (the
+    ledger adds the changes up); anything else, and a correction, which sets a value, as
+    from → to."""
+    before, after = change.before, change.after
+    if not change.correction and isinstance(before, int) and isinstance(after, int) and \
+            not isinstance(before, bool) and not isinstance(after, bool):
+        return value_text(after - before) if after < before else f"+{value_text(after - before)}"
+    return f"{value_text(before)} → {value_text(after)}"
