@@ -116,6 +116,7 @@ def test_a_pull_that_stops_leaves_the_action_undone(tmp_path: Path) -> None:
     # The merge driver's own lines (each side's value), then the one error.
     *driver, error = err.strip().splitlines()
     assert driver[0].startswith("cwx: kris.toml: name was 'Kris'; one side changed it")
+    assert "cwx: note: cwx:" not in err  # the driver's lines keep their own one prefix
     assert error.startswith("cwx: error: ") and "cwx bag draw was not done" in error
     assert "git rebase --continue" in err and "then run it again" in err
     assert "--no-sync" not in err  # a rebase to settle first, not a way around it
@@ -230,3 +231,13 @@ def test_bag_show_draws_many_whites_as_open_pips(tmp_path: Path) -> None:
     turn(tmp_path, "bag", "new", "bag.toml", "--white-reserve", 20, "--black-reserve", 20)
     out, _ = turn(tmp_path, "--paint", "never", "bag", "show", "bag.toml")
     assert "  white   ○×20 20" in out and "  black   ●×20 20" in out
+
+
+def test_a_line_another_cwx_said_is_relayed_with_one_prefix(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cwx.cli.common import note
+
+    note("cwx: note: reconciled bag.toml")  # a hook's line, as git relays it to sync
+    note("pulled 1 commit")
+    assert capsys.readouterr().err.splitlines() == ["cwx: note: reconciled bag.toml",
+                                                    "cwx: note: pulled 1 commit"]
