@@ -1,6 +1,8 @@
 """Man pages from the command line itself: `make man` writes docs/man/cwx.1 and one page
 a command (cwx-bag-draw.1), each made of that command's own --help, so help and man never
-drift (tests/test_man.py fails when the pages checked in differ from these).
+drift (tests/test_man.py fails when the pages checked in differ from these), with the
+README's exit statuses and the help's examples; cwx.1 adds the environment and the files.
+The wheel installs them in share/man/man1 (pyproject.toml).
 
     python scripts/man.py [FOLDER]     # default: docs/man
 """
@@ -62,16 +64,82 @@ def _roff(text: str) -> str:
     return "\n".join(lines)
 
 
+# What cwx reads of its environment (tests/test_man.py holds this list to what cwx's
+# source reads: a variable added there is added here).
+ENVIRONMENT = [
+    ("CWX_PLAYER", "The player every change records; else git's author name (GIT_AUTHOR_NAME, "
+                   "then user.name), else the login name (LOGNAME, USER, LNAME, USERNAME)."),
+    ("CWX_PAINT", "When to colour the output, as --paint says it: auto, always or never."),
+    ("NO_COLOR", "Set and not empty: no colour (no-color.org), whatever CLICOLOR_FORCE and "
+                 "FORCE_COLOR say."),
+    ("CLICOLOR", "0: no colour, even on a terminal."),
+    ("CLICOLOR_FORCE", "Set and not 0: colour into a pipe as well (bixense.com/clicolors)."),
+    ("FORCE_COLOR", "Set and not empty: colour into a pipe as well."),
+    ("TERM, COLORTERM", "The orange die in 256-colour orange where TERM names 256 colours or "
+                        "COLORTERM is truecolor or 24bit; TERM=dumb: no colour."),
+    ("XDG_STATE_HOME", "The state folder (else ~/.local/state): cwx/ there holds the key that "
+                       "marks this machine's redo records, and the history of cwx play "
+                       "outside git."),
+    ("ZDOTDIR", "The folder of the .zshrc that --install-completion zsh adds its line to "
+                "(else the home folder)."),
+    ("XDG_CONFIG_HOME", "Where --install-completion fish puts its script: fish/completions "
+                        "there (else ~/.config)."),
+    ("CWX_DEBUG", "Set: an internal error (exit 3) shows its traceback, for a bug report."),
+]
+
+FILES = [
+    ("campaign.toml", "Marks a campaign's root folder, found upwards from the current one "
+                      "as git finds a repository; names the default bag."),
+    ("journal.jsonl", "The campaign's journal and ledger, beside campaign.toml: one JSON "
+                      "line a change, only ever appended to."),
+    ("*.toml", "A character or a bag, in the campaign's folder or any folder below that "
+               "is not hidden; other TOML files are left alone."),
+    ("*.schema.json", "The JSON Schemas cwx init writes for TOML-aware editors."),
+    (".git/cwx/sealed.json", "The GM's sealed number, in the clone's own git folder "
+                             "(outside git, .cwx-sealed.json at the campaign's root)."),
+    (".cwx-redo-*.json, .*.cwx-tmp", "Left only by a command that was killed mid-write; "
+                                    "the next command finishes or undoes it."),
+]
+
+
+def _exit_statuses() -> list[tuple[str, str]]:
+    """The README's table of exit statuses: the one list of them, shown in every page."""
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Exit status and errors", 1)[1].split("\n\n", 2)[1]
+    rows = [line.strip("|").split("|", 1) for line in table.splitlines()[2:]]
+    return [(status.strip(), meaning.strip().replace("`", "")) for status, meaning in rows]
+
+
+def _listed(title: str, items: list[tuple[str, str]]) -> list[str]:
+    lines = [f".SH {title}"]
+    for name, text in items:
+        lines += [".TP", f"\\fB{_roff(name)}\\fR", _roff(text)]
+    return lines
+
+
+def _examples(text: str) -> tuple[str, list[str]]:
+    """The help without its example paragraph, and the example's command lines."""
+    kept, examples = [], []
+    for paragraph in text.split("\n\n"):
+        said = " ".join(paragraph.split())
+        if said.startswith("Example: "):
+            examples.append(said.removeprefix("Example: "))
+        else:
+            kept.append(paragraph)
+    return "\n\n".join(kept), examples
+
+
 def page(words: list[str], version: str) -> str:
     """One command's man page (words [] is cwx itself)."""
     name = "-".join(["cwx", *words])
     text = help_of(words)
     usage, _, rest = text.partition("\n")
-    paragraph = " ".join(rest.strip("\n").split("\n\n")[0].split())
-    summary = paragraph.split(". ")[0].split("; ")[0]  # its first sentence, or clause
-    see = "" if words else "\n".join(
-        ["", ".SH SEE ALSO", ", ".join(f"\\fBcwx-{'-'.join(c)}\\fR(1)" for c in commands())])
-    return "\n".join([
+    summary = " ".join(rest.strip("\n").split("\n\n")[0].split())  # one sentence (test_help)
+    rest, examples = _examples(rest.strip("\n"))
+    if not words:  # cwx's own page: each command's example
+        examples = [example for command in commands()
+                    for example in _examples(help_of(command))[1]]
+    lines = [
         f'.TH {name.upper()} 1 "" "cwx {version}" "cwx manual"',
         ".SH NAME",
         f"{name} \\- {_roff(summary.rstrip('.'))}",
@@ -79,9 +147,17 @@ def page(words: list[str], version: str) -> str:
         f"\\fB{_roff(usage.removeprefix('Usage: ').strip())}\\fR",
         ".SH DESCRIPTION",
         ".nf",
-        _roff(rest.strip("\n")),
+        _roff(rest),
         ".fi",
-    ]) + see + "\n"
+        *_listed("EXIT STATUS", _exit_statuses()),
+    ]
+    if not words:
+        lines += [*_listed("ENVIRONMENT", ENVIRONMENT), *_listed("FILES", FILES)]
+    lines += [".SH EXAMPLES", ".nf", *(_roff(example) for example in examples), ".fi"]
+    lines += [".SH SEE ALSO"]
+    lines.append(", ".join(f"\\fBcwx-{'-'.join(c)}\\fR(1)" for c in commands()) if not words
+                 else "\\fBcwx\\fR(1), \\fBcwx help\\fR " + " ".join(words))
+    return "\n".join(lines) + "\n"
 
 
 def pages() -> dict[str, str]:

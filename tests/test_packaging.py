@@ -62,8 +62,9 @@ def test_the_licence_ships_and_the_index_can_classify_it() -> None:
     assert "Topic :: Games/Entertainment :: Role-Playing" in project["classifiers"]
 
 
-def test_the_wheel_declares_the_console_script(tmp_path: Path) -> None:
-    # What pipx, uv tool and importlib.metadata read: the wheel's entry points.
+def test_the_wheel_declares_the_console_script_and_ships_the_man_pages(tmp_path: Path) -> None:
+    # What pipx, uv tool and importlib.metadata read: the wheel's entry points; and the
+    # man pages where pip and pipx install a wheel's data (share/man/man1: `man cwx`).
     import subprocess
     import sys
     import zipfile
@@ -79,7 +80,13 @@ def test_the_wheel_declares_the_console_script(tmp_path: Path) -> None:
         [points] = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
         text = archive.read(points).decode()
         assert "cwx/py.typed" in archive.namelist()
+        pages = {name.rsplit("/", 1)[1]: archive.read(name).decode()
+                 for name in archive.namelist() if "/share/man/man1/" in name}
+        data = {name.split("/share/")[0] for name in archive.namelist() if "/share/" in name}
     assert "[console_scripts]\ncwx = cwx.cli.main:main" in text
+    shipped = {path.name: path.read_text() for path in (ROOT / "docs" / "man").glob("*.1")}
+    assert pages == shipped and "cwx.1" in pages and "cwx-bag-draw.1" in pages
+    assert data == {f"cwx_rpg-{_project()['version']}.data/data"}  # the wheel's data scheme
 
 
 def test_the_installed_command_runs_cwx() -> None:
