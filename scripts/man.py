@@ -69,6 +69,8 @@ def _roff(text: str) -> str:
 ENVIRONMENT = [
     ("CWX_PLAYER", "The player every change records; else git's author name (GIT_AUTHOR_NAME, "
                    "then user.name), else the login name (LOGNAME, USER, LNAME, USERNAME)."),
+    ("CWX_NO_SYNC", "1: a command acts on this clone alone (as --no-sync), where "
+                    "campaign.toml says sync = true."),
     ("CWX_PAINT", "When to colour the output, as --paint says it: auto, always or never."),
     ("NO_COLOR", "Set and not empty: no colour (no-color.org), whatever CLICOLOR_FORCE and "
                  "FORCE_COLOR say."),

@@ -66,6 +66,7 @@ def test_the_environment_section_names_what_cwx_reads_and_nothing_else() -> None
     source = "\n".join(path.read_text() for path in (ROOT / "cwx").rglob("*.py"))
     read = set(re.findall(r"""(?:environ(?:\.get)?\(?\[?|env\.get\(|envvar=)["']([A-Z_]+)["']""",
                           source))
+    read |= set(re.findall(r"""["'](CWX_[A-Z_]+)["']""", source))  # a constant's too
     read |= set(re.findall(r'for variable in \(([^)]*)\)', source)[0].replace('"', "")
                 .replace(",", " ").split())
     assert {"CWX_PLAYER", "NO_COLOR", "CWX_PAINT"} <= read
