@@ -363,3 +363,17 @@ def test_a_file_name_not_in_utf8_is_not_offered(table: Path) -> None:
     (table / os.fsdecode(b"bad\xff.toml")).write_text(KNIFE.replace("Ana", "Zed"))
     (table / "bad.toml").write_text(KNIFE.replace("Ana", "Bad"))
     assert bash_reply(table, "cwx", "char", "show", "ba") == ["bad"]
+
+
+def test_undo_player_offers_the_campaigns_players_from_its_journal(table: Path) -> None:
+    from tests.helpers import cwx
+
+    (table / "campaign.toml").write_text('[campaign]\nbag = "bag.toml"\n')
+    assert bash_reply(table, "cwx", "undo", "--player", "") == []  # no journal yet
+    for number, player in enumerate(("Alice Liddell", "Bob", "alice liddell")):
+        assert cwx("char", "new", table / f"npc{number}.toml", "--system", "clockworx",
+                   "--trait", "A=3", "--trait", "B=3", "--trait", "C=3",
+                   env={"CWX_PLAYER": player}).status == 0
+    # Most recent first, once in any case (as --player matches them), quoted for bash.
+    assert bash_reply(table, "cwx", "undo", "--player", "") == ["alice\\ liddell", "Bob"]
+    assert bash_reply(table, "cwx", "undo", "-p", "b") == ["Bob"]

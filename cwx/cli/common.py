@@ -248,6 +248,22 @@ def complete_bags() -> list[str]:
     return _members("bag", names=False)
 
 
+def complete_players() -> list[str]:
+    """The players the campaign's journal names (undo --player), most recent first."""
+    from cwx import journal
+
+    try:
+        path = here().journal_file
+    except CwxError:
+        return []
+    found: dict[str, str] = {}  # in any case once: the latest spelling
+    for event in journal.events_in(path):
+        if event.player:
+            found.pop(event.player.casefold(), None)
+            found[event.player.casefold()] = event.player
+    return list(reversed(found.values()))
+
+
 def _members(kind: str, *, names: bool, system: str | None = None) -> list[str]:
     try:
         members = here().members(lambda error: None)

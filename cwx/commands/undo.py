@@ -6,7 +6,15 @@ from typing import Annotated
 import typer
 
 from cwx import accounts
-from cwx.cli.common import DryRun, command, complete_characters, dry, here, opener
+from cwx.cli.common import (
+    DryRun,
+    command,
+    complete_characters,
+    complete_players,
+    dry,
+    here,
+    opener,
+)
 from cwx.cli.output import JsonFlag, emit
 from cwx.printable import printable
 
@@ -22,9 +30,9 @@ def undo(
         "--char", "-c", metavar="CHAR", autocompletion=complete_characters,
         help="Only this character's changes (a file, or a name in the campaign).")] = None,
     player: Annotated[str | None, typer.Option(
-        "--player", "-p", metavar="NAME", help="Another player's change (a GM undoing at the "
-        "table).", show_default="yours: CWX_PLAYER, else your git author name, else your "
-        "login")] = None,
+        "--player", "-p", metavar="NAME", autocompletion=complete_players,
+        help="Another player's change (a GM undoing at the table).",
+        show_default="yours: CWX_PLAYER, else your git author name, else your login")] = None,
     redo: Annotated[bool, typer.Option(
         "--redo", help="Undo your latest undo instead: what it took back is made again (with "
         "ID: that change, undone, is made again).")] = False,
