@@ -93,6 +93,7 @@ class Campaign:
         self._settings: Settings | None = None
         self._members: list[Member] | None = None
         self._unreadable: list[CwxError] = []
+        self._unlisted: list[CwxError] = []  # folders cwx may not list: told, never an error
 
     @classmethod
     def around(cls, path: str = ".") -> Campaign:
@@ -218,7 +219,10 @@ class Campaign:
         if self._members is None:
             self._members = []
             seen: set[str] = set()
-            for path in files_under([self.needed()], nested=False).tomls:
+            found = files_under([self.needed()], nested=False)
+            self._unlisted = [error.located(os.path.relpath(error.path or "."))
+                              for error in found.unlisted]  # named from here, as files are
+            for path in found.tomls:
                 path, real = os.path.relpath(path), os.path.realpath(path)
                 if os.path.basename(path) == SETTINGS or real in seen or \
                         self.root_of(os.path.dirname(real)) is None or \
@@ -237,6 +241,9 @@ class Campaign:
             if unreadable is None:
                 raise problem
             unreadable(problem)
+        if unreadable is not None:
+            for problem in self._unlisted:
+                unreadable(problem)
         return self._members
 
     # --- finding a character or a bag
@@ -452,7 +459,7 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
             except OSError as error:  # named, never passed by as empty (cwx check: exit 2)
                 found.unlisted.append(Unlisted(
                     f"cwx may not list this folder ({(error.strerror or 'denied').lower()}); "
-                    "what it holds is not checked", path=os.path.normpath(folder)))
+                    "what it holds goes unseen", path=os.path.normpath(folder)))
                 continue
             if folder != path and not nested and SETTINGS in names and \
                     os.path.isfile(os.path.join(folder, SETTINGS)):

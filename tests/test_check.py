@@ -64,6 +64,7 @@ def test_a_folder_check_may_not_list_is_named_and_exits_2(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     camp = saga(tmp_path / "camp", kris="pcs/kris.toml")
     (camp / "notes").mkdir()
+    lines = (["check", str(camp)], ["check", "notes"], ["party"])
     prefix = _bits_hold()
     if prefix is None:  # root, with no way to drop its privilege here: the listing fails
         from cwx.campaign import _entries as listing
@@ -74,25 +75,28 @@ def test_a_folder_check_may_not_list_is_named_and_exits_2(
             return listing(folder)
 
         monkeypatch.setattr("cwx.campaign._entries", denied)
-        said = [cwx("check", *args, cwd=camp) for args in ([camp], ["notes"])]
-        ran = [(one.status, one.stdout) for one in said]
+        said = [cwx(*line, cwd=camp) for line in lines]
+        ran = [(one.status, one.stdout, one.stderr) for one in said]
     else:
         (camp / "pcs").chmod(0o311)  # to its owner what 711 is to others: enter, not list
         (camp / "notes").chmod(0)
         try:
-            done = [subprocess.run([*prefix, sys.executable, "-m", "cwx", "check", *args],
-                                   cwd=camp, capture_output=True, text=True, timeout=60)
-                    for args in ([str(camp)], ["notes"])]
+            done = [subprocess.run([*prefix, sys.executable, "-m", "cwx", *line], cwd=camp,
+                                   capture_output=True, text=True, timeout=60)
+                    for line in lines]
         finally:
             (camp / "pcs").chmod(0o755)
             (camp / "notes").chmod(0o755)
-        ran = [(one.returncode, one.stdout) for one in done]
-    (whole, said_whole), (notes, said_notes) = ran
+        ran = [(one.returncode, one.stdout, one.stderr) for one in done]
+    (whole, said_whole, _), (notes, said_notes, _), (party, shown, noted) = ran
     assert (whole, notes) == (2, 2), ran  # no verdict, as for a missing path
     assert f"{camp}/pcs: cwx may not list this folder (permission denied)" in said_whole
     assert f"{camp}/notes: cwx may not list" in said_whole
     assert "Not checked: cwx may not read" in said_whole
     assert said_notes.startswith("notes: cwx may not list this folder (permission denied)")
+    # Play goes on (the folder may be private), but what is left out is said.
+    assert party == 0 and "Sue" in shown and "Kris" not in shown
+    assert "cwx: note: pcs: cwx may not list this folder (permission denied)" in noted
 
 
 def test_a_file_check_may_not_read_leaves_no_verdict(
