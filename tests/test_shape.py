@@ -1,6 +1,7 @@
-"""The shape of the code (STYLE.md): layers that never reach up, no circle of imports
-even inside functions, one table of systems and one of event kinds, and thin commands.
-Read from the source with ast, so a change that breaks a rule fails here, by name."""
+"""The shape of the code (docs/design.md, "The layers"): layers that never reach up, no
+circle of imports even inside functions, one table of systems and one of event kinds,
+and thin commands. Read from the source with ast, so a change that breaks a rule fails
+here, by name."""
 
 from __future__ import annotations
 
