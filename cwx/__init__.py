@@ -1,8 +1,15 @@
 """cwx: a command-line companion for the ClockWorx and Color Wheel mechanics."""
 
 import os as _os
-import signal as _signal
 import sys as _sys
+
+try:
+    # The builtin half of `signal`: `signal` itself imports enum, some milliseconds in
+    # which a Ctrl-C would still find Python's own handler and print a traceback
+    # (tests/test_durable.py sends it then). Not a question of speed: of that window.
+    import _signal  # type: ignore[import-not-found]
+except ImportError:  # a Python without it: the window stays open, nothing else changes
+    import signal as _signal
 
 __version__ = "0.2.0"
 
