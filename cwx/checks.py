@@ -239,7 +239,10 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
     problems += _uncounted(home, uncounted, reported, tally, folded)
     problems += _unknown(home, unknown, uncounted)
     whole = any(campaign.inside(home.real or "", scope) for scope in scopes)
-    problems += _w9(home, tally, folded.supply() if whole else None, bool(uncounted))
+    # A clash, like a file gone with dice, is settled first: no reconcile would mend it.
+    clashing = any(d.refused is not None for _, _, differences in found for d in differences)
+    problems += _w9(home, tally, folded.supply() if whole else None,
+                    bool(uncounted) or clashing)
     if whole:
         supplies[home.real or ""] = (folded.supply(), tally.in_files == folded.supply() and
                                      tally.in_ledger == folded.supply())
