@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from cwx import events, guesses, journal, ledger, story, systems
+from cwx.colorwheel import COLOURS
 from cwx.errors import BadValue
 from cwx.ink import plural
 from cwx.printable import printable
@@ -231,7 +232,7 @@ class _Reading:
         self._same: dict[str, str] = {}  # one copy of each name, command and file
         self.folding = ledger.Folding()
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
-        self.bought: list[tuple[int, journal.Event]] = []  # purchases told, by where
+        self.bought: list[tuple[int, _Bought]] = []  # purchases told, by where
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
         self.revealed: set[str] = set()  # the commitments a reveal showed
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
@@ -285,8 +286,9 @@ class _Reading:
                 if change.file in self.sheets or len(self.sheets) < MAX_KEPT:
                     self.sheets[change.file] = _sheet_of(change.text)
             elif change.key is not None and change.key.startswith("traits.") and \
-                    change.file in self.sheets:
-                self.sheets[change.file].traits[change.key[len("traits."):]] = change.after
+                    change.file in self.sheets and change.key[len("traits."):] in COLOURS:
+                self.sheets[change.file].traits[change.key[len("traits."):]] = \
+                    _names(change.after)
         return again
 
     def _voids(self, adopt: journal.Event) -> None:
@@ -294,7 +296,7 @@ class _Reading:
         for at, bought in self.bought:
             item = self.told[at]
             if item.voided is None and not item.undone and adopt.order > bought.order and \
-                    _sets_back(adopt, bought):
+                    _sets_back(adopt, bought.changes):
                 self.told[at] = item._replace(voided=adopt.id)
 
     def _tells(self, event: journal.Event) -> bool:
@@ -324,7 +326,9 @@ class _Reading:
             line += f" ({rules}again: the file was made before)" if again else \
                 f" ({sheet.system})" if sheet.system else ""
         if kind.buys and event.id not in self.undone:
-            self.bought.append((len(self.told), event))
+            own = tuple(c for c in event.changes if c.key is not None and c.file == event.file)
+            if 0 < len(own) <= MAX_BOUGHT:  # what no purchase of cwx's holds is never voided
+                self.bought.append((len(self.told), _Bought(event.order, own)))
         if kind.table:
             self._voids(event)
         same = self._same
@@ -337,13 +341,27 @@ class _Reading:
 
 
 MAX_KEPT = 1 << 16  # files and seals followed: far beyond a campaign's, bounded for a hostile one
+MAX_BOUGHT = 16  # keys a purchase changes of its file (a trait and the experience or dice)
 
 
 class _Sheet(Record):
     """What a recap follows of a file: the rules it plays by, its colours' traits."""
 
     system: str | None  # as people read it ("ClockWorx"); None: no character
-    traits: dict[str, Any]
+    traits: dict[str, tuple[str, ...]]  # a colour's traits (a few, each a short name)
+
+
+class _Bought(Record):
+    """A purchase told, as an adopt may set it back: when, and what it changed of its file."""
+
+    order: journal.Order
+    changes: tuple[journal.Edit, ...]
+
+
+def _names(held: object) -> tuple[str, ...]:
+    """A colour's traits as a recap names them: a few, each cut short (a file is input)."""
+    names = held[:4] if isinstance(held, list) else [held] if isinstance(held, str) else []
+    return tuple(str(name)[:40] for name in names)
 
 
 def _sheet_of(text: str) -> _Sheet:
@@ -359,7 +377,8 @@ def _sheet_of(text: str) -> _Sheet:
     title = systems.entry(named).TITLE if isinstance(named, str) and named in \
         systems.system_names() else None
     traits = data.get("traits")
-    return _Sheet(title, dict(traits) if isinstance(traits, dict) else {})
+    return _Sheet(title, {colour: _names(held) for colour, held in traits.items()
+                          if colour in COLOURS} if isinstance(traits, dict) else {})
 
 
 def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:
@@ -369,15 +388,15 @@ def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:
     if sheet is None or not isinstance(colour, str) or "trait" in event.result or \
             colour not in sheet.traits:
         return event
-    held = sheet.traits[colour]
-    names = [str(name) for name in held] if isinstance(held, list) else [str(held)]
+    names = sheet.traits[colour]
+    if not names:
+        return event
     return event._replace(result={**event.result, "color": f"{colour} ({', '.join(names)})"})
 
 
-def _sets_back(adopt: journal.Event, bought: journal.Event) -> bool:
-    """Whether `adopt` sets back every key the purchase changed of its own file: a whole
-    number by the purchase's change, any other value to what it was before."""
-    own = [c for c in bought.changes if c.key is not None and c.file == bought.file]
+def _sets_back(adopt: journal.Event, own: tuple[journal.Edit, ...]) -> bool:
+    """Whether `adopt` sets back every key a purchase changed of its own file (`own`): a
+    whole number by the purchase's change, any other value to what it was before."""
     for change in own:
         back = next((a for a in adopt.changes if a.file == change.file and a.key == change.key),
                     None)
