@@ -506,6 +506,7 @@ def test_posts_a_day_apart_are_one_session_with_a_gap_of_days(tmp_path: Path) ->
                                                        '[campaign]\nrecap_gap = "2d"\n'))
     assert json.loads(play(gm, "GM", "recap", "--json"))["total_sessions"] == 1
     assert json.loads(play(gm, "GM", "recap", "--gap", "4h", "--json"))["total_sessions"] == 3
+    assert "holds 1 session" in play(gm, "GM", "audit", "--session", 2, status=2)  # as recap
     # --until: the posts up to a day, and the holdings as they stood then.
     until = json.loads(play(gm, "GM", "recap", "--until", first_day, "--json"))
     resolves = [e for e in until["events"] if e["command"] == "clock resolve"]

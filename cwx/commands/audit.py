@@ -33,7 +33,8 @@ def audit(
     """
     camp = here()
     path = camp.journal_file
-    start, end = _span(path, session)
+    gap = camp.settings().recap_gap if session is not None and camp.root is not None else None
+    start, end = _span(path, session, gap)
     name = camp.name_of(_a_bag(camp.bag(bag))) if bag is not None else None
     found = audits.from_journal(path, name, start=start, end=end, every=all_draws)
     done = audits.tested(found.tally, found.draws, found.skipped)
@@ -51,7 +52,9 @@ def _a_bag(path: str) -> str:
     return path
 
 
-def _span(path: str, session: int | None) -> tuple[str, str]:
+def _span(path: str, session: int | None, gap: int | None) -> tuple[str, str]:
+    """A session's first and last stamps, as cwx recap counts sessions (the campaign's
+    recap_gap, else 4 hours)."""
     if session is None:
         return "", "\uffff"
     import io
@@ -60,7 +63,8 @@ def _span(path: str, session: int | None) -> tuple[str, str]:
     from cwx.timeline import Timeline
 
     with journal.opened(path) or io.BytesIO() as file:
-        picked = recap.chosen(recap.sessions(Timeline(file)), session, False, None)
+        picked = recap.chosen(recap.sessions(Timeline(file), gap or recap.SESSION_GAP), session,
+                              False, None)
     return (picked[0].start, picked[0].end) if picked else ("", "")
 
 
