@@ -458,6 +458,7 @@ def test_undo_names_an_event_says_what_it_restores_and_log_marks_it(tmp_path: Pa
     (bob / "mara.toml").write_text(text)
     play(bob, "Bob", "adopt", "mara.toml")
     assert "Undid `adopt` by Bob (" in play(bob, "Bob", "undo", "--dry-run")
+    assert re.search(r"  Bob +- +adopt \(mara\.toml\)", play(bob, "Bob", "log"))  # no GM
     sync(bob, "Bob")
     message = table.git(bob, "log", "-1", "--format=%B").stdout
     assert f"kris redoes clock resolve {first[:8]}: +{gained} xp" in message

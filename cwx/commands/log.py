@@ -117,7 +117,7 @@ def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -
     return (printable(event.when.replace("T", " ")[:16]),
             printable(event.id[:8]),  # enough to name it to cwx undo ID
             printable(event.player or "-"),
-            printable(event.who or "GM"), printable(what),
+            printable(event.who or ("-" if kind.table else "GM")), printable(what),
             printable(_outcome(event, kind, turns, settled)), printable(_change(event, kind)))
 
 
