@@ -48,8 +48,12 @@ def test_the_distribution_has_its_own_name_and_the_command_stays_cwx() -> None:
     assert "pipx install ." in readme and f"pip install {name}" not in readme
     assert "pypi.org" not in readme + templates.table_readme("table")
     assert "example.invalid" not in readme and "urls" not in project
+    # The versions the tests run on: the oldest claimed (make test's own venv), and the
+    # newest (make pytest-next, where the machine has it).
+    found = re.search(r"^NEXT := (\S+)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    assert found is not None and project["requires-python"] == ">=3.11"
     assert [c for c in project["classifiers"] if c.startswith("Programming Language :: Python :: 3.")] \
-        == ["Programming Language :: Python :: 3.11"]  # the version the tests run on
+        == ["Programming Language :: Python :: 3.11", f"Programming Language :: Python :: {found[1]}"]
 
 
 def test_the_licence_ships_and_the_index_can_classify_it() -> None:
