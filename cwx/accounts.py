@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from cwx import journal, ledger, sheets, systems, tomledit
+from cwx import journal, ledger, sheets, systems, times, tomledit
 from cwx.campaign import Campaign
 from cwx.errors import BadFile, BadValue, Conflict, CwxError, RuleForbids
 from cwx.files import Change
@@ -211,7 +211,7 @@ def _bought(path: str, name: str) -> str | None:
     if not live:
         return None
     latest = max(live, key=lambda e: e.order)
-    return f"traits bought (`{latest.command}`, {latest.when[:16].replace('T', ' ')})"
+    return f"traits bought (`{latest.command}`, {times.shown(latest.when)})"
 
 
 def sheet_problem(change: Change, path: str) -> BadFile | None:

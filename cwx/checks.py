@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, tomlread
+from cwx import campaign, guesses, journal, ledger, redo, seal, sheets, systems, times, tomlread
 from cwx.campaign import Campaign
 from cwx.errors import Conflict, CwxError, Unlisted, shown
 from cwx.record import Record
@@ -305,7 +305,7 @@ def _retired_and_played(home: Campaign, folded: ledger.Ledger,
 
 
 def _when(order: journal.Order) -> str:
-    return order[0][:16].replace("T", " ")
+    return times.shown(order[0])
 
 
 def _differences(file: _Read, folded: ledger.Ledger, name: str,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from cwx import systems, tomlread
+from cwx import systems, times, tomlread
 from cwx.errors import CwxError, shown
 from cwx.journal import Event, Order, Turns
 from cwx.record import Record
@@ -48,7 +48,7 @@ def _first(entry: tuple[Any, ...]) -> Any:
 
 def _saying(said: Said) -> str:
     command, who, when = said
-    return f"{command} ({who or 'GM'}, {when[:16].replace('T', ' ')})"
+    return f"{command} ({who or 'GM'}, {times.shown(when)})"
 
 
 def is_number(value: object) -> bool:
@@ -451,10 +451,11 @@ class _Prelude:
             if type(white) is int and type(black) is int:
                 self.supplies.append(Supplied(event.id, Dice(white, black)))
                 self.kept += 100
-        said = _saying((event.command[:_SAID], event.who and event.who[:_SAID], event.at))
+        tell: Said = (event.command[:_SAID], event.who and event.who[:_SAID], event.at)
         saw = _saw(event.result.get("saw"))
         for change in event.changes:
             if change.key is None and change.removed:
+                said = _saying(tell)  # in words only for a file made or removed: few
                 self._made(change.file, Making(event.order, event.id, said, retired=True,
                                                saw=saw, line=event.line, player=event.player))
                 if saw is not None:
@@ -465,6 +466,7 @@ class _Prelude:
                     values = values_of(tomlread.loads(change.text))
                 except CwxError:
                     continue  # not a TOML file of cwx's (a README, a schema): no ledger
+                said = _saying(tell)
                 # A bag made brings its dice in; so did a file an older cwx adopted (its
                 # lines name no player), before the supply was kept.
                 if kind.brings or (kind.table and event.player is None and

@@ -18,7 +18,7 @@ import io
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from cwx import events, guesses, journal, ledger, story, systems
+from cwx import events, guesses, journal, ledger, story, systems, times
 from cwx.colorwheel import COLOURS
 from cwx.errors import BadValue
 from cwx.ink import plural
@@ -441,7 +441,7 @@ def markdown_lines(done: Recap) -> Iterator[str]:
         f"sessions {first.number}–{last.number}"
     players = sorted({t.player for t in done.told if t.player})
     yield from (f"# Recap: {numbers} of {done.total}", "",
-                f"{_time(first.start)} – {_time(last.end)} UTC · "
+                f"{_time(first.start)} – {_time(last.end)} · "
                 f"{plural(sum(s.events for s in done.sessions), 'event')}" +
                 (f" · players: {', '.join(map(_escaped, players))}" if players else ""), "")
     by_actor: dict[str, list[Told]] = {}
@@ -515,7 +515,7 @@ def _escaped(text: str) -> str:
 
 
 def _time(when: str) -> str:
-    return when[:16].replace("T", " ")
+    return times.shown(when)
 
 
 def as_json(done: Recap, told: Iterable[Told] | None = None) -> dict[str, Any]:

@@ -211,3 +211,29 @@ def skewed(clone: Path, seconds: float, index: int = -1) -> None:
     line["at"] = later(line["at"], seconds)
     lines[index] = json.dumps(line)
     path.write_text("\n".join(lines) + "\n")
+
+
+def at_a_terminal(argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None,
+                  stdout: Path | None = None, timeout: float = 60) -> tuple[int, str]:
+    """Run `argv` as a person at a terminal would: standard error (and standard output,
+    unless `stdout` names a file to send it to, as a pipe would) on a pseudo-terminal.
+    Its exit status and what the terminal showed."""
+    import pty
+
+    leader, follower = pty.openpty()
+    with open(stdout or os.devnull, "wb") as piped:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                   stdout=follower if stdout is None else piped,
+                                   stderr=follower, cwd=cwd,
+                                   env={**os.environ, "TERM": "xterm-256color", **(env or {})})
+        os.close(follower)
+        seen = b""
+        try:
+            while chunk := os.read(leader, 65536):
+                seen += chunk
+        except OSError:  # the terminal closes when the process ends (EIO on Linux)
+            pass
+        finally:
+            os.close(leader)
+        status = process.wait(timeout=timeout)
+    return status, seen.decode(errors="replace").replace("\r\n", "\n")

@@ -18,10 +18,12 @@ A_SHELL = {
     "LANG": "C", "LC_ALL": "C", "TZ": "Pacific/Chatham",
 }
 
-# A few tests that read each of those: the player, colour.
+# A few tests that read each of those: the player, colour, local times, the pager.
 SAMPLE = [
     "tests/test_players.py::test_the_player_is_the_clones_git_author_unless_cwx_player_says",
     "tests/test_output.py::test_colour_follows_the_terminal_no_color_and_clicolor",
+    "tests/test_times.py",
+    "tests/test_pager.py::test_log_on_a_terminal_goes_through_the_pager",
 ]
 
 

@@ -9,14 +9,31 @@ import typer
 
 from cwx.ink import many_colours, paint, plural
 
-__all__ = ["JsonFlag", "colour_on", "emit", "many_colours", "paint", "plural", "quiet_stdout"]
+__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "emit", "many_colours", "paint", "plural",
+           "quiet_stdout"]
 
 JsonFlag = Annotated[bool, typer.Option(
     "--json", "-j", help="Print one JSON object for scripts.")]
 
+
+def _utc(value: bool) -> None:
+    # Every run sets it (the default too): a test's runs in one process each start afresh.
+    from cwx import times
+
+    times.utc = value
+
+
+Utc = Annotated[bool, typer.Option(
+    "--utc", callback=_utc, is_eager=True,
+    help="Show times in UTC, not in local time with its offset (JSON is always UTC).")]
+NoPager = Annotated[bool, typer.Option(
+    "--no-pager", help="Print to the terminal, not through the pager (CWX_PAGER, else PAGER, "
+    "else less -FRX).")]
+
 # The root's --paint WHEN (cli/app.py), or CWX_PAINT: always, never, or auto (colour
 # for a terminal, as the conventions below say).
 painting = "auto"
+paging = False  # standard output goes to the pager (cli/pager.py), which shows colour
 
 
 def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> None:
@@ -52,4 +69,5 @@ def colour_on(stream: Any = None) -> bool:
     if env.get("CLICOLOR_FORCE", "0") not in ("", "0") or env.get("FORCE_COLOR"):
         return True
     stream = stream or sys.stdout
-    return bool(stream.isatty()) and env.get("TERM") != "dumb" and env.get("CLICOLOR") != "0"
+    shown = stream.isatty() or (paging and stream is sys.stdout)
+    return bool(shown) and env.get("TERM") != "dumb" and env.get("CLICOLOR") != "0"

@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import checks
+from cwx import checks, times
 from cwx.cli.common import command
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.errors import BadFile, Unreadable
 from cwx.ink import plural
 from cwx.printable import printable
@@ -26,6 +26,7 @@ def check(
         help="Folders (searched below) or files.", show_default="the current folder",
         metavar="PATH...")] = None,
     json: JsonFlag = False,
+    utc: Utc = False,
 ) -> None:
     """Validate the campaign's files, journal and ledger.
 
@@ -91,10 +92,10 @@ def _waiting(report: checks.Report) -> list[str]:
         trait = trait_said(guess.trait, guess.score)
         shown = report.revealed.get(guess.commitment)
         waits = "waits for the reveal" if shown is None else \
-            f"reached the GM after the reveal ({shown[:16].replace('T', ' ')}): counts " \
+            f"reached the GM after the reveal ({times.shown(shown)}): counts " \
             "for nothing (the table may give its experience by hand, and adopt it)"
         lines.append(printable(f"Pending: {guess.who or 'a guess'} guesses {guess.guess} "
                                f"({trait}) on {guess.commitment[:12]}…, by "
-                               f"{guess.player or 'a player'} {guess.when[:16].replace('T', ' ')}"
+                               f"{guess.player or 'a player'} {times.shown(guess.when)}"
                                f"; {waits}"))
     return lines

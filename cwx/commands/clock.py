@@ -23,7 +23,7 @@ from cwx.cli.common import (
     rng,
     saying,
 )
-from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.cli.output import JsonFlag, Utc, colour_on, emit
 from cwx.clockworx import ClockOutcome
 from cwx.errors import BadValue
 from cwx.ink import plural
@@ -142,6 +142,7 @@ def verify(
     nonce: Annotated[str | None, typer.Option(
         metavar="HEX", help="The nonce revealed.", show_default=False)] = None,
     json: JsonFlag = False,
+    utc: Utc = False,
 ) -> None:
     """Check a revealed number against its commitment.
 
@@ -172,7 +173,7 @@ def verify(
 
 def _verify_journal(as_json: bool) -> None:
     """Every reveal the journal holds, each checked against its commitment and seal."""
-    from cwx import seal
+    from cwx import seal, times
     from cwx.printable import printable
 
     shown = seal.shown(here().journal_file)
@@ -183,7 +184,7 @@ def _verify_journal(as_json: bool) -> None:
             return "The journal reveals no sealed number yet."
         lines = [f"{'verified' if item.verified else 'NOT VERIFIED'}  "
                  f"{seal.short(item.commitment)}…  revealed {printable(str(item.target))}  "
-                 f"{item.when[:16].replace('T', ' ')}  (line {item.line})"
+                 f"{times.shown(item.when)}  (line {item.line})"
                  + ("" if item.published else ": no seal in the journal published it")
                  for item in shown]
         bad = sum(not item.verified for item in shown)

@@ -9,8 +9,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import events, guesses, journal, redo
+from cwx import events, guesses, journal, redo, times
 from cwx.cli.common import complete_characters, here
+from cwx.cli.output import NoPager, Utc
+from cwx.cli.pager import paged
 from cwx.cli.views import value_text
 from cwx.errors import BadValue
 from cwx.printable import printable
@@ -32,6 +34,8 @@ def log(
     jsonl: Annotated[bool, typer.Option(
         "--jsonl", help="Print JSON Lines: one event per line, oldest first, and nothing "
         "else (for a stream reader such as jq or grep).")] = False,
+    utc: Utc = False,
+    no_pager: NoPager = False,
 ) -> None:
     """Show the journal in time order.
 
@@ -54,7 +58,8 @@ def log(
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:
-            _print_table(order, camp.name_of(char) if char else None, guesses.Settled(path))
+            _print_table(order, camp.name_of(char) if char else None, guesses.Settled(path),
+                         paging=not no_pager)
         _left_out(path, order.skipped)  # after: reading the events finds the last of them
 
 
@@ -81,7 +86,8 @@ def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
     out.write("]}\n")
 
 
-def _print_table(order: Timeline, name: str | None, settled: guesses.Settled) -> None:
+def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
+                 paging: bool) -> None:
     rows = order.events()
     first = next(rows, None)
     if first is None:
@@ -92,9 +98,10 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled) ->
     for event in itertools.chain((first,), rows):  # a first pass for the widths, streamed
         widths = [max(w, _width(cell))
                   for w, cell in zip(widths, _row(event, order.turns, settled), strict=True)]
-    print(_line(header, widths))
-    for event in order.events():
-        print(_line(_row(event, order.turns, settled), widths))
+    with paged(paging):
+        print(_line(header, widths))
+        for event in order.events():
+            print(_line(_row(event, order.turns, settled), widths))
 
 
 def _line(row: tuple[str, ...], widths: list[int]) -> str:
@@ -114,7 +121,7 @@ def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -
     kind = events.kind(event.command)
     detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
     what = f"{event.command} ({detail})" if detail else event.command
-    return (printable(event.when.replace("T", " ")[:16]),
+    return (printable(times.shown(event.when)),
             printable(event.id[:8]),  # enough to name it to cwx undo ID
             printable(event.player or "-"),
             printable(event.who or ("-" if kind.table else "GM")), printable(what),

@@ -8,7 +8,8 @@ import typer
 
 from cwx import recap as recaps
 from cwx.cli.common import here
-from cwx.cli.output import JsonFlag, quiet_stdout
+from cwx.cli.output import JsonFlag, NoPager, Utc, quiet_stdout
+from cwx.cli.pager import paged
 from cwx.errors import BadValue
 
 app = typer.Typer(name="recap", add_completion=False)
@@ -30,6 +31,8 @@ def recap(
         "(by post, a day or more).", show_default="recap_gap in campaign.toml, else 4h")
     ] = None,
     json: JsonFlag = False,
+    utc: Utc = False,
+    no_pager: NoPager = False,
 ) -> None:
     """Tell a session from the journal, in Markdown.
 
@@ -49,7 +52,8 @@ def recap(
                         recaps.date_given(since) if since is not None else None,
                         recaps.date_given(until, "--until") if until is not None else None,
                         seconds or recaps.SESSION_GAP)
-    write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
+    with paged(not json and not no_pager):
+        write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
 
 
 def write(parts: Iterator[str], json: bool) -> None:

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import accounts
+from cwx import accounts, times
 from cwx.cli.common import (
     DryRun,
     command,
@@ -15,7 +15,7 @@ from cwx.cli.common import (
     here,
     opener,
 )
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.printable import printable
 
 app = command("undo")
@@ -38,6 +38,7 @@ def undo(
         "ID: that change, undone, is made again).")] = False,
     dry_run: DryRun = False,
     json: JsonFlag = False,
+    utc: Utc = False,
 ) -> None:
     """Undo your most recent change, or the event ID.
 
@@ -68,7 +69,7 @@ def _said(undoing: accounts.Undoing) -> str:
     change = undoing.change
     who = change.who or change.player or "the GM"
     by = f"{who}, played by {change.player}" if change.who and change.player else who
-    when = f"{change.when[:16].replace('T', ' ')}, {change.id[:8]}"
+    when = f"{times.shown(change.when)}, {change.id[:8]}"
     if undoing.redo:
         said = f"Redid `{change.command}` by {by} ({when})"
     else:

@@ -1,0 +1,33 @@
+"""A journal's time for people: local time with its offset from UTC, as `git log` shows
+it (2026-12-03 01:26 -0500), or UTC itself (`--utc`). The journal and every JSON output
+keep the UTC stamp."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import time
+
+# Set by a command's --utc (cli/output.py), before anything is said.
+utc = False
+
+
+def shown(stamp: str) -> str:
+    """`stamp` (the journal's YYYY-MM-DDTHH:MM:SS.sssZ) to the minute, in local time with
+    its offset; a stamp that is no time is shown as written (`cwx check` names it)."""
+    return _shown(stamp[:16], utc, time.tzname)
+
+
+# Every event of a minute shows alike: a long journal is converted once a minute (and
+# again if the time zone changes, as a test's TZ does).
+@functools.lru_cache(maxsize=4096)
+def _shown(minute: str, utc: bool, zone: object) -> str:
+    try:
+        if len(minute) != 16 or minute[4] + minute[7] + minute[10] + minute[13] != "--T:":
+            raise ValueError(minute)
+        at = datetime.datetime(int(minute[:4]), int(minute[5:7]), int(minute[8:10]),
+                               int(minute[11:13]), int(minute[14:]), tzinfo=datetime.UTC)
+        return at.strftime("%Y-%m-%d %H:%M +0000") if utc else \
+            at.astimezone().strftime("%Y-%m-%d %H:%M %z")
+    except (ValueError, OverflowError, OSError):
+        return minute.replace("T", " ")
