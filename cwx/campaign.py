@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from cwx import journal
+from cwx import journal, posix
 from cwx.errors import BadFile, BadValue, CwxError, Unlisted
 from cwx.record import Record
 
@@ -86,6 +86,7 @@ class Campaign:
     """One campaign as a command sees it; made by `around`, once a command."""
 
     def __init__(self, folder: str, root: str | None) -> None:
+        posix.needed()  # every command on campaign files makes one first
         self.folder = folder  # where the command acts: the file's folder, or the current
         self.root = root  # as named (None: outside any campaign)
         self.real = os.path.realpath(root) if root is not None else None

@@ -84,3 +84,8 @@ class WriteFailed(CwxError):
 
 class OutputLost(CwxError):
     """The command's output could not be written (a full disk, a closed stream)."""
+
+
+class NotPosix(CwxError):
+    """The system lacks what campaign files need (POSIX locks and opens): Windows outside
+    WSL, until a port can be tested there (docs/design.md, "Porting to Windows")."""

@@ -5,11 +5,14 @@ strands on an old inode the way a lock on the data file would."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Callable, Iterable
 
+from cwx import posix
 from cwx.errors import BadFile
+
+if posix.SUPPORTED:  # else (Windows outside WSL) a campaign command stops before a lock
+    import fcntl
 
 Waiting = Callable[[str], None]
 
