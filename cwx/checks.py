@@ -36,8 +36,9 @@ class _Read(Record):
     data: dict[str, Any]
 
 
-def check(given: list[str]) -> Report:
-    """Check the files and folders `given` (folders searched below)."""
+def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report:
+    """Check the files and folders `given` (folders searched below); `tick` hears how many
+    journal events were read, now and then (a terminal's progress)."""
     found = campaign.files_under(given)
     first = Campaign.around(given[0])
     named = _namer(given)
@@ -62,7 +63,8 @@ def check(given: list[str]) -> Report:
             valid[path] = kind
     supplies: dict[str, tuple[ledger.Dice, bool]] = {}
     counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
-    problems += _journals(found, homes, read, given, problems, valid, supplies, counted)
+    problems += _journals(found, homes, read, given, problems, valid, supplies, counted,
+                          _ticking(tick))
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
@@ -130,7 +132,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
               read: dict[str, dict[str, _Read]], given: list[str],
               problems: list[CwxError], valid: dict[str, str],
               supplies: dict[str, tuple[ledger.Dice, bool]],
-              counted: dict[str, guesses.Counting]) -> list[CwxError]:
+              counted: dict[str, guesses.Counting],
+              ticking: tuple[Callable[[journal.Event], None], ...]) -> list[CwxError]:
     """Each journal's lines, and each campaign's own journal against its files (read
     once, for its lines and its ledger)."""
     ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
@@ -143,7 +146,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         home = ledgers.get(os.path.realpath(path))
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-            folded = home.ledger(lines.add, _hearing(counting.note, heard.note))
+            folded = home.ledger(lines.add, _hearing(counting.note, heard.note, *ticking))
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
                                         {os.path.realpath(e.path) for e in problems if e.path},
@@ -154,6 +157,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                     lines.add(item)
                 else:
                     heard.note(item)
+                    for tick in ticking:
+                        tick(item)
         bad = lines.said() + [
             CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
                      "seal in the journal published, or that its number and nonce do not "
@@ -164,6 +169,21 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _ticking(tick: Callable[[int], None] | None) -> tuple[Callable[[journal.Event], None], ...]:
+    """A hearer of every event that tells `tick` the count now and then (of every journal
+    checked, one after another); none without a `tick`, so nothing is counted."""
+    if tick is None:
+        return ()
+    count = 0
+
+    def each(event: journal.Event) -> None:
+        nonlocal count
+        count += 1
+        if not count % 1000:
+            tick(count)
+    return (each,)
 
 
 def _hearing(*hearers: Callable[[journal.Event], None]) -> Callable[[journal.Event], None]:

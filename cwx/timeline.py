@@ -24,6 +24,7 @@ Places = Callable[[], Iterator[Place]]  # the wanted events, in time order, as o
 # the journal is in no order to speak of, and its keys are sorted at once instead.
 MAX_RUNS = 64
 SPAN = 1 << 16  # what each stretch reads at a time, while they are merged
+TICK = 1000  # lines read between two calls of a Timeline's tick
 
 
 class Timeline:
@@ -31,11 +32,12 @@ class Timeline:
     all) in time order. Made by reading the journal once; `events()` reads it again."""
 
     def __init__(self, file: BinaryIO, name: str | None = None,
-                 last: int | None = None) -> None:
+                 last: int | None = None, tick: Callable[[int], None] | None = None) -> None:
+        """`tick` hears how many of the journal's lines were read, now and then (progress)."""
         self.file = file
         self.turns = Turns()  # which draws a spend or curse turned, which undos count
         self.skipped = Skipped()  # lines that are not events
-        self.order = _in_time_order(file, name, last, self.turns, self.skipped)
+        self.order = _in_time_order(file, name, last, self.turns, self.skipped, tick)
 
     def events(self) -> Iterator[Event]:
         """The chosen events, read again whole; one whose changes are not a journal's is
@@ -65,13 +67,15 @@ class Skipped:
 
 
 def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
-                   skipped: Skipped) -> Places:
+                   skipped: Skipped, tick: Callable[[int], None] | None) -> Places:
     latest: list[Place] = []
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
     previous = ""
     offset = 0
     for number, raw in enumerate(lines_of(file), 1):
         here = offset
+        if tick is not None and not number % TICK:
+            tick(number)
         if isinstance(raw, int):  # a line too long to be an event
             offset += raw
             skipped.add(number)

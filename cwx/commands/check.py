@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from cwx import checks, times
+from cwx.cli import progress
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.errors import BadFile, Unreadable
@@ -38,7 +39,8 @@ def check(
     for path in paths or []:  # nothing there to check: check cannot run (2), no finding
         if not os.path.lexists(path):
             raise BadFile("no such file or folder; nothing to check", path=path)
-    report = checks.check(paths or ["."])
+    with progress.shown("Checking the journal", not json) as meter:
+        report = checks.check(paths or ["."], meter)
     result: dict[str, Any] = {
         "ok": not report.problems,
         "checked": report.checked,

@@ -10,13 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from cwx import events, guesses, journal, redo, times
+from cwx.cli import progress
 from cwx.cli.common import complete_characters, here
 from cwx.cli.output import NoPager, Utc
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
 from cwx.errors import BadValue
 from cwx.printable import printable
-from cwx.timeline import Skipped, Timeline
+from cwx.timeline import TICK, Skipped, Timeline
 
 app = typer.Typer(name="log", add_completion=False)
 
@@ -54,7 +55,8 @@ def log(
     # One open journal for both passes: a journal replaced meanwhile (a git pull, an
     # editor's save) is read whole from the file that was there.
     with journal.opened(path) or io.BytesIO() as file:
-        order = Timeline(file, camp.name_of(char) if char else None, last)
+        with progress.shown("Reading the journal", not (json or jsonl)) as meter:
+            order = Timeline(file, camp.name_of(char) if char else None, last, meter)
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:
@@ -95,9 +97,13 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
         return
     header = ("when", "id", "player", "who", "what", "outcome", "change")
     widths = [_width(cell) for cell in header]
-    for event in itertools.chain((first,), rows):  # a first pass for the widths, streamed
-        widths = [max(w, _width(cell))
-                  for w, cell in zip(widths, _row(event, order.turns, settled), strict=True)]
+    with progress.shown("Laying out the table") as meter:
+        # a first pass for the widths, streamed
+        for number, event in enumerate(itertools.chain((first,), rows), 1):
+            widths = [max(w, _width(cell)) for w, cell in
+                      zip(widths, _row(event, order.turns, settled), strict=True)]
+            if meter is not None and not number % TICK:
+                meter(number)
     with paged(paging):
         print(_line(header, widths))
         for event in order.events():
