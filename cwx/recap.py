@@ -15,7 +15,7 @@ moment), and the campaign's dice.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from cwx import events, guesses, journal, ledger, story, systems, times
@@ -24,7 +24,7 @@ from cwx.errors import BadValue
 from cwx.ink import plural
 from cwx.printable import printable
 from cwx.record import Record
-from cwx.timeline import Timeline
+from cwx.timeline import TICK, Timeline
 
 SESSION_GAP = 4 * 3600  # seconds
 MAX_GAP = 366 * 86400  # a year: a longer gap is no session any table plays
@@ -181,13 +181,14 @@ class Recap(Record):
 
 def recap(path: str, number: int | str | None = None, every: bool = False,
           since: str | None = None, until: str | None = None,
-          gap: int = SESSION_GAP) -> Recap:
+          gap: int = SESSION_GAP, tick: Callable[[int], None] | None = None) -> Recap:
     """The recap of the sessions asked for (`number`: a session's number, or a day it was
     under way), from the journal at `path`: its events read once (twice for one session
     named, whose end must be known first), each told as it comes and folded into the
-    ledger up to the end of the last session told (or `until`)."""
+    ledger up to the end of the last session told (or `until`). `tick` hears how many
+    lines or events were read, now and then (a terminal's progress)."""
     with journal.opened(path) or io.BytesIO() as file:
-        order = Timeline(file)
+        order = Timeline(file, tick=tick)
         end = None
         if number is not None:  # the ledger is folded to that session's end
             found = sessions(order, gap)
@@ -198,10 +199,12 @@ def recap(path: str, number: int | str | None = None, every: bool = False,
                 return Recap(len(found), [], [], {}, {}, None, since, until)
             end = picked[-1].end
         reading = _Reading(order, path, number, every, since, end, until, gap)
-        for event in order.events():
+        for count, event in enumerate(order.events(), 1):
             if end is not None and event.when > end:
                 break
             reading.read(event)
+            if tick is not None and not count % TICK:
+                tick(count)
         found = found if number is not None else reading.found
         picked = chosen(found, number, every, since, until)
         if not picked:

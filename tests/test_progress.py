@@ -50,7 +50,7 @@ def screen(text: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("args", [["check"], ["log", "--last", "3", "--no-pager"]])
+@pytest.mark.parametrize("args", [["check"], ["log", "--last", "3", "--no-pager"], ["recap", "--no-pager"]])
 def test_progress_shows_on_a_terminal_and_is_erased(long_campaign: Path,
                                                     args: list[str]) -> None:
     _, seen = at_a_terminal([*CWX_AT_ONCE, *args], cwd=long_campaign)
@@ -58,7 +58,7 @@ def test_progress_shows_on_a_terminal_and_is_erased(long_campaign: Path,
     assert not any(SHOWN.search(line) for line in screen(seen)), seen[-500:]
 
 
-@pytest.mark.parametrize("args", [["check", "--json"], ["log", "--last", "3", "--json"]])
+@pytest.mark.parametrize("args", [["check", "--json"], ["log", "--last", "3", "--json"], ["recap", "--json"]])
 def test_no_progress_with_json(long_campaign: Path, args: list[str]) -> None:
     _, seen = at_a_terminal([*CWX_AT_ONCE, *args], cwd=long_campaign)
     assert not SHOWN.search(seen) and seen.startswith("{")
@@ -89,3 +89,16 @@ def test_progress_waits_a_second_then_says_count_and_rate(
     assert sys.stderr.getvalue() == said  # a tenth of a second between showings
     meter.erase()
     assert screen(sys.stderr.getvalue()) == [""]
+
+
+def test_a_second_pass_counts_its_rate_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    meter = progress.Meter("Reading the journal")
+    for second in range(1, 6):  # 100,000 lines a second for 5 seconds
+        now[0] = second
+        meter(second * 100_000)
+    now[0] = 6.0  # then 10,000 events in the next pass's first second
+    meter(10_000)
+    assert screen(sys.stderr.getvalue()) == ["Reading the journal: 10,000 events (10,000/s)"]

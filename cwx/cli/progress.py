@@ -15,26 +15,26 @@ EVERY = 0.1  # seconds between two showings, at most
 
 
 class Meter:
-    """One line of progress, said again as the count grows, under a name that may change
-    with each pass of the work (the count starts again, the second does not)."""
+    """One line of progress, said again as the count grows; a count smaller than the last
+    is the work's next pass over the journal, its rate counted afresh."""
 
     def __init__(self, what: str) -> None:
         self.what = what
-        self.began = self.passed = time.monotonic()
+        self.began = self.passed = self.called = time.monotonic()
         self.next = self.began + AFTER
+        self.count = 0  # at the last call, and when it came
         self.width = 0  # of the line on the screen, to erase it
 
     def __call__(self, count: int) -> None:
         now = time.monotonic()
+        if count < self.count:  # the last pass ended about when it was last heard of
+            self.passed = self.called
+        self.count, self.called = count, now
         if now < self.next:
             return
         self.next = now + EVERY
         rate = count / max(now - self.passed, 1e-3)
         self._say(f"{self.what}: {count:,} events ({rate:,.0f}/s)")
-
-    def then(self, what: str) -> None:
-        """The next pass of the work, counted from 0."""
-        self.what, self.passed = what, time.monotonic()
 
     def erase(self) -> None:
         if self.width:

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from cwx import recap as recaps
+from cwx.cli import progress
 from cwx.cli.common import here
 from cwx.cli.output import JsonFlag, NoPager, Utc, quiet_stdout
 from cwx.cli.pager import paged
@@ -48,10 +49,11 @@ def recap(
     wanted = recaps.session_given(session) if session is not None else None
     seconds = recaps.gap_given(gap) if gap is not None else \
         camp.settings().recap_gap if camp.root is not None else None
-    done = recaps.recap(camp.journal_file, wanted, every,
-                        recaps.date_given(since) if since is not None else None,
-                        recaps.date_given(until, "--until") if until is not None else None,
-                        seconds or recaps.SESSION_GAP)
+    with progress.shown("Reading the journal", not json) as meter:
+        done = recaps.recap(camp.journal_file, wanted, every,
+                            recaps.date_given(since) if since is not None else None,
+                            recaps.date_given(until, "--until") if until is not None else None,
+                            seconds or recaps.SESSION_GAP, meter)
     with paged(not json and not no_pager):
         write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
 
