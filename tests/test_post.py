@@ -259,7 +259,7 @@ def test_a_push_someone_beat_is_pulled_and_tried_again(tmp_path: Path) -> None:
 
 
 def _normal(text: str) -> str:
-    return re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", "WHEN",
+    return re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?: [+-]\d{4})?", "WHEN",
                   re.sub(r"[0-9a-f]{12}…", "HEX…", text))
 
 

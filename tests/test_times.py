@@ -70,8 +70,8 @@ def test_log_recap_and_undo_say_local_time_and_utc_when_asked(
     assert utc in cwx("log", "--last", 1, "--utc", cwd=camp).stdout
     assert local in cwx("recap", cwd=camp).stdout
     assert utc in cwx("recap", "--utc", cwd=camp).stdout
-    assert f"({local})" in cwx("undo", "--dry-run", cwd=camp).stdout
-    assert f"({utc})" in cwx("undo", "--dry-run", "--utc", cwd=camp).stdout
+    assert f"({local}, " in cwx("undo", "--dry-run", cwd=camp).stdout
+    assert f"({utc}, " in cwx("undo", "--dry-run", "--utc", cwd=camp).stdout
 
 
 def test_json_keeps_the_journals_utc_stamp(tmp_path: Path, zone: None) -> None:
