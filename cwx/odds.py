@@ -68,10 +68,15 @@ def wheel(table: Table, colour: str, policy: Policy = Policy()) -> WheelOdds:
 
 
 # The most whites and blacks the player may keep, bag and reserve together, for odds cwx
-# will sum. Summed by phases (below), the work grows with the digits of the chances raised
-# to the reserve's power: measured, every colour of `--all` from 2,500 of each takes 9 ms
-# (1,000 of each 3 ms), and 2.6 s when the bag also holds 2**62 red, yellow and blue dice.
+# will sum, and the most digits the exact fractions may run to. Summed by phases (below),
+# the work grows with the digits: the chances raised to the reserve's power, a factor a
+# white the bag itself gives up. Measured (python bench/hostile.py), the slowest tables
+# within these bounds take under a second.
 MOST_KEPT = 5_000
+MOST_DIGITS = 30_000
+MOST_GIVEN_UP = 600  # whites the bag itself gives up, one a keep: a step of the sum each
+# Those whites times the blacks a reserve refills after each: a long fraction each step.
+MOST_REFILLS = 5_000
 
 
 def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
@@ -79,6 +84,20 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
     whites = table.bag.white + table.reserve.white if _keeps(table, "white", policy) else 0
     blacks = table.bag.black + table.reserve.black if _keeps(table, "black", policy) else 0
     if whites + blacks <= MOST_KEPT:
+        given_up = table.bag.white if _keeps(table, "white", policy) else 0
+        refills = table.reserve.black if _keeps(table, "black", policy) else 0
+        if given_up > MOST_GIVEN_UP or given_up * refills > MOST_REFILLS:
+            raise BadValue(
+                f"the exact odds of keeping whites from a bag of {given_up:,} would take too "
+                f"long to compute; cwx computes them for up to {MOST_GIVEN_UP:,} whites in the "
+                f"bag, and up to {MOST_REFILLS:,} whites in the bag times blacks in the reserve: "
+                "ask about a smaller bag or reserve, or without --keep-white")
+        digits = _digits(table, policy)
+        if digits > MOST_DIGITS:
+            raise BadValue(
+                f"the exact odds of keeping dice from this bag and reserve would run to about "
+                f"{digits:,} digits; cwx computes them up to {MOST_DIGITS:,} digits: ask about "
+                "a smaller bag or reserve, or without --keep-white or --keep-black")
         return
     from cwx.ink import plural
 
@@ -88,6 +107,19 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
         f"compute exactly; cwx computes them for up to {MOST_KEPT} whites and blacks that may be "
         "kept: ask about a smaller bag or reserve, or without --keep-white or --keep-black"
     )
+
+
+def _digits(table: Table, policy: Policy) -> int:
+    """About how many digits the exact odds can run to (an upper bound): each chance has
+    the digits of the dice on the table; the whites the bag gives up, one a keep, each
+    bring a factor, each with the blacks' reserve run at its own chances."""
+    bag, reserve = table.bag, table.reserve
+    bits = (bag.total + reserve.white + reserve.black).bit_length()
+    keeps_white = _keeps(table, "white", policy)
+    whites = reserve.white if keeps_white else 0
+    blacks = reserve.black if _keeps(table, "black", policy) else 0
+    given_up = bag.white if keeps_white else 0
+    return bits * (given_up * (1 + blacks) + whites + blacks + 1) * 3 // 10
 
 
 def _keeps(table: Table, die: str, policy: Policy) -> bool:
@@ -147,18 +179,17 @@ def _second(s: int, f: int, white: int, black: int, reserve: int, keep: bool,
         cancelled += run * Fraction(white, total)
         gained += p * run
         reach = p ** reserve
-    while reach:  # then the bag's own blacks, one fewer a keep
-        total = s + f + white + black
-        if total == 0:
+    if reach:  # then the bag's own blacks, one fewer a keep, till a die that is not one
+        ends = s + f + white + (0 if keep else black)  # the dice that end it
+        if ends == 0:
             raise RuleForbids(_EMPTY)
-        success += reach * Fraction(won, total)
-        spent += reach * Fraction(paid, total)
-        cancelled += reach * Fraction(white, total)
-        if not keep or black == 0:
-            break
-        reach *= Fraction(black, total)
-        gained += reach
-        black -= 1
+        # Drawn without replacement, the first die that ends it is any of them alike, and
+        # the blacks before it number black / (ends + 1) on average.
+        success += reach * Fraction(won, ends)
+        spent += reach * Fraction(paid, ends)
+        cancelled += reach * Fraction(white, ends)
+        if keep:
+            gained += reach * Fraction(black, ends + 1)
     return _Ends(success, spent, gained, cancelled)
 
 
@@ -208,9 +239,13 @@ def _phases(table: Table, colour: str, policy: Policy) -> tuple[Fraction, Fracti
                      black_share * (1 + then.gained - then.cancelled),
                      Fraction(whites, total) if policy.keep_white else Fraction(0))
 
-    success = white_held = black_held = Fraction(0)
-    reach, kept = Fraction(1), 0
-    while reach:
+    # Each run of steps: what it gives if reached, and the chance it goes on to the next.
+    # Summed from the last run back (each sum a small fraction times the one after it, plus
+    # a small fraction): summed from the first, every term was a long fraction added to a
+    # long fraction, and a bag of thousands of whites took minutes.
+    runs: list[tuple[Fraction, Fraction, Fraction, Fraction]] = []
+    on, kept = Fraction(1), 0
+    while on:
         whites = bag.white - max(kept - reserve.white, 0)  # replaced while the reserve lasts
         holding = held.white + kept
         one = step(whites, holding)
@@ -218,11 +253,16 @@ def _phases(table: Table, colour: str, policy: Policy) -> tuple[Fraction, Fracti
         run = reserve.white - kept + 1 if policy.keep_white and kept <= reserve.white and \
             (holding > 0 or not policy.spend_white) else 1
         sums, weighted = _geometric(one.on, run) if run > 1 else (Fraction(1), Fraction(0))
-        success += reach * sums * one.success
-        white_held += reach * ((one.ending * holding - one.spent) * sums + one.ending * weighted)
-        black_held += reach * sums * one.blacks
-        reach *= one.on ** run
+        on = one.on ** run
+        runs.append((sums * one.success,
+                     (one.ending * holding - one.spent) * sums + one.ending * weighted,
+                     sums * one.blacks, on))
         kept += run
         if whites == 0 and kept > reserve.white:
             break
+    success = white_held = black_held = Fraction(0)
+    for run_success, run_white, run_black, run_on in reversed(runs):
+        success = run_success + run_on * success
+        white_held = run_white + run_on * white_held
+        black_held = run_black + run_on * black_held
     return success, white_held, black_held

@@ -123,3 +123,27 @@ def test_check_looks_at_each_folder_of_a_deep_clone_a_few_times(
 
     # Each folder's real path looked up anew took a look at every folder above it.
     assert grows(work, 50) < LINEAR
+
+
+def test_wheel_odds_keeping_both_from_the_bag_alone_take_a_step_a_die() -> None:
+    from cwx import colorwheel, odds
+
+    def work(n: int) -> int:
+        table = colorwheel.Table(colorwheel.Bag(1, 0, 0, n, n), colorwheel.Luck(0, 0),
+                                 colorwheel.Luck(0, 0))
+        return steps(lambda: odds.wheel(table, "red", odds.Policy(True, True)))
+
+    # Each white kept summed every black after it again: work as the square of the bag.
+    assert grows(work, 50) < LINEAR
+
+
+def test_wheel_odds_past_the_bag_they_are_computed_for_are_refused_naming_it(
+        tmp_path: Path) -> None:
+    from cwx import odds
+    from tests.helpers import cwx as run
+
+    bag = tmp_path / "bag.toml"
+    bag.write_text("[bag]\nred = 1\nyellow = 0\nblue = 0\nwhite = 2500\nblack = 2500\n\n"
+                   "[reserve]\nwhite = 0\nblack = 0\n")
+    ran = run("odds", "wheel", "--bag", bag, "--all", "--keep-white", "--keep-black")
+    assert ran.status == 2 and f"up to {odds.MOST_GIVEN_UP:,} whites in the bag" in ran.error

@@ -96,7 +96,8 @@ def wheel(
     character's luck and the campaign's bag.
 
     Keeping dice: computed for up to 5000 whites and blacks that may be kept, bag and reserve
-    together.
+    together, and up to 600 whites kept from the bag itself (5000 times the reserve's
+    blacks), within a second; refused past that.
 
     Example: cwx odds wheel --char sue --trait Athletic --keep-white
     """
