@@ -296,7 +296,7 @@ def _holding_in(lines: bytes, before: int, only: tuple[bytes, ...]) -> Iterator[
 def opened(path: str) -> BinaryIO | None:
     """The journal, open for reading; None when there is none yet. A journal that is not
     a regular file (a link to /dev/zero, a FIFO) is an error, never read without end."""
-    from cwx.campaign import confine, confine_open
+    from cwx.places import confine, confine_open
 
     if os.path.islink(path):  # one leading out of the campaign is not even opened
         confine(path, os.path.realpath(path))

@@ -25,7 +25,7 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY | \
         (0 if through_links else os.O_NOFOLLOW)
     if through_links and os.path.islink(path):  # what a link leads to is not even opened
-        from cwx.campaign import confine
+        from cwx.places import confine
 
         confine(path, os.path.realpath(path))
     try:
@@ -41,7 +41,7 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
         raise Unreadable(f"cannot be read ({error.strerror})", path=path) from None
     try:
         if through_links:  # a link in a folder on the way is known once the file is open
-            from cwx.campaign import confine_open
+            from cwx.places import confine_open
 
             confine_open(path, fd)
         info = os.fstat(fd)

@@ -315,7 +315,7 @@ def test_a_hook_that_is_a_link_is_kept_and_the_driver_still_set(tmp_path: Path) 
     ran = table.cwx(bob, "git", "setup")
     assert ran.status == 0 and "pre-commit is not cwx's" in ran.stderr
     assert (hooks / "pre-commit").is_symlink()
-    assert "git merge %O %A %B %P" in table.git(bob, "config", "merge.cwx.driver").stdout
+    assert "git merge -- %O %A %B %P" in table.git(bob, "config", "merge.cwx.driver").stdout
 
 
 def test_a_shared_hooks_folder_gets_no_hook(tmp_path: Path) -> None:
