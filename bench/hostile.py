@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 EVENTS = 100_000
 MEMORY_LIMIT_MB = 100
@@ -131,9 +132,11 @@ def campaign(folder: Path, lines: Iterator[str]) -> Path:
 MEASURE = """\
 import resource, subprocess, sys, time
 began = time.perf_counter()
-subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL,
-               stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - began)
+done = subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.PIPE)
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(used.ru_maxrss, time.perf_counter() - began, used.ru_utime + used.ru_stime,
+      done.returncode, len(done.stderr.splitlines()))
 """
 
 COMMANDS = {
@@ -143,17 +146,111 @@ COMMANDS = {
     "undo": ["undo"],
     "luck spend": ["luck", "spend", "-c", "sue"],
     "reconcile": ["reconcile"],
+    "recap --all": ["recap", "--all"],
 }
 
 
-def cost(folder: Path, args: list[str]) -> tuple[float, float]:
+class Cost(NamedTuple):
+    mb: float  # peak memory
+    seconds: float
+    cpu: float  # seconds of CPU time, user and system: what a busy machine does not change
+    status: int
+    said: int  # lines on standard error
+
+
+def cost(folder: Path, args: list[str]) -> Cost:
     """Peak memory (MB) and seconds of one cwx command in `folder`, from a small parent
     (a child of this process would count its copy of our memory)."""
     cwx = str(Path(sys.executable).parent / "cwx")
     done = subprocess.run([sys.executable, "-c", MEASURE, str(folder), cwx, *args],
                           check=True, capture_output=True, text=True)
-    kb, seconds = done.stdout.split()
-    return int(kb) / 1024, float(seconds)
+    kb, seconds, cpu, status, said = done.stdout.split()
+    return Cost(int(kb) / 1024, float(seconds), float(cpu), int(status), int(said))
+
+
+# ---------------------------------------------------------------- inputs with budgets of their own
+#
+# Work that grew faster than what a clone brings (SPEC 8.1): each a file or journal and
+# the command it cost most, with the budget it must keep. Time is CPU time (user and
+# system), which a machine busy with other work does not change.
+
+BIG_BAG = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 100000000\nblack = 1\n\n" \
+          "[reserve]\nwhite = 0\nblack = 0\n"
+
+
+def big_bag_draws(folder: Path) -> list[str]:
+    """A forged bag of 10**8 whites, and 12 recorded draws of 120,000 whites kept each
+    (an 11.5 MB journal): `audit` once held every die with its chances."""
+    (folder / "big.toml").write_text(BIG_BAG)
+    with open(folder / "journal.jsonl", "a") as file:
+        file.write(_event(0, "bag new", file="big.toml", changes=[
+            {"file": "big.toml", "created": True, "text": BIG_BAG}]) + "\n")
+        for n in range(1, 13):
+            file.write(_event(n, "bag draw", file="sue.toml", bag="big.toml", result={
+                "color": "red", "draws": ["white"] * 120_000 + ["red"], "success": True,
+                "recorded": True}) + "\n")
+    return ["audit", "--bag", "big.toml"]
+
+
+def wheel_bag(n: int) -> Callable[[Path], list[str]]:
+    """A bag of one red, n whites and n blacks, no reserve: odds keeping both once took
+    the square of n steps (n = 800: 10 s; 2,500: 359 s)."""
+    def made(folder: Path) -> list[str]:
+        (folder / "wide.toml").write_text(
+            f"[bag]\nred = 1\nyellow = 0\nblue = 0\nwhite = {n}\nblack = {n}\n\n"
+            "[reserve]\nwhite = 0\nblack = 0\n")
+        return ["odds", "wheel", "--bag", "wide.toml", "--all", "--keep-white", "--keep-black"]
+    return made
+
+
+def deep(depth: int) -> Callable[[Path], list[str]]:
+    """A clone `depth` folders deep: check once looked up every folder's real path."""
+    def made(folder: Path) -> list[str]:
+        here = folder
+        for _ in range(depth):  # one at a time: the whole path is longer than one call takes
+            here = here / "a"
+            here.mkdir()
+        (here / "x.toml").write_text("[bag]\nwhite = 1\n")
+        return ["check"]
+    return made
+
+
+# (name, what it makes, the most MB, the most CPU seconds; a refusal, exit 2 in one line,
+# is within budget)
+BUDGETS: list[tuple[str, Callable[[Path], list[str]], float, float]] = [
+    ("audit, 12 draws of 120,000 whites", big_bag_draws, 100, 2),
+    ("odds wheel, bag of 800 each", wheel_bag(800), 100, 1),
+    ("odds wheel, bag of 2,500 each", wheel_bag(2500), 100, 1),
+    ("check, 1,600 folders deep", deep(1600), 100, 2),
+    ("check, 1,900 folders deep", deep(1900), 100, 2),
+]
+RECAP_SIZES = (4_000, 16_000, EVENTS)
+RECAP_TIMES_CHECK = 3  # a recap reads what check reads, and tells it
+
+
+def budgets(scratch: Path) -> int:
+    """Each input with a budget of its own, and recap against check; the failures."""
+    failed = 0
+    print(f"\n{'input':36} {'MB':>7} {'CPU s':>7} {'budget':>14}")
+    for name, made, most_mb, most_cpu in BUDGETS:
+        folder = campaign(scratch / "budget", iter(()))
+        spent = cost(folder, made(folder))
+        refused = spent.status == 2 and spent.said == 1
+        over = spent.mb > most_mb or spent.cpu > most_cpu or spent.status not in (0, 1, 2) \
+            or (spent.status == 2 and not refused)
+        failed += over
+        print(f"{name:36} {spent.mb:7.1f} {spent.cpu:7.2f} {f'{most_mb} MB, {most_cpu} s':>14}"
+              f"{'  (refused)' if refused else ''}{'  FAIL' if over else ''}")
+        subprocess.run(["rm", "-rf", str(folder)], check=True)  # rmtree recurses a folder a level
+    for events in RECAP_SIZES:
+        folder = campaign(scratch / "recap", a_file_an_event(events))
+        recap, check = cost(folder, ["recap"]), cost(folder, ["check"])
+        over = recap.cpu > RECAP_TIMES_CHECK * check.cpu or recap.mb > MEMORY_LIMIT_MB
+        failed += over
+        print(f"{f'recap, {events:,} events a file each':36} {recap.mb:7.1f} {recap.cpu:7.2f}"
+              f" {f'{recap.cpu / check.cpu:.2f}x check':>14}{'  FAIL' if over else ''}")
+        shutil.rmtree(folder)
+    return failed
 
 
 def main() -> int:
@@ -166,11 +263,12 @@ def main() -> int:
             for command, args in COMMANDS.items():
                 folder = campaign(Path(scratch) / f"{name}-{command}".replace(" ", "-"),
                                   lines())
-                mb, seconds = cost(folder, args)
+                mb, seconds, *_ = cost(folder, args)
                 failed += mb > MEMORY_LIMIT_MB
                 print(f"{name:20} {command:14} {mb:7.1f} {seconds:8.2f}"
                       f"{'  FAIL' if mb > MEMORY_LIMIT_MB else ''}")
                 shutil.rmtree(folder)
+        failed += budgets(Path(scratch))
     return 1 if failed else 0
 
 
