@@ -68,7 +68,9 @@ def test_help_shows_a_commands_help_as_its_option_does() -> None:
 def test_cwx_alone_shows_its_help_and_exits_2() -> None:
     ran = cwx_process()
     assert ran.status == 2 and ran.stdout.startswith("Usage: cwx [OPTIONS] COMMAND")
-    assert "Commands:" in ran.stdout and ran.stderr == ""
+    assert "Commands:" in ran.stdout  # and the usage error in cwx's one line:
+    assert ran.stderr == ("cwx: error: no command given: the commands are listed above, and "
+                          "`cwx help COMMAND` shows one's help\n")
     group = cwx("char")  # a group alone lists its commands, as before
     assert group.status == 0 and "Commands:" in group.stdout
 

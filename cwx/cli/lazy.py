@@ -187,8 +187,6 @@ def _any_case(items: list[CompletionItem], incomplete: str) -> list[CompletionIt
 # A parameter that takes a file says so in its help (FILE, PATH, and CHAR: a file or a
 # name; DIR, a folder); there the shell's own file names follow cwx's candidates, and
 # nowhere else (a trait or a number is never a file of the folder).
-NO_COMMAND = 2  # `cwx` alone: its help, and the status of a usage error
-
 _FILES = frozenset({"FILE", "PATH", "CHAR"})
 
 
@@ -230,11 +228,13 @@ def invoke(app: typer.Typer, args: Sequence[str] | None) -> int:
     except NoArgsIsHelpError as error:
         # `cwx` or `cwx char` alone asks for the manual. With rich, Typer has printed it
         # already while making the error; without, it is the error's message. `cwx` alone
-        # names no command: a usage error, as ruff's (2), though the help is shown.
+        # names no command: the help, then a usage error (2, as ruff's) in cwx's one line.
         if text := error.format_message().strip():
             print(text)
-        root = error.ctx is not None and error.ctx.parent is None
-        return NO_COMMAND if root else 0
+        if error.ctx is not None and error.ctx.parent is None:
+            raise Usage("no command given: the commands are listed above, and `cwx help "
+                        "COMMAND` shows one's help") from None
+        return 0
     except UsageError as error:
         raise _usage(error, command, args) from None
     except ClickException as error:
