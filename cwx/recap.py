@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from cwx import events, guesses, journal, ledger, story, systems, times
-from cwx.colorwheel import COLOURS
 from cwx.errors import BadValue
 from cwx.ink import plural
 from cwx.printable import printable
@@ -288,10 +287,13 @@ class _Reading:
                 again = again or change.file in self.sheets
                 if change.file in self.sheets or len(self.sheets) < MAX_KEPT:
                     self.sheets[change.file] = _sheet_of(change.text)
-            elif change.key is not None and change.key.startswith("traits.") and \
-                    change.file in self.sheets and change.key[len("traits."):] in COLOURS:
-                self.sheets[change.file].traits[change.key[len("traits."):]] = \
-                    _names(change.after)
+            elif change.key is not None and change.file in self.sheets:
+                sheet = self.sheets[change.file]
+                plays = systems.system(sheet.plays) if sheet.plays is not None else None
+                drawn = plays.drawn_traits_changed(change.key, change.after) \
+                    if plays is not None else None
+                if drawn is not None:
+                    sheet.traits[drawn[0]] = drawn[1]
         return again
 
     def _voids(self, adopt: journal.Event) -> None:
@@ -352,6 +354,7 @@ class _Sheet(Record):
 
     system: str | None  # as people read it ("ClockWorx"); None: no character
     traits: dict[str, tuple[str, ...]]  # a colour's traits (a few, each a short name)
+    plays: str | None = None  # the system's name in the registry
 
 
 class _Bought(Record):
@@ -361,14 +364,8 @@ class _Bought(Record):
     changes: tuple[journal.Edit, ...]
 
 
-def _names(held: object) -> tuple[str, ...]:
-    """A colour's traits as a recap names them: a few, each cut short (a file is input)."""
-    names = held[:4] if isinstance(held, list) else [held] if isinstance(held, str) else []
-    return tuple(str(name)[:40] for name in names)
-
-
 def _sheet_of(text: str) -> _Sheet:
-    """A file's rules and traits, from the text it was made with."""
+    """A file's rules and the traits its draws name, from the text it was made with."""
     from cwx import tomlread
     from cwx.errors import CwxError
 
@@ -377,11 +374,10 @@ def _sheet_of(text: str) -> _Sheet:
     except CwxError:
         return _Sheet(None, {})
     named = data.get("system")
-    title = systems.entry(named).TITLE if isinstance(named, str) and named in \
-        systems.system_names() else None
-    traits = data.get("traits")
-    return _Sheet(title, {colour: _names(held) for colour, held in traits.items()
-                          if colour in COLOURS} if isinstance(traits, dict) else {})
+    if not (isinstance(named, str) and named in systems.system_names()):
+        return _Sheet(None, {})
+    plays = systems.system(named)
+    return _Sheet(plays.TITLE, plays.traits_drawn_for(data), named)
 
 
 def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:

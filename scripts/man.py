@@ -86,6 +86,12 @@ ENVIRONMENT = [
                 "(else the home folder)."),
     ("XDG_CONFIG_HOME", "Where --install-completion fish puts its script: fish/completions "
                         "there (else ~/.config)."),
+    ("CWX_PAGER, PAGER", "The pager log and recap use on a terminal, CWX_PAGER first; \"\" "
+                         "or cat: none (else less -FRX, where less is installed)."),
+    ("LESS, LV", "Set for the pager where unset, as git sets them: FRX (quit on one screen, "
+                 "colour kept, the screen not cleared), -c."),
+    ("TZ", "The time zone times are shown in, with their offset (--utc: UTC); the JSON "
+           "keeps UTC."),
     ("CWX_DEBUG", "Set: an internal error (exit 3) shows its traceback, for a bug report."),
 ]
 

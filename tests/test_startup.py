@@ -77,6 +77,7 @@ STATEFUL_RESOLVE = {
     "cwx.systems", "cwx.systems.clockworx", "cwx.tomledit", "cwx.tomlread", "cwx.traitnames",
     "cwx.repo",  # the clone whose git author is the player (players.py)
     "cwx.posix",  # whether the system has what campaign files need
+    "cwx.places",  # the rule of links: nothing read or written outside the campaign
     "pwd",  # the login name, where no LOGNAME or USER says it
     "_blake2",  # the redo record's mark
     "gc",  # collection paused while a command starts (cli/main.py)

@@ -114,6 +114,14 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
             """What the character earned that a sheet made anew would wipe ("8 xp"), beyond
             the dice W9 counts; None: nothing."""
 
+        def traits_drawn_for(self, data: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+            """A sheet's traits by the action a draw records (the Color Wheel: a colour's
+            traits, a few, each cut short, as a recap names them; none elsewhere)."""
+
+        def drawn_traits_changed(self, key: str, value: Any) -> tuple[str, tuple[str, ...]] | None:
+            """A change of a sheet's ledger key as the action whose traits it sets and those
+            traits ("traits.blue", ["Swift"]: "blue", ("Swift",)), or None for any other key."""
+
 
 # ---------------------------------------------------------------- the table
 

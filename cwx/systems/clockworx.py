@@ -173,6 +173,14 @@ def trait_names(sheet: ClockCharacter) -> list[str]:
     return list(sheet.traits)
 
 
+def traits_drawn_for(data: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    return {}  # a guess names its trait itself
+
+
+def drawn_traits_changed(key: str, value: Any) -> tuple[str, tuple[str, ...]] | None:
+    return None
+
+
 def earned(sheet: ClockCharacter) -> str | None:
     if sheet.xp:
         return f"{sheet.xp} xp earned"

@@ -199,6 +199,23 @@ def trait_names(sheet: WheelCharacter) -> list[str]:
     return [name for names in sheet.traits.values() for name in names]
 
 
+def traits_drawn_for(data: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    traits = data.get("traits")
+    return {colour: _few(held) for colour, held in traits.items()
+            if colour in COLOURS} if isinstance(traits, dict) else {}
+
+
+def drawn_traits_changed(key: str, value: Any) -> tuple[str, tuple[str, ...]] | None:
+    colour = key.removeprefix("traits.")
+    return (colour, _few(value)) if colour != key and colour in COLOURS else None
+
+
+def _few(held: object) -> tuple[str, ...]:
+    """A colour's traits as a recap names them: a few, each cut short (a file is input)."""
+    names = held[:4] if isinstance(held, list) else [held] if isinstance(held, str) else []
+    return tuple(str(name)[:40] for name in names)
+
+
 def earned(sheet: WheelCharacter) -> str | None:
     return None  # luck is dice, which W9 keeps for every file
 
