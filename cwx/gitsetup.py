@@ -310,11 +310,23 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
             "is the table's choice, or `cwx reconcile` to take the ledger's")
 
 
+def journal_beside(path: str, base: str = ".") -> str:
+    """The journal of the campaign a file (named from `base`) is in, named from `base` as a
+    shell command takes it: an adopt writes there, so advice to `git add` names it too."""
+    from cwx.hints import typed
+    from cwx.journal import NAME
+    from cwx.places import root_above
+
+    folder = os.path.join(base, os.path.dirname(path))
+    root = root_above(folder) or folder
+    return typed(os.path.relpath(os.path.join(root, NAME), base))
+
+
 def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
     """What a person does about a file the merge driver could not settle."""
     from cwx.hints import typed
 
-    quoted = typed(path)
+    quoted, journal = typed(path), journal_beside(path)
     clone = repo.of(".")
     rebasing = clone is not None and any(
         os.path.isdir(os.path.join(repo.git_folder(clone), where))
@@ -327,20 +339,21 @@ def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
     if any(clash.startswith("was made alike on both sides") for clash in clashes):
         return (f"keep either side (`git checkout --ours {quoted}`{sides}), then `git add "
                 f"{quoted}`, `cwx reconcile` (the ledger counts both sides' play), `git add` "
-                f"what it changed and {finish}")
+                f"what it changed with {journal} and {finish}")
     if any(clash.startswith("was made on both sides") for clash in clashes):
         return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`{sides}), save "
                 f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "
-                f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
+                f"`cwx adopt {quoted}`, `git add {quoted} {journal}` and the new file, and "
+                f"{finish}{skip}")
     where = "both sides' values are marked in it" if marked else "it holds the merge"
     if any("both sides spent it" in clash for clash in clashes):
         # A die spent on both sides went somewhere twice (a reserve, a bag): that file
         # differs from the ledger too, and the two are adopted together (W9).
         return (f"edit {quoted} to what the table decides ({where}); if it is a die, edit "
                 "the file it went to as well (`cwx check` names it), then `cwx adopt` both "
-                f"together, `git add` them and {finish}{skip}")
+                f"together, `git add` them with {journal} and {finish}{skip}")
     return (f"edit {quoted} to what the table decides ({where}), then "
-            f"`cwx adopt {quoted}`, `git add {quoted}` and {finish}{skip}")
+            f"`cwx adopt {quoted}`, `git add {quoted} {journal}` and {finish}{skip}")
 
 
 def live_campaigns(clone: Repository, say: Say) -> list[str]:

@@ -406,7 +406,8 @@ def _next_step(clone: Repository, stderr: bytes) -> str:
     if marked:
         steps.append(f"edit {marked} to what the table decides (conflict markers hold both "
                      f"sides' values; cwx said why above), `cwx adopt {marked}` (with any file "
-                     "cwx named above, together) and `git add` them")
+                     "cwx named above, together) and `git add` them with "
+                     f"{gitsetup.journal_beside(marked.split()[0], clone.top)}")
     if gone:
         steps.append(f"{gone} was retired (or moved) on one side and played on the other: "
                      f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "

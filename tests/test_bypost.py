@@ -133,6 +133,8 @@ def clashing_z(tmp_path: Path) -> tuple[Table, Path, Path]:
     play(ben, "Ben", "char", "new", "z.toml", "--system", "colorwheel", *COLOURS)
     said = play(ben, "Ben", "sync", status=2)
     assert "git checkout --ours z.toml" in said and "`cwx adopt z.toml`" in said
+    # the adopts write the journal: a rebase goes on only once it is added too
+    assert "`git add z.toml journal.jsonl`" in " ".join(said.split())
     (ben / "y.toml").write_text(table.git(ben, "show", ":3:z.toml").stdout)
     return table, ann, ben
 

@@ -194,6 +194,7 @@ def test_sync_stops_at_a_conflict_with_the_next_step(tmp_path: Path) -> None:
     assert ran.status == 2 and "Traceback" not in ran.stderr
     assert "kris.toml" in ran.stderr and "git rebase --continue" in ran.stderr
     assert "git rebase --skip" in ran.stderr
+    assert "with journal.jsonl" in " ".join(ran.stderr.split())  # the adopt writes there
     assert (bob / ".git" / "rebase-merge").exists()  # left as git left it
     again = cwx("sync", cwd=bob)
     assert again.status == 2 and "middle of a rebase" in again.error
