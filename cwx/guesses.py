@@ -125,18 +125,41 @@ class Counting:
         return Board(tuple(waiting), self.settled, self.revealed)
 
 
+def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
+    """When the number a waiting guess is made on was first shown, if it was: the guess
+    reached the GM after the reveal and counts for nothing (Board.on)."""
+    return revealed.get(guess.commitment)
+
+
+def said_late(shown: str) -> str:
+    """Why a guess `late` counts for nothing, and what the table may do, in words."""
+    from cwx import times
+
+    return (f"reached the GM after the reveal ({times.shown(shown)}): counts for nothing "
+            "(the table may give its experience by hand, and adopt it)")
+
+
 class Settled:
     """Whether a guess was settled, the journal read once, when first asked (a log or an
     undo that meets no guess reads it no more)."""
 
     def __init__(self, journal_path: str) -> None:
         self.path = journal_path
-        self.ids: Mapping[str, str] | None = None
+        self.read: Board | None = None
+
+    def _board(self) -> Board:
+        if self.read is None:
+            self.read = board(self.path)
+        return self.read
 
     def __contains__(self, guess: object) -> bool:
-        if self.ids is None:
-            self.ids = board(self.path).settled
-        return guess in self.ids
+        return guess in self._board().settled
+
+    def late(self, event: journal.Event) -> str | None:
+        """When the number was shown that a guess still waiting came after (see `late`)."""
+        read = self._board()
+        waiting = next((guess for guess in read.pending if guess.id == event.id), None)
+        return None if waiting is None else late(waiting, read.revealed)
 
 
 def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:

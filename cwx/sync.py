@@ -457,13 +457,16 @@ def _checked_before(root: str) -> None:
 
 
 def _checked(root: str, say: Say, report: checks.Report | None = None) -> list[CwxError]:
-    from cwx import checks
+    from cwx import checks, guesses
     from cwx.ink import plural
 
     report = checks.check([root]) if report is None else report
+    late = [guess for guess in report.pending if guesses.late(guess, report.revealed)]
+    waiting = len(report.pending) - len(late)
     say(f"checked {plural(report.checked, 'file')}: " +
         (f"{plural(len(report.problems), 'problem')} (cwx check says them)"
          if report.problems else "all valid") +
-        (f"; {plural(len(report.pending), 'guess')} waiting for the GM's reveal"
-         if report.pending else ""))
+        (f"; {plural(waiting, 'guess')} waiting for the GM's reveal" if waiting else "") +
+        (f"; {plural(len(late), 'guess')} late: reached the GM after the reveal, counts for "
+         "nothing (cwx check says which)" if late else ""))
     return report.problems

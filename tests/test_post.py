@@ -370,6 +370,12 @@ def test_a_guess_line_written_by_hand_earns_nothing_it_could_not(tmp_path: Path)
     assert "guesses" not in json.loads(play(gm, "GM", "clock", "reveal", "--json"))
     assert "counts for nothing" in play(gm, "GM", "check")
     assert value(gm, "mara.toml", "xp") == 0
+    # sync and log say it late, as check does, never waiting
+    synced = play(gm, "GM", "sync")
+    assert "1 guess late: reached the GM after the reveal" in synced
+    assert "waiting for the GM's reveal" not in synced
+    logged = play(gm, "GM", "log", "--no-pager", "--last", "3")
+    assert "late: reached the GM after the reveal" in logged and "pending on" not in logged
 
 
 def test_a_guess_with_the_score_its_player_saw_counts_whatever_the_gm_changed(

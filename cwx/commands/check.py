@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import checks, times
+from cwx import checks, guesses, times
 from cwx.cli import progress
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, Utc, emit
@@ -92,10 +92,8 @@ def _waiting(report: checks.Report) -> list[str]:
     lines = []
     for guess in report.pending:
         trait = trait_said(guess.trait, guess.score)
-        shown = report.revealed.get(guess.commitment)
-        waits = "waits for the reveal" if shown is None else \
-            f"reached the GM after the reveal ({times.shown(shown)}): counts " \
-            "for nothing (the table may give its experience by hand, and adopt it)"
+        shown = guesses.late(guess, report.revealed)
+        waits = "waits for the reveal" if shown is None else guesses.said_late(shown)
         lines.append(printable(f"Pending: {guess.who or 'a guess'} guesses {guess.guess} "
                                f"({trait}) on {guess.commitment[:12]}…, by "
                                f"{guess.player or 'a player'} {times.shown(guess.when)}"
