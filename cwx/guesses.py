@@ -195,9 +195,14 @@ def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:
 def told_late(told: str) -> str:
     """A guess told pending, told late instead: it reached the GM after the number was
     shown, so it counts for nothing (as check says)."""
-    waiting = told.rfind(": pending on ")
-    return (told[:waiting] if waiting >= 0 else told) + \
+    return told_undone(told) + \
         ": late, counts for nothing (it reached the GM after the number was shown)"
+
+
+def told_undone(told: str) -> str:
+    """A guess told pending, told without its wait: it waits for nothing any more."""
+    waiting = told.rfind(": pending on ")
+    return told[:waiting] if waiting >= 0 else told
 
 
 def _entries(listed: object) -> Iterable[str]:

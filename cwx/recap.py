@@ -316,7 +316,9 @@ class _Reading:
         pending = False
         if kind.pending:
             entry = self.settled.get(event.id)
-            if entry is None:
+            if entry is None and event.id in self.undone:  # just undone: never late
+                line = guesses.told_undone(line)
+            elif entry is None:
                 pending = True
                 guess = guesses.guess_of(event)
                 if guess is not None:

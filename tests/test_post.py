@@ -330,6 +330,12 @@ def test_an_undone_guess_is_never_redone_once_the_number_is_shown(tmp_path: Path
     sync(alice, "Alice")
     assert "was revealed since" in play(alice, "Alice", "undo", "--redo", status=2)
     assert value(alice, "kris.toml", "xp") == 0
+    # undone before the reveal: undone, never late, never waiting
+    recap = play(alice, "Alice", "recap", "--all")
+    assert recap.count("(undone)") == 2 and "late" not in recap and "pending" not in recap
+    told = json.loads(play(alice, "Alice", "recap", "--all", "--json"))
+    guessed = [event for event in told["events"] if event["command"] == "clock resolve --sealed"]
+    assert [(e["undone"], e["pending"], e["late"]) for e in guessed] == [(True, False, False)] * 2
 
 
 def _forged(clone: Path, **result: object) -> None:
