@@ -275,8 +275,8 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
 def _supply_kept(camp: Campaign, folded: ledger.Ledger, change: Change, paths: list[str],
                  corrected: list[Corrected]) -> list[str]:
     """Why dice the corrections move would break W9: the ledger's dice in files that are
-    gone, or files that would not hold the campaign's supply (the ledger drifted: a file
-    made anew, or moved, on two clones at once)."""
+    gone, or files that would not hold the campaign's supply (the ledger drifted: a double
+    spend, or a file made anew, or moved, on two clones at once)."""
     said = []
     if uncounted := camp.uncounted(folded, map(change.name_of, paths)):
         said.append("the ledger's dice in files that are gone or no longer the campaign's ("
@@ -286,8 +286,9 @@ def _supply_kept(camp: Campaign, folded: ledger.Ledger, change: Change, paths: l
     after, supply = _dice_after(change, paths, corrected), folded.supply()
     if after != supply:
         said.append(f"the files would hold {after.said()}, and the campaign's supply is "
-                    f"{supply.said()} (W9: the journal misses what a clone did, a file made "
-                    "anew or moved on two clones at once)")
+                    f"{supply.said()} (W9: a double spend, one die spent on two clones at "
+                    "once; or a file made anew or moved on two clones at once; or play the "
+                    "journal misses)")
     return said
 
 

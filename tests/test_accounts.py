@@ -276,8 +276,11 @@ def test_reconcile_that_would_leave_the_files_short_of_the_supply_changes_nothin
         file.write(journal.encode(forged))
     bag, journal_before = Path("bag.toml").read_text(), Path("journal.jsonl").read_bytes()
     with pytest.raises(RuleForbids, match="the files would hold 1 white and 11 blacks, and "
-                                          "the campaign's supply is 11 whites and 11 blacks"):
+                                          "the campaign's supply is 11 whites and 11 blacks"
+                                          ) as refused:
         accounts.reconcile(open_, here(), numbers_only=True)
+    assert "(W9: a double spend, one die spent on two clones at once;" in str(refused.value)
+    assert "\n" not in str(refused.value)  # one line
     assert Path("bag.toml").read_text() == bag
     assert Path("journal.jsonl").read_bytes() == journal_before
 
