@@ -112,6 +112,10 @@ def test_a_scene_from_standard_input_and_its_line_errors(tmp_path: Path) -> None
     assert ran.status == 2 and "Sue draws for blue" in ran.stdout
     assert "-:2: cannot read the line" in ran.stderr
     assert cwx("play", "-", input="play x\n", cwd=folder).status == 2
+    # a command's own name two groups use is no shortcut: the line says which it could be
+    spent = cwx("play", "-", input="spend -c sue\n", cwd=folder)
+    assert spent.status == 2
+    assert "-:1: 'spend' is ambiguous: luck spend or xp spend" in spent.stderr
 
 
 def test_the_prompt_plays_lines_until_ctrl_d_and_keeps_its_history_out_of_git(

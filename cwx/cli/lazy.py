@@ -282,6 +282,18 @@ def _path_of(command: Any, args: Sequence[str] | None) -> str:
 def shortcuts(package: str) -> dict[str, list[str]]:
     """A group's command by its own name, where that names no command elsewhere (`draw`
     is `bag draw`), read from the groups' modules without building any command."""
+    return {sub: words[0] for sub, words in _in_groups(package).items() if len(words) == 1}
+
+
+def ambiguous(package: str) -> dict[str, list[list[str]]]:
+    """A command's own name that several groups use (`spend`: luck spend, xp spend), and
+    the commands it could be: no shortcut."""
+    return {sub: words for sub, words in _in_groups(package).items() if len(words) > 1}
+
+
+def _in_groups(package: str) -> dict[str, list[list[str]]]:
+    """Each name of a group's command that names no command of its own, with the group
+    commands it names."""
     import importlib
 
     top = set(commands(package))
@@ -292,4 +304,4 @@ def shortcuts(package: str) -> dict[str, list[str]]:
             continue
         for sub in toolkit.shown_command_names(app):
             seen.setdefault(sub, []).append([name, sub])
-    return {sub: words[0] for sub, words in seen.items() if len(words) == 1 and sub not in top}
+    return {sub: words for sub, words in seen.items() if sub not in top}

@@ -7,6 +7,7 @@ whose name no other group uses may drop the group (`draw` is `bag draw`, `resolv
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
 import sys
@@ -21,6 +22,15 @@ def shortcuts() -> dict[str, list[str]]:
     from cwx.cli.app import COMMANDS
 
     return lazy.shortcuts(COMMANDS)
+
+
+@functools.cache
+def ambiguous() -> dict[str, list[list[str]]]:
+    """A command's own name several groups use (lazy.ambiguous), read once a process."""
+    from cwx.cli import lazy
+    from cwx.cli.app import COMMANDS
+
+    return lazy.ambiguous(COMMANDS)
 
 
 def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
@@ -42,6 +52,9 @@ def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
                        "(cwx --install-completion SHELL), never by a scene")
     if words and words[0] in known:
         words = [*known[words[0]], *words[1:]]
+    elif words and (could := ambiguous().get(words[0])):
+        raise BadValue(f"'{words[0]}' is ambiguous: " +
+                       " or ".join(" ".join(command) for command in could))
     return words
 
 
