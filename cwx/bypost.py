@@ -20,8 +20,10 @@ NO_SYNC = "CWX_NO_SYNC"  # set: a command acts on its clone alone (--no-sync's v
 
 
 def around(command: str, camp: Campaign, act: Callable[[], T], open_: Callable[..., Any],
-           note: Say) -> T:
-    """`act` between a pull and a push; the push only when it saved something."""
+           note: Say, *, settles: bool = False) -> T:
+    """`act` between a pull and a push; the push only when it saved something. A command
+    that `settles` a hand edit (adopt) acts before any pull while cwx check refuses the
+    campaign: the pull would commit the edit unsettled, and the commit is refused."""
     clone = repo.of(os.path.realpath(camp.needed()))
     if clone is None:
         return act()
@@ -33,14 +35,40 @@ def around(command: str, camp: Campaign, act: Callable[[], T], open_: Callable[.
             share = sync.sharing(camp, note)
             if share.where is None:
                 return act()
-            sync.send(camp, share, None, _quiet)  # an earlier turn made with --no-sync
-            sync.pull(open_, share, note, _quiet)
+            if settles and _refused(camp):
+                note("not pulled first: cwx check refuses this clone's edits until they are "
+                     "settled; the push after pulls the table's commits if it must")
+            else:
+                sync.send(camp, share, None, _quiet)  # an earlier turn made with --no-sync
+                sync.pull(open_, share, note, _quiet)
         except CwxError as error:
             raise _undone(command, clone, error) from None
         saved = _saved()
-        done = act()  # what it raises is no turn: nothing to share
-        _push(command, camp, share, open_, note, saved)
+        global _turning
+        _turning = True
+        try:
+            done = act()  # what it raises is no turn: nothing to share
+        finally:
+            _turning = False
+        # Read anew: the files this command made are members the pull's listing never saw.
+        _push(command, Campaign(camp.folder, camp.root), share, open_, note, saved)
         return done
+
+
+_turning = False  # True while a command acts between its pull and its push
+
+
+def pushes() -> bool:
+    """Whether the command acting now pushes what it does (so says nothing of cwx sync)."""
+    return _turning
+
+
+def _refused(camp: Campaign) -> bool:
+    """Whether cwx check finds a problem (a hand edit not yet adopted): a commit of the
+    campaign as it stands would be refused."""
+    from cwx import checks
+
+    return bool(checks.check([camp.needed()]).problems)
 
 
 def _push(command: str, camp: Campaign, share: sync.Sharing, open_: Callable[..., Any],

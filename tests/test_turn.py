@@ -241,3 +241,31 @@ def test_a_line_another_cwx_said_is_relayed_with_one_prefix(
     note("pulled 1 commit")
     assert capsys.readouterr().err.splitlines() == ["cwx: note: reconciled bag.toml",
                                                     "cwx: note: pulled 1 commit"]
+
+
+def test_a_file_a_turn_makes_is_in_what_it_pushes(tmp_path: Path) -> None:
+    table, gm, player = by_post(tmp_path)
+    turn(gm, "bag", "new", "spare.toml", "--white-reserve", 1, "--black-reserve", 1)
+    turn(gm, "char", "new", "mara.toml", "--system", "clockworx", "--name", "Mara",
+         "--trait", "Run=4", "--trait", "Hide=3", "--trait", "Talk=3")
+    assert table.git(gm, "status", "--porcelain").stdout == ""
+    assert origin(table) == head(table, gm)
+    pushed = table.git(tmp_path / "origin.git", "ls-tree", "--name-only", "main").stdout
+    assert {"spare.toml", "mara.toml"} <= set(pushed.split())
+    turn(player, "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "blue")
+    assert (player / "spare.toml").exists() and cwx("check", cwd=player).status == 0
+
+
+def test_adopt_settles_a_hand_edit_before_it_pulls_then_pushes(tmp_path: Path) -> None:
+    table, gm, player = by_post(tmp_path)
+    turn(player, "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "blue")  # the GM is behind
+    sheet = gm / "kris.toml"
+    sheet.write_text(re.sub(r"(?m)^xp = .*$", "xp = 40   # GM: reward", sheet.read_text()))
+    _, err = turn(gm, "bag", "draw", "-c", "rick", "-C", "red", "--drawn", "red", status=2)
+    assert "was not done" in err  # any other command: settle the edit first
+    _, err = turn(gm, "adopt", "kris.toml")
+    assert "not pulled first" in err and "pushed" in err
+    assert origin(table) == head(table, gm) and table.git(gm, "status", "--porcelain").stdout == ""
+    assert value(gm, "sue.toml", "luck") == value(player, "sue.toml", "luck")  # pulled after
+    turn(player, "bag", "draw", "-c", "rick", "-C", "red", "--drawn", "red")
+    assert value(player, "kris.toml", "xp") == 40 and cwx("check", cwd=player).status == 0

@@ -121,6 +121,10 @@ SHARED = frozenset({"adopt", "bag draw", "bag new", "char new", "clock pick", "c
                     "clock resolve", "game end", "luck curse", "luck spend", "play",
                     "reconcile", "retire", "undo", "wheel buy", "xp spend"})
 
+# Those of them that settle a hand edit: while cwx check refuses the campaign, they act
+# before any pull (a pull first would commit the edit unsettled, and be refused).
+_SETTLING = frozenset({"adopt", "reconcile", "retire"})
+
 # Those of them that, told these, touch no file (a number picked, a guess against a
 # number typed): they never sync, so they work offline as well.
 _CHANGES_NOTHING: "dict[str, Callable[[dict[str, Any]], bool]]" = {
@@ -162,7 +166,8 @@ def _by_post(command: str, act: "Callable[[], Any]") -> Any:
         except typer.Exit as exit:  # a status of its own (1: the action failed): still a
             return exit  # turn, shared before it ends the command
 
-    done = bypost.around(f"cwx {command}", camp, acted, changing, note)
+    done = bypost.around(f"cwx {command}", camp, acted, changing, note,
+                         settles=command in _SETTLING)
     if isinstance(done, typer.Exit):
         raise done
     return done
