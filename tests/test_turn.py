@@ -75,14 +75,21 @@ def test_a_draw_is_the_draw_alone_pulled_before_and_pushed_after(tmp_path: Path)
 def test_the_gm_reveals_the_guesses_sent_without_a_sync(tmp_path: Path) -> None:
     table, gm, player = by_post(tmp_path)
     turn(gm, "clock", "pick", "--seal", "--target", "9")
-    turn(player, "clock", "resolve", "--sealed", "-g", 8, "-t", "Repair", "-c", "kris")
+    out, _ = turn(player, "clock", "resolve", "--sealed", "-g", 8, "-t", "Repair", "-c", "kris")
+    assert "push" not in out.lower() and "The GM pulls" in out  # pushed already
+    assert origin(table) == head(table, player)
     out, _ = turn(gm, "clock", "reveal", "--json")
     assert len(json.loads(out)["guesses"]) == 1  # the guess came in before the reveal
-    turn(player, "undo", "--dry-run")  # a dry run never syncs
+    out, _ = turn(player, "undo", "--dry-run")  # a dry run never syncs, and says so
+    assert out.rstrip().endswith("(as this clone stands: the real run pulls first)")
     assert value(player, "kris.toml", "xp") == 0
     turn(player, "xp", "spend", "-c", "kris", "-r", "Tough", status=2)  # refused: not synced
     assert value(player, "kris.toml", "xp") == 2  # the refusal still pulled the reveal first
     assert origin(table) == head(table, gm) == head(table, player)
+    turn(gm, "clock", "pick", "--seal", "--target", "5")
+    assert cwx("sync", cwd=player).status == 0
+    out, _ = turn(player, "clock", "resolve", "--sealed", "-g", 4, "-c", "kris", "--no-sync")
+    assert "Push it (cwx sync)" in out  # acting alone: the player shares it later
 
 
 def test_no_sync_acts_alone_and_the_next_turn_shares_it(tmp_path: Path) -> None:

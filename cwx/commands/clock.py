@@ -284,12 +284,16 @@ def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
 
 
 def _print_pending(as_json: bool, result: dict[str, Any], who: str | None) -> None:
+    from cwx import bypost
+
     def text() -> str:
         trait = clockworx_system.trait_said(result["trait"], result["score"])
+        # By post (sync = true) the command pushes the guess itself once it is said.
+        push = "The GM" if bypost.pushes() else "Push it (cwx sync); the GM"
         return (f"{who or 'The guess'}: guess {result['guess']} ({trait}) waits for the GM's "
                 f"reveal of commitment {result['commitment'][:12]}….\n"
-                "Push it (cwx sync); the GM pulls and runs cwx clock reveal, and the "
-                "experience comes with your next pull.")
+                f"{push} pulls and runs cwx clock reveal, and the experience comes with your "
+                "next pull.")
 
     emit(as_json, result, text)
 

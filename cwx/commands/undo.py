@@ -1,7 +1,7 @@
 """`cwx undo`: take back the campaign's (or one character's) most recent change, or one
 named by its id."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +17,9 @@ from cwx.cli.common import (
 )
 from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.printable import printable
+
+if TYPE_CHECKING:
+    from cwx.campaign import Campaign
 
 app = command("undo")
 
@@ -60,7 +63,13 @@ def undo(
     emit(json, {**accounts.undid(undoing),
                 "restores": [item.as_json() for item in undoing.restored],
                 **({"dry_run": True} if dry_run else {})},
-         lambda: dry(printable(_said(undoing)), dry_run))
+         lambda: dry(printable(_said(undoing)) + _unpulled(camp, dry_run), dry_run))
+
+
+def _unpulled(camp: "Campaign", dry_run: bool) -> str:
+    """By post, a dry run never pulls, and the real run may find a later change to undo."""
+    return "\n(as this clone stands: the real run pulls first)" \
+        if dry_run and camp.root is not None and camp.settings().sync else ""
 
 
 def _said(undoing: accounts.Undoing) -> str:
