@@ -169,6 +169,13 @@ def on_a_terminal(*args: object, env: dict[str, str] | None = None,
                                stdout=follower, stderr=subprocess.PIPE, cwd=cwd,
                                env={**inherited, "TERM": "xterm-256color", **(env or {})})
     os.close(follower)
+    seen = _shown(leader)
+    process.communicate(timeout=60)
+    return seen.decode().replace("\r\n", "\n")
+
+
+def _shown(leader: int) -> bytes:
+    """All a pseudo-terminal showed until its process ended; the terminal is closed."""
     seen = b""
     try:
         while chunk := os.read(leader, 65536):
@@ -177,8 +184,7 @@ def on_a_terminal(*args: object, env: dict[str, str] | None = None,
         pass
     finally:
         os.close(leader)
-    process.communicate(timeout=60)
-    return seen.decode().replace("\r\n", "\n")
+    return seen
 
 
 def valid_kind(path: Path) -> str | None:
@@ -227,13 +233,6 @@ def at_a_terminal(argv: list[str], *, env: dict[str, str] | None = None, cwd: Pa
                                    stderr=follower, cwd=cwd,
                                    env={**os.environ, "TERM": "xterm-256color", **(env or {})})
         os.close(follower)
-        seen = b""
-        try:
-            while chunk := os.read(leader, 65536):
-                seen += chunk
-        except OSError:  # the terminal closes when the process ends (EIO on Linux)
-            pass
-        finally:
-            os.close(leader)
+        seen = _shown(leader)
         status = process.wait(timeout=timeout)
     return status, seen.decode(errors="replace").replace("\r\n", "\n")
