@@ -46,7 +46,7 @@ def test_a_scene_writes_nothing_outside_its_campaign(table: Path, tmp_path: Path
                  f"--paint never char new -- ../x.toml {' '.join(CLOCKWORX)}",
                  f"char new out/.bashrc {' '.join(CLOCKWORX)} --force",
                  "bag new out/bag.toml", "init ../other", "init --force ../home",
-                 "git setup ..", "adopt sue.toml ../home/.bashrc", "check ..",
+                 "adopt sue.toml ../home/.bashrc", "check ..",
                  "draw -c ../home/.bashrc -C red --drawn red", "draw -c sue -b out/b.toml -C red",
                  "char show rc", "party sue rc", "clock pick --campaign ..", "reconcile ../home"):
         said = _refused(table, line)
@@ -56,6 +56,7 @@ def test_a_scene_writes_nothing_outside_its_campaign(table: Path, tmp_path: Path
     assert "a home folder (~)" in _refused(table, f"char new ~/x.toml {' '.join(CLOCKWORX)}")
     assert "git's to run" in _refused(table, f"git merge a b c {bashrc}")
     assert "git's to run" in _refused(table, "git hook post-merge")
+    assert "never a scene's" in _refused(table, "git setup .")  # hooks above the campaign
 
 
 def test_a_scene_outside_any_campaign_acts_only_in_its_own_folder(tmp_path: Path) -> None:

@@ -68,9 +68,10 @@ def campaign_played() -> str:
 
 # Where a line names a place: a file or a folder (FILE, PATH, DIR), or a character by its
 # file or its name (CHAR). git's own commands (the merge driver, the hooks) take the
-# files git gives them, and are no scene's to run.
+# files git gives them, and `git setup` writes the clone's hooks and config, which may be
+# a repository above the campaign: none is a scene's to run.
 _PLACES = frozenset({"FILE", "PATH", "DIR", "CHAR"})
-_GITS_OWN = frozenset({"git merge", "git hook"})
+_GITS_OWN = frozenset({"git merge", "git hook", "git setup"})
 
 
 def confined(words: Sequence[str], bound: str) -> None:
@@ -84,7 +85,8 @@ def confined(words: Sequence[str], bound: str) -> None:
 
     command, values = lazy.given(app, words)
     if command in _GITS_OWN:
-        raise BadValue(f"`{command}` is git's to run on the files it names, never a scene's")
+        raise BadValue(f"`{command}` is git's to run on the files it names, or yours in a "
+                       "shell (it writes the clone's hooks and config), never a scene's")
     for metavar, value in values:
         if metavar.strip("[].") not in _PLACES or not value:
             continue
