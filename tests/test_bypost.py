@@ -92,7 +92,7 @@ def players(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, Path, Path
     return two_players(tmp_path_factory.mktemp("bypost"))
 
 
-@settings(max_examples=8)
+@settings(max_examples=4)
 @given(mine=EDITS, yours=EDITS)
 def test_comments_and_notes_edited_on_two_clones_all_survive_two_syncs(
         players: tuple[Table, Path, Path], mine: list[tuple[str, int]],

@@ -160,7 +160,7 @@ def _kill_at_random(args: list[object], typical: float, rng: random.Random) -> N
     process.wait()
 
 
-KILLS = 30
+KILLS = 30  # a test of kills, each of a random moment (make test keeps to this many)
 
 
 def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path) -> None:
@@ -202,7 +202,7 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
     (campaign / "journal.jsonl").unlink()
     total = whites(campaign, bag, sue)[-1]
     rng, applied, between, mid_write = random.Random(12), 0, 0, 0
-    for n in range(2 * KILLS):
+    for n in range(KILLS):
         held, reserve, _ = whites(campaign, bag, sue)
         move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
         _kill_at_random(keep if move > 0 else spend, typical, rng)
@@ -218,7 +218,7 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
         applied += settled[0] != held
         assert litter(campaign) == []
     assert len(journal(campaign)) == applied
-    print(f"{2 * KILLS} kills of two-file changes: {applied} completed, {mid_write} caught "
+    print(f"{KILLS} kills of two-file changes: {applied} completed, {mid_write} caught "
           f"mid-write, {between} between the two replaces; dice before {total}, after "
           f"{whites(campaign, bag, sue)[-1]}")
 
@@ -245,7 +245,7 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
 
     typical = _typical_seconds(keep, reset)
     total = dice(bag, sue)
-    rng, kills, completed, checks, records_alone = random.Random(13), 2 * KILLS, 0, 0, 0
+    rng, kills, completed, checks, records_alone = random.Random(13), KILLS, 0, 0, 0
     for n in range(kills):
         held = tomllib.loads(sue.read_text())["luck"]["white"]
         reserve = tomllib.loads(bag.read_text())["reserve"]["white"]

@@ -211,7 +211,7 @@ def test_a_hostile_journal_keeps_every_reader_under_100_mb(tmp_path: Path,
 
     lines = hostile.JOURNALS[journal]
     folder = hostile.campaign(tmp_path / "camp", lines() if journal == "three 15 MB lines"
-                              else lines(30_000))  # type: ignore[call-arg]
+                              else lines(15_000))  # type: ignore[call-arg]
     for command in ("check", "log --last 10", "undo", "luck spend"):
         spent = hostile.cost(folder, hostile.COMMANDS[command])
         assert spent.mb < hostile.MEMORY_LIMIT_MB, (command, spent.mb)
