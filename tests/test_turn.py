@@ -13,15 +13,14 @@ import pytest
 from cwx.cli.common import SHARED
 from tests.helpers import cwx
 from tests.test_git import Table, value
+from tests.test_post import _identity
+
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
 @pytest.fixture(autouse=True)
-def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
-        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
-        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("CWX_NO_SYNC", raising=False)
+def _syncing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CWX_NO_SYNC", raising=False)  # a test that skips a sync says so
 
 
 def by_post(tmp_path: Path) -> tuple[Table, Path, Path]:
