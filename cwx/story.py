@@ -17,7 +17,7 @@ def told(event: journal.Event, *, actor: bool = True,
     name), the verb, what and how, and the counts it moved (none, for an undo or turn in
     `void`: it counts for nothing)."""
     kind = events.kind(event.command)
-    who = event.who or event.player or "the GM"
+    who = actor_of(event)
     verb = kind.verb or event.command
     what = (kind.what or _what)(event.result) or \
         (event.file if kind.table or event.who is None else None)
@@ -39,6 +39,12 @@ def told(event: journal.Event, *, actor: bool = True,
     if said:
         line += ": " + ", ".join(said)
     return printable(line)
+
+
+def actor_of(event: journal.Event) -> str:
+    """Who an event is told as done by: its character, else its player (an adopt, an
+    undo), else the GM (a line from before players were recorded)."""
+    return event.who or event.player or "the GM"
 
 
 def gains(event: journal.Event) -> str:

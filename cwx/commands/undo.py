@@ -74,9 +74,10 @@ def _unpulled(camp: "Campaign", dry_run: bool) -> str:
 
 def _said(undoing: accounts.Undoing) -> str:
     from cwx.cli.views import value_text
+    from cwx.story import actor_of
 
     change = undoing.change
-    who = change.who or change.player or "the GM"
+    who = actor_of(change)
     by = f"{who}, played by {change.player}" if change.who and change.player else who
     when = f"{times.shown(change.when)}, {change.id[:8]}"
     if undoing.redo:
