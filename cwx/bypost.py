@@ -6,6 +6,7 @@ undone; a clone with no remote acts alone and says nothing."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -99,7 +100,7 @@ def _quiet(_: str) -> None:
 
 
 def _saved() -> int:
-    durable = __import__("sys").modules.get("cwx.durable")  # loaded by what writes
+    durable = sys.modules.get("cwx.durable")  # loaded by what writes: none, nothing saved
     return durable.saved if durable is not None else 0
 
 
