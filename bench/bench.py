@@ -83,7 +83,7 @@ with open(sys.argv[1], "rb") as file:
 def ledger_campaign(folder: Path, events: int) -> Path:
     """A campaign made by cwx init, two characters, and a journal of `events` changes
     (resolves and draws, as a long campaign has), its files agreeing with its ledger."""
-    from cwx import journal
+    from cwx.journal import lines as journal
 
     cwx = str(BIN / "cwx")
     subprocess.run([cwx, "init", str(folder)], check=True, stdout=subprocess.DEVNULL)

@@ -51,7 +51,7 @@ def _no_git_config(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.delenv("CWX_PLAYER", raising=False)
-    from cwx import players
+    from cwx.campaign import players
 
     monkeypatch.setattr(players, "_found", {})
 

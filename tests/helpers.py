@@ -47,7 +47,7 @@ def cwx(*args: object, input: str | None = None, env: dict[str, str] | None = No
 
     CWX_DEBUG is set so an internal error raises here instead of hiding as a message.
     """
-    from cwx import players
+    from cwx.campaign import players
 
     players._found.clear()  # what a process asks once a command: each run is a command
     here = os.getcwd()
@@ -108,7 +108,7 @@ def killed_at(checkpoint: str, flag: Path, *args: object, cwd: Path | None = Non
     import signal
     import time
 
-    from cwx import durable
+    from cwx.store import durable
 
     process = start(*args, env={durable.CHECKPOINT_HOOK: f"pause {checkpoint} {flag}"},
                     cwd=cwd)
@@ -125,7 +125,7 @@ def killed_at(checkpoint: str, flag: Path, *args: object, cwd: Path | None = Non
 
 def litter(folder: Path) -> list[str]:
     """What a killed command left in a folder: temporary files and redo records."""
-    from cwx import redo
+    from cwx.store import redo
 
     return sorted(n for n in os.listdir(folder)
                   if n.endswith(redo.TEMP_SUFFIX) or n.startswith(redo.REDO_PREFIX))
@@ -134,8 +134,8 @@ def litter(folder: Path) -> list[str]:
 def settle(folder: Path) -> None:
     """What every command that changes files does first: lock the folder and finish
     (or undo) what a killed command left."""
-    from cwx import durable
-    from cwx.locks import FolderLocks
+    from cwx.store import durable
+    from cwx.store.locks import FolderLocks
 
     held = FolderLocks()
     try:
@@ -190,7 +190,8 @@ def _shown(leader: int) -> bytes:
 def valid_kind(path: Path) -> str | None:
     """A campaign file's kind ("character", "bag"), read and validated as cwx reads it;
     a CwxError naming what is wrong."""
-    from cwx import files, sheets
+    from cwx.campaign import files
+    from cwx.systems import sheets
 
     raw = files.read_bytes(str(path))
     data = files.parse(raw, str(path))

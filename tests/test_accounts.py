@@ -1,4 +1,4 @@
-"""cwx/accounts.py: undo, adopt and reconcile, through the real files of a campaign."""
+"""cwx/campaign/accounts.py: undo, adopt and reconcile, through the real files of a campaign."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from cwx import accounts, journal
-from cwx.accounts import Corrected
-from cwx.campaign import Campaign
-from cwx.errors import BadFile, RuleForbids
-from cwx.files import Change
+from cwx.base.errors import BadFile, RuleForbids
+from cwx.campaign import accounts
+from cwx.campaign.accounts import Corrected
+from cwx.campaign.files import Change
+from cwx.campaign.folder import Campaign
+from cwx.journal import lines as journal
 from tests.helpers import cwx, saga
 from tests.helpers import journal as lines_of
 
@@ -268,7 +269,7 @@ def test_reconcile_that_would_leave_the_files_short_of_the_supply_changes_nothin
         at_table: Path) -> None:
     # A line no cwx wrote takes the reserve's ten whites out of the ledger: bringing the
     # file to it would destroy them (W9), whatever check or a hook asks.
-    from cwx import journal
+    from cwx.journal import lines as journal
 
     forged = journal.new("bag draw", [journal.Edit("bag.toml", "reserve.white", 10, 0)],
                          who="Sue", file="sue.toml", bag="bag.toml")

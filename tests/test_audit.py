@@ -11,8 +11,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import audit, colorwheel
-from cwx.journal import Event
+from cwx.campaign import audit
+from cwx.journal.lines import Event
+from cwx.rules import colorwheel
 from tests.helpers import cwx, saga
 
 FAIR = {die: Fraction(1, 5) for die in colorwheel.DICE}  # a new bag: one die of each
@@ -95,7 +96,7 @@ def test_a_draw_undone_is_no_evidence(tmp_path: Path) -> None:
 def _die_by_die(dice: list[str], colour: str, bag: dict[str, int], reserve: tuple[int, int],
                 blacks: int) -> tuple[dict[str, int], dict[str, float]] | None:
     """A draw replayed as the rules play it, die by die (colorwheel.draw): the reference."""
-    from cwx.errors import CwxError
+    from cwx.base.errors import CwxError
 
     table = colorwheel.Table(colorwheel.Bag(*(bag[d] for d in colorwheel.DICE)),
                              colorwheel.Luck(*reserve), colorwheel.Luck(0, blacks))

@@ -17,8 +17,9 @@ import tomlkit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import files, sheets
-from cwx.errors import CwxError
+from cwx.base.errors import CwxError
+from cwx.campaign import files
+from cwx.systems import sheets
 from tests.helpers import EXAMPLES, cwx
 
 CORPUS = Path(__file__).parent / "data" / "bad"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import cwx
-from cwx import audit, recap
+from cwx.campaign import audit, recap
 
 ROOT = str(Path(cwx.__file__).parent)
 LINEAR = 5  # at most this many times the work for four times the input
@@ -94,7 +94,7 @@ def test_an_audit_sums_a_run_of_kept_dice_without_a_step_a_die(tmp_path: Path) -
 
 def test_check_looks_at_each_folder_of_a_deep_clone_a_few_times(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cwx import checks
+    from cwx.campaign import checks
 
     looks = 0
 
@@ -126,7 +126,7 @@ def test_check_looks_at_each_folder_of_a_deep_clone_a_few_times(
 
 
 def test_wheel_odds_keeping_both_from_the_bag_alone_take_a_step_a_die() -> None:
-    from cwx import colorwheel, odds
+    from cwx.rules import colorwheel, odds
 
     def work(n: int) -> int:
         table = colorwheel.Table(colorwheel.Bag(1, 0, 0, n, n), colorwheel.Luck(0, 0),
@@ -139,7 +139,7 @@ def test_wheel_odds_keeping_both_from_the_bag_alone_take_a_step_a_die() -> None:
 
 def test_wheel_odds_past_the_bag_they_are_computed_for_are_refused_naming_it(
         tmp_path: Path) -> None:
-    from cwx import odds
+    from cwx.rules import odds
     from tests.helpers import cwx as run
 
     bag = tmp_path / "bag.toml"

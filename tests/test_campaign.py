@@ -1,4 +1,4 @@
-"""cwx/campaign.py: the campaign found from a folder, its settings, its files, and names in it."""
+"""cwx/campaign/folder.py: the campaign found from a folder, its settings, its files, and names in it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from types import FrameType
 
 import pytest
 
-from cwx.campaign import SETTINGS, Campaign, Member, files_under, root_above
-from cwx.errors import BadFile, BadValue, CwxError
+from cwx.base.errors import BadFile, BadValue, CwxError
+from cwx.campaign.folder import SETTINGS, Campaign, Member, files_under, root_above
 
 SETTINGS_TEXT = '# the root\n[campaign]\nname = "Saga"\nbag = "bag.toml"\n'
 BAG = "[bag]\nred = 1\nwhite = 1\n\n[reserve]\nwhite = 10\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import tomlread
+from cwx.toml import tomlread
 from tests.helpers import EXAMPLES, cwx, saga
 
 
@@ -71,14 +71,14 @@ def test_a_folder_check_may_not_list_is_named_and_exits_2(
     lines = (["check", str(camp)], ["check", "notes"], ["party"])
     prefix = _bits_hold()
     if prefix is None:  # root, with no way to drop its privilege here: the listing fails
-        from cwx.campaign import _entries as listing
+        from cwx.campaign.folder import _entries as listing
 
         def denied(folder: str) -> tuple[list[str], list[str]]:
             if os.path.basename(folder) in ("pcs", "notes"):
                 raise PermissionError(13, "Permission denied")
             return listing(folder)
 
-        monkeypatch.setattr("cwx.campaign._entries", denied)
+        monkeypatch.setattr("cwx.campaign.folder._entries", denied)
         said = [cwx(*line, cwd=camp) for line in lines]
         ran = [(one.status, one.stdout, one.stderr) for one in said]
     else:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cwx import clockworx
-from cwx.clockworx import advance, distance, resolve
-from cwx.errors import BadValue, RuleForbids
+from cwx.base.errors import BadValue, RuleForbids
+from cwx.rules import clockworx
+from cwx.rules.clockworx import advance, distance, resolve
 
 positions = st.integers(1, 12)
 scores = st.integers(1, 6)

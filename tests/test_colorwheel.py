@@ -17,8 +17,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from cwx import colorwheel
-from cwx.colorwheel import (
+from cwx.base.errors import BadValue, RuleForbids
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import (
     Bag,
     Luck,
     Recorded,
@@ -31,7 +32,6 @@ from cwx.colorwheel import (
     step,
     trade,
 )
-from cwx.errors import BadValue, RuleForbids
 
 NEW = Table(Bag(), Luck(10, 10), Luck())
 

@@ -172,7 +172,7 @@ def test_links_inside_the_campaign_are_followed(table: Path) -> None:
 
 
 def test_a_file_named_in_other_bytes_than_utf8_is_said_so_with_what_to_do(table: Path) -> None:
-    from cwx.hints import NOT_UTF8
+    from cwx.base.hints import NOT_UTF8
 
     folder = table / "d\udcff"  # the byte 0xff, as the system gives it to Python
     folder.mkdir()

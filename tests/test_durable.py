@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable, redo
-from cwx.campaign import Campaign
-from cwx.errors import WriteFailed
-from cwx.files import Change
+from cwx.base.errors import WriteFailed
+from cwx.campaign.files import Change
+from cwx.campaign.folder import Campaign
+from cwx.store import durable, redo
 from tests.helpers import cwx, cwx_process, journal, killed_at, litter, settle, two_folders
 
 KEEP_WHITE = ["--color", "blue", "--drawn", "white", "--drawn", "blue", "--keep-white"]

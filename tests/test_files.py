@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cwx import files
-from cwx.campaign import Campaign
-from cwx.errors import BadFile, Conflict, WriteFailed
+from cwx.base.errors import BadFile, Conflict, WriteFailed
+from cwx.campaign import files
+from cwx.campaign.folder import Campaign
 from tests.helpers import EXAMPLES, cwx, journal, valid_kind
 
 EXAMPLE_FILES = sorted(p for p in EXAMPLES.glob("*.toml"))
@@ -181,7 +181,7 @@ def test_a_full_disk_leaves_the_original_and_no_temporary_file(
 ) -> None:
     import errno
 
-    from cwx import durable
+    from cwx.store import durable
 
     kris = campaign / "kris.toml"
     before = kris.read_bytes()

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import gitsetup, repo
+from cwx.campaign import gitsetup
+from cwx.git import repo
 from tests.helpers import SUE, cwx
 
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",

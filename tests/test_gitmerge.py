@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cwx import gitmerge
+from cwx.git import gitmerge
 
 KRIS = {"name": "Kris", "system": "clockworx", "xp": 0,
         "traits": {"Scrounge": 3, "Repair": 3, "Tough": 5}}
@@ -97,7 +97,7 @@ def test_a_clash_marks_its_key_alone(tmp_path: Path) -> None:
 
 
 def test_a_conflict_too_large_to_settle_keeps_our_text(tmp_path: Path) -> None:
-    from cwx import textmerge
+    from cwx.git import textmerge
 
     many = int(textmerge.MAX_SETTLED ** 0.5) + 2
     ours = SHEET + "".join(f"# a{n}\n" for n in range(many))

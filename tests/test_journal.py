@@ -125,7 +125,7 @@ def test_a_journal_is_read_in_blocks_and_a_line_too_long_is_never_held(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from cwx import journal as module
+    from cwx.journal import lines as module
 
     monkeypatch.setattr(module, "MAX_LINE", 10)
     text = b"short\n" + b"x" * 25 + b"\nok\n" + b"y" * 40 + b"\nlast"
@@ -143,7 +143,7 @@ def test_reading_forwards_and_backwards_agree_on_every_line_too_long(
     import io
     import tempfile
 
-    from cwx import journal as module
+    from cwx.journal import lines as module
 
     text = b"\n".join(letter * count for letter, count in pieces)
     with pytest.MonkeyPatch.context() as patch, tempfile.TemporaryDirectory() as folder:
@@ -176,7 +176,7 @@ def test_the_lines_holding_some_bytes_are_those_reading_every_line_finds(
     # those of every line read in turn, whatever the block edges and lines too long.
     import tempfile
 
-    from cwx import journal as module
+    from cwx.journal import lines as module
 
     lines = [_event_line(n, True) if kind == "tagged" else _event_line(n, False)
              if kind == "plain" else b"" if kind == "blank" else b"x" * 400 + b"xp"
@@ -195,7 +195,7 @@ def test_the_lines_holding_some_bytes_are_those_reading_every_line_finds(
 
 def test_log_reads_the_journal_it_opened_even_when_git_replaces_it(
         campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cwx import journal as module
+    from cwx.journal import lines as module
 
     kris = campaign / "kris.toml"
     for guess in (3, 4):
@@ -225,7 +225,7 @@ def test_a_key_a_later_version_adds_is_kept_and_written_back(campaign: Path) -> 
 
 
 def test_a_version_1_line_is_read_as_the_current_version(campaign: Path) -> None:
-    from cwx import journal
+    from cwx.journal import lines as journal
 
     event = journal.parse(b'{"v":1,"id":"x","at":"2026-01-01T00:00:01Z","command":"note"}', 3)
     assert isinstance(event, journal.Event)
@@ -234,7 +234,7 @@ def test_a_version_1_line_is_read_as_the_current_version(campaign: Path) -> None
 
 
 def test_a_line_of_more_lists_and_tables_than_any_event_is_no_event() -> None:
-    from cwx import journal as journal_module
+    from cwx.journal import lines as journal_module
 
     line = {"v": 2, "id": "ab" * 8, "at": "2026-12-01T10:00:00.000Z", "command": "bag draw",
             "who": "Sue", "file": "sue.toml", "bag": None, "changes": []}
@@ -256,7 +256,7 @@ _JSON = st.recursive(
 @given(_JSON, st.booleans())
 @settings(max_examples=60)
 def test_a_line_is_written_as_json_dumps_writes_it(value: Any, ascii: bool) -> None:
-    from cwx import journal as journal_module
+    from cwx.journal import lines as journal_module
 
     assert journal_module.dumps(value, ascii=ascii) == json.dumps(
         value, separators=(",", ":"), allow_nan=False, ensure_ascii=ascii)
@@ -264,7 +264,7 @@ def test_a_line_is_written_as_json_dumps_writes_it(value: Any, ascii: bool) -> N
 
 def test_the_encoder_is_pythons_own_where_it_means_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from cwx import journal as journal_module
+    from cwx.journal import lines as journal_module
 
     # On every Python CI runs, the C encoder passes its check: the 2% is bought here.
     assert journal_module._encoder(False).__name__ == "<lambda>"

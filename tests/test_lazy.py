@@ -14,11 +14,11 @@ import typer
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cwx.base.errors import Usage
 from cwx.cli import app as app_module
 from cwx.cli import completion, lazy, toolkit
 from cwx.cli.completion import bash_quoted
 from cwx.cli.lazy import invoke, lazy_root
-from cwx.errors import Usage
 from tests.helpers import cwx
 
 

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import journal, ledger
+from cwx.journal import ledger
+from cwx.journal import lines as journal
 from tests.helpers import SUE, cwx, saga
 from tests.helpers import journal as read_journal
 

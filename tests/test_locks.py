@@ -1,4 +1,4 @@
-"""cwx/locks.py: folder locks, held across processes, one lock a folder whatever its name."""
+"""cwx/store/locks.py: folder locks, held across processes, one lock a folder whatever its name."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from cwx.errors import BadFile
-from cwx.locks import FolderLocks
+from cwx.base.errors import BadFile
+from cwx.store.locks import FolderLocks
 
 # A second process that locks `folder`, says so in `log`, and holds the lock until `go`
 # exists; when it has to wait, it says that too (its `waiting` callback).
 HOLDER = """
 import os, sys, time
-from cwx.locks import FolderLocks
+from cwx.store.locks import FolderLocks
 
 folder, log, go, name = sys.argv[1:]
 

@@ -70,7 +70,7 @@ def test_the_environment_section_names_what_cwx_reads_and_nothing_else() -> None
     read |= {word for listed in re.findall(r'for \w+ in \(([^)]*)\)', source)
              for word in listed.replace('"', "").replace(",", " ").split()
              if re.fullmatch(r"[A-Z][A-Z_]+", word)}
-    read.add("TZ")  # read for cwx by the C library's localtime (cwx/times.py)
+    read.add("TZ")  # read for cwx by the C library's localtime (cwx/base/times.py)
     assert {"CWX_PLAYER", "NO_COLOR", "CWX_PAINT"} <= read
     page = (FOLDER / "cwx.1").read_text()
     section = page.split(".SH ENVIRONMENT\n")[1].split(".SH ")[0]

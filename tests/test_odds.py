@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cwx import clockworx, colorwheel, odds
-from cwx.colorwheel import Bag, Luck, Table
-from cwx.errors import BadValue, RuleForbids
-from cwx.odds import Policy
+from cwx.base.errors import BadValue, RuleForbids
+from cwx.rules import clockworx, colorwheel, odds
+from cwx.rules.colorwheel import Bag, Luck, Table
+from cwx.rules.odds import Policy
 from tests.helpers import cwx
 
 NEW_BAG = Table(Bag(), Luck(10, 10), Luck())

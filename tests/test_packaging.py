@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cwx import templates
+from cwx.systems import templates
 from tests.helpers import ROOT, cwx
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import plaintoml
+from cwx.toml import plaintoml
 from tests.helpers import EXAMPLES
 
 DATA = Path(__file__).parent / "data"

@@ -1,4 +1,4 @@
-"""Players (cwx/players.py): every change records who made it, and `cwx undo` takes back
+"""Players (cwx/campaign/players.py): every change records who made it, and `cwx undo` takes back
 one's own moves, another's only when named, and undoes an undo (a redo) on request."""
 
 from __future__ import annotations

@@ -63,6 +63,6 @@ def test_a_campaign_command_without_posix_says_so_in_one_line(
 
 
 def test_cwx_itself_has_what_campaign_files_need_here() -> None:
-    from cwx import posix
+    from cwx.base import posix
 
     assert posix.SUPPORTED and posix.needed() is None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import clockworx
+from cwx.rules import clockworx
 from tests.helpers import cwx, later
 from tests.test_git import Table, value
 from tests.test_group import campaign_dice

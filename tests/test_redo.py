@@ -1,4 +1,4 @@
-"""cwx/redo.py: the redo record, written and read back, and every record cwx did not write refused."""
+"""cwx/store/redo.py: the redo record, written and read back, and every record cwx did not write refused."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cwx import redo
-from cwx.redo import JournalLine, Pending, Redo
+from cwx.store import redo
+from cwx.store.redo import JournalLine, Pending, Redo
 
 NAME = f"{redo.REDO_PREFIX}{'a' * 12}{redo.REDO_SUFFIX}"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import durable, redo
+from cwx.store import durable, redo
 from tests.helpers import (
     SUE,
     cwx,

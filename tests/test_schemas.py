@@ -1,4 +1,4 @@
-"""The JSON Schemas (cwx/schemas.py) against `cwx check`: the same verdict on every file
+"""The JSON Schemas (cwx/systems/schemas.py) against `cwx check`: the same verdict on every file
 of the bad-input corpus and every example, except rules JSON Schema cannot state; and
 the `#:schema` line that points a new file at them."""
 
@@ -16,8 +16,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from cwx import colorwheel
-from cwx.schemas import schemas
+from cwx.rules import colorwheel
+from cwx.systems.schemas import schemas
 from tests.helpers import EXAMPLES, cwx
 
 CORPUS = Path(__file__).parent / "data" / "bad"

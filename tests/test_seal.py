@@ -7,7 +7,7 @@ import stat
 import tomllib
 from pathlib import Path
 
-from cwx import seal
+from cwx.campaign import seal
 from tests.helpers import cwx, journal
 
 SEALED = seal.FILE

@@ -1,4 +1,4 @@
-"""cwx/sheets.py: what a campaign file must say, every problem of it, and a new character."""
+"""cwx/systems/sheets.py: what a campaign file must say, every problem of it, and a new character."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import sheets
-from cwx.colorwheel import COLOURS, Bag, Luck
-from cwx.errors import BadFile, BadValue
+from cwx.base.errors import BadFile, BadValue
+from cwx.rules.colorwheel import COLOURS, Bag, Luck
+from cwx.systems import sheets
 from tests.helpers import EXAMPLES
 
 WHEEL = {"red": ["Strong"], "yellow": ["Clever"], "blue": ["Athletic"], "orange": ["Brave"],

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import journal, story
+from cwx.journal import lines as journal
+from cwx.journal import story
 from tests.helpers import cwx, saga
 
 IMPOSSIBLE = ["2026-02-30T00:00:00.000Z", "2026-13-45T99:99:99.999Z", "2026-01-01T24:00:00Z",

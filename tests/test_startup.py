@@ -69,15 +69,17 @@ print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 # What a stateful resolve may load beyond a Typer hello-world (`make bench` counts what
 # they cost: 1.09x its instructions). A module added here is a start-up cost agreed to.
 STATEFUL_RESOLVE = {
-    "cwx", "cwx.campaign", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face",
-    "cwx.cli.lazy", "cwx.cli.main", "cwx.cli.output", "cwx.cli.toolkit", "cwx.clockworx", "cwx.commands",
-    "cwx.commands.clock", "cwx.durable", "cwx.errors", "cwx.files", "cwx.hints", "cwx.ink",
-    "cwx.journal", "cwx.locks", "cwx.players", "cwx.plaintoml", "cwx.record", "cwx.redo",
-    "cwx.sheets",
-    "cwx.systems", "cwx.systems.clockworx", "cwx.tomledit", "cwx.tomlread", "cwx.traitnames",
-    "cwx.repo",  # the clone whose git author is the player (players.py)
-    "cwx.posix",  # whether the system has what campaign files need
-    "cwx.places",  # the rule of links: nothing read or written outside the campaign
+    "cwx", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face", "cwx.cli.lazy",
+    "cwx.cli.main", "cwx.cli.output", "cwx.cli.toolkit", "cwx.commands", "cwx.commands.clock",
+    "cwx.base", "cwx.base.errors", "cwx.base.hints", "cwx.base.ink", "cwx.base.record",
+    "cwx.base.traitnames", "cwx.toml", "cwx.toml.plaintoml", "cwx.toml.tomledit",
+    "cwx.toml.tomlread", "cwx.rules", "cwx.rules.clockworx", "cwx.systems",
+    "cwx.systems.clockworx", "cwx.systems.sheets", "cwx.journal", "cwx.journal.lines",
+    "cwx.store", "cwx.store.durable", "cwx.store.locks", "cwx.store.redo", "cwx.campaign",
+    "cwx.campaign.folder", "cwx.campaign.files", "cwx.campaign.players", "cwx.git",
+    "cwx.git.repo",  # the clone whose git author is the player (players.py)
+    "cwx.base.posix",  # whether the system has what campaign files need
+    "cwx.base.places",  # the rule of links: nothing read or written outside the campaign
     "pwd",  # the login name, where no LOGNAME or USER says it
     "_blake2",  # the redo record's mark
     "gc",  # collection paused while a command starts (cli/main.py)

@@ -1,4 +1,4 @@
-"""cwx/timeline.py: a journal's events in time order, however git merged its lines."""
+"""cwx/journal/timeline.py: a journal's events in time order, however git merged its lines."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import journal, timeline
-from cwx.timeline import Timeline
+from cwx.journal import lines as journal
+from cwx.journal import timeline
+from cwx.journal.timeline import Timeline
 
 
 def at(second: int) -> str:

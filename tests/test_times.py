@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import times
+from cwx.base import times
 from tests.helpers import cwx, saga
 
 # POSIX rules, not names: they need no time-zone database on the machine.

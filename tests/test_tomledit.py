@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx import files, tomledit
-from cwx.campaign import Campaign
-from cwx.errors import BadFile
+from cwx.base.errors import BadFile
+from cwx.campaign import files
+from cwx.campaign.folder import Campaign
+from cwx.toml import tomledit
 from tests.helpers import EXAMPLES
 
 FIXTURES = [*sorted(EXAMPLES.glob("*.toml")), Path(__file__).parent / "data/edits/dotted.toml"]

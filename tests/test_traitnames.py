@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cwx import traitnames
-from cwx.errors import BadValue
+from cwx.base import traitnames
+from cwx.base.errors import BadValue
 
 
 def test_traits_match_ignoring_case() -> None:

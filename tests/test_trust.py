@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cwx import redo
+from cwx.store import redo
 from tests.helpers import cwx
 from tests.test_git import KEEP_WHITE, Table, value
 
@@ -160,7 +160,7 @@ def test_check_names_a_seal_committed_past_the_hooks(tmp_path: Path) -> None:
 
 def _swap_seal(folder: Path, target: int) -> None:
     """Another sealed file, consistent in itself (its own nonce and commitment)."""
-    from cwx import seal
+    from cwx.campaign import seal
 
     path = folder / seal.FILE
     path.write_text(seal.encode(seal.new(target)))
@@ -187,7 +187,7 @@ def test_a_reveal_names_the_commitment_it_matches(campaign: Path) -> None:
 
 
 def test_check_names_a_reveal_no_seal_published(campaign: Path) -> None:
-    from cwx import seal
+    from cwx.campaign import seal
 
     cwx("clock", "pick", "--seal", "--target", 9, "--campaign", campaign)
     other = seal.new(3)
@@ -254,7 +254,7 @@ def test_a_file_name_is_never_run_by_the_merge_driver_with_no_cwx(
     import subprocess
     import sys
 
-    from cwx import gitsetup
+    from cwx.campaign import gitsetup
 
     monkeypatch.setattr(sys, "executable", str(tmp_path / "gone" / "python"))
     driver = gitsetup.driver_command()  # as set up from an environment since removed
@@ -315,8 +315,8 @@ def test_an_undo_of_a_line_of_corrections_alone_is_no_internal_error(saga_: Path
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="a system without /proc")
 def test_a_file_of_the_systems_that_will_not_read_is_a_clear_error(saga_: Path) -> None:
-    from cwx import journal
-    from cwx.errors import BadFile
+    from cwx.base.errors import BadFile
+    from cwx.journal import lines as journal
 
     settings = saga_ / "campaign.toml"
     for target in ("/proc/self/mem", "/proc/self/pagemap"):
@@ -376,7 +376,7 @@ def test_thousands_of_keys_cost_a_pull_and_a_check_seconds_not_minutes(
         saga_: Path, tmp_path: Path) -> None:
     import time
 
-    from cwx import gitmerge
+    from cwx.git import gitmerge
 
     kris = saga_ / "kris.toml"
     kris.write_text(kris.read_text() + "".join(f"T{n} = 1\n" for n in range(8000)))

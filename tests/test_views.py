@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from cwx import clockworx, colorwheel, sheets
 from cwx.cli.views import value_text
-from cwx.colorwheel import Bag, Luck, Table
+from cwx.rules import clockworx, colorwheel
+from cwx.rules.colorwheel import Bag, Luck, Table
 from cwx.systems import clockworx as clock_views
 from cwx.systems import colorwheel as wheel_views
+from cwx.systems import sheets
 
 ESCAPE = "\x1b["
 SUE = [("red", "Strong"), ("yellow", "Clever"), ("blue", "Athletic"), ("orange", "Brave"),

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx.errors import CwxError
+from cwx.base.errors import CwxError
 
 if TYPE_CHECKING:
     import random
 
-    from cwx.campaign import Campaign
-    from cwx.files import Change
+    from cwx.campaign.files import Change
+    from cwx.campaign.folder import Campaign
 
 # What is typed at every action has a short form, the same in every command: -c the
 # character, -b the bag, -t the trait, -C the action's colour, -g the guess, -T the
@@ -80,7 +80,7 @@ def _waiting(folder: str) -> None:
 
 def note(text: str) -> None:
     """Tell the player something on stderr, beside the result (never inside --json)."""
-    from cwx.printable import printable  # a name from a file is shown, never obeyed
+    from cwx.base.printable import printable  # a name from a file is shown, never obeyed
 
     text = printable(" ".join(text.split()))
     # A line another cwx said already (a hook's, relayed by git) keeps its own prefix.
@@ -89,7 +89,7 @@ def note(text: str) -> None:
 
 def here() -> "Campaign":
     """The campaign the current folder is in (or, outside any, the current folder)."""
-    from cwx.campaign import Campaign
+    from cwx.campaign.folder import Campaign
 
     return Campaign.around(".")
 
@@ -101,7 +101,7 @@ def changing(command: str, paths: list[str], camp: "Campaign", *,
     journal (not `journaled`: files that are not the game's, such as git's; `private`:
     cwx's own files kept outside the campaign, such as the sealed number; `dry_run`:
     everything computed and checked, nothing written)."""
-    from cwx.files import Change
+    from cwx.campaign.files import Change
 
     return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note,
                   private=private, dry_run=dry_run)
@@ -158,7 +158,7 @@ def _by_post(command: str, act: "Callable[[], Any]") -> Any:
     camp = here()
     if camp.root is None or not camp.settings().sync:
         return act()
-    from cwx import bypost
+    from cwx.campaign import bypost
 
     def acted() -> Any:
         try:
@@ -191,7 +191,7 @@ def dry(said: str, dry_run: bool) -> str:
 
 def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Change]":
     """Files read under their locks (another command's interrupted change is only noted)."""
-    from cwx import files
+    from cwx.campaign import files
 
     return files.reading(paths, camp, waiting=_waiting, note=note)
 
@@ -225,7 +225,8 @@ def saying(kind: type[CwxError], more: str) -> Iterator[None]:
 
 def complete_traits(ctx: typer.Context) -> list[str]:
     """The trait names of the --char given so far (a file, or a name in the campaign)."""
-    from cwx import systems, tomlread
+    from cwx import systems
+    from cwx.toml import tomlread
 
     path = ctx.params.get("char")
     if not path:
@@ -255,7 +256,7 @@ def complete_bags() -> list[str]:
 
 def complete_players() -> list[str]:
     """The players the campaign's journal names (undo --player), most recent first."""
-    from cwx import journal
+    from cwx.journal import lines as journal
 
     try:
         path = here().journal_file
@@ -290,14 +291,14 @@ def _members(kind: str, *, names: bool, system: str | None = None) -> list[str]:
 
 def complete_colours() -> list[str]:
     """The colours of an action (docs/rules.md W1)."""
-    from cwx.colorwheel import COLOURS
+    from cwx.rules.colorwheel import COLOURS
 
     return list(COLOURS)
 
 
 def complete_dice() -> list[str]:
     """The colours a die in the bag can have (W3): only those can be drawn."""
-    from cwx.colorwheel import DICE
+    from cwx.rules.colorwheel import DICE
 
     return list(DICE)
 

@@ -440,7 +440,7 @@ def install(shell: str) -> Path:
     """Install `shell`'s completion script where that shell reads it; the file written.
     A line the shell's start-up file needs is added at its end, once; nothing else in it
     is touched."""
-    from cwx.errors import WriteFailed
+    from cwx.base.errors import WriteFailed
 
     home = Path.home()
     try:
@@ -473,7 +473,7 @@ def install(shell: str) -> Path:
 def _powershell_profile(shell: str) -> Path:
     import subprocess
 
-    from cwx.errors import Usage
+    from cwx.base.errors import Usage
 
     for program in dict.fromkeys([shell, "pwsh", "powershell"]):
         try:

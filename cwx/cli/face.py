@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cwx import clockworx
 from cwx.cli.output import paint
-from cwx.clockworx import ClockOutcome
+from cwx.rules import clockworx
+from cwx.rules.clockworx import ClockOutcome
 
 _ROWS, _COLS = 7, 27
 # (row, column) of each hour's centre: an oval, as terminal cells are tall and narrow.

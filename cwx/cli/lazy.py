@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 
+from cwx.base.errors import Usage
 from cwx.cli import COMPLETE, toolkit
 from cwx.cli.output import colour_on
 from cwx.cli.toolkit import (
@@ -22,7 +23,6 @@ from cwx.cli.toolkit import (
     TyperGroup,
     UsageError,
 )
-from cwx.errors import Usage
 
 # A name on the command line is a module of a package (cwx.commands) with a Typer `app`:
 # a group of commands (cwx char new, cwx char show), or, when its one command has the
@@ -122,7 +122,7 @@ def _resolved(group: TyperGroup, ctx: Context, args: list[str]) -> Any:
         name = args[0] if args else ""
         if not error.message.startswith("No such command") or name.startswith("-"):
             raise
-        from cwx.hints import did_you_mean
+        from cwx.base.hints import did_you_mean
 
         if ctx.parent is None:  # the root: a group's command by its own name, as play takes it
             words = shortcuts(_package).get(name)

@@ -103,7 +103,7 @@ def _output_lost(lost: _Lost) -> int:
     from cwx.cli.output import quiet_stdout
 
     quiet_stdout()
-    durable = sys.modules.get("cwx.durable")  # imported only by a command that writes
+    durable = sys.modules.get("cwx.store.durable")  # imported only by a command that writes
     done = "the change was saved" if durable and durable.saved else "nothing was changed"
     return fail(f"could not write the output ({lost}); {done}")
 
@@ -124,10 +124,10 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
 
     import typer
 
+    from cwx.base.errors import CwxError
     from cwx.cli.app import app
     from cwx.cli.lazy import invoke
     from cwx.cli.output import quiet_stdout
-    from cwx.errors import CwxError
 
     try:
         if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
@@ -149,7 +149,7 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
         return fail(f"internal error ({type(error).__name__}: {error}); please report it "
                     "(set CWX_DEBUG=1 for the details)", status=3)
     if status == INTERRUPTED:  # Typer turns Ctrl-C into this status, silently
-        from cwx import durable
+        from cwx.store import durable
 
         done = "the change was saved" if durable.saved else "nothing was changed"
         print(f"cwx: interrupted; {done}", file=sys.stderr)
@@ -158,7 +158,7 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
 
 def _utf8_arguments(args: Sequence[str]) -> None:
     """Names cwx writes into files and the journal are UTF-8: refuse any other bytes."""
-    from cwx.errors import BadValue
+    from cwx.base.errors import BadValue
 
     for number, arg in enumerate(args, 1):
         try:
@@ -171,7 +171,7 @@ def _utf8_arguments(args: Sequence[str]) -> None:
 def fail(message: str, status: int = USAGE_EXIT) -> int:
     import contextlib
 
-    from cwx.printable import printable  # a name from a file is shown, never obeyed
+    from cwx.base.printable import printable  # a name from a file is shown, never obeyed
 
     text = printable(" ".join(message.split()))  # one line, always
     with contextlib.suppress(OSError):  # stderr itself unwritable: the status still says it

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx.ink import many_colours, paint, plural
+from cwx.base.ink import many_colours, paint, plural
 
 __all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "emit", "many_colours", "paint", "plural",
            "quiet_stdout"]
@@ -18,7 +18,7 @@ JsonFlag = Annotated[bool, typer.Option(
 
 def _utc(value: bool) -> None:
     # Every run sets it (the default too): a test's runs in one process each start afresh.
-    from cwx import times
+    from cwx.base import times
 
     times.utc = value
 

@@ -13,7 +13,7 @@ import shlex
 import sys
 from collections.abc import Iterable, Sequence
 
-from cwx.errors import BadValue
+from cwx.base.errors import BadValue
 
 
 def shortcuts() -> dict[str, list[str]]:
@@ -61,7 +61,7 @@ def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
 def campaign_played() -> str:
     """The real folder a scene acts in: the campaign of the folder it is played from, or,
     outside any campaign, that folder itself (and what lies below it)."""
-    from cwx.campaign import root_above
+    from cwx.campaign.folder import root_above
 
     return os.path.realpath(root_above(".") or ".")
 
@@ -78,10 +78,10 @@ def confined(words: Sequence[str], bound: str) -> None:
     """A scene acts only inside the campaign it is played in (`bound`): every path a line
     names, a character found by its name, and where a link leads, lie within it; else
     the line is refused (BadValue) before it runs."""
-    from cwx.campaign import Campaign, inside
+    from cwx.base.errors import CwxError
+    from cwx.campaign.folder import Campaign, inside
     from cwx.cli import lazy
     from cwx.cli.app import app
-    from cwx.errors import CwxError
 
     command, values = lazy.given(app, words)
     if command in _GITS_OWN:
@@ -165,7 +165,7 @@ def _stops(number: int, resume: str | None) -> str:
     script resumes at the failing line rather than playing them again."""
     if resume is None:  # a line typed at the prompt: nothing to resume
         return ""
-    from cwx.hints import typed
+    from cwx.base.hints import typed
 
     script = "-" if resume == "-" else typed(resume)
     return (f"; the scene stops here, the lines before it played: mend it, then resume "
@@ -173,7 +173,7 @@ def _stops(number: int, resume: str | None) -> str:
 
 
 def _said(text: str) -> int:
-    from cwx.printable import printable
+    from cwx.base.printable import printable
 
     print(f"cwx: {printable(text)}", file=sys.stderr, flush=True)
     return 2
@@ -187,7 +187,7 @@ def history_file(root: str | None) -> str:
     state folder, one file a campaign; never a file git tracks."""
     import hashlib
 
-    from cwx import repo
+    from cwx.git import repo
 
     folder = os.path.realpath(root or ".")
     clone = repo.of(folder)

@@ -14,9 +14,9 @@ def value_text(value: object) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
-        from cwx.errors import shown
+        from cwx.base.errors import shown
 
         return shown(value)
-    from cwx.journal import dumps
+    from cwx.journal.lines import dumps
 
     return dumps(value)

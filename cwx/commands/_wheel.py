@@ -4,9 +4,9 @@ game end, wheel buy): a module of cwx.commands that is no command (its name star
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cwx.base.record import Record
 from cwx.cli.common import about, changing, here
-from cwx.colorwheel import Table
-from cwx.record import Record
+from cwx.rules.colorwheel import Table
 from cwx.systems.colorwheel import NAME
 
 

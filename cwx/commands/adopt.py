@@ -4,12 +4,12 @@ from typing import Annotated
 
 import typer
 
-from cwx import accounts
+from cwx.base.printable import printable
+from cwx.campaign import accounts
 from cwx.cli.common import DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
-from cwx.ledger import NO_DICE
-from cwx.printable import printable
+from cwx.journal.ledger import NO_DICE
 
 app = command("adopt")
 

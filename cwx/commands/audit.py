@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import audit as audits
+from cwx.campaign import audit as audits
 from cwx.cli.common import BagFile, command, here
 from cwx.cli.output import JsonFlag, emit
 
@@ -43,8 +43,9 @@ def audit(
 
 def _a_bag(path: str) -> str:
     """`path`, if it is a bag file (a character's draws name their bag, never themselves)."""
-    from cwx import sheets, tomlread
-    from cwx.errors import BadFile
+    from cwx.base.errors import BadFile
+    from cwx.systems import sheets
+    from cwx.toml import tomlread
 
     if sheets.kind_of(tomlread.parse(tomlread.read_bytes(path), path)) != "bag":
         raise BadFile("is not a bag file; --bag names the bag the dice were drawn from",
@@ -59,8 +60,9 @@ def _span(path: str, session: int | None, gap: int | None) -> tuple[str, str]:
         return "", "\uffff"
     import io
 
-    from cwx import journal, recap
-    from cwx.timeline import Timeline
+    from cwx.campaign import recap
+    from cwx.journal import lines as journal
+    from cwx.journal.timeline import Timeline
 
     with journal.opened(path) or io.BytesIO() as file:
         picked = recap.chosen(recap.sessions(Timeline(file), gap or recap.SESSION_GAP), session,
@@ -70,7 +72,7 @@ def _span(path: str, session: int | None, gap: int | None) -> tuple[str, str]:
 
 def _text(done: audits.Audit) -> str:
     if not done.draws and done.skipped:
-        from cwx.ink import plural
+        from cwx.base.ink import plural
 
         return (f"{plural(done.skipped, 'recorded draw')} and none that can be replayed: the "
                 "journal never saw the bag or character made (a campaign begun by hand); "

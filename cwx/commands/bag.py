@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import colorwheel
+from cwx.base.errors import BadValue
 from cwx.cli.common import (
     BagFile,
     CharFile,
@@ -28,9 +28,9 @@ from cwx.cli.common import (
     saying,
 )
 from cwx.cli.output import JsonFlag, colour_on, emit, plural
-from cwx.colorwheel import Bag, Question, Table
 from cwx.commands._wheel import Move, wheel_move
-from cwx.errors import BadValue
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import Bag, Question, Table
 from cwx.systems import bag as bags
 from cwx.systems import colorwheel as system
 from cwx.systems.colorwheel import WheelCharacter
@@ -60,7 +60,7 @@ def new(
     """
     sheet = bags.BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
     result = bags.as_json(sheet)
-    from cwx import accounts  # only a command that makes a file needs the ledger
+    from cwx.campaign import accounts  # only a command that makes a file needs the ledger
 
     accounts.make(changing, "bag new", here().of(file), file, sheet, force=force,
                   result=result)

@@ -4,8 +4,9 @@ from typing import Annotated
 
 import typer
 
-from cwx import sheets, systems
-from cwx.campaign import stem
+from cwx import systems
+from cwx.base.errors import BadValue
+from cwx.campaign.folder import stem
 from cwx.cli.common import (
     DryRun,
     Force,
@@ -18,7 +19,7 @@ from cwx.cli.common import (
     reading,
 )
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.errors import BadValue
+from cwx.systems import sheets
 
 app = group("char", "Create characters and show their sheets.")
 
@@ -49,7 +50,7 @@ def new(
     sheet = sheets.new_character(system, name or stem(file), [_pair(text) for text in trait])
     entry = systems.system(sheet.system)
     result = {**entry.as_json(sheet), **entry.created(sheet)}
-    from cwx import accounts  # only a command that makes a file needs the ledger
+    from cwx.campaign import accounts  # only a command that makes a file needs the ledger
 
     accounts.make(opener(dry_run), "char new", here().of(file), file, sheet, force=force,
                   result=result, who=sheet.name)

@@ -6,13 +6,14 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import checks, guesses, times
+from cwx.base import times
+from cwx.base.errors import BadFile, Unreadable
+from cwx.base.ink import plural
+from cwx.base.printable import printable
+from cwx.campaign import checks, guesses
 from cwx.cli import progress
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, Utc, emit
-from cwx.errors import BadFile, Unreadable
-from cwx.ink import plural
-from cwx.printable import printable
 from cwx.systems.clockworx import trait_said
 
 FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)

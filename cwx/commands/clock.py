@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx import clockworx
+from cwx.base.errors import BadValue
+from cwx.base.ink import plural
 from cwx.cli import face
 from cwx.cli.common import (
     ExitCode,
@@ -24,17 +25,16 @@ from cwx.cli.common import (
     saying,
 )
 from cwx.cli.output import JsonFlag, Utc, colour_on, emit
-from cwx.clockworx import ClockOutcome
-from cwx.errors import BadValue
-from cwx.ink import plural
+from cwx.rules import clockworx
+from cwx.rules.clockworx import ClockOutcome
 from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
-    from cwx.campaign import Campaign
-    from cwx.files import Change
-    from cwx.guesses import Guess
-    from cwx.seal import Seal
+    from cwx.campaign.files import Change
+    from cwx.campaign.folder import Campaign
+    from cwx.campaign.guesses import Guess
+    from cwx.campaign.seal import Seal
 
 app = group("clock", "ClockWorx: the GM's number, sealed or not, and guesses.")
 
@@ -68,7 +68,7 @@ def pick(
         return
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
-    from cwx import seal
+    from cwx.campaign import seal
 
     path, camp = _seal_path(campaign, ".")
     with changing("clock pick --seal", [path], camp, private=[path]) as change:
@@ -94,7 +94,7 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
 
     Example: cwx clock reveal
     """
-    from cwx import guesses, seal
+    from cwx.campaign import guesses, seal
 
     path, camp = _seal_path(campaign, ".")
     waiting = guesses.waiting_on(path, camp.journal_file)
@@ -112,20 +112,20 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
 def _settle(change: "Change", camp: "Campaign", sealed: "Seal",
             waiting: "list[Guess]") -> list[dict[str, Any]]:
     """The guesses waiting on the seal, settled in this change (the reveal's)."""
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     now = guesses.still(change.journal, sealed.commitment, waiting)
     return guesses.settle(change, camp, sealed.target, now)
 
 
 def _listed(settled: list[dict[str, Any]]) -> dict[str, Any]:
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     return {guesses.SETTLED: settled} if settled else {}
 
 
 def _settled_lines(settled: list[dict[str, Any]]) -> list[str]:
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     if not settled:
         return []
@@ -152,7 +152,7 @@ def verify(
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
-    from cwx import seal
+    from cwx.campaign import seal
 
     given = [commitment, target, nonce]
     if all(value is None for value in given):
@@ -173,8 +173,9 @@ def verify(
 
 def _verify_journal(as_json: bool) -> None:
     """Every reveal the journal holds, each checked against its commitment and seal."""
-    from cwx import seal, times
-    from cwx.printable import printable
+    from cwx.base import times
+    from cwx.base.printable import printable
+    from cwx.campaign import seal
 
     shown = seal.shown(here().journal_file)
     every = all(item.verified for item in shown)
@@ -253,7 +254,7 @@ def resolve(
 
 
 def _sealed_here(path: str, camp: "Campaign") -> bool:
-    from cwx import seal
+    from cwx.campaign import seal
 
     return seal.here(path, camp.journal_file)
 
@@ -261,7 +262,7 @@ def _sealed_here(path: str, camp: "Campaign") -> bool:
 def _guess(camp: "Campaign", guess: int, trait: str | None, score: int | None,
            char: str | None, commitment: str | None) -> tuple[dict[str, Any], str | None]:
     """A guess journaled pending against the latest published seal (no file changes)."""
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     with changing(guesses.GUESSING, [char] if char else [], camp) as change:
         who = None
@@ -284,7 +285,7 @@ def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
 
 
 def _print_pending(as_json: bool, result: dict[str, Any], who: str | None) -> None:
-    from cwx import bypost
+    from cwx.campaign import bypost
 
     def text() -> str:
         trait = clockworx_system.trait_said(result["trait"], result["score"])
@@ -346,7 +347,7 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
 
 
 def _waiting(seal_path: str, camp: "Campaign") -> "list[Guess]":
-    from cwx import guesses  # loaded by sealed resolves only (start-up)
+    from cwx.campaign import guesses  # loaded by sealed resolves only (start-up)
 
     return guesses.waiting_on(seal_path, camp.journal_file)
 
@@ -354,7 +355,7 @@ def _waiting(seal_path: str, camp: "Campaign") -> "list[Guess]":
 def _to_settle(camp: "Campaign", waiting: "list[Guess]") -> list[str]:
     if not waiting:
         return []
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     return guesses.files_to_settle(camp, waiting)
 
@@ -363,7 +364,7 @@ def _revealing(change: "Change", camp: "Campaign", path: str, waiting: "list[Gue
                char: str | None) -> tuple[int, dict[str, Any]]:
     """The sealed number resolved against, revealed (and the guesses on it settled; the
     GM's own character may not be one of them)."""
-    from cwx import guesses
+    from cwx.campaign import guesses
 
     guesses.not_guessing(waiting, change.name_of(char) if char else None)
     sealed = _sealed_to_resolve(change, path)
@@ -398,8 +399,8 @@ def _seal_path(folder: str | None, near: str) -> "tuple[str, Campaign]":
     """The sealed number's file, and the campaign it is journaled in: kept for `folder`
     if given, else for the root of the campaign `near` is in (one place for a GM who seals
     from any of its folders), else for `near` (seal.path_for says where)."""
-    from cwx import seal
-    from cwx.campaign import Campaign
+    from cwx.campaign import seal
+    from cwx.campaign.folder import Campaign
 
     camp = Campaign.around(folder if folder is not None else near)
     if folder is None:
@@ -413,7 +414,8 @@ def _seal_path(folder: str | None, near: str) -> "tuple[str, Campaign]":
 
 def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
     """The sealed number a guess is resolved against, witnessed by the journals."""
-    from cwx import journal, seal
+    from cwx.campaign import seal
+    from cwx.journal import lines as journal
 
     sealed = seal.to_reveal(change.raw(path), path, change.journal)
     # The journal it is published in is the witness (the change is journaled there).
@@ -422,7 +424,7 @@ def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
 
 
 def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:
-    from cwx import seal
+    from cwx.campaign import seal
 
     change.create(path, seal.encode(sealed._replace(revealed=True)), force=True, secret=True)
 

@@ -1,10 +1,11 @@
 """`cwx game`: settle a character's luck at the end of the game (Color Wheel)."""
 
-from cwx import colorwheel, journal
 from cwx.cli.common import BagFile, CharFile, group, here
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.colorwheel import Luck
 from cwx.commands._wheel import Move, wheel_move
+from cwx.journal import lines as journal
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import Luck
 from cwx.systems import colorwheel as system
 from cwx.systems.colorwheel import WheelCharacter, settled, settlement_text
 

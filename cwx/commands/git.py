@@ -6,11 +6,12 @@ from typing import Annotated
 
 import typer
 
-from cwx import gitsetup, repo
-from cwx.campaign import Campaign
+from cwx.base.errors import BadFile
+from cwx.campaign import gitsetup
+from cwx.campaign.folder import Campaign
 from cwx.cli.common import CampaignFolder, changing, group, note
 from cwx.cli.output import JsonFlag, emit
-from cwx.errors import BadFile
+from cwx.git import repo
 
 app = group("git", "Play from several git clones: merges that add up.")
 
@@ -41,7 +42,7 @@ def setup(
 def merge(base: str, ours: str, theirs: str,
           path: Annotated[str, typer.Argument()] = "") -> None:
     """The merge driver git calls for a character or bag file (%O %A %B %P)."""
-    from cwx import gitmerge
+    from cwx.git import gitmerge
 
     merged = gitmerge.merge_files(base, ours, theirs, path or ours)
     if merged.text is not None:
@@ -99,7 +100,7 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
 def _check_before_commit(clone: repo.Repository) -> None:
     """No seal or redo record staged; `cwx check` of each campaign, said only when it
     finds something (a commit need not be chatty)."""
-    from cwx import checks
+    from cwx.campaign import checks
     from cwx.commands.check import text
 
     if litter := gitsetup.staged_litter(clone):

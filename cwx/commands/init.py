@@ -5,10 +5,11 @@ from typing import Annotated
 
 import typer
 
-from cwx import accounts, gitsetup, repo
-from cwx.campaign import Campaign
+from cwx.campaign import accounts, gitsetup
+from cwx.campaign.folder import Campaign
 from cwx.cli.common import DryRun, command, dry, note, opener
 from cwx.cli.output import JsonFlag, emit
+from cwx.git import repo
 
 app = command("init")
 

@@ -9,15 +9,19 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import events, guesses, journal, redo, times
+from cwx.base import times
+from cwx.base.errors import BadValue
+from cwx.base.printable import printable
+from cwx.campaign import guesses
 from cwx.cli import progress
 from cwx.cli.common import complete_characters, here
 from cwx.cli.output import NoPager, Utc
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
-from cwx.errors import BadValue
-from cwx.printable import printable
-from cwx.timeline import TICK, Skipped, Timeline
+from cwx.journal import events
+from cwx.journal import lines as journal
+from cwx.journal.timeline import TICK, Skipped, Timeline
+from cwx.store import redo
 
 app = typer.Typer(name="log", add_completion=False)
 

@@ -7,16 +7,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cwx import colorwheel, journal
+from cwx.base.errors import BadFile, Conflict
 from cwx.cli.common import CharFile, complete_bags, group, here, saying
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.colorwheel import Table, Turn
 from cwx.commands._wheel import Move, wheel_move
-from cwx.errors import BadFile, Conflict
+from cwx.journal import lines as journal
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import Table, Turn
 from cwx.systems import colorwheel as system
 
 if TYPE_CHECKING:
-    from cwx.campaign import Campaign
+    from cwx.campaign.folder import Campaign
 
 # Luck turns a draw already made, so the bag is the one it came from.
 DrawBag = Annotated[str | None, typer.Option(

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cwx import clockworx, colorwheel, odds
+from cwx.base.errors import BadValue
 from cwx.cli.common import (
     Colour,
     KeepBlack,
@@ -21,8 +21,8 @@ from cwx.cli.common import (
     reading,
 )
 from cwx.cli.output import JsonFlag, emit
-from cwx.errors import BadValue
-from cwx.odds import ClockOdds, WheelOdds
+from cwx.rules import clockworx, colorwheel, odds
+from cwx.rules.odds import ClockOdds, WheelOdds
 from cwx.systems import clockworx as clockworx_system
 from cwx.systems import colorwheel as colorwheel_system
 

@@ -4,13 +4,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx import sheets
+from cwx.base.errors import CwxError
 from cwx.cli.common import command, complete_characters, here, note, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.errors import CwxError
+from cwx.systems import sheets
 
 if TYPE_CHECKING:
-    from cwx.campaign import Campaign
+    from cwx.campaign.folder import Campaign
 
 app = command("party")
 
@@ -30,7 +30,7 @@ def party(
 
     Example: cwx party sue kris
     """
-    from cwx import files
+    from cwx.campaign import files
 
     camp = here()
     paths = files.each_once([camp.character(c) for c in chars] if chars else _party(camp))

@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
+from cwx.base.errors import BadFile, BadValue
 from cwx.cli import scene
 from cwx.cli.common import command, here
 from cwx.cli.output import JsonFlag
-from cwx.errors import BadFile, BadValue
 
 app = command("play")
 
@@ -54,7 +54,7 @@ def play(
             said = getattr(error, "strerror", None) or "is not UTF-8 text"
             raise BadFile(f"cannot be read ({said})", path=name) from None
     if start > len(lines):
-        from cwx.ink import plural
+        from cwx.base.ink import plural
 
         raise BadValue(f"--from {start}: the script has {plural(len(lines), 'line')}; name "
                        "one of them", path=name)

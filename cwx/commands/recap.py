@@ -6,12 +6,12 @@ from typing import Annotated
 
 import typer
 
-from cwx import recap as recaps
+from cwx.base.errors import BadValue
+from cwx.campaign import recap as recaps
 from cwx.cli import progress
 from cwx.cli.common import here
 from cwx.cli.output import JsonFlag, NoPager, Utc, quiet_stdout
 from cwx.cli.pager import paged
-from cwx.errors import BadValue
 
 app = typer.Typer(name="recap", add_completion=False)
 

@@ -1,12 +1,12 @@
 """`cwx reconcile`: bring every file of the campaign to its ledger value."""
 
-from cwx import accounts
-from cwx.campaign import Campaign
+from cwx.base.ink import plural
+from cwx.base.printable import printable
+from cwx.campaign import accounts
+from cwx.campaign.folder import Campaign
 from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
-from cwx.ink import plural
-from cwx.printable import printable
 
 app = command("reconcile")
 

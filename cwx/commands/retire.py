@@ -5,7 +5,8 @@ from typing import Annotated
 
 import typer
 
-from cwx import accounts
+from cwx.base.printable import printable
+from cwx.campaign import accounts
 from cwx.cli.common import (
     BagFile,
     DryRun,
@@ -17,7 +18,6 @@ from cwx.cli.common import (
     opener,
 )
 from cwx.cli.output import JsonFlag, emit
-from cwx.printable import printable
 
 app = command("retire")
 

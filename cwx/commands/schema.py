@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
-from cwx.errors import BadValue
-from cwx.schemas import schemas
+from cwx.base.errors import BadValue
+from cwx.systems.schemas import schemas
 
 app = typer.Typer(name="schema", add_completion=False)
 

@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from cwx import sync as syncing
+from cwx.campaign import sync as syncing
 from cwx.cli.common import changing, command, here, note
 from cwx.cli.output import JsonFlag, emit
 

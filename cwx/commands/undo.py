@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx import accounts, times
+from cwx.base import times
+from cwx.base.printable import printable
+from cwx.campaign import accounts
 from cwx.cli.common import (
     DryRun,
     command,
@@ -16,10 +18,9 @@ from cwx.cli.common import (
     opener,
 )
 from cwx.cli.output import JsonFlag, Utc, emit
-from cwx.printable import printable
 
 if TYPE_CHECKING:
-    from cwx.campaign import Campaign
+    from cwx.campaign.folder import Campaign
 
 app = command("undo")
 
@@ -52,7 +53,7 @@ def undo(
 
     Example: cwx undo --char sue.toml    (one named: cwx undo 3f9a2c)
     """
-    from cwx import players
+    from cwx.campaign import players
 
     camp = here()
     char = camp.character(char) if char else None
@@ -74,7 +75,7 @@ def _unpulled(camp: "Campaign", dry_run: bool) -> str:
 
 def _said(undoing: accounts.Undoing) -> str:
     from cwx.cli.views import value_text
-    from cwx.story import actor_of
+    from cwx.journal.story import actor_of
 
     change = undoing.change
     who = actor_of(change)

@@ -4,11 +4,11 @@ from typing import Annotated
 
 import typer
 
-from cwx import colorwheel
+from cwx.base.errors import BadValue
 from cwx.cli.common import BagFile, CharFile, Colour, group
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.commands._wheel import Move, wheel_move
-from cwx.errors import BadValue
+from cwx.rules import colorwheel
 from cwx.systems.colorwheel import WheelCharacter, luck_text, traded
 
 app = group("wheel", "Color Wheel: trade whites for new traits.")

@@ -4,9 +4,9 @@ from typing import Annotated
 
 import typer
 
-from cwx import clockworx
 from cwx.cli.common import CharFile, about, changing, complete_traits, group, here
 from cwx.cli.output import JsonFlag, emit
+from cwx.rules import clockworx
 from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import advancement_json, advancement_text
 

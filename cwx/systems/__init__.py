@@ -16,12 +16,11 @@ This module also holds the few helpers every entry reads its data with.
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from cwx.errors import BadFile, BadValue, shown
-from cwx.record import Record
+from cwx.base.errors import BadFile, BadValue, shown
+from cwx.base.record import Record
 
 # ---------------------------------------------------------------- what an entry says
 
@@ -125,17 +124,14 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
 
 # ---------------------------------------------------------------- the table
 
-_FOLDER = os.path.dirname(__file__)
-_names: tuple[str, ...] | None = None
+# Every entry, by name: a module of this package each. The package's other modules
+# (sheets, templates, schemas) are the systems layer's, not entries.
+_ENTRIES = ("bag", "clockworx", "colorwheel")
 
 
 def names() -> tuple[str, ...]:
-    """Every entry, by name: the modules of this package (read once a command)."""
-    global _names
-    if _names is None:
-        _names = tuple(sorted(name[:-3] for name in os.listdir(_FOLDER)
-                              if name.endswith(".py") and not name.startswith("_")))
-    return _names
+    """Every entry, by name."""
+    return _ENTRIES
 
 
 def entry(name: str) -> Kind:
@@ -164,7 +160,7 @@ def system(value: object, *, typed: bool = False) -> System:
     if isinstance(wanted, str) and wanted in names() and entry(wanted).CHARACTER:
         return cast("System", entry(wanted))
     if typed:
-        from cwx.hints import did_you_mean
+        from cwx.base.hints import did_you_mean
 
         raise BadValue(f"unknown system {shown(value)}"
                        f"{did_you_mean(str(value), system_names())}; use "
@@ -320,7 +316,7 @@ def optional_table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
 
 def count(data: Mapping[str, Any], key: str, where: str) -> int:
     """A number of dice or points: a whole number from 0, absent meaning 0."""
-    from cwx.tomledit import LARGEST
+    from cwx.toml.tomledit import LARGEST
 
     value = data.get(key, 0)
     if not _whole(value) or value < 0:
@@ -348,7 +344,7 @@ def as_bad_file(check: Callable[[], object]) -> None:
 
 def character_name(data: Mapping[str, Any], default: str) -> str:
     """A character's name: its file's `name`, or the file's own name."""
-    from cwx import traitnames
+    from cwx.base import traitnames
 
     name = data.get("name", default)
     if not isinstance(name, str) or not name.strip():

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cwx import colorwheel
-from cwx.colorwheel import DICE, Bag, Luck
-from cwx.errors import BadFile
-from cwx.ink import paint, plural
-from cwx.record import Record
+from cwx.base.errors import BadFile
+from cwx.base.ink import paint, plural
+from cwx.base.record import Record
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import DICE, Bag, Luck
 from cwx.systems import PLAIN, EventKind, Rule, count, known, optional_table, table
 from cwx.systems.colorwheel import bag_json, dice, luck_json
 
@@ -86,7 +86,7 @@ def template(sheet: BagSheet, schema: str | None) -> str:
 
 def schema() -> dict[str, Any]:
     from cwx import systems
-    from cwx.schemas import COUNT, DRAFT_4, LUCK
+    from cwx.systems.schemas import COUNT, DRAFT_4, LUCK
 
     # A key a bag file may not have: cwx reads a file with one as a character.
     characters = {"not": {}, "description": "A character's key: a bag file has none."}

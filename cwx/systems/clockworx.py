@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cwx import clockworx
-from cwx.errors import BadFile, BadValue, shown
-from cwx.ink import paint
-from cwx.record import Record
+from cwx.base.errors import BadFile, BadValue, shown
+from cwx.base.ink import paint
+from cwx.base.record import Record
+from cwx.rules import clockworx
 from cwx.systems import PLAIN, EventKind, Rule, as_bad_file, character_name, count
-from cwx.tomledit import toml_key, toml_string
+from cwx.toml.tomledit import toml_key, toml_string
 
 NAME = "clockworx"
 TITLE = "ClockWorx"
@@ -102,7 +102,7 @@ def template(sheet: ClockCharacter, schema: str | None) -> str:
 
 
 def schema() -> dict[str, Any]:
-    from cwx.schemas import A_NAME, COUNT
+    from cwx.systems.schemas import A_NAME, COUNT
 
     return {"required": ["traits"], "properties": {"xp": COUNT, "traits": {
         "type": "object",
@@ -197,7 +197,7 @@ def outcome_json(outcome: clockworx.ClockOutcome) -> dict[str, Any]:
 
 
 def outcome_verdict(outcome: clockworx.ClockOutcome, on: bool) -> str:
-    from cwx.ink import plural
+    from cwx.base.ink import plural
 
     if outcome.critical:
         word = paint("Critical success!", "good", on)
@@ -242,7 +242,7 @@ def _sealing(result: Mapping[str, Any]) -> str:
 
 
 def _revealed(result: Mapping[str, Any]) -> str:
-    from cwx.ink import plural
+    from cwx.base.ink import plural
 
     settled = result.get("guesses")
     return f"revealed {result.get('target')}" + (

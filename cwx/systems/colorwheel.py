@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cwx import colorwheel
-from cwx.colorwheel import COLOURS, Luck
-from cwx.errors import BadFile
-from cwx.ink import paint
-from cwx.record import Record
+from cwx.base.errors import BadFile
+from cwx.base.ink import paint
+from cwx.base.record import Record
+from cwx.rules import colorwheel
+from cwx.rules.colorwheel import COLOURS, Luck
 from cwx.systems import (
     PLAIN,
     EventKind,
@@ -23,7 +23,7 @@ from cwx.systems import (
     optional_table,
     table,
 )
-from cwx.tomledit import toml_string
+from cwx.toml.tomledit import toml_string
 
 NAME = "colorwheel"
 TITLE = "Color Wheel"
@@ -131,7 +131,7 @@ def template(sheet: WheelCharacter, schema: str | None) -> str:
 
 
 def schema() -> dict[str, Any]:
-    from cwx.schemas import A_NAME, LUCK, any_case
+    from cwx.systems.schemas import A_NAME, LUCK, any_case
 
     any_colour = f"^(?:{'|'.join(map(any_case, COLOURS))})$"
     traits = {
@@ -271,7 +271,7 @@ def settled(settlement: colorwheel.Settlement) -> dict[str, Any]:
 
 
 def settlement_text(who: str, settlement: colorwheel.Settlement, on: bool) -> str:
-    from cwx.ink import plural
+    from cwx.base.ink import plural
 
     held, removed = settlement.table.held, settlement.removed
     lines = [f"End of the game for {who}: {plural(removed.black, 'black')} and "

@@ -1,0 +1,475 @@
+"""What `cwx check` finds: every campaign file valid, every journal line an event, no
+change left half made, and, inside a campaign, every file as its ledger says, with W9
+counted campaign-wide (docs/rules.md, "The campaign ledger"). Findings are CwxErrors
+placed at a file, line and key; the command prints them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cwx import systems
+from cwx.base import times
+from cwx.base.errors import Conflict, CwxError, Unlisted, shown
+from cwx.base.record import Record
+from cwx.campaign import folder as campaign
+from cwx.campaign import guesses, seal
+from cwx.campaign.folder import Campaign
+from cwx.journal import ledger
+from cwx.journal import lines as journal
+from cwx.store import redo
+from cwx.systems import sheets
+from cwx.toml import tomlread
+
+
+class Report(Record):
+    campaign: str | None  # the campaign of the first path, as named
+    valid: dict[str, str]  # file -> its kind ("character", "bag", "journal", "settings")
+    skipped: list[str]  # TOML files that are not cwx's
+    problems: list[CwxError]
+    supply: ledger.Dice | None = None  # the first campaign's dice, when it was checked whole
+    supplied: bool = False  # and its files hold just that (else a problem says the difference)
+    pending: tuple[guesses.Guess, ...] = ()  # the first campaign's guesses waiting for a reveal (guesses.py)
+    revealed: Mapping[str, str] = {}  # its commitments revealed (a guess on one waits in vain)
+
+    @property
+    def checked(self) -> int:
+        return len(self.valid) + len({e.path for e in self.problems
+                                      if not isinstance(e, Unlisted)})  # a folder, no file
+
+
+class _Read(Record):
+    raw: bytes
+    data: dict[str, Any]
+
+
+def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report:
+    """Check the files and folders `given` (folders searched below); `tick` hears how many
+    journal events were read, now and then (a terminal's progress)."""
+    found = campaign.files_under(given)
+    first = Campaign.around(given[0])
+    named = _namer(given)
+    homes: dict[str, Campaign] = {}  # each campaign met, by its real root, named as given
+    if first.root is not None:
+        homes[first.real or ""] = Campaign(named(first.root), named(first.root))
+    problems: list[CwxError] = list(found.unlisted)  # named: what they hold goes unseen
+    valid: dict[str, str] = {}
+    skipped: list[str] = []
+    read: dict[str, dict[str, _Read]] = {}  # each campaign's files, by its real root
+    for path in found.tomls:
+        kind, file, said = _check_toml(path, first)
+        problems += said
+        home = first.of(os.path.realpath(path))  # where the file really is
+        if home.root is not None:
+            homes.setdefault(home.real or "", Campaign(named(home.root), named(home.root)))
+        if kind is None:
+            skipped.append(path)
+        elif kind not in ("settings", "unreadable"):
+            read.setdefault(home.real or "", {})[path] = file
+        if kind is not None and not said:
+            valid[path] = kind
+    supplies: dict[str, tuple[ledger.Dice, bool]] = {}
+    counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
+    problems += _journals(found, homes, read, given, problems, valid, supplies, counted,
+                          _ticking(tick))
+    for folder in found.redone:
+        problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
+    problems += _carried(homes)
+    problems.sort(key=lambda e: (e.path or "", e.line or 0))
+    # A file with a problem is not valid, however well it reads: each file counted once.
+    with_problems = {e.path for e in problems}
+    valid = {path: kind for path, kind in valid.items() if path not in with_problems}
+    supply, supplied = supplies.get(first.real or "", (None, False))
+    counting = counted.get(os.path.realpath(first.journal_file)) if first.root else None
+    board = counting.board() if counting is not None else \
+        guesses.board(first.journal_file if first.root is not None else None)
+    return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
+                  supplied, board.pending, board.revealed)
+
+
+def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
+    """Files git tracks or has staged in a campaign that cwx keeps on one machine only (a
+    sealed number, a redo record, a temporary file): the hooks refuse them, but a clone
+    that commits past them (--no-verify, another tool's hooks) is told here."""
+    from cwx.campaign import gitsetup
+    from cwx.git import repo
+
+    found: list[CwxError] = []
+    for home in homes.values():
+        assert home.root is not None
+        clone = repo.of(home.root)
+        if clone is None:
+            continue
+        folder = os.path.relpath(os.path.realpath(home.root), clone.top)
+        try:
+            carried = gitsetup.tracked_litter(clone, "" if folder == "." else folder)
+        except CwxError:
+            continue  # git cannot answer (not installed): nothing to say about it
+        found += [CwxError("is in git (tracked or staged), which carries it to every clone; "
+                           "cwx keeps it on one machine only. `git rm --cached` it and commit",
+                           path=os.path.join(home.root, os.path.relpath(
+                               os.path.join(clone.top, path), os.path.realpath(home.root))))
+                  for path in carried]
+    return found
+
+
+def _namer(given: list[str]) -> Any:
+    """A campaign's folder, named as the paths were given (absolute, or from here)."""
+    return lambda folder: folder if os.path.isabs(given[0]) else os.path.relpath(folder)
+
+
+def _check_toml(path: str, camp: Campaign) -> tuple[str | None, _Read, list[CwxError]]:
+    """(its kind, or None for TOML that is not cwx's; what was read; its problems)."""
+    try:
+        raw = tomlread.read_bytes(path)
+        data = tomlread.parse(raw, path)
+        if os.path.basename(path) == campaign.SETTINGS:
+            Campaign(os.path.dirname(path) or ".", os.path.dirname(path) or ".").settings()
+            return "settings", _Read(raw, data), []
+    except CwxError as error:
+        return "unreadable", _Read(b"", {}), [error]  # named once: no ledger comparison
+    kind = sheets.kind_of(data)
+    if kind is None:
+        return None, _Read(raw, data), []
+    return kind, _Read(raw, data), [
+        problem.located(path, tomlread.line_of(raw, problem.key))
+        for problem in sheets.problems(data, campaign.stem(path))]
+
+
+def _journals(found: campaign.Found, homes: dict[str, Campaign],
+              read: dict[str, dict[str, _Read]], given: list[str],
+              problems: list[CwxError], valid: dict[str, str],
+              supplies: dict[str, tuple[ledger.Dice, bool]],
+              counted: dict[str, guesses.Counting],
+              ticking: tuple[Callable[[journal.Event], None], ...]) -> list[CwxError]:
+    """Each journal's lines, and each campaign's own journal against its files (read
+    once, for its lines and its ledger)."""
+    ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
+    others = [path for path in found.journals if os.path.realpath(path) not in ledgers]
+    said: list[CwxError] = []
+    for path in sorted(others) + sorted(journal.path_in(home.root or ".")
+                                        for home in ledgers.values()):
+        lines = BadLines(path)
+        heard = seal.Reveals()  # on the pass that reads every line, not one of its own
+        home = ledgers.get(os.path.realpath(path))
+        if home is not None:
+            counting = counted[os.path.realpath(path)] = guesses.Counting()
+            folded = home.ledger(lines.add, _hearing(counting.note, heard.note, *ticking))
+            said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
+                                        [os.path.realpath(p) for p in given],
+                                        {os.path.realpath(e.path) for e in problems if e.path},
+                                        supplies)
+        else:
+            for item in journal.read(path):
+                if isinstance(item, journal.BadLine):
+                    lines.add(item)
+                else:
+                    heard.note(item)
+                    for tick in ticking:
+                        tick(item)
+        bad = lines.said() + [
+            CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
+                     "seal in the journal published, or that its number and nonce do not "
+                     "match (a sealed file swapped? a line written by hand?)", path=path,
+                     line=line)
+            for line, commitment in heard.unpublished()]
+        said += bad
+        if not bad and os.path.exists(path):
+            valid[path] = "journal"
+    return said
+
+
+def _ticking(tick: Callable[[int], None] | None) -> tuple[Callable[[journal.Event], None], ...]:
+    """A hearer of every event that tells `tick` the count now and then (of every journal
+    checked, one after another); none without a `tick`, so nothing is counted."""
+    if tick is None:
+        return ()
+    count = 0
+
+    def each(event: journal.Event) -> None:
+        nonlocal count
+        count += 1
+        if not count % 1000:
+            tick(count)
+    return (each,)
+
+
+def _hearing(*hearers: Callable[[journal.Event], None]) -> Callable[[journal.Event], None]:
+    """One reader's event told to each of `hearers`: the journal is read once for all."""
+    def each(event: journal.Event) -> None:
+        for hear in hearers:
+            hear(event)
+    return each
+
+
+class BadLines:
+    """A journal's bad lines, each named up to a hundred; past that, counted (a journal
+    of a hundred thousand bad lines is said in a hundred and one)."""
+
+    SHOWN = 100
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.shown: list[CwxError] = []
+        self.more = 0
+
+    def add(self, line: journal.BadLine) -> None:
+        if len(self.shown) < self.SHOWN:
+            self.shown.append(CwxError(line.reason, path=self.path, line=line.line))
+        else:
+            self.more += 1
+
+    def said(self) -> list[CwxError]:
+        if not self.more:
+            return self.shown
+        return [*self.shown, CwxError(f"and {self.more} more lines that are no journal events "
+                                      "of cwx's", path=self.path)]
+
+
+# ---------------------------------------------------------------- against the ledger
+
+
+class _Tally:
+    """The dice the files hold and the ledger says they hold (W9), by colour."""
+
+    def __init__(self) -> None:
+        self.in_files = self.in_ledger = ledger.NO_DICE
+
+
+def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.Ledger,
+                        scopes: list[str], reported: set[str],
+                        supplies: dict[str, tuple[ledger.Dice, bool]]) -> list[CwxError]:
+    """Every key whose file value differs from its ledger value, every ledger value the
+    rules forbid, and W9 over what `scopes` reach (the campaign's supply, when they reach
+    all of it); `reported`: real paths already said."""
+    tally = _Tally()
+    problems: list[CwxError] = []
+    present: set[str] = set()
+    unknown: list[str] = []
+    found: list[tuple[str, _Read, list[ledger.Difference]]] = []  # each file's, said below
+    for path, file in read.items():
+        name = home.name_of(path)
+        if name.startswith("..") or name in present:
+            continue  # outside the campaign: no ledger; or a link to a file checked already
+        present.add(name)
+        if folded.retired_since(name):
+            problems.append(_back(home, folded, name, path))
+        if name not in folded.known:
+            unknown.append(path)  # said below, once it is known what is gone
+            continue
+        found.append((path, file, _differences(file, folded, name, tally)))
+    problems += _outside(home, folded)
+    problems += _retired_and_played(home, folded, present)
+    uncounted = {name: held for name, held in home.uncounted(folded, present).items()
+                 if any(campaign.inside(os.path.join(home.real or "", name), scope)
+                        for scope in scopes) and not folded.retired_since(name)}
+    problems += _said(found, folded, bool(uncounted))
+    problems += _uncounted(home, uncounted, reported, tally, folded)
+    problems += _unknown(home, unknown, uncounted)
+    whole = any(campaign.inside(home.real or "", scope) for scope in scopes)
+    # A clash, like a file gone with dice, is settled first: no reconcile would mend it.
+    clashing = any(d.refused is not None for _, _, differences in found for d in differences)
+    problems += _w9(home, tally, folded.supply() if whole else None,
+                    bool(uncounted) or clashing)
+    if whole:
+        supplies[home.real or ""] = (folded.supply(), tally.in_files == folded.supply() and
+                                     tally.in_ledger == folded.supply())
+    return problems
+
+
+def _w9(home: Campaign, tally: _Tally, supply: ledger.Dice | None,
+        uncounted: bool) -> list[CwxError]:
+    """W9 over the files checked: they hold what the ledger says, and, checked whole, the
+    campaign's supply. The advice never names a command that would break it."""
+    files, kept = tally.in_files, tally.in_ledger
+    if files == kept and (supply is None or kept == supply):
+        return []
+    said = f"W9: the files hold {files.said()}, the ledger {kept.said()}"
+    if supply is not None:
+        said += f", and the campaign's supply is {supply.said()}"
+    if uncounted:
+        advice = "the files named above must be settled first"
+    elif supply is None or kept == supply:
+        advice = "`cwx reconcile` brings the files to the ledger"
+    elif files == supply:
+        advice = "the ledger drifted from the supply: `cwx adopt` the files that differ " \
+                 "brings it to them"
+    else:
+        advice = ("reconcile would not mend it: put the dice where the table decides and "
+                  "`cwx adopt` those files (with --supply if the GM means the campaign to "
+                  "hold other dice than its supply)")
+    return [CwxError(f"{said}; {advice}", path=journal.path_in(home.root or "."))]
+
+
+def _back(home: Campaign, folded: ledger.Ledger, name: str, path: str) -> CwxError:
+    return CwxError(f"was retired ({_when(folded.retired[name])}) but is here: `cwx retire "
+                    f"{_arg(path)}` finishes the retirement; if a merge brought it back, it "
+                    "was played on another clone meanwhile, and the table decides which stands",
+                    path=path)
+
+
+def _retired_and_played(home: Campaign, folded: ledger.Ledger,
+                        present: set[str]) -> list[CwxError]:
+    """A file retired on one clone and played on another: what the other clone gave it
+    (dice, experience) is still in the ledger, never silently lost."""
+    problems = []
+    for name in sorted(set(folded.retired) - present):
+        if not folded.retired_since(name):
+            continue
+        rules = folded.rules(name)  # what a retirement sets to 0: counts, not scores
+        left = {key: value for key, value in folded.values(name).items()
+                if ledger.is_number(value.value) and value.value != 0 and
+                rules(key).whole and not rules(key).absent_at_zero}
+        if left:
+            keys = ", ".join(f"{key} {shown(value.value)}" for key, value in sorted(left.items()))
+            recent = sorted({said for value in left.values() for said in value.recent})
+            after = f" ({', '.join(recent[-3:])})" if recent else ""
+            problems.append(CwxError(
+                f"was retired ({_when(folded.retired[name])}) and played on another clone"
+                f"{after}: the ledger says it still holds {keys}. Restore it (git checkout "
+                "it), settle it as the table decides and cwx retire it again",
+                path=os.path.normpath(os.path.join(home.root or ".", name))))
+    return problems
+
+
+def _when(order: journal.Order) -> str:
+    return times.shown(order[0])
+
+
+def _differences(file: _Read, folded: ledger.Ledger, name: str,
+                 tally: _Tally) -> list[ledger.Difference]:
+    values = ledger.values_of(file.data)
+    tally.in_files = tally.in_files.plus(ledger.dice_of(values))
+    tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
+    return folded.differences(name, values)
+
+
+def _said(found: list[tuple[str, _Read, list[ledger.Difference]]],
+          folded: ledger.Ledger, uncounted: bool) -> list[CwxError]:
+    """Each difference of the campaign's files and its ledger, with the advice that is
+    right when followed: reconcile only when it would settle (no clash, no file gone with
+    dice, and the ledger's dice the supply); a clash of dice names the other files whose dice differ, to adopt
+    together (the same die given back twice, or spent twice)."""
+    clashing = any(d.refused is not None for _, _, differences in found for d in differences)
+    reconciles = not clashing and not uncounted and folded.total() == folded.supply()
+    dice = [(path, d) for path, _, differences in found for d in differences
+            if systems.conserved(d.key)]
+    problems: list[CwxError] = []
+    for path, file, differences in found:
+        for difference in differences:
+            line = tomlread.line_of(file.raw, difference.key)
+            after = f" (after {', '.join(difference.ledger.recent)})" \
+                if difference.ledger.recent else ""
+            if difference.refused is not None:
+                problems.append(Conflict(
+                    f"the ledger cannot settle it: {difference.refused}{after}. "
+                    f"{_together(path, difference, dice)}", path=path, line=line,
+                    key=difference.key))
+                continue
+            adopt = f"`cwx adopt {_arg(path)}`"
+            if systems.conserved(difference.key):  # a die adopted alone comes from nowhere
+                adopt += " with the file the die came from (or with --supply if the GM gave it)"
+            said = f"the file says {_shown(difference.file)}, the ledger " \
+                f"{_shown(difference.ledger.value)}: "
+            said += f"`cwx reconcile` if the ledger is right; if the file is, {adopt}" \
+                if reconciles else ("no reconcile settles the campaign now (see the other "
+                                    "problems): if this file is right, name it in the adopt "
+                                    "that settles them")
+            problems.append(CwxError(said, path=path, line=line, key=difference.key))
+    return problems
+
+
+def _together(path: str, difference: ledger.Difference,
+              dice: list[tuple[str, ledger.Difference]]) -> str:
+    """What settles a clash: the files edited as the table decides, adopted together;
+    for a die, the other files whose dice differ from the ledger with it."""
+    others = sorted({other for other, d in dice if other != path}) \
+        if systems.conserved(difference.key) else []
+    if not others:
+        return "Edit the files as the table decides, then cwx adopt them together"
+    named = " ".join(_arg(other) for other in others)
+    return (f"Edit it as the table decides, and {', '.join(others)} too (where the die went, "
+            f"or came from: its dice differ from the ledger as well), then `cwx adopt "
+            f"{_arg(path)} {named}` together")
+
+
+def _outside(home: Campaign, folded: ledger.Ledger) -> list[CwxError]:
+    """A journal line naming a file outside the campaign (cwx never follows it)."""
+    problems = []
+    for name in sorted(folded.known | {name for name in folded.named if name is not None}):
+        try:
+            home.named(name)
+        except CwxError:
+            problems.append(CwxError(
+                f"names {name}, outside the campaign: cwx never follows a journal there "
+                "(a line another program or person wrote; mend or remove it)",
+                path=journal.path_in(home.root or ".")))
+    return problems
+
+
+def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
+               tally: _Tally, folded: ledger.Ledger) -> list[CwxError]:
+    problems = []
+    for name, held in uncounted.items():
+        path = os.path.normpath(os.path.join(home.root or ".", name))
+        tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
+        if os.path.realpath(path) in reported:
+            continue  # unreadable, and said so: its dice are still counted
+        if held < 0:
+            said = (f"the ledger took {_dice(-held)} more out of it than it held (two clones "
+                    f"recorded it leaving at once): `cwx adopt {_arg(path)}` sets that right")
+        elif not os.path.lexists(path):
+            said = (f"is gone, with {_dice(held)} the ledger says it held (W9: dice are never "
+                    "destroyed): restore it and `cwx retire` it (its dice go back to the "
+                    "reserve), or put its dice where the table decides and `cwx adopt` it "
+                    "with the files that hold them now")
+        else:
+            said = (f"is no longer a character or bag file of this campaign, but the ledger "
+                    f"says it holds {_dice(held)} (W9: dice are never destroyed): restore it, "
+                    "or move it out of the way, put its dice where the table decides and `cwx "
+                    "adopt` it with the files that hold them now")
+        problems.append(CwxError(said, path=path))
+    return problems
+
+
+def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> list[CwxError]:
+    """Files new to the ledger. A file moved (git mv) is new where its old name is gone:
+    the two are adopted together, so its dice are not counted twice."""
+    gone = [os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
+            if not os.path.lexists(os.path.join(home.real or "", name))]
+    from cwx.base.hints import NOT_UTF8, utf8_named
+
+    problems = []
+    for path in unknown:
+        if not utf8_named(path):
+            problems.append(CwxError(NOT_UTF8, path=path))
+            continue
+        alone = f"`cwx adopt {_arg(path)}` records it as it is"
+        said = (f"if it was moved from {' or '.join(gone)}, `cwx adopt {_arg(gone[0])} "
+                f"{_arg(path)}` moves its history (adopting it alone would count its dice "
+                f"twice); if it is new, {alone}") if gone else alone
+        problems.append(CwxError(f"has no history in the ledger; {said}", path=path))
+    return problems
+
+
+def _arg(path: str) -> str:
+    from cwx.base.hints import typed
+
+    return typed(path)
+
+
+def _dice(count: int) -> str:
+    return f"{count} white and black dice" if count != 1 else "1 die (a white or a black)"
+
+
+def _shown(value: object) -> str:
+    """A value for a message: never a number of thousands of digits nor a list of
+    thousands of items in full."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        items = ", ".join(shown(item) if not isinstance(item, str) else item
+                          for item in value[:10])
+        return f"[{items}{f', and {len(value) - 10} more' if len(value) > 10 else ''}]"
+    return shown(value)

@@ -1,0 +1,397 @@
+"""Guesses against a sealed number, made where the number is not (play by post).
+
+The GM seals a number in their own clone; the commitment travels with the journal, the
+number never does. A player's `clock resolve --sealed` in a clone without it journals a
+pending guess: the commitment it is made against, the guess, and the trait and its score
+at that moment (what the reveal uses, whatever the sheet says later). The GM's reveal,
+after a pull, settles every pending guess on its commitment in time order, each by
+C1-C7, the experience added to each character in the reveal's own change; the journal
+line of the reveal lists them (`guesses`), which is how every clone knows a guess is
+settled. One guess a character on each sealed number; a guess undone while it waits is
+no guess.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cwx.base.errors import Conflict, RuleForbids
+from cwx.base.record import Record
+from cwx.campaign import seal
+from cwx.journal import lines as journal
+from cwx.rules import clockworx
+from cwx.systems import clockworx as system
+
+if TYPE_CHECKING:
+    from cwx.campaign.files import Change
+    from cwx.campaign.folder import Campaign
+
+GUESSING = system.GUESSING  # the journal's event of a pending guess
+SETTLED = "guesses"  # the key of a reveal's result that lists the guesses it settled
+
+
+class Guess(Record):
+    """A pending guess, as its journal line says."""
+
+    id: str
+    when: str
+    who: str | None
+    file: str | None  # as the journal names it
+    player: str | None
+    commitment: str
+    guess: int
+    trait: str | None
+    score: int | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "at": self.when, "who": self.who, "file": self.file,
+                "player": self.player, "commitment": self.commitment, "guess": self.guess,
+                "trait": self.trait, "score": self.score}
+
+
+class Board(Record):
+    """What the journal says of guesses: those waiting, and those settled (by whom)."""
+
+    pending: tuple[Guess, ...]  # in time order
+    settled: Mapping[str, str]  # a guess's id -> the id of the reveal that settled it
+    revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
+
+    def on(self, commitment: str) -> list[Guess]:
+        """The guesses a reveal of `commitment` settles: those waiting on it while it is
+        sealed. One that reaches the GM after the number was shown counts for nothing,
+        whatever its stamp says: a stamp is a clone's word, and anyone could write one
+        from before the reveal once the number is known."""
+        if commitment in self.revealed:
+            return []
+        return [guess for guess in self.pending if guess.commitment == commitment]
+
+
+def guess_of(event: journal.Event) -> Guess | None:
+    """The guess an event of GUESSING holds; None for a line that holds no guess cwx made."""
+    result = event.result
+    commitment, guess = result.get("commitment"), result.get("guess")
+    trait, score = result.get("trait"), result.get("score")
+    if event.command != GUESSING or result.get("pending") is not True or \
+            not isinstance(commitment, str) or len(commitment) != 64 or \
+            not _whole(guess, 12) or not (trait is None or isinstance(trait, str)) or \
+            not (score is None or _whole(score, 6)):
+        return None
+    assert isinstance(guess, int)
+    return Guess(event.id, event.when, event.who, event.file, event.player, commitment, guess,
+                 trait, score)
+
+
+def _whole(value: object, most: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
+
+
+def board(journal_path: str | None) -> Board:
+    """The journal's guesses, read once (only lines that can hold a guess, a settlement,
+    a reveal or an undo are parsed)."""
+    counting = Counting()
+    if journal_path is not None:
+        for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"')):
+            counting.note(item)
+    return counting.board()
+
+
+class Counting:
+    """A board made of events as they come: from its own read of the journal, or from a
+    read another reader makes anyway (check's ledger), so the journal is read once."""
+
+    def __init__(self) -> None:
+        self.turns = journal.Turns()
+        self.found: dict[str, Guess] = {}
+        self.settled: dict[str, str] = {}
+        self.revealed: dict[str, str] = {}
+
+    def note(self, item: journal.Event) -> None:
+        if item.undoes or "turns" in item.result:
+            self.turns.note(item)
+        if item.command == GUESSING and (guess := guess_of(item)) is not None:
+            self.found.setdefault(guess.id, guess)  # git's union may copy a line
+        commitment = item.result.get("commitment")
+        if isinstance(commitment, str) and "nonce" in item.result and \
+                seal.reveals(item.result, commitment):
+            self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
+            for entry in _entries(item.result.get(SETTLED)):
+                self.settled.setdefault(entry, item.id)
+
+    def board(self) -> Board:
+        undone = self.turns.undone()
+        waiting = sorted((guess for guess in self.found.values()
+                          if guess.id not in self.settled and guess.id not in undone),
+                         key=lambda guess: (guess.when, guess.id))
+        return Board(tuple(waiting), self.settled, self.revealed)
+
+
+def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
+    """When the number a waiting guess is made on was first shown, if it was: the guess
+    reached the GM after the reveal and counts for nothing (Board.on)."""
+    return revealed.get(guess.commitment)
+
+
+def said_late(shown: str) -> str:
+    """Why a guess `late` counts for nothing, and what the table may do, in words."""
+    from cwx.base import times
+
+    return (f"reached the GM after the reveal ({times.shown(shown)}): counts for nothing "
+            "(the table may give its experience by hand, and adopt it)")
+
+
+class Settled:
+    """Whether a guess was settled, the journal read once, when first asked (a log or an
+    undo that meets no guess reads it no more)."""
+
+    def __init__(self, journal_path: str) -> None:
+        self.path = journal_path
+        self.read: Board | None = None
+
+    def _board(self) -> Board:
+        if self.read is None:
+            self.read = board(self.path)
+        return self.read
+
+    def __contains__(self, guess: object) -> bool:
+        return guess in self._board().settled
+
+    def late(self, event: journal.Event) -> str | None:
+        """When the number was shown that a guess still waiting came after (see `late`)."""
+        read = self._board()
+        waiting = next((guess for guess in read.pending if guess.id == event.id), None)
+        return None if waiting is None else late(waiting, read.revealed)
+
+
+def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:
+    """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for item in journal.holding(journal_path, (b'"guesses"',)):
+        commitment = item.result.get("commitment")
+        listed = item.result.get(SETTLED)
+        if isinstance(commitment, str) and isinstance(listed, list) and \
+                seal.reveals(item.result, commitment):
+            for entry in listed[:10_000]:
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                    found.setdefault(entry["id"], entry)
+    return found
+
+
+def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:
+    """A guess the reveal settled, in words (the guesser named apart): the number shown
+    now, with the outcome."""
+    from cwx.base.printable import printable
+
+    trait = event.result.get("trait") or "untrained"
+    word = "critical success" if entry.get("critical") else \
+        "success" if entry.get("success") else "failure"
+    gained = f", +{entry.get('xp')} xp" if entry.get("xp") and entry.get("counted") is not \
+        False else ""
+    tail = f" (counts for nothing: {entry.get('why')})" if entry.get("counted") is False \
+        else " (settled at the reveal)"
+    return printable(f"guesses {trait}, {entry.get('guess')} vs sealed "
+                     f"{entry.get('target')}: {word}{gained}{tail}")
+
+
+def told_late(told: str) -> str:
+    """A guess told pending, told late instead: it reached the GM after the number was
+    shown, so it counts for nothing (as check says)."""
+    return told_undone(told) + \
+        ": late, counts for nothing (it reached the GM after the number was shown)"
+
+
+def told_undone(told: str) -> str:
+    """A guess told pending, told without its wait: it waits for nothing any more."""
+    waiting = told.rfind(": pending on ")
+    return told[:waiting] if waiting >= 0 else told
+
+
+def _entries(listed: object) -> Iterable[str]:
+    if isinstance(listed, list):
+        for entry in listed[:10_000]:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                yield entry["id"]
+
+
+# ---------------------------------------------------------------- a guess
+
+
+def against(journal_path: str | None, name: str | None, who: str | None,
+            wanted: str | None) -> str:
+    """The commitment a new guess is made against: the latest the journal published
+    (`wanted`, if given, must be it, in full or its first digits), not yet revealed, and
+    not guessed on by this character (`name`, as the journal names its file)."""
+    latest = seal.published(journal_path)
+    if latest is None:
+        raise RuleForbids("no sealed number here, and the journal publishes none to guess "
+                          "against: the GM seals one (cwx clock pick --seal) and pushes it; "
+                          "pull, then guess", path=journal_path or None)
+    if wanted is not None and not latest.startswith(wanted.strip().lower()):
+        raise RuleForbids(f"the commitment {wanted.strip()[:12]} is not the latest the GM "
+                          f"published ({seal.short(latest)}): pull, and guess against the "
+                          "latest", path=journal_path)
+    found = board(journal_path)
+    if latest in found.revealed:
+        raise RuleForbids(f"the sealed number {seal.short(latest)} was already revealed; "
+                          "wait for the GM's next seal", path=journal_path)
+    if name is not None and any(guess.file == name for guess in found.on(latest)):
+        raise RuleForbids(f"{who or name} already guesses on {seal.short(latest)}: one guess "
+                          "a character on each sealed number (`cwx undo` takes yours back "
+                          "while it waits)", path=journal_path)
+    return latest
+
+
+def not_guessing(waiting: Sequence[Guess], name: str | None) -> None:
+    """The GM's own resolve against the seal is refused for a character already guessing
+    on it from another clone: one guess a character on each sealed number."""
+    for guess in waiting:
+        if name is not None and guess.file == name:
+            raise RuleForbids(f"{guess.who or name} already guesses on this sealed number "
+                              f"(from {guess.player or 'another clone'}): one guess a "
+                              "character; cwx clock reveal settles it", path=name)
+
+
+def pending_result(commitment: str, guess: int, trait: str | None,
+                   score: int | None) -> dict[str, Any]:
+    """A pending guess: the journal's result, and --json's."""
+    return {"pending": True, "commitment": commitment, "guess": guess, "trait": trait,
+            "score": score}
+
+
+# ---------------------------------------------------------------- the reveal
+
+
+def waiting_on(seal_path: str, journal_path: str | None) -> list[Guess]:
+    """The guesses a reveal of the number sealed at `seal_path` would settle, read before
+    the lock (to know which files to lock); none while the file is no seal."""
+    from cwx.base.errors import CwxError
+    from cwx.toml.tomlread import read_bytes
+
+    try:
+        sealed = seal.decode(read_bytes(seal_path, through_links=False), seal_path)
+    except CwxError:
+        return []
+    return board(journal_path).on(sealed.commitment)
+
+
+def files_to_settle(camp: Campaign, guesses: Sequence[Guess]) -> list[str]:
+    """The character files the settlement of `guesses` writes (those still there)."""
+    paths = {camp.named(guess.file) for guess in guesses if guess.file}
+    return sorted(path for path in paths if os.path.lexists(path))
+
+
+def still(journal_path: str | None, commitment: str, read: Sequence[Guess]) -> list[Guess]:
+    """The guesses on `commitment`, read again under the lock: the same as before it, or
+    the journal changed meanwhile (another clone's pull) and the reveal is made again."""
+    now = board(journal_path).on(commitment)
+    if [guess.id for guess in now] != [guess.id for guess in read]:
+        raise Conflict("the journal's guesses changed while cwx read it; run the reveal "
+                       "again", path=journal_path)
+    return now
+
+
+def settle(change: Change, camp: Campaign, target: int,
+           guesses: Sequence[Guess]) -> list[dict[str, Any]]:
+    """Each guess resolved against the revealed `target`, in time order, its experience
+    added to its character (in `change`). A later guess of a character, one whose file is
+    gone or no ClockWorx character, or one whose score is not the character's at the
+    guess, settles with no experience, and says why."""
+    settled: list[dict[str, Any]] = []
+    done: set[str | None] = set()  # the files settled so far
+    held = scores_held(change.campaign.journal_file, guesses)
+    for guess in guesses:
+        outcome = clockworx.resolve(target, guess.guess, guess.score, guess.trait)
+        entry = {"id": guess.id, "who": guess.who, "file": guess.file,
+                 "player": guess.player, **system.outcome_json(outcome)}
+        path = camp.named(guess.file) if guess.file else None
+        why = _not_counted(change, guess, path, done, held[guess.id])
+        if why is not None:
+            entry.update(counted=False, why=why)
+        elif path is not None:
+            sheet = change.character(path, system.NAME)
+            change.save(path, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
+            done.add(guess.file)
+            entry["xp_total"] = sheet.xp + outcome.xp
+        settled.append(entry)
+    return settled
+
+
+def _not_counted(change: Change, guess: Guess, path: str | None, done: set[str | None],
+                 held: set[int | None] | None) -> str | None:
+    """Why a guess earns nothing (None: it counts)."""
+    from cwx.base.errors import CwxError
+
+    if path is None:
+        return None  # a score without a character: the outcome alone
+    if guess.file in done:
+        return "its character had guessed on this number"
+    if not os.path.lexists(path):
+        return f"{guess.file} is gone"
+    try:
+        sheet = change.character(path, system.NAME)
+    except CwxError as error:
+        return f"{guess.file}: {error.message}"
+    now = sheet.traits.get(guess.trait) if guess.trait else None
+    if guess.score not in (held if held is not None else {now}):
+        return (f"its score ({guess.score}) is no {guess.trait or 'untrained'} score "
+                f"{guess.who or guess.file} had by the guess")
+    return None
+
+
+def scores_held(journal_path: str, guesses: Sequence[Guess],
+                ) -> dict[str, set[int | None] | None]:
+    """For each guess (by id), every score of the guessed trait its character had by the
+    guess, by the journal: made with, or changed from or to, in an event stamped before
+    it. A score of any of them is honest, whatever the clones saw of each other (the GM's
+    raise a player had not pulled); one it never had is not. None: the journal never made
+    or changed the file (one made by hand and adopted: its own value stands). The journal
+    is read once for them all."""
+    from cwx.base.errors import CwxError
+    from cwx.journal import ledger
+    from cwx.toml import tomlread
+
+    files = {guess.file for guess in guesses if guess.file is not None}
+    steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
+    for event in journal.events_in(journal_path):
+        steps += [((event.when, event.id), step) for step in event.changes
+                  if step.file in files]
+    found: dict[str, set[int | None] | None] = {}
+    for guess in guesses:
+        if guess.file is None:
+            found[guess.id] = None
+            continue
+        key = system.trait_key(guess.trait) if guess.trait else None
+        held: set[int | None] = set()
+        known = False
+        for order, step in steps:
+            if order >= (guess.when, guess.id) or step.file != guess.file:
+                continue
+            known = True
+            if step.key is None and step.text is not None:
+                try:
+                    values = ledger.values_of(tomlread.loads(step.text))
+                except CwxError:
+                    continue
+                held.add(values.get(key) if key else None)
+            elif key is not None and step.key == key:
+                held.update(v for v in (step.before, step.after)
+                            if v is None or isinstance(v, int))
+        found[guess.id] = ({None} if known else None) if key is None else \
+            (held if known and held else None)
+    return found
+
+
+def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The settled guesses, one line each, for people."""
+    lines = []
+    for entry in entries:
+        who = entry.get("who") or "an untrained guess"
+        trait = system.trait_said(entry.get("trait"), entry.get("score"))
+        word = "critical success" if entry.get("critical") else \
+            "success" if entry.get("success") else "failure"
+        gained = f", +{entry.get('xp')} xp" if entry.get("xp") else ""
+        tail = f" (counts for nothing: {entry['why']})" if entry.get("counted") is False \
+            else f"; now {entry['xp_total']} xp" if "xp_total" in entry else ""
+        lines.append(f"  {who}: guess {entry.get('guess')} ({trait}): {word}{gained}{tail}")
+    return lines

@@ -1,0 +1,344 @@
+"""The GM's sealed number, for remote play: a hash commitment a player can check later.
+
+The commitment is SHA-256 over the number and a 256-bit random nonce. With only
+twelve possible numbers an unsalted hash would be guessed at once; the nonce
+makes the commitment reveal nothing, and binding it to the number means the GM
+cannot change their mind after the guess.
+
+A seal has two states, sealed and revealed, and goes one way: a number still sealed is
+replaced only on purpose (--force), and a revealed one is never resolved against
+again. The file's own flag could be edited back, so the journal is the witness: a
+reveal journaled for this commitment outranks the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cwx.base.errors import BadFile, BadValue, RuleForbids
+from cwx.base.record import Record
+from cwx.journal import lines as journal
+from cwx.rules import clockworx
+
+FILE = ".cwx-sealed.json"  # outside git, in the campaign's folder
+
+
+def path_for(folder: str) -> str:
+    """Where the sealed number kept for `folder` lives: in git, in the clone's own git
+    folder, which no commit or pull reaches; outside git, in the folder itself."""
+    import os
+
+    from cwx.git import repo
+
+    clone = repo.of(folder)
+    if clone is None:
+        return os.path.normpath(os.path.join(folder, FILE))
+    place = os.path.relpath(os.path.realpath(folder), clone.top)
+    return os.path.join(repo.git_folder(clone), "cwx", "" if place == "." else place,
+                        "sealed.json")
+
+
+def not_left_behind(path: str, old: str) -> None:
+    """A number sealed by an older cwx, kept in the campaign's folder, is moved by the GM,
+    never lost: until then nothing is sealed in its place. One git tracks came from
+    another clone, and is no number of this GM's."""
+    import os
+    import shlex
+
+    from cwx.git import repo
+
+    if not os.path.lexists(path) and os.path.lexists(old) and not repo.tracks(old):
+        raise BadFile(f"this sealed number is kept where git could overwrite it; move it "
+                      f"into the clone's git folder, where cwx keeps it now: "
+                      f"mv {shlex.quote(old)} {shlex.quote(path)}",
+                      path=old)
+
+
+NONCE_BYTES = 32  # 256 bits
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class Seal(Record):
+    target: int
+    nonce: str  # hex
+    commitment: str  # hex SHA-256
+    revealed: bool = False
+
+    def proof(self) -> dict[str, Any]:
+        """What a player needs to check the number against the commitment."""
+        return {"target": self.target, "nonce": self.nonce, "commitment": self.commitment,
+                "verified": True}
+
+
+# hashlib, hmac and secrets are imported where a number is sealed or checked: loading
+# them costs a command about 20 ms, and reading what the journal says of seals needs none.
+
+
+def commitment(target: int, nonce: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"cwx-seal-v1:{target}:{nonce}".encode()).hexdigest()
+
+
+def new(target: int) -> Seal:
+    """Seal `target` under a fresh random nonce."""
+    import secrets
+
+    clockworx.check_position(target, "the sealed number")
+    nonce = secrets.token_hex(NONCE_BYTES)
+    return Seal(target, nonce, commitment(target, nonce))
+
+
+def well_formed(value: str, what: str) -> str:
+    """A commitment or nonce as cwx writes them: 64 hexadecimal digits (case ignored)."""
+    folded = value.strip().lower()
+    if not re.match(_HEX64, folded):
+        raise BadValue(f"{what} must be 64 hexadecimal digits, as cwx prints it; "
+                       f"got {len(value)} characters")
+    return folded
+
+
+def verified(commitment_hex: str, target: int, nonce: str) -> bool:
+    """Whether `target` and `nonce` are the ones the commitment was made from."""
+    import hmac
+
+    clockworx.check_position(target, "--target")
+    expected = commitment(target, well_formed(nonce, "the nonce"))
+    return hmac.compare_digest(expected, well_formed(commitment_hex, "the commitment"))
+
+
+def encode(sealed: Seal) -> str:
+    return json.dumps({"target": sealed.target, "nonce": sealed.nonce,
+                       "commitment": sealed.commitment, "revealed": sealed.revealed},
+                      indent=2) + "\n"
+
+
+def decode(raw: bytes | None, path: str) -> Seal:
+    """A sealed file, checked: a missing file, or one altered since it was sealed, is an error."""
+    if raw is None:
+        raise BadFile("no sealed number here; the GM seals one with cwx clock pick --seal",
+                      path=path)
+    try:
+        data = json.loads(raw)
+        sealed = Seal(data["target"], data["nonce"], data["commitment"], data["revealed"])
+        intact = isinstance(sealed.revealed, bool) and isinstance(sealed.target, int) and \
+            verified(sealed.commitment, sealed.target, sealed.nonce)
+    except (ValueError, KeyError, TypeError, RecursionError, AttributeError):
+        raise BadFile("is not a sealed number cwx wrote; seal a new one with "
+                      "cwx clock pick --seal --force", path=path) from None
+    except BadValue:
+        intact = False
+    if not intact:
+        raise BadFile("has been altered: its number does not match its commitment",
+                      path=path)
+    return sealed
+
+
+def replacing(current: Seal, *, path: str) -> None:
+    """A number still sealed is replaced only on purpose (--force)."""
+    if not current.revealed:
+        raise RuleForbids("a sealed number is waiting to be revealed (cwx clock reveal); "
+                          "pass --force to seal a new one instead", path=path)
+
+
+SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
+
+
+FUTURE = 86_400  # seconds: a seal stamped later than this ahead of now is no seal of now
+
+
+def published(journal_path: str | None) -> str | None:
+    """The commitment the journal published last: its latest seal's (one stamped far in
+    the future, a line no GM's clock wrote, aside), or None."""
+    if journal_path is None:
+        return None
+    import time
+
+    horizon = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + FUTURE))
+    event = journal.latest(journal_path, SEALING.encode(),
+                           lambda e: e.command == SEALING and e.when <= horizon)
+    commitment = event.result.get("commitment") if event else None
+    return commitment if isinstance(commitment, str) else None
+
+
+def was_published(journal_path: str | None, commitment_hex: str) -> bool:
+    """Whether the journal published this commitment (a seal of it), whenever."""
+    if journal_path is None:
+        return False
+    wanted = commitment_hex.encode()
+    for raw in journal.lines_from_end(journal_path):
+        if wanted in raw:
+            event = journal.parse(raw)
+            if isinstance(event, journal.Event) and event.command == SEALING and \
+                    event.result.get("commitment") == commitment_hex:
+                return True
+    return False
+
+
+def short(commitment_hex: str) -> str:
+    """A commitment as people compare it: its first 12 hexadecimal digits."""
+    return commitment_hex[:12]
+
+
+def as_published(sealed: Seal, journal_path: str | None, path: str) -> Seal:
+    """The seal, if the journal published its commitment: a file swapped for another
+    number (with a nonce and commitment of its own) is refused, whatever it says."""
+    if was_published(journal_path, sealed.commitment):
+        return sealed
+    latest = published(journal_path)
+    if latest is None:
+        raise RuleForbids(f"the journal never published this seal's commitment "
+                          f"({short(sealed.commitment)}), so no player can hold the GM to it; "
+                          "the GM seals anew with cwx clock pick --seal --force", path=path)
+    raise RuleForbids(f"this file's commitment ({short(sealed.commitment)}) is not one the "
+                      f"journal published (the latest is {short(latest)}): the sealed file "
+                      "was replaced, and nothing is revealed. The GM seals anew with cwx "
+                      "clock pick --seal --force", path=path)
+
+
+def reveals(result: Mapping[str, Any], commitment_hex: str) -> bool:
+    """Whether a journaled reveal's number and nonce are the ones the commitment was made
+    from (a line anyone could write says nothing unless it is)."""
+    target, nonce = result.get("target"), result.get("nonce")
+    try:
+        return isinstance(target, int) and isinstance(nonce, str) and \
+            verified(commitment_hex, target, nonce)
+    except BadValue:
+        return False
+
+
+class Shown(Record):
+    """A reveal the journal holds: the number and nonce it showed for a commitment."""
+
+    line: int
+    when: str
+    commitment: str
+    target: object  # as the line says (a hand may have written anything)
+    nonce: object
+    matches: bool  # the number and nonce are the ones the commitment was made from
+    published: bool  # a seal in the journal published the commitment
+
+    @property
+    def verified(self) -> bool:
+        return self.matches and self.published
+
+    def as_json(self) -> dict[str, Any]:
+        return {"commitment": self.commitment, "target": self.target, "nonce": self.nonce,
+                "at": self.when, "line": self.line, "published": self.published,
+                "verified": self.verified}
+
+
+class Reveals:
+    """A journal's reveals and the seals they answer, heard an event at a time, so that
+    a reader already passing over the journal (check's ledger) checks them on its way."""
+
+    def __init__(self) -> None:
+        self.sealed: set[str] = set()
+        self.found: list[tuple[journal.Event, str]] = []
+
+    def note(self, item: journal.Event) -> None:
+        commitment = item.result.get("commitment")
+        if not isinstance(commitment, str):
+            return
+        if item.command == SEALING:
+            self.sealed.add(commitment)
+        elif "nonce" in item.result:
+            self.found.append((item, commitment))
+
+    def shown(self) -> list[Shown]:
+        """Every reveal heard, in its order, checked from the journal alone: its number
+        and nonce against its commitment, and the commitment against the seals."""
+        return [Shown(event.line, event.when, commitment, event.result.get("target"),
+                      event.result.get("nonce"), reveals(event.result, commitment),
+                      commitment in self.sealed) for event, commitment in self.found]
+
+    def unpublished(self) -> list[tuple[int, str]]:
+        """Each reveal (line, commitment) whose commitment no seal published, or whose
+        number and nonce are not the commitment's: a number shown against a commitment
+        the players never had, or one it never held."""
+        return [(item.line, item.commitment) for item in self.shown() if not item.verified]
+
+
+def shown(journal_path: str) -> list[Shown]:
+    """Every reveal in the journal, in its order (Reveals.shown), its lines alone read."""
+    heard = Reveals()
+    for item in journal.holding(journal_path, (b'"commitment"',)):
+        heard.note(item)
+    return heard.shown()
+
+
+def here(path: str, journal_path: str | None) -> bool:
+    """Whether this clone holds the GM's sealed number for the latest seal: a file at
+    `path`, unless it is an old seal, revealed, that a later one replaced (a player who
+    was GM once). Without it, a guess waits for the GM's reveal (guesses.py)."""
+    import os
+
+    if not os.path.lexists(path):
+        return False
+    from cwx.toml.tomlread import read_bytes
+
+    try:
+        sealed = decode(read_bytes(path, through_links=False), path)
+    except BadFile:
+        return True  # a file that is no seal is said so where it is resolved against
+    return not sealed.revealed or sealed.commitment == published(journal_path)
+
+
+def kept_private(path: str) -> None:
+    """cwx keeps a sealed number readable by the GM alone (0600) and out of git: one others
+    can read, another user's, or one git tracks was not sealed by cwx here (a copy, or a
+    file another clone pushed), and someone else may know its number."""
+    import os
+
+    from cwx.git import repo
+
+    info = os.stat(path)
+    if info.st_mode & 0o077 or info.st_uid != os.getuid():
+        said = f"can be read by others (mode {info.st_mode & 0o777:o}) or is another user's"
+    elif repo.tracks(path):
+        said = "is in git, where every clone has it (git rm --cached it first)"
+    else:
+        return
+    raise RuleForbids(f"{said}, so it is no number cwx sealed here: someone else may know it. "
+                      "The GM seals a new one with cwx clock pick --seal --force", path=path)
+
+
+def to_reveal(raw: bytes | None, path: str, journal_path: str | None) -> Seal:
+    """The sealed number in a file cwx may reveal: intact, private, and the one the
+    journal published."""
+    sealed = decode(raw, path)
+    kept_private(path)
+    return as_published(sealed, journal_path, path)
+
+
+def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
+    """The seal a guess is resolved against: never one already revealed, whatever its file
+    says now (the journals, newest line first, are the witness)."""
+    if sealed.revealed:
+        raise RuleForbids("the sealed number was already revealed; the GM seals a new one "
+                          "with cwx clock pick --seal", path=path)
+    if any(revealed_in(lines, sealed.commitment) for lines in journal_lines):
+        raise RuleForbids("the journal shows this sealed number was revealed, though its "
+                          "file was edited to say it was not; the GM seals a new one with "
+                          "cwx clock pick --seal --force", path=path)
+    return sealed
+
+
+def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
+    """Whether a journal, newest line first, revealed this commitment after sealing
+    it; only lines holding it are parsed, and the search stops at the sealing."""
+    wanted = commitment_hex.encode()
+    for raw in lines:
+        if wanted not in raw:
+            continue
+        event = journal.parse(raw)
+        if isinstance(event, journal.BadLine) or event.result.get("commitment") != commitment_hex:
+            continue
+        if "nonce" in event.result and reveals(event.result, commitment_hex):
+            return True
+        if event.command == SEALING:
+            return False
+    return False

@@ -1,0 +1,475 @@
+"""`cwx sync`: a player's turn sent and the table's brought in, in one command (play by
+post). The campaign's own files are staged (never a sealed number, a redo record, or a
+file cwx does not know), committed with a message told from the journal since the last
+commit, `git pull --rebase`, settled as the hooks settle (by cwx itself when the clone
+has none), pushed (a push someone beat is pulled and tried once more), and checked.
+
+Each step says one line; a step that cannot go on stops with the one next step, and the
+clone is left as git left it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cwx.base.errors import BadFile, Conflict, CwxError
+from cwx.base.record import Record
+from cwx.campaign import gitsetup
+from cwx.campaign.folder import SETTINGS, Campaign
+from cwx.git import repo
+from cwx.git.repo import Repository, git, run
+from cwx.journal import lines as journal
+
+if TYPE_CHECKING:
+    from cwx.campaign import checks
+
+Say = Callable[[str], None]
+
+
+class Synced(Record):
+    """What a sync did."""
+
+    committed: str | None  # the commit made (its short id), or None: nothing to commit
+    message: str | None
+    pulled: int  # commits brought in
+    pushed: str | None  # where to ("origin/main"), or None: no remote
+    problems: list[CwxError]  # what `cwx check` found after
+
+    def as_json(self) -> dict[str, Any]:
+        return {"committed": self.committed, "message": self.message, "pulled": self.pulled,
+                "pushed": self.pushed, "ok": not self.problems,
+                "problems": [{"file": e.path, "line": e.line, "key": e.key,
+                              "message": e.message} for e in self.problems]}
+
+
+def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Say) -> Synced:
+    share = sharing(camp, say)
+    committed, subject = send(camp, share, message, say)
+    if share.where is None:
+        say((f"no remote: committed {committed} here only" if committed else
+             "no remote: nothing shared") + " (`git remote add origin URL`, then cwx sync)")
+        return Synced(committed, subject, 0, None, _checked(share.root, say))
+    pulled = pull(open_, share, say)
+    again, report = push(open_, share, say)
+    return Synced(_now_called(share.clone, committed), subject, pulled + again,
+                  share.where.name, _checked(share.root, say, report))
+
+
+class Sharing(Record):
+    """A clone a sync works in: the campaign's root and folder in it, where it pulls from
+    and pushes to (None: no remote), and whether its hooks settle and check."""
+
+    clone: Repository
+    root: str  # a real path
+    folder: str  # the root, from the top of the clone
+    where: Upstream | None
+    hooks: bool
+
+
+def sharing(camp: Campaign, say: Say) -> Sharing:
+    """The clone of a campaign, ready to be synced: on a branch, git in the middle of
+    nothing, the merge driver set."""
+    root = os.path.realpath(camp.needed())
+    clone = repo.of(root)
+    if clone is None:
+        raise BadFile("is not in a git clone; `git init` and `cwx git setup` first (or clone "
+                      "the table's repository)", path=camp.root)
+    _not_busy(clone)
+    where = _upstream(clone)  # on a branch, before anything is committed
+    folder = os.path.relpath(root, clone.top)
+    hooks = _hooked(clone)
+    if run(clone, "config", "merge.cwx.driver").returncode != 0:
+        # Without the driver, two clones' changes of one sheet are a text conflict: set in
+        # the clone's own config (never a tracked file), as `cwx git setup` sets it.
+        gitsetup.configure(clone, folder)
+        say("set the cwx merge driver in this clone's git config (`cwx git setup` also "
+            "installs the hooks)")
+    return Sharing(clone, root, folder, where, hooks)
+
+
+def send(camp: Campaign, share: Sharing, message: str | None,
+         say: Say) -> tuple[str | None, str | None]:
+    """The campaign's own files staged and committed: the commit's id and subject, or
+    None and None when nothing changed."""
+    staged = _stage(share.clone, camp, share.folder)
+    say(f"staged {_files(staged)}" if staged else "nothing to stage")
+    committed, subject = _commit(share.clone, camp, share.folder, staged, message,
+                                 share.hooks)
+    # Its id is said once it is pushed: the pull may make it anew.
+    say(f"committed: {subject}" if committed else "nothing to commit")
+    return committed, subject
+
+
+def pull(open_: Callable[..., Any], share: Sharing, say: Say,
+         routine: Say | None = None) -> int:
+    """The table's commits brought in and settled: how many."""
+    assert share.where is not None
+    return _pull(open_, share.clone, share.folder, share.where, say, routine)
+
+
+def push(open_: Callable[..., Any], share: Sharing,
+         say: Say) -> tuple[int, checks.Report | None]:
+    """What this clone has that its remote has not, pushed (a push someone beat is pulled
+    and tried once more), unless check finds a clash: the commits that second pull
+    brought in, and check's report of what was pushed (None: nothing was)."""
+    where = share.where
+    assert where is not None
+    clone, pulled = share.clone, 0
+    if not _ahead(clone, where):
+        say(f"nothing to push: {where.name} has every commit of this clone")
+        return 0, None
+    report = _unsettled(share.root)
+    if not _push(clone, where):
+        say("the push was refused (someone pushed meanwhile): pulling again")
+        pulled += _pull(open_, clone, share.folder, where, say)
+        report = _unsettled(share.root)
+        if not _push(clone, where, last=True):
+            raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
+                           path=clone.top)
+    default = None if where.tracked else _default_branch(clone, where.remote)
+    head = git(clone, "rev-parse", "--short=12", "HEAD")
+    say(f"pushed {head} to {where.name}" if default in (None, where.branch) else
+        f"pushed {head} to {where.name}, a branch of its own: the table plays on "
+        f"{where.remote}/{default}, and sees this once you merge it there")
+    return pulled, report
+
+
+def _ahead(clone: Repository, where: Upstream) -> bool:
+    """Whether HEAD holds a commit the remote's branch (as last fetched) does not."""
+    theirs = _head_of(clone, f"{where.remote}/{where.branch}")
+    return theirs is None or git(clone, "rev-list", "--count", f"{theirs}..HEAD") != "0"
+
+
+def _now_called(clone: Repository, committed: str | None) -> str | None:
+    """The commit sync made, by the id it has now: a rebase onto the table's commits
+    makes it anew (the same author, time and subject, a new id), or drops it when theirs
+    made the same change (None)."""
+    if committed is None or \
+            run(clone, "merge-base", "--is-ancestor", committed, "HEAD").returncode == 0:
+        return committed
+    mark = git(clone, "log", "-1", "--format=%at%x1f%s", committed)
+    for line in git(clone, "log", "--format=%h%x1f%at%x1f%s", "--abbrev=12", "HEAD",
+                    "--not", committed).splitlines():
+        now, _, said = line.partition("\x1f")
+        if said == mark:
+            return now
+    return None
+
+
+# ---------------------------------------------------------------- the steps
+
+
+_BUSY = (("rebase-merge", "a rebase", "git rebase --continue"),
+         ("rebase-apply", "a rebase", "git rebase --continue"),
+         ("MERGE_HEAD", "a merge", "git commit"))
+
+
+def busy(clone: Repository) -> str | None:
+    """What git is in the middle of in the clone ("a rebase"), or None."""
+    folder = repo.git_folder(clone)
+    return next((what for state, what, _ in _BUSY
+                 if os.path.exists(os.path.join(folder, state))), None)
+
+
+def _not_busy(clone: Repository) -> None:
+    """A sync starts from a clone git is not in the middle of something in."""
+    folder = repo.git_folder(clone)
+    for state, what, finish in _BUSY:
+        if os.path.exists(os.path.join(folder, state)):
+            raise Conflict(f"git is in the middle of {what}: settle the files `git status` "
+                           f"names (edit, `cwx adopt`, `git add`), `{finish}`, then cwx sync "
+                           "again", path=clone.top)
+
+
+def _hooked(clone: Repository) -> bool:
+    """Whether this clone's cwx hooks will settle and check (else sync does it itself)."""
+    if gitsetup.shared_hooks(clone):
+        return False
+    folder = gitsetup.hooks_folder(clone)
+    return all(os.path.isfile(os.path.join(folder, name)) and
+               gitsetup.is_ours(os.path.join(folder, name)) for name in gitsetup.HOOKS)
+
+
+def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
+    """The campaign's own files staged, as paths from the top of the clone: its settings,
+    journal, characters and bags, and those of them gone since the last commit."""
+    root = os.path.realpath(camp.needed())
+    own = [os.path.join(root, SETTINGS), camp.journal_file]
+    own += [os.path.realpath(member.path) for member in camp.members(lambda _: None)]
+    present = [os.path.relpath(path, clone.top) for path in own if os.path.isfile(path)
+               and not gitsetup.never_committed(path)]
+    present += _made_by_init(clone, root)
+    if present:
+        git(clone, "add", "--", *(f":(literal){path}" for path in present))
+    gone = [path for path in _deleted(clone, folder) if _was_ours(clone, path)]
+    if gone:
+        git(clone, "rm", "--cached", "--quiet", "--", *(f":(literal){path}" for path in gone))
+    # Removals staged already (cwx retire, git mv, git rm) are the campaign's too.
+    gone += [path for path in _removed(clone, folder) if path not in gone and
+             _was_ours(clone, path)]
+    changed = git(clone, "diff", "--cached", "--no-renames", "--name-only", "-z", "--",
+                  *(f":(literal){path}" for path in present + gone), strip=False) \
+        if present or gone else ""
+    return list(repo.z_list(changed))
+
+
+def _made_by_init(clone: Repository, root: str) -> list[str]:
+    """The files `cwx init` made at the campaign's root (.gitignore, .gitattributes, the
+    schemas, README, Makefile) that git does not track yet: the first sync shares them;
+    after that they are the table's, and a person commits their edits."""
+    from cwx.systems import templates
+
+    made = [os.path.relpath(os.path.join(root, name), clone.top)
+            for name in templates.campaign_files("campaign")
+            if name != SETTINGS and os.path.isfile(os.path.join(root, name))]
+    if not made:
+        return []
+    tracked = set(repo.z_list(git(clone, "ls-files", "-z", "--",
+                                  *(f":(literal){path}" for path in made), strip=False)))
+    return [path for path in made if path not in tracked]
+
+
+def _removed(clone: Repository, folder: str) -> list[str]:
+    """Campaign files whose removal is staged (a retirement, the old name of a move)."""
+    listed = git(clone, "diff", "--cached", "--no-renames", "--diff-filter=D", "--name-only",
+                 "-z", "--", f":(literal){folder}", strip=False)
+    return [path for path in repo.z_list(listed)
+            if path.endswith((".toml", journal.NAME)) and not gitsetup.never_committed(path)]
+
+
+def _deleted(clone: Repository, folder: str) -> list[str]:
+    listed = git(clone, "ls-files", "--deleted", "-z", "--", f":(literal){folder}",
+                 strip=False)
+    return [path for path in repo.z_list(listed)
+            if path.endswith((".toml", journal.NAME)) and not gitsetup.never_committed(path)]
+
+
+def _was_ours(clone: Repository, path: str) -> bool:
+    """Whether the last commit's file at `path` was a campaign file cwx knows."""
+    from cwx import systems
+    from cwx.toml import tomlread
+
+    if os.path.basename(path) in (SETTINGS, journal.NAME):
+        return True
+    shown = run(clone, "show", f"HEAD:{path}")
+    try:
+        data = tomlread.loads(shown.stdout.decode("utf-8")) if shown.returncode == 0 else {}
+    except (ValueError, CwxError):
+        return False
+    return systems.kind_of(data) is not None
+
+
+def _files(paths: list[str]) -> str:
+    from cwx.base.ink import plural
+
+    names = ", ".join(os.path.basename(path) for path in paths[:6])
+    return f"{plural(len(paths), 'file')} ({names}{', …' if len(paths) > 6 else ''})"
+
+
+def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
+            message: str | None, hooks: bool) -> tuple[str | None, str | None]:
+    """The staged campaign files committed on their own (what else is staged stays
+    staged), the message told from the journal's events the last commit did not have."""
+    from cwx.journal import story
+
+    if not staged:
+        return None, None
+    if not hooks:  # what the pre-commit hook would say
+        _checked_before(os.path.realpath(camp.needed()))
+    new = _new_events(clone, camp, folder)
+    void = story.void_in(camp.journal_file)
+    subject = message.strip() if message and message.strip() else \
+        f"cwx: {story.summary(new, 67, void)}" if new else "cwx: the campaign's files"
+    body = "\n".join(story.told(event, void=void) for event in new[:200])
+    done = run(clone, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
+               "--", *(f":(literal){path}" for path in staged))
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise Conflict("the commit was refused" + (f" ({said[-1]})" if said else "") +
+                       ": settle what `cwx check` says, then cwx sync again", path=clone.top)
+    return git(clone, "rev-parse", "--short=12", "HEAD"), subject
+
+
+def _new_events(clone: Repository, camp: Campaign, folder: str) -> list[journal.Event]:
+    """The journal's events the last commit's journal does not hold, in time order."""
+    name = os.path.join(folder, journal.NAME) if folder != "." else journal.NAME
+    shown = run(clone, "show", f"HEAD:{name}")
+    known = set() if shown.returncode else {
+        event.id for line in shown.stdout.splitlines()
+        if isinstance(event := journal.parse(line), journal.Event)}
+    found = {event.id: event for event in journal.events_in(camp.journal_file)
+             if event.id not in known}
+    return sorted(found.values(), key=lambda event: event.order)
+
+
+class Upstream(Record):
+    remote: str
+    branch: str
+    tracked: bool  # the branch follows it already (else the push sets it)
+
+    @property
+    def name(self) -> str:
+        return f"{self.remote}/{self.branch}"
+
+
+def _upstream(clone: Repository) -> Upstream | None:
+    """Where this clone pulls from and pushes to: its branch's upstream, else the remote
+    (`origin` first) and a branch of the same name; None with no remote at all."""
+    branch = run(clone, "symbolic-ref", "--quiet", "--short", "HEAD")
+    if branch.returncode != 0:
+        raise BadFile("is on no branch (a detached HEAD); `git switch main` first, then "
+                      "cwx sync", path=clone.top)
+    here = branch.stdout.decode().strip()
+    tracked = run(clone, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+    if tracked.returncode == 0:
+        remote, _, theirs = tracked.stdout.decode().strip().partition("/")
+        return Upstream(remote, theirs, True)
+    remotes = git(clone, "remote").split()
+    if not remotes:
+        return None
+    return Upstream("origin" if "origin" in remotes else remotes[0], here, False)
+
+
+def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
+          say: Say, routine: Say | None = None) -> int:
+    """`git pull --rebase`, then the settlement (the hooks', or cwx's own): the number of
+    commits brought in; a conflict stops it with the next step. `routine` hears the
+    steps that change nothing (else `say` does)."""
+    routine = routine or say
+    if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
+           where.branch).returncode == 2:
+        routine(f"{where.name} is new: nothing to pull")
+        return 0
+    before = _head_of(clone, f"{where.remote}/{where.branch}")
+    # --autostash: the player's other edits (a file not the campaign's) wait aside.
+    done = run(clone, "pull", "--rebase", "--autostash", "--quiet", where.remote,
+               where.branch)
+    for line in _said(done.stderr):
+        say(line)
+    if done.returncode != 0:
+        raise Conflict(_next_step(clone, done.stderr), path=clone.top)
+    after = _head_of(clone, f"{where.remote}/{where.branch}")
+    count = int(git(clone, "rev-list", "--count", f"{before}..{after}")) if before and after \
+        else 0
+    from cwx.base.ink import plural
+
+    (say if count else routine)(f"pulled {plural(count, 'commit')} from {where.name}" if count
+                                else f"up to date with {where.name}")
+    if count:  # the hooks may have settled already (then nothing is left to), or found
+        # the other edits set aside and waited: settled now they are back
+        gitsetup.settle_campaign(open_, clone, folder, "rebase", say)
+    return count
+
+
+def _default_branch(clone: Repository, remote: str) -> str | None:
+    """The branch the remote's HEAD names (where the table plays), if it says."""
+    done = run(clone, "ls-remote", "--symref", remote, "HEAD")
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line[len("ref: refs/heads/"):-len("\tHEAD")]
+    return None
+
+
+def _head_of(clone: Repository, ref: str) -> str | None:
+    done = run(clone, "rev-parse", "--quiet", "--verify", f"{ref}^{{commit}}")
+    return done.stdout.decode().strip() or None if done.returncode == 0 else None
+
+
+def _said(stderr: bytes) -> list[str]:
+    """What git, its hooks and the merge driver said that a person needs (cwx's lines and
+    git's conflicts), without git's own progress."""
+    lines = stderr.decode("utf-8", "replace").splitlines()
+    return [line for line in lines if line.startswith(("cwx:", "CONFLICT", "  "))]
+
+
+def _next_step(clone: Repository, stderr: bytes) -> str:
+    """What a person does when the pull stopped: the files to settle, and how."""
+    from cwx.base.hints import typed
+
+    stages: dict[str, set[str]] = {}
+    for entry in repo.z_list(git(clone, "ls-files", "--unmerged", "-z", strip=False)):
+        meta, _, path = entry.partition("\t")
+        stages.setdefault(path, set()).add(meta.split()[-1])
+    if not stages:
+        said = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()
+                if line.strip()]
+        # git's own reason (its fatal: line), not the last line of its advice after it
+        reason = next((line for line in said if line.startswith(("fatal:", "error:"))),
+                      said[-1] if said else "see git status")
+        return (f"git pull --rebase stopped ({reason}): nothing was pushed. Mend what git says "
+                "(`git remote -v` shows where it pulls from, `git status` what is in the "
+                "way), then cwx sync again")
+    # A file one side removed has no side of its own (stage 2 or 3) to mark: a retirement
+    # (or a move) against the other side's play.
+    gone = " ".join(typed(path) for path, held in stages.items() if not {"2", "3"} <= held)
+    marked = " ".join(typed(path) for path, held in stages.items() if {"2", "3"} <= held)
+    steps = []
+    if marked:
+        steps.append(f"edit {marked} to what the table decides (conflict markers hold both "
+                     f"sides' values; cwx said why above), `cwx adopt {marked}` (with any file "
+                     "cwx named above, together) and `git add` them with "
+                     f"{gitsetup.journal_beside(marked.split()[0], clone.top)}")
+    if gone:
+        steps.append(f"{gone} was retired (or moved) on one side and played on the other: "
+                     f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "
+                     f"what the other side gave it, to settle), or `git add {gone}` keeps it")
+    return (f"the pull stopped on {' '.join(filter(None, (marked, gone)))}: "
+            f"{'; '.join(steps)}; then `git rebase --continue` and cwx sync again; or `git "
+            "rebase --skip` to drop your commit and keep theirs")
+
+
+def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:
+    """Push; False when the remote has commits this clone has not (pull and try again)."""
+    done = run(clone, "push", "--quiet", *([] if where.tracked else ["--set-upstream"]),
+               where.remote, f"HEAD:refs/heads/{where.branch}")
+    if done.returncode == 0:
+        return True
+    said = done.stderr.decode("utf-8", "replace")
+    if not last and ("rejected" in said or "fetch first" in said or "non-fast-forward" in said):
+        return False
+    last_line = said.strip().splitlines()[-1] if said.strip() else str(done.returncode)
+    raise BadFile(f"git push to {where.name} failed: {last_line}", path=clone.top)
+
+
+def _unsettled(root: str) -> checks.Report:
+    """A campaign whose check finds a clash the ledger cannot settle (a file made on two
+    clones at once, kept as neither side's adopt said) is never pushed: every clone's
+    check would fail with it."""
+    from cwx.campaign import checks
+
+    report = checks.check([root])
+    clashes = [p for p in report.problems if isinstance(p, Conflict)]
+    if clashes:
+        raise Conflict(f"not pushed: cwx check finds {len(clashes)} clash(es) the ledger "
+                       f"cannot settle, the first: {clashes[0]}; settle them as it says, "
+                       "then cwx sync again", path=root)
+    return report
+
+
+def _checked_before(root: str) -> None:
+    from cwx.campaign import checks
+
+    report = checks.check([root])
+    if report.problems:
+        first = report.problems[0]
+        raise BadFile(f"cwx check finds {len(report.problems)} problem(s), the first: "
+                      f"{first}; settle them (cwx check says how), then cwx sync again",
+                      path=root)
+
+
+def _checked(root: str, say: Say, report: checks.Report | None = None) -> list[CwxError]:
+    from cwx.base.ink import plural
+    from cwx.campaign import checks, guesses
+
+    report = checks.check([root]) if report is None else report
+    late = [guess for guess in report.pending if guesses.late(guess, report.revealed)]
+    waiting = len(report.pending) - len(late)
+    say(f"checked {plural(report.checked, 'file')}: " +
+        (f"{plural(len(report.problems), 'problem')} (cwx check says them)"
+         if report.problems else "all valid") +
+        (f"; {plural(waiting, 'guess')} waiting for the GM's reveal" if waiting else "") +
+        (f"; {plural(len(late), 'guess')} late: reached the GM after the reveal, counts for "
+         "nothing (cwx check says which)" if late else ""))
+    return report.problems

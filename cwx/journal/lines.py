@@ -1,0 +1,861 @@
+"""The journal: every change cwx makes, one JSON object a line, only ever appended to.
+
+The journal lives in git for as long as the campaign does, so its reader understands
+every version ever written, and reads it as a stream: a campaign's whole history is
+never held in memory.
+
+Versions (VERSIONS; a line is upgraded to the current one as it is read, `_upgrade`):
+  1  cwx 0.1. `at` to the second; `who`, `file` and `bag` present only when known.
+  2  `at` to the millisecond, and events are ordered by (`at`, `id`) whatever order
+     git merged their lines in; every envelope key present (null when there is none);
+     `undoes` on an undo; `correction` on a change that does not count in the ledger;
+     `player` (cwx 0.3 on): the person at the keyboard, where `who` is the character;
+     a change `removed` (a file retired), and a result's `supply` (the campaign's dice
+     changed by the GM, or by a bag retired).
+A key this cwx does not know (a later version's) is kept in the event's `meta` and
+written back with it, never lost.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import stat
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+
+from cwx.base.errors import BadFile
+from cwx.base.record import Record
+
+VERSION = 2
+VERSIONS = (1, 2)  # every version ever written: the reader understands each
+_ENVELOPE = frozenset(("v", "id", "at", "command", "who", "file", "bag", "result", "changes",
+                       "undoes", "player"))
+NAME = "journal.jsonl"
+# A line is input, held whole while it is read: longer lines are bad lines, never parsed,
+# so a hostile one costs no memory. No event of cwx's comes near (a sheet is a few hundred
+# bytes); one that would is refused when it is written.
+MAX_LINE = 1 << 20
+MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
+# Lists and tables on one line, counted as brackets (a file's text quoted in a creation
+# counts its own): a sheet has a few dozen; a line of a million would cost 100 MB parsed.
+MAX_VALUES = 20_000
+MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
+_AT = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z"
+
+
+class Edit(Record):
+    """One key of one file, from one value to another; or a whole file written (key None)."""
+
+    file: str
+    key: str | None
+    before: Any  # "from" in the journal; None: the key was missing
+    after: Any  # "to"
+    created: bool = False  # a whole file: made new (True) or rewritten over an old one
+    text: str | None = None  # a whole file's text (None for a secret one)
+    correction: bool = False  # a reconcile's correction: it does not count in the ledger
+    removed: bool = False  # a whole file retired (cwx retire): gone from the campaign
+
+
+class Event(Record):
+    """One journaled change, as every version of the journal is read."""
+
+    v: int
+    id: str
+    at: str
+    command: str
+    who: str | None
+    file: str | None
+    bag: str | None
+    result: Mapping[str, Any]
+    changes: tuple[Edit, ...]
+    undoes: str | None = None
+    player: str | None = None  # who made it (players.py); None: a line from before players
+    line: int = 0  # where it stands in the journal, for messages and ties
+    meta: Mapping[str, Any] = {}  # keys a later version added, kept as they were
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        """Where it stands in time: (`at`, `id`), every clone alike. Version 1 stamped to
+        the second, so its ties go by the journal's order (its line) instead."""
+        return (self.when, self.id, 0) if self.v >= 2 else (self.when, "", self.line)
+
+    @property
+    def when(self) -> str:
+        """`at` to the millisecond (version 1 wrote seconds), so that times sort as text."""
+        return self.at if len(self.at) == 24 else f"{self.at[:-1]}.000Z"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as the journal's current version writes it."""
+        data: dict[str, Any] = {**self.meta, "v": VERSION, "id": self.id, "at": self.when,
+                                "command": self.command, "who": self.who, "file": self.file,
+                                "bag": self.bag, "result": dict(self.result),
+                                "changes": [_change_json(c) for c in self.changes]}
+        if self.undoes is not None:
+            data["undoes"] = self.undoes
+        if self.player is not None:
+            data["player"] = self.player
+        return data
+
+
+class BadLine(Record):
+    """A line that is not a journal event: a fragment, a conflict marker, a hand edit."""
+
+    line: int
+    reason: str
+
+
+def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
+        file: str | None = None, bag: str | None = None,
+        result: Mapping[str, Any] | None = None, undoes: str | None = None,
+        player: str | None = None) -> Event:
+    """A new event, stamped now (UTC, milliseconds) with a random id."""
+    now = time.time()
+    at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+    return Event(VERSION, os.urandom(8).hex(), at, command, who, file, bag, dict(result or {}),
+                 tuple(changes), undoes, player)
+
+
+def dumps(value: Any, *, ascii: bool = False) -> str:
+    """`json.dumps(value, separators=(",", ":"), allow_nan=False)`. Raises ValueError on
+    nan, TypeError on what JSON cannot hold."""
+    encode = _encoders.get(ascii) or _encoders.setdefault(ascii, _encoder(ascii))
+    return encode(value)
+
+
+_encoders: dict[bool, Callable[[Any], str]] = {}
+
+# What json.dumps makes of a value with every kind a line holds: the check that Python's
+# own C encoder still takes the arguments it is given below, and means by them the same.
+_SAMPLE = {"s": "é\"\n", "i": -1, "f": 0.5, "n": None, "b": [True, False], "d": {}}
+_SAMPLE_JSON = {False: '{"s":"é\\"\\n","i":-1,"f":0.5,"n":null,"b":[true,false],"d":{}}',
+                True: '{"s":"\\u00e9\\"\\n","i":-1,"f":0.5,"n":null,"b":[true,false],"d":{}}'}
+
+
+def _encoder(ascii: bool) -> Callable[[Any], str]:
+    """The encoder json.dumps itself uses, made without importing json (whose decoder's
+    patterns a command that only writes a line would pay for: 5.8M instructions, 2% of a
+    stateful resolve, `make bench`); json's own where this Python's differs."""
+    try:
+        import _json  # CPython's, undocumented: checked on the sample before it is used
+
+        quote = _json.encode_basestring_ascii if ascii else _json.encode_basestring
+        make = _json.make_encoder(None, _unserializable, quote, None, ":", ",", False, False,
+                                  False)
+        if "".join(make(_SAMPLE, 0)) == _SAMPLE_JSON[ascii]:
+            return lambda value: "".join(make(value, 0))
+    except (ImportError, AttributeError, TypeError):
+        pass
+    import json
+
+    return json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=ascii,
+                            default=_unserializable).encode
+
+
+def _unserializable(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def encode(event: Event) -> bytes:
+    """One line of the journal; one it cannot hold is refused, nothing written."""
+    try:
+        line = (dumps(event.to_json()) + "\n").encode()
+    except (ValueError, TypeError) as error:  # nan or inf, a date: what a hand edit can write
+        if isinstance(error, UnicodeEncodeError):  # a name in other bytes than UTF-8
+            from cwx.base.hints import NOT_UTF8
+
+            raise BadFile(NOT_UTF8, path=event.file) from None
+        at = next((c for c in event.changes if not _recordable((c.before, c.after))), None)
+        raise BadFile("holds a value the journal cannot record (nan, inf, a date); write a "
+                      "whole number there by hand", path=at.file if at else event.file,
+                      key=at.key if at else None) from None
+    if len(line) > MAX_LINE:
+        raise BadFile(f"this change would make a journal line of {len(line)} bytes, more than "
+                      f"the {MAX_LINE} a line may hold; nothing was written. Make the files "
+                      "smaller (a sheet is a few hundred bytes)", path=event.file)
+    return line
+
+
+def _recordable(value: object) -> bool:
+    try:
+        dumps(value)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def split(key: str) -> tuple[str, ...]:
+    """A journal key as a path in the file: "traits.Knife Fighting" -> (traits, Knife Fighting)."""
+    table, dot, rest = key.partition(".")
+    return (table, rest) if dot else (table,)
+
+
+def path_in(folder: str) -> str:
+    return NAME if folder in ("", ".") else os.path.join(folder, NAME)  # no "./" in messages
+
+
+def name_in(folder: str, path: str) -> str:
+    """A file as the journal in `folder` names it: its real path (links resolved, so a file
+    reached through a link is the one file the ledger knows), relative to that folder."""
+    return os.path.relpath(os.path.realpath(path), folder)
+
+
+def _change_json(change: Edit) -> dict[str, Any]:
+    if change.key is None:
+        if change.removed:
+            return {"file": change.file, "removed": True}
+        whole: dict[str, Any] = {"file": change.file, "created": change.created}
+        if change.text is not None:
+            whole["text"] = change.text
+        return whole
+    data = {"file": change.file, "key": change.key, "from": change.before, "to": change.after}
+    if change.correction:
+        data["correction"] = True
+    return data
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read(path: str) -> Iterator[Event | BadLine]:
+    """Every line of the journal at `path`, in file order, as an event or a bad line."""
+    for _, item in read_raw(path):
+        if item is not None:
+            yield item
+
+
+def read_raw(path: str, *, envelope: bool = False,
+             ) -> Iterator[tuple[int, Event | BadLine | None]]:
+    """Each line's length and what it is (None: a blank line), as a stream."""
+    file = opened(path)
+    if file is None:
+        return
+    with file:
+        for number, raw in enumerate(lines_of(file), 1):
+            if isinstance(raw, int) or len(raw) > MAX_LINE:
+                size = raw if isinstance(raw, int) else len(raw)
+                yield size, BadLine(number, "is longer than any event cwx writes")
+            elif raw.strip():
+                yield len(raw), parse(raw, number, envelope=envelope)
+            else:
+                yield len(raw), None
+
+
+def holding(path: str, only: tuple[bytes, ...], block: int = 1 << 20) -> Iterator[Event]:
+    """The events of the lines that hold any of `only` (bytes as written), numbered as
+    every line is; the other lines are only counted, a block at a time: a search for
+    each of `only` over the block (bytes.find, a C loop faster than a regular expression
+    of alternatives), not a test for each line of a long journal. A line too long to be
+    an event is none (`cwx check` names it, reading every line)."""
+    file = opened(path)
+    if file is None:
+        return
+    before = 0  # the lines before the block
+    rest, skipping = b"", False  # skipping: the rest of a line too long to hold
+    with file:
+        while chunk := file.read(block):
+            if skipping:
+                cut = chunk.find(b"\n")
+                if cut < 0:
+                    continue
+                before, chunk, skipping = before + 1, chunk[cut + 1:], False
+            whole = rest + chunk
+            end = whole.rfind(b"\n") + 1
+            whole, rest = whole[:end], whole[end:]
+            if len(rest) > MAX_LINE:
+                rest, skipping = b"", True
+            yield from _holding_in(whole, before, only)
+            before += whole.count(b"\n")
+        if rest and not skipping:
+            yield from _holding_in(rest, before, only)
+
+
+def _holding_in(lines: bytes, before: int, only: tuple[bytes, ...]) -> Iterator[Event]:
+    """The events of the whole lines in `lines` that hold any of `only`, numbered after
+    the `before` lines ahead of them."""
+    starts = set()
+    for bytes_ in only:
+        at = lines.find(bytes_)
+        while at >= 0:
+            starts.add(lines.rfind(b"\n", 0, at) + 1)
+            at = lines.find(bytes_, lines.find(b"\n", at) + 1 or len(lines))
+    counted = 0
+    for start in sorted(starts):
+        stop = lines.find(b"\n", start) + 1 or len(lines)
+        before += lines.count(b"\n", counted, start)
+        counted = start
+        line = lines[start:stop]
+        if len(line) - line.endswith(b"\n") <= MAX_LINE and \
+                isinstance(item := parse(line, before + 1), Event):
+            yield item
+
+
+def opened(path: str) -> BinaryIO | None:
+    """The journal, open for reading; None when there is none yet. A journal that is not
+    a regular file (a link to /dev/zero, a FIFO) is an error, never read without end."""
+    from cwx.base.places import confine, confine_open
+
+    if os.path.islink(path):  # one leading out of the campaign is not even opened
+        confine(path, os.path.realpath(path))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer that never comes.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
+    try:
+        confine_open(path, fd)
+    except BadFile:
+        os.close(fd)
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or (info.st_size == 0 and _reads_on(fd)):
+        os.close(fd)
+        raise BadFile("is not a regular file (a file of the system's, such as /proc, says "
+                      "it is empty and reads on), so it is no journal; put the journal "
+                      "itself here", path=path)
+    os.set_blocking(fd, True)
+    return io.BufferedReader(_Checked(fd, path), 1 << 16)
+
+
+def _reads_on(fd: int) -> bool:
+    """Whether a file whose size says 0 has bytes to read: one of /proc's, not a file."""
+    try:
+        return os.pread(fd, 1, 0) != b""
+    except OSError:
+        return True
+
+
+class _Checked(io.FileIO):
+    """A journal whose read fails midway (an I/O error) says so as a problem of the file."""
+
+    def __init__(self, fd: int, path: str) -> None:
+        super().__init__(fd, "rb")
+        self.path = path
+
+    def readinto(self, buffer: Any) -> int | None:
+        try:
+            return super().readinto(buffer)
+        except OSError as error:
+            raise BadFile(f"cannot be read ({error.strerror})", path=self.path) from None
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        try:
+            return super().seek(offset, whence)
+        except OSError as error:
+            raise BadFile(f"cannot be read ({error.strerror})", path=self.path) from None
+
+
+if TYPE_CHECKING:  # a protocol costs start-up to define: for typing only
+    class Readable(Protocol):
+        def read(self, size: int, /) -> bytes: ...
+
+
+def lines_of(file: Readable, block: int = 1 << 20) -> Iterator[bytes | int]:
+    """The lines of a file, read a block at a time, each with its newline (a last line
+    cut short without). A line longer than MAX_LINE is never held: it comes as its
+    length alone, so memory stays bounded and offsets stay right."""
+    rest = b""
+    skipped = 0  # how much of a line too long to hold has gone by
+    while chunk := file.read(block):
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            if skipped:
+                yield skipped + len(line) + 1
+                skipped = 0
+            elif len(line) > MAX_LINE:  # ended in the block that made it too long
+                yield len(line) + 1
+            else:
+                yield line + b"\n"
+        if len(rest) > MAX_LINE:
+            skipped += len(rest)
+            rest = b""
+    if skipped or len(rest) > MAX_LINE:
+        yield skipped + len(rest)
+    elif rest:
+        yield rest
+
+
+def lines_from_end(path: str, block: int = 1 << 16) -> Iterator[bytes]:
+    """The journal's lines, newest first, read backwards a block at a time: what is
+    looked for near the end costs what lies after it, not the campaign's length."""
+    file = opened(path)
+    if file is None:
+        return
+    with file:
+        end = file.seek(0, os.SEEK_END)
+        rest = b""
+        skipping = False  # inside a line too long to hold: its head is no line either
+        while end > 0:
+            start = max(0, end - block)
+            file.seek(start)
+            chunk = file.read(end - start) + rest
+            end = start
+            lines = chunk.split(b"\n")
+            head = lines.pop(0) if end > 0 else b""  # it may go on in the block before
+            rest = head
+            if skipping:
+                if not lines:
+                    rest = b""  # all of this block is the long line's
+                    continue
+                lines.pop()  # the long line's first piece
+                skipping = False
+            for line in reversed(lines):  # as in lines_of, a line too long is no event
+                if line.strip() and len(line) <= MAX_LINE:
+                    yield line
+            if len(rest) > MAX_LINE:
+                rest, skipping = b"", True  # never grown without end
+
+
+def _kind(command: str) -> Any:
+    """The kind of the events of `command` (events.py: imported on reading, not writing)."""
+    from cwx.journal import events
+
+    return events.kind(command)
+
+
+class Action(Record):
+    """A character's last action, as luck spend and the GM's curse see it."""
+
+    event: Event
+    turned: bool  # already turned: by a white spent in the draw, or by a later spend or curse
+    undone_turns: tuple[str, ...] = ()  # its turns undone since: a new turn names them
+
+
+LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
+Order = tuple[str, str, int]  # Event.order
+
+
+MAX_KNOWN = 1 << 16
+# About the bytes the undos and turns of a journal may keep: far beyond any campaign's;
+# a journal that would make them keep more has its lines past it left out (bad lines).
+MAX_TURNS = 16 << 20
+
+
+def _undone_by(counting: Mapping[str, str]) -> set[str]:
+    """The changes undone, given the undo that counts for each: a change is undone while
+    the chain of undos from it (an undo, its redo, that redo's undo...) is of odd length."""
+    undone: dict[str, bool] = {}
+    for start in counting:
+        chain = []  # walked once, the statuses set back along it: no recursion
+        at: str | None = start
+        while at is not None and at not in undone and at not in chain:
+            chain.append(at)
+            at = counting.get(at)
+        status = undone.get(at, False) if at is not None else False
+        for link in reversed(chain):  # undone when what undoes it is not
+            status = link in counting and not status
+            undone[link] = status
+    return {change for change, status in undone.items() if status}
+
+
+class Turns:
+    """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
+    "The campaign ledger"): the first of two undos; no turn made while another of the
+    same draw stood, nor an undo of what counts for nothing."""
+
+    def __init__(self) -> None:
+        self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
+        self.turns: dict[str, list[tuple[Order, str, bool]]] = {}  # a draw -> its turns
+        self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
+        self.knowing = 0  # ids in `knew`
+        self.seen: set[str] = set()  # git's union can copy a line: each event once
+        self.kept = 0  # about the bytes held (MAX_TURNS)
+        self._void: set[str] | None = None
+        self._undone: set[str] | None = None
+
+    def note(self, event: Event) -> bool:
+        """Note an event; False when it would keep more than MAX_TURNS (left out)."""
+        turned = event.result.get("turns")
+        is_turn = isinstance(turned, str) and _kind(event.command).turn
+        if not (event.undoes or is_turn) or event.id in self.seen:
+            return True
+        if self.kept > MAX_TURNS:
+            return False
+        self.seen.add(event.id)
+        self.kept += 300 + 2 * len(event.id) + len(event.undoes or "") + len(turned or "")
+        self._void = self._undone = None
+        if event.undoes:
+            self.undos.setdefault(event.undoes, []).append((event.order, event.id))
+        if is_turn:
+            assert isinstance(turned, str)
+            self.turns.setdefault(turned, []).append((event.order, event.id,
+                                                      event.result.get("success") is True))
+            knew = event.result.get("after_undone")
+            if isinstance(knew, list) and knew and self.knowing < MAX_KNOWN:
+                # A turn names the few turns of its draw it saw undone; a journal naming
+                # more (to exhaust memory) is heard only up to a bound.
+                self.knew[event.id] = {item for item in knew[:16] if isinstance(item, str) and
+                                       len(item) <= MAX_ID}
+                self.knowing += len(self.knew[event.id])
+        return True
+
+    def void(self) -> set[str]:
+        """The undos and turns that count for nothing."""
+        if self._void is not None:
+            return self._void
+        void: set[str] = set()
+        undone_at: dict[str, Order] = {}
+        for target, undos in self.undos.items():
+            first, *later = sorted(undos)
+            undone_at[target] = first[0]
+            void.update(undo for _, undo in later)
+        # A turn redone (its undo undone) stands again: no later turn of its draw is freed.
+        undone = _undone_by({target: min(undos)[1] for target, undos in self.undos.items()})
+        for turns in self.turns.values():
+            standing = None  # the turn that counts, until its undo
+            for order, turn, _ in sorted(turns):
+                freed = standing is None or (standing in undone and (
+                    standing in self.knew.get(turn, ()) or order > undone_at[standing]))
+                if freed:
+                    standing = turn
+                else:
+                    void.add(turn)  # made by a clone that had not seen the standing one undone
+        # An undo of what counts for nothing counts for nothing, and so on down a chain
+        # of redos (an undo of an undo).
+        pending = [target for target in void if target in self.undos]
+        while pending:
+            undo = min(self.undos[pending.pop()])[1]
+            if undo not in void:
+                void.add(undo)
+                if undo in self.undos:
+                    pending.append(undo)
+        self._void = void
+        return void
+
+    def undone(self) -> set[str]:
+        """What a counting undo took back and no redo gave back (the first undo of each
+        change counts)."""
+        if self._undone is None:
+            void = self.void()
+            self._undone = _undone_by({target: min(undos)[1] for target, undos in
+                                       self.undos.items() if min(undos)[1] not in void})
+        return self._undone
+
+    def by(self, draw: str) -> bool | None:
+        """What the turn of this draw that still counts made of it: a success (True), a
+        failure (False); None: no turn counts."""
+        void, undone = self.void(), self.undone()
+        live = [success for _, turn, success in sorted(self.turns.get(draw, []))
+                if turn not in void and turn not in undone]
+        return live[-1] if live else None
+
+
+def last_action(path: str, name: str) -> Action | None:
+    """The character's latest action not undone, read from the journal's end; the
+    search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
+    actions: list[Event] = []
+    turns = Turns()
+    best: Event | None = None
+    spelled = spellings(name)
+    looked = 0  # lines read since the first action was found
+    for raw in lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if not any(spelling in raw for spelling in spelled):
+            continue
+        event = parse(raw)
+        if isinstance(event, BadLine) or event.file != name:
+            continue
+        turns.note(event)
+        if _kind(event.command).action:  # a game's move (not a making, an undo...)
+            # Kept without its changes and nested results: what luck reads is plain, and
+            # 2,000 hostile lines of a million values each must not all be held.
+            actions.append(event._replace(changes=(), result={
+                key: value for key, value in event.result.items()
+                if type(value) in (str, int, bool, float) or value is None}))
+            if best is None and event.id not in turns.undos:  # undone: look on
+                best = event
+            elif best is None and len(actions) > LOOK_BACK:
+                break  # that many actions, every one undone: no journal of cwx's
+    undone = turns.undone()
+    live = [event for event in actions if event.id not in undone]
+    if not live:
+        return None
+    best = max(live, key=lambda event: (event.when, event.id))
+    turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
+    return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
+                                             if turn in undone)))
+
+
+def spellings(name: str) -> tuple[bytes, ...]:
+    """A name as a journal line holds it: as cwx writes it (UTF-8), and escaped to ASCII,
+    as another JSON writer may have."""
+    return tuple({dumps(name).encode(), dumps(name, ascii=True).encode()})
+
+
+def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event | None:
+    """The latest event (by `at`, `id`) that `wanted` chooses, read from the end of the
+    journal; only lines holding the bytes `holding` are parsed. Git may merge two clones'
+    lines out of time order, so the search goes on LOOK_BACK lines past the first found."""
+    best: Event | None = None
+    looked = 0
+    for raw in lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if holding not in raw:
+            continue
+        event = parse(raw)
+        if isinstance(event, Event) and wanted(event) and \
+                (best is None or (event.when, event.id) > (best.when, best.id)):
+            best = event
+    return best
+
+
+def events_in(path: str) -> Iterator[Event]:
+    """The journal's events, skipping lines that are not events (`cwx check` names them)."""
+    for item in read(path):
+        if isinstance(item, Event):
+            yield item
+
+
+def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | BadLine:
+    """One line: an event of any version, or why it is not one. With `envelope`, only
+    who, when and where are read (the changes are left out, unchecked): enough to order
+    and choose events, at half the cost."""
+    # Counted before it is decoded (a C loop): a line of a million lists or tables would
+    # hold a hundred megabytes once parsed; no event cwx writes holds a fraction of it.
+    brackets = raw.count(b"[") + raw.count(b"{")
+    if brackets > MAX_VALUES:
+        return BadLine(number, f"holds more than {MAX_VALUES:,} lists and tables, as no "
+                               "event cwx writes does")
+    try:
+        data = _decode(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        marker = raw.startswith((b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||"))
+        return BadLine(number, "is a git conflict marker: merge the journal with "
+                               "`cwx git setup` (merge=union), and remove the marker line"
+                       if marker else "is not one JSON object (a line cut short?)")
+    if type(data) is not dict:
+        return BadLine(number, "is not a JSON object")
+    # Counted first (a C loop): a line of fewer brackets cannot nest deeper.
+    if brackets > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+        return BadLine(number, f"nests values more than {MAX_DEPTH} deep, as no file cwx "
+                               "reads does")
+    if (b"\\ud" in raw and not _utf8(data)) or (b"\\uD" in raw and not _utf8(data)):
+        return BadLine(number, "holds a lone surrogate escape, which is no text cwx writes")
+    try:
+        return _event(data, number, envelope)
+    except (TypeError, ValueError) as error:
+        return BadLine(number, f"is not a journal event ({error})")
+
+
+class Stamp(Record):
+    """What orders and chooses an event, read without the rest of it."""
+
+    when: str
+    id: str
+    file: str | None
+    line: int
+
+
+def stamp_of(raw: bytes, number: int) -> Stamp | BadLine:
+    """An event's time, id and file, for ordering a long journal: its envelope is checked
+    as `parse` checks it, its changes are not (they are, when the event is shown)."""
+    try:
+        data = _decode(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        data = None
+    if type(data) is dict:
+        get = data.get
+        version, id_, at, file = get("v"), get("id"), get("at"), get("file")
+        if type(version) is int and version in VERSIONS and type(id_) is str and \
+                type(at) is str and type(get("command")) is str and _stamped(at) and \
+                (file is None or type(file) is str):
+            return Stamp(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
+    whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
+    return Stamp(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A line of any version as the current one has it (the one place versions differ):
+    version 1 stamped `at` to the second, and left out envelope keys with nothing to say.
+    The version it was written in stays, for the order of its ties (Event.order)."""
+    at = data.get("at")
+    if data.get("v") == 1 and type(at) is str and len(at) == 20:
+        data = {**data, "at": f"{at[:-1]}.000Z"}
+    return data
+
+
+_stamp: Any = None  # _AT, compiled when a line is first read (a change only writes one)
+_DAYS: dict[str, bool] = {}  # the days met: a journal stamps its lines on few of them
+
+
+def _stamped(at: str) -> bool:
+    """A time cwx writes: the shape, and a day and a time of day that exist (a stamp of
+    February 30th or 25:61 is no event's, for every reader alike)."""
+    global _stamp
+    if _stamp is None:
+        _stamp = re.compile(_AT).fullmatch
+    if _stamp(at) is None or at[11:13] > "23" or at[14:16] > "59" or at[17:19] > "59":
+        return False
+    day = _DAYS.get(at[:10])
+    if day is None:
+        import datetime
+
+        try:
+            day = bool(datetime.date(int(at[:4]), int(at[5:7]), int(at[8:10])))
+        except ValueError:
+            day = False
+        if len(_DAYS) < 4096:  # a hostile journal's many days are not all kept
+            _DAYS[at[:10]] = day
+    return day
+
+
+def _utf8(data: object) -> bool:
+    try:
+        dumps(data).encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a journal holds")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is not a number a journal holds")
+    return number
+
+
+_scan: Any = None  # one decoder for every line, made when a line is first read
+
+
+def _decode(text: str) -> Any:
+    """One JSON value, and nothing else on the line. (One decoder for every line:
+    json.loads with an option builds a new one on each call.)"""
+    global _scan
+    if _scan is None:
+        import json
+
+        _scan = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite).raw_decode
+    text = text.strip()
+    value, end = _scan(text)
+    if end != len(text):
+        raise ValueError("more than one JSON value")
+    return value
+
+
+# Records built straight from their fields: a Record's own constructor is a Python
+# function, and a long journal builds hundreds of thousands of them.
+_record = tuple.__new__
+
+
+def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
+    version = data.get("v")
+    if type(version) is not int or version not in VERSIONS:
+        raise ValueError(f"unknown version {_short(version)}")
+    get = _upgrade(data).get
+    id_, at, command = get("id"), get("at"), get("command")
+    if type(id_) is not str or type(at) is not str or type(command) is not str:
+        wrong = next(k for k, v in (("id", id_), ("at", at), ("command", command))
+                     if type(v) is not str)
+        raise TypeError(f"{wrong} must be text")
+    if not _stamped(at):
+        raise ValueError("at must be a UTC time, of a day and an hour that exist, like "
+                         "2026-11-30T12:00:00.000Z")
+    if len(id_) > MAX_ID or len(command) > MAX_NAME:
+        raise ValueError("its id or command is longer than any cwx writes")
+    who, file, bag, undoes, player = (get("who"), get("file"), get("bag"), get("undoes"),
+                                      get("player"))
+    for value in (who, file, bag, undoes, player):
+        if value is None:
+            continue
+        if type(value) is not str:
+            raise TypeError("who, file, bag, undoes and player must be text or null")
+        if len(value) > MAX_NAME or "\0" in value:
+            raise ValueError("names a file or a player no cwx writes (too long, or with a "
+                             "NUL)")
+    for value in (file, bag):
+        if value is not None and not _plain_path(value):
+            raise ValueError(f"names the file {_short(value)} as cwx never does (./, //, "
+                             "a/../b): one file must have one name")
+    result = get("result") or {}
+    if type(result) is not dict:
+        raise TypeError("result must be an object")
+    changes = get("changes") or []
+    if type(changes) is not list:
+        raise TypeError("changes must be a list")
+    meta = {} if _ENVELOPE.issuperset(data) else \
+        {k: v for k, v in data.items() if k not in _ENVELOPE}
+    return _record(Event, (version, id_, at, command, who, file, bag, result,
+                           () if envelope else tuple(map(_change, changes)), undoes, player,
+                           number, meta))
+
+
+def _change(item: Any) -> Edit:
+    if type(item) is not dict or type(item.get("file")) is not str:
+        raise TypeError("each change must be an object naming its file")
+    if len(item["file"]) > MAX_NAME or "\0" in item["file"]:
+        raise ValueError("names a file no cwx writes (too long, or with a NUL)")
+    if not _plain_path(item["file"]):
+        raise ValueError(f"names the file {_short(item['file'])} as cwx never does (./, //, "
+                         "a/../b): one file must have one name")
+    key = item.get("key")
+    if key is None:
+        text = item.get("text")
+        if text is not None and type(text) is not str:
+            raise TypeError("a file's text must be text")
+        return _record(Edit, (item["file"], None, None, None, bool(item.get("created")),
+                              text, False, item.get("removed") is True))
+    if type(key) is not str or not key or len(key) > MAX_NAME or "\0" in key:
+        raise TypeError("a change's key must be text, not empty, of a length cwx writes")
+    return _record(Edit, (item["file"], key, item.get("from"), item.get("to"), False, None,
+                          item.get("correction") is True, False))
+
+
+MAX_DEPTH = 64  # arrays and tables within each other, as in a file (tomlread.MAX_DEPTH)
+
+
+_PLAIN: dict[str, bool] = {}  # names met: a journal names its few files again and again
+
+
+def _plain_path(name: str) -> bool:
+    """A file named as cwx names it (os.path.normpath's form): no "./", "//" or "a/../b",
+    so one file has one name in the ledger. String tests only: every line names files."""
+    known = _PLAIN.get(name)
+    if known is None:
+        known = _plainly_named(name)
+        if len(_PLAIN) < 4096:  # a hostile journal's many names are not all kept
+            _PLAIN[name] = known
+    return known
+
+
+def _plainly_named(name: str) -> bool:
+    if not name or "//" in name or name.endswith("/") or name == "." or \
+            name.startswith("./") or "/./" in name or name.endswith("/."):
+        return False
+    rest = name
+    while rest.startswith("../"):  # outside the campaign: check names it as such
+        rest = rest[3:]
+    return "/../" not in rest and not rest.endswith("/..") and rest not in ("..", "")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > limit:
+            return True
+        if type(item) is list:
+            pending += [(inner, depth + 1) for inner in item]
+        elif type(item) is dict:
+            pending += [(inner, depth + 1) for inner in item.values()]
+    return False
+
+
+def _short(value: object) -> str:
+    text = dumps(value, ascii=True)
+    return text if len(text) <= 20 else text[:17] + "..."

@@ -1,0 +1,176 @@
+"""The journal's events in time order (`at`, ties in the journal's order), however git
+merged its lines, read from an open journal in bounded memory: the journal's stretches
+that are already in time order (a clone appends in order; a merge makes a few
+stretches) merged as they are read again, or, for the latest N, only their keys.
+
+    with journal.opened(path) as file:
+        order = timeline.Timeline(file, name=None, last=10)
+        for event in order.events(): ...
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from cwx.journal.lines import MAX_LINE, BadLine, Event, Turns, lines_of, parse, stamp_of
+
+Place = tuple[str, int, int]  # (when, line, offset)
+Places = Callable[[], Iterator[Place]]  # the wanted events, in time order, as often as asked
+# Stretches of the journal already in time order, merged as they are read (a clone
+# appends in order; each merge of two clones' lines makes one or two more): past this,
+# the journal is in no order to speak of, and its keys are sorted at once instead.
+MAX_RUNS = 64
+SPAN = 1 << 16  # what each stretch reads at a time, while they are merged
+TICK = 1000  # lines read between two calls of a Timeline's tick
+
+
+class Timeline:
+    """The events of an open journal (of the file `name`, or every one; the `last` N, or
+    all) in time order. Made by reading the journal once; `events()` reads it again."""
+
+    def __init__(self, file: BinaryIO, name: str | None = None,
+                 last: int | None = None, tick: Callable[[int], None] | None = None) -> None:
+        """`tick` hears how many of the journal's lines were read, now and then (progress)."""
+        self.file = file
+        self.turns = Turns()  # which draws a spend or curse turned, which undos count
+        self.skipped = Skipped()  # lines that are not events
+        self.order = _in_time_order(file, name, last, self.turns, self.skipped, tick)
+
+    def events(self) -> Iterator[Event]:
+        """The chosen events, read again whole; one whose changes are not a journal's is
+        left out (`cwx check` names it), and a line git's union copied, once."""
+        for event, _ in _lines(self.file, self.order, self.skipped):
+            yield event
+
+
+class Skipped:
+    """The lines that are not events: how many, and the first few (to name them)."""
+
+    SHOWN = 5
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[int] = []
+        self.lines: set[int] = set()  # each counted once, however often it is read
+
+    def add(self, line: int) -> None:
+        if line in self.lines:
+            return
+        self.lines.add(line)
+        self.count += 1
+        if len(self.first) < self.SHOWN:
+            self.first.append(line)
+            self.first.sort()
+
+
+def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
+                   skipped: Skipped, tick: Callable[[int], None] | None) -> Places:
+    latest: list[Place] = []
+    runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
+    previous = ""
+    offset = 0
+    for number, raw in enumerate(lines_of(file), 1):
+        here = offset
+        if tick is not None and not number % TICK:
+            tick(number)
+        if isinstance(raw, int):  # a line too long to be an event
+            offset += raw
+            skipped.add(number)
+            continue
+        offset += len(raw)
+        if not raw.strip():
+            continue
+        if b'"turns"' in raw or b'"undoes"' in raw:
+            event = parse(raw, number)
+            if isinstance(event, Event):
+                turned.note(event)
+        stamp = stamp_of(raw, number)
+        if isinstance(stamp, BadLine):
+            skipped.add(number)
+        elif name is None or stamp.file == name:
+            if last is not None:
+                heapq.heappush(latest, (stamp.when, number, here))
+                if len(latest) > last:
+                    heapq.heappop(latest)
+            elif stamp.when < previous and len(runs) <= MAX_RUNS:
+                runs.append((here, number))
+            previous = max(previous, stamp.when) if last is not None else stamp.when
+    if last is not None or offset == 0:
+        ordered = sorted(latest)
+        return lambda: iter(ordered)
+    if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
+        everything = sorted(key for start, line in runs[:1]
+                            for key in _places(file, start, offset, line, name))
+        return lambda: iter(everything)
+    bounds = [(start, end, line) for (start, line), (end, _) in
+              zip(runs, [*runs[1:], (offset, 0)], strict=True)]
+    return lambda: heapq.merge(*(_places(file, start, end, line, name)
+                                 for start, end, line in bounds))
+
+
+def _places(file: BinaryIO, start: int, end: int, line: int, name: str | None,
+          ) -> Iterator[Place]:
+    """The wanted events' places between two offsets of the journal, in its order."""
+    offset = start
+    for number, raw in enumerate(lines_of(_Span(file, start, end), SPAN), line):
+        here = offset
+        offset += raw if isinstance(raw, int) else len(raw)
+        if isinstance(raw, int) or not raw.strip():
+            continue
+        stamp = stamp_of(raw, number)
+        if not isinstance(stamp, BadLine) and (name is None or stamp.file == name):
+            yield stamp.when, number, here
+
+
+class _Span:
+    """A stretch of the open journal, read without moving anyone else's place in it."""
+
+    def __init__(self, file: BinaryIO, start: int, end: int) -> None:
+        self.fd, self.at, self.end = file.fileno(), start, end
+
+    def read(self, size: int) -> bytes:
+        chunk = _pread(self.fd, min(size, self.end - self.at), self.at)
+        self.at += len(chunk)
+        return chunk
+
+
+def _lines(file: BinaryIO, order: Places,
+           skipped: Skipped | None = None) -> Iterator[tuple[Event, bytes]]:
+    # Git's union merge can copy a line: each event once. A copy has its original's time,
+    # so it comes right beside it: only the ids of the moment are kept.
+    moment, seen = "", set[str]()
+    for when, line, offset in order():
+        raw = _line_at(file, offset)
+        event = parse(raw, line)
+        if when != moment:
+            moment, seen = when, set()
+        if not isinstance(event, Event):
+            if skipped is not None:  # an envelope of an event, and changes of none
+                skipped.add(line)
+        elif event.id not in seen:
+            seen.add(event.id)
+            yield event, raw
+
+
+def _line_at(file: BinaryIO, offset: int) -> bytes:
+    """The line at `offset` of the open journal (read in place, as the stretches are)."""
+    found = b""
+    while len(found) <= MAX_LINE:
+        chunk = _pread(file.fileno(), 1 << 16, offset + len(found))
+        end = chunk.find(b"\n")
+        if end >= 0 or not chunk:
+            return found + (chunk[:end + 1] if end >= 0 else chunk)
+        found += chunk
+    return found
+
+
+def _pread(fd: int, size: int, at: int) -> bytes:
+    try:
+        return os.pread(fd, size, at)
+    except OSError as error:  # a disk failing under the journal: said, as of any file
+        from cwx.base.errors import BadFile
+
+        raise BadFile(f"cannot be read ({error.strerror})", path="journal.jsonl") from None
