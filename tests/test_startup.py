@@ -80,6 +80,7 @@ STATEFUL_RESOLVE = {
     "cwx.git.repo",  # the clone whose git author is the player (players.py)
     "cwx.base.posix",  # whether the system has what campaign files need
     "cwx.base.places",  # the rule of links: nothing read or written outside the campaign
+    "cwx.journal.clock",  # a new event stamped no earlier than the journal's latest
     "pwd",  # the login name, where no LOGNAME or USER says it
     "_blake2",  # the redo record's mark
     "gc",  # collection paused while a command starts (cli/main.py)

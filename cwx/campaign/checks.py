@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import ledger
+from cwx.journal import clock, ledger
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -32,6 +32,7 @@ class Report(Record):
     supplied: bool = False  # and its files hold just that (else a problem says the difference)
     pending: tuple[guesses.Guess, ...] = ()  # the first campaign's guesses waiting for a reveal (guesses.py)
     revealed: Mapping[str, str] = {}  # its commitments revealed (a guess on one waits in vain)
+    ahead: tuple[clock.Ahead, ...] = ()  # lines stamped far ahead of this clone's clock
 
     @property
     def checked(self) -> int:
@@ -71,8 +72,9 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
             valid[path] = kind
     supplies: dict[str, tuple[ledger.Dice, bool]] = {}
     counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
+    ahead = clock.Ahead.hearer()
     problems += _journals(found, homes, read, given, problems, valid, supplies, counted,
-                          _ticking(tick))
+                          (*_ticking(tick), ahead.note), ahead)
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
@@ -85,7 +87,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     board = counting.board() if counting is not None else \
         guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
-                  supplied, board.pending, board.revealed)
+                  supplied, board.pending, board.revealed, tuple(ahead.found))
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
@@ -142,7 +144,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
               problems: list[CwxError], valid: dict[str, str],
               supplies: dict[str, tuple[ledger.Dice, bool]],
               counted: dict[str, guesses.Counting],
-              ticking: tuple[Callable[[journal.Event], None], ...]) -> list[CwxError]:
+              ticking: tuple[Callable[[journal.Event], None], ...],
+              ahead: clock.Hearer) -> list[CwxError]:
     """Each journal's lines, and each campaign's own journal against its files (read
     once, for its lines and its ledger)."""
     ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
@@ -151,6 +154,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
     for path in sorted(others) + sorted(journal.path_in(home.root or ".")
                                         for home in ledgers.values()):
         lines = BadLines(path)
+        ahead.path = path
         heard = seal.Reveals()  # on the pass that reads every line, not one of its own
         home = ledgers.get(os.path.realpath(path))
         if home is not None:

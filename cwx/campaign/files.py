@@ -9,6 +9,7 @@ layer (durable.py); the journal line is journal.py's.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -267,9 +268,13 @@ class Change:
         if self.journal is None:
             return None
         from cwx.campaign import players
+        from cwx.journal import clock
 
-        player = players.current(os.path.dirname(self.journal))
-        event = journal.new(self.command, changes, **(self.event or {}), player=player)
+        folder = os.path.dirname(self.journal)
+        player = players.current(folder)
+        # Under the journal's lock: no other event joins between its latest and this one.
+        at = clock.stamp(time.time(), clock.latest(self.journal, _kept_clock(folder)))
+        event = journal.new(self.command, changes, **(self.event or {}), player=player, at=at)
         return redo.JournalLine(self.journal, journal.encode(event))
 
     def name_of(self, path: str) -> str:
@@ -310,6 +315,17 @@ def rebase(target: str, now: bytes, line: redo.JournalLine) -> bytes | None:
         return tomledit.edited(text, data, edits, target).encode()
     except (ValueError, CwxError):
         return None
+
+
+def _kept_clock(folder: str) -> str | None:
+    """Where this clone keeps its journal's latest stamp: its own git folder, which no
+    commit reaches (None outside git, or in a linked work tree)."""
+    from cwx.git import repo
+
+    clone = repo.of(folder)
+    if clone is None or not os.path.isdir(clone.git_dir) or os.path.islink(clone.git_dir):
+        return None
+    return os.path.join(clone.git_dir, "cwx", "clock")
 
 
 def _place(path: str) -> str:

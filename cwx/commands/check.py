@@ -55,6 +55,8 @@ def check(
     result["supply"] = None if report.supply is None else \
         {"white": report.supply.white, "black": report.supply.black}
     result["pending"] = [guess.as_json() for guess in report.pending]
+    result["ahead"] = [{"file": line.path, "line": line.line, "at": line.at}
+                       for line in report.ahead]
     emit(json, result, lambda: text(report))
     if _unseen(report):  # what check cannot read it cannot call valid: as for a missing path
         raise typer.Exit(CANNOT_RUN)
@@ -73,6 +75,10 @@ def text(report: checks.Report) -> str:
         lines.append(f"Dice: {plural(report.supply.white, 'white')}, "
                      f"{plural(report.supply.black, 'black')} (the supply)")
     lines += _waiting(report)
+    lines += [f"Note: {line.path}:{line.line}: stamped {_span(line.seconds)} ahead of this "
+              f"clone's clock ({times.shown(line.at)}): the clock of the clone that made it "
+              "may be wrong. Events made after it are stamped after it, so the order of play "
+              "holds." for line in report.ahead]
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:
@@ -86,6 +92,15 @@ def text(report: checks.Report) -> str:
         lines.append(f"Not checked: cwx may not read {', '.join(unseen)}; give it read access "
                      "(or run cwx check as their owner) for a verdict.")
     return "\n".join(lines)
+
+
+def _span(seconds: float) -> str:
+    """How far ahead, in the largest unit that says it in more than one: '30 hours'."""
+    if seconds >= 2 * 86400:
+        return plural(round(seconds / 86400), "day")
+    if seconds >= 2 * 3600:
+        return plural(round(seconds / 3600), "hour")
+    return plural(round(seconds / 60), "minute")
 
 
 def _waiting(report: checks.Report) -> list[str]:

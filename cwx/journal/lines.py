@@ -111,10 +111,13 @@ class BadLine(Record):
 def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
         file: str | None = None, bag: str | None = None,
         result: Mapping[str, Any] | None = None, undoes: str | None = None,
-        player: str | None = None) -> Event:
-    """A new event, stamped now (UTC, milliseconds) with a random id."""
-    now = time.time()
-    at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+        player: str | None = None, at: str | None = None) -> Event:
+    """A new event with a random id, stamped `at` (journal/clock.py), else now (UTC,
+    milliseconds)."""
+    if at is None:
+        now = time.time()
+        at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + \
+            f".{int(now * 1000) % 1000:03d}Z"
     return Event(VERSION, os.urandom(8).hex(), at, command, who, file, bag, dict(result or {}),
                  tuple(changes), undoes, player)
 
@@ -669,7 +672,7 @@ def stamp_of(raw: bytes, number: int) -> Stamp | BadLine:
         get = data.get
         version, id_, at, file = get("v"), get("id"), get("at"), get("file")
         if type(version) is int and version in VERSIONS and type(id_) is str and \
-                type(at) is str and type(get("command")) is str and _stamped(at) and \
+                type(at) is str and type(get("command")) is str and stamped(at) and \
                 (file is None or type(file) is str):
             return Stamp(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
     whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
@@ -687,10 +690,9 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
 
 
 _stamp: Any = None  # _AT, compiled when a line is first read (a change only writes one)
-_DAYS: dict[str, bool] = {}  # the days met: a journal stamps its lines on few of them
 
 
-def _stamped(at: str) -> bool:
+def stamped(at: str) -> bool:
     """A time cwx writes: the shape, and a day and a time of day that exist (a stamp of
     February 30th or 25:61 is no event's, for every reader alike)."""
     global _stamp
@@ -698,17 +700,16 @@ def _stamped(at: str) -> bool:
         _stamp = re.compile(_AT).fullmatch
     if _stamp(at) is None or at[11:13] > "23" or at[14:16] > "59" or at[17:19] > "59":
         return False
-    day = _DAYS.get(at[:10])
-    if day is None:
-        import datetime
+    year, month, day = int(at[:4]), int(at[5:7]), int(at[8:10])
+    return year >= 1 and 1 <= month <= 12 and 1 <= day <= days_in(year, month)
 
-        try:
-            day = bool(datetime.date(int(at[:4]), int(at[5:7]), int(at[8:10])))
-        except ValueError:
-            day = False
-        if len(_DAYS) < 4096:  # a hostile journal's many days are not all kept
-            _DAYS[at[:10]] = day
-    return day
+
+def days_in(year: int, month: int) -> int:
+    """The days of a month of the Gregorian calendar, as `datetime` counts them (without
+    importing it: a command that writes one line checks one stamp)."""
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def _utf8(data: object) -> bool:
@@ -763,7 +764,7 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         wrong = next(k for k, v in (("id", id_), ("at", at), ("command", command))
                      if type(v) is not str)
         raise TypeError(f"{wrong} must be text")
-    if not _stamped(at):
+    if not stamped(at):
         raise ValueError("at must be a UTC time, of a day and an hour that exist, like "
                          "2026-11-30T12:00:00.000Z")
     if len(id_) > MAX_ID or len(command) > MAX_NAME:
