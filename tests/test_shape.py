@@ -114,14 +114,16 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     # The checks above would pass on a graph that missed them: it must not.
     assert ("cwx.campaign.seal", False) in GRAPH["cwx.commands.clock"]
     assert ("cwx.journal.lines", True) in GRAPH["cwx.journal.ledger"]
+    # and the table's entries, which it loads when they are first asked for
+    assert ("cwx.systems.clockworx", False) in GRAPH["cwx.systems"]
 
 
 # ---------------------------------------------------------------- the tables
 
 
 def _protocol_members(name: str) -> set[str]:
-    """The members the Kind or System protocol (systems/__init__.py, typing only) names."""
-    tree = ast.parse(MODULES["cwx.systems"].read_text())
+    """The members the Kind or System protocol (systems/parts.py, typing only) names."""
+    tree = ast.parse(MODULES["cwx.systems.parts"].read_text())
     found: dict[str, set[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name in ("Kind", "System"):
@@ -134,7 +136,7 @@ def _protocol_members(name: str) -> set[str]:
 
 
 def _protocol_methods() -> set[str]:
-    tree = ast.parse(MODULES["cwx.systems"].read_text())
+    tree = ast.parse(MODULES["cwx.systems.parts"].read_text())
     return {item.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
             and node.name in ("Kind", "System") for item in node.body
             if isinstance(item, ast.FunctionDef)}
@@ -142,7 +144,10 @@ def _protocol_methods() -> set[str]:
 
 def test_every_entry_says_everything_its_kind_needs() -> None:
     assert set(systems.system_names()) == {"clockworx", "colorwheel"}
-    for entry in systems.kinds():
+    for name, entry in zip(systems.names(), systems.kinds(), strict=True):
+        # the table's name is the entry's, and a system's characters are in SYSTEMS alone
+        assert name == entry.NAME
+        assert (name in systems.SYSTEMS) == entry.CHARACTER
         wanted = _protocol_members("System" if entry.CHARACTER else "Kind")
         missing = sorted(member for member in wanted if not hasattr(entry, member))
         assert not missing, f"{entry.NAME} lacks {missing}"
@@ -178,7 +183,7 @@ def test_no_system_or_key_of_one_is_named_outside_the_systems() -> None:
     # Which system a file plays, and how its keys count, are the registry's to say.
     # The audit is the Color Wheel's bag, replayed from the journal: a rules module of it.
     allowed = {"cwx.rules.clockworx", "cwx.rules.colorwheel", "cwx.rules.odds",
-               "cwx.campaign.audit", "cwx.systems", "cwx.systems.templates",
+               "cwx.campaign.audit", "cwx.systems", "cwx.systems.parts", "cwx.systems.templates",
                *(f"cwx.systems.{name}" for name in systems.names()),
                *(f"cwx.commands.{name}" for name in ("clock", "wheel", "bag", "luck", "odds", "game",
                                                      "_wheel", "audit"))}

@@ -74,9 +74,9 @@ STATEFUL_RESOLVE = {
     "cwx.base", "cwx.base.errors", "cwx.base.hints", "cwx.base.ink", "cwx.base.record",
     "cwx.base.traitnames", "cwx.toml", "cwx.toml.plaintoml", "cwx.toml.tomledit",
     "cwx.toml.tomlread", "cwx.rules", "cwx.rules.clockworx", "cwx.systems",
-    "cwx.systems.clockworx", "cwx.systems.sheets", "cwx.journal", "cwx.journal.lines",
-    "cwx.store", "cwx.store.durable", "cwx.store.locks", "cwx.store.redo", "cwx.campaign",
-    "cwx.campaign.folder", "cwx.campaign.files", "cwx.campaign.players", "cwx.git",
+    "cwx.systems.clockworx", "cwx.systems.parts", "cwx.systems.sheets", "cwx.journal",
+    "cwx.journal.lines", "cwx.store", "cwx.store.durable", "cwx.store.locks", "cwx.store.redo",
+    "cwx.campaign", "cwx.campaign.folder", "cwx.campaign.files", "cwx.campaign.players", "cwx.git",
     "cwx.git.repo",  # the clone whose git author is the player (players.py)
     "cwx.base.posix",  # whether the system has what campaign files need
     "cwx.base.places",  # the rule of links: nothing read or written outside the campaign

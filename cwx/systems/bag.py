@@ -11,13 +11,13 @@ from cwx.base.ink import paint, plural
 from cwx.base.record import Record
 from cwx.rules import colorwheel
 from cwx.rules.colorwheel import DICE, Bag, Luck
-from cwx.systems import PLAIN, EventKind, Rule, count, known, optional_table, table
 from cwx.systems.colorwheel import bag_json, dice, luck_json
+from cwx.systems.parts import PLAIN, EventKind, Rule, count, known, optional_table, table
 
 NAME = "bag"
 TITLE = "bag"
 CHARACTER = False
-TABLES = ("bag", "reserve")
+TABLES: tuple[str, ...] = ("bag", "reserve")
 LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = ((), ("bag", "reserve"))
 EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False, brings=True,
                                                            verb="makes a bag")}
@@ -85,14 +85,10 @@ def template(sheet: BagSheet, schema: str | None) -> str:
 
 
 def schema() -> dict[str, Any]:
-    from cwx import systems
-    from cwx.systems.schemas import COUNT, DRAFT_4, LUCK
+    from cwx.systems.fragments import COUNT, DRAFT_4, LUCK
 
-    # A key a bag file may not have: cwx reads a file with one as a character.
-    characters = {"not": {}, "description": "A character's key: a bag file has none."}
-    tables = {t for kind in systems.systems() for t in kind.TABLES}
     return {
-        "$schema": DRAFT_4,  # its "integer" refuses 1.0 (schemas.py says why)
+        "$schema": DRAFT_4,  # its "integer" refuses 1.0 (fragments.py says why)
         "id": "https://cwx.invalid/schemas/bag.schema.json",
         "title": "cwx bag",
         "description": "The Color Wheel's bag of dice and the spare dice beside it.",
@@ -102,7 +98,6 @@ def schema() -> dict[str, Any]:
             "bag": {"type": "object", "properties": dict.fromkeys(DICE, COUNT),
                     "additionalProperties": False},
             "reserve": LUCK,
-            **{key: characters for key in ("system", *sorted(tables))},
         },
     }
 

@@ -10,14 +10,14 @@ from cwx.base.errors import BadFile, BadValue, shown
 from cwx.base.ink import paint
 from cwx.base.record import Record
 from cwx.rules import clockworx
-from cwx.systems import PLAIN, EventKind, Rule, as_bad_file, character_name, count
+from cwx.systems.parts import PLAIN, EventKind, Rule, as_bad_file, character_name, count
 from cwx.toml.tomledit import toml_key, toml_string
 
 NAME = "clockworx"
 TITLE = "ClockWorx"
 CHARACTER = True
-TABLES = ("traits",)
-LEDGER = (("name", "system", "xp"), ("traits",))
+TABLES: tuple[str, ...] = ("traits",)
+LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = (("name", "system", "xp"), ("traits",))
 
 
 class ClockCharacter(Record):
@@ -38,7 +38,7 @@ class ClockCharacter(Record):
 
 
 def read(data: Mapping[str, Any], name: str) -> ClockCharacter:
-    from cwx.systems import table
+    from cwx.systems.parts import table
 
     own = character_name(data, name)
     traits = table(data, "traits")
@@ -102,7 +102,7 @@ def template(sheet: ClockCharacter, schema: str | None) -> str:
 
 
 def schema() -> dict[str, Any]:
-    from cwx.systems.schemas import A_NAME, COUNT
+    from cwx.systems.fragments import A_NAME, COUNT
 
     return {"required": ["traits"], "properties": {"xp": COUNT, "traits": {
         "type": "object",
@@ -259,7 +259,7 @@ def _waiting(result: Mapping[str, Any]) -> str:
 
 
 GUESSING = "clock resolve --sealed"  # a guess where the sealed number is not (guesses.py)
-EVENTS = {
+EVENTS: Mapping[str, EventKind] = {
     "clock resolve": EventKind(action=True, what=_resolved, verb="resolves"),
     GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting,
                         verb="guesses"),

@@ -12,7 +12,7 @@ from cwx.base.ink import paint
 from cwx.base.record import Record
 from cwx.rules import colorwheel
 from cwx.rules.colorwheel import COLOURS, Luck
-from cwx.systems import (
+from cwx.systems.parts import (
     PLAIN,
     EventKind,
     Rule,
@@ -28,8 +28,8 @@ from cwx.toml.tomledit import toml_string
 NAME = "colorwheel"
 TITLE = "Color Wheel"
 CHARACTER = True
-TABLES = ("traits", "luck")
-LEDGER = (("name", "system"), ("traits", "luck"))
+TABLES: tuple[str, ...] = ("traits", "luck")
+LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = (("name", "system"), ("traits", "luck"))
 
 
 class WheelCharacter(Record):
@@ -131,7 +131,7 @@ def template(sheet: WheelCharacter, schema: str | None) -> str:
 
 
 def schema() -> dict[str, Any]:
-    from cwx.systems.schemas import A_NAME, LUCK, any_case
+    from cwx.systems.fragments import A_NAME, LUCK, any_case
 
     any_colour = f"^(?:{'|'.join(map(any_case, COLOURS))})$"
     traits = {
@@ -336,7 +336,7 @@ def _turned(result: Mapping[str, Any]) -> str:
     return f"turned to {'success' if result.get('success') else 'failure'}"
 
 
-EVENTS = {
+EVENTS: Mapping[str, EventKind] = {
     DRAW: EventKind(action=True, what=_drew, outcome=_drawn, verb="draws"),
     "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white"),
     "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed"),

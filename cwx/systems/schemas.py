@@ -13,31 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cwx import systems
-from cwx.base import printable
-from cwx.toml.tomledit import LARGEST
+from cwx.systems.fragments import A_NAME
 
-# The character's rules depend on its system, which only `if`/`then` (draft 7 on) can
-# say with errors at the key at fault. The bag needs no condition, so it is written in
-# draft 4, the last draft whose "integer" is a number written without a fraction: TOML's
-# `blue = 1.0` reaches a schema as the JSON number 1.0, an integer to every later draft.
+# A character's rules depend on its system, which only `if`/`then` (draft 7 on) can say
+# with errors at the key at fault.
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-DRAFT_4 = "http://json-schema.org/draft-04/schema#"
-
-COUNT = {"type": "integer", "minimum": 0, "maximum": LARGEST}
-LUCK = {
-    "type": "object",
-    "properties": {"white": COUNT, "black": COUNT},
-    "additionalProperties": False,
-}
-A_NAME = {"type": "string", "pattern": r"\S",
-        "not": {"pattern": printable.pattern()},
-        "description": "A name: not empty, not only spaces, no control characters."}
-
-
-def any_case(word: str) -> str:
-    """A pattern matching `word` in any case: what casefold() matches for these ASCII
-    words (no other character folds into their letters; tests/test_schemas.py checks)."""
-    return "".join(f"[{letter}{letter.upper()}]" for letter in word)
 
 
 def _when(system: str, then: dict[str, Any]) -> dict[str, Any]:
@@ -66,4 +46,19 @@ def character() -> dict[str, Any]:
 def schemas() -> dict[str, Callable[[], dict[str, Any]]]:
     """The schema of each kind of file, by kind: "character", and the other kinds'."""
     return {"character": character,
-            **{kind.NAME: kind.schema for kind in systems.kinds() if not kind.CHARACTER}}
+            **{kind.NAME: _not_a_character(kind) for kind in systems.kinds()
+               if not kind.CHARACTER}}
+
+
+def _not_a_character(kind: systems.Kind) -> Callable[[], dict[str, Any]]:
+    """A kind's schema, refusing the keys that would make its file a character's (cwx
+    reads a file with one as a character: systems.kind_of)."""
+    def build() -> dict[str, Any]:
+        schema = kind.schema()
+        characters = {"not": {},
+                      "description": f"A character's key: a {kind.NAME} file has none."}
+        tables = {table for system in systems.systems() for table in system.TABLES}
+        schema["properties"].update(dict.fromkeys(("system", *sorted(tables)), characters))
+        return schema
+
+    return build
