@@ -338,14 +338,14 @@ def _recap_gap(table: dict[str, Any], raw: bytes, path: str) -> int | None:
     """campaign.toml's recap_gap ("2d": a table that plays by post), in seconds."""
     if "recap_gap" not in table:
         return None
-    from cwx.campaign import recap
+    from cwx.base import times
     from cwx.toml import tomlread
 
     given = table["recap_gap"]
     try:
         if not isinstance(given, str):
             raise BadValue("not text")
-        return recap.gap_given(given)
+        return times.gap_given(given)
     except BadValue:
         raise BadFile('recap_gap must be a duration, like recap_gap = "2d" (or "4h", "90m"): '
                       "the time without events that ends a session", path=path,

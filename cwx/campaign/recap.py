@@ -30,7 +30,6 @@ from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Timeline
 
 SESSION_GAP = 4 * 3600  # seconds
-MAX_GAP = 366 * 86400  # a year: a longer gap is no session any table plays
 
 
 class Session(Record):
@@ -60,23 +59,6 @@ def _seconds(when: str) -> float:
     if not second.isdigit() or int(second) > 61:  # as strptime's %S
         raise ValueError(f"unconverted data remains: {second}")
     return _Minute.seconds + int(second) + float(f"0.{when[20:23] or '0'}")
-
-
-def gap_given(text: str) -> int:
-    """A session's gap as --gap and campaign.toml's recap_gap give it (90m, 4h, 2d, 1d12h),
-    in seconds."""
-    import re
-
-    given = text.strip().lower()
-    parts = re.fullmatch(r"(?:(\d{1,6})d)?(?:(\d{1,6})h)?(?:(\d{1,6})m)?", given)
-    if not given or parts is None:
-        raise BadValue(f"--gap {text}: give a duration in days, hours or minutes, like 2d, "
-                       "4h, 90m or 1d12h")
-    days, hours, minutes = (int(part or 0) for part in parts.groups())
-    seconds = days * 86400 + hours * 3600 + minutes * 60
-    if not 60 <= seconds <= MAX_GAP:
-        raise BadValue(f"--gap {text}: a session's gap is from 1 minute to 366 days")
-    return seconds
 
 
 def sessions(order: Timeline, gap: int = SESSION_GAP) -> list[Session]:

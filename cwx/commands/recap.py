@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from cwx.base import times
 from cwx.base.errors import BadValue
 from cwx.campaign import recap as recaps
 from cwx.cli import progress
@@ -47,7 +48,7 @@ def recap(
         raise BadValue("give one of --session, --all and --since/--until")
     camp = here()
     wanted = recaps.session_given(session) if session is not None else None
-    seconds = recaps.gap_given(gap) if gap is not None else \
+    seconds = times.gap_given(gap) if gap is not None else \
         camp.settings().recap_gap if camp.root is not None else None
     with progress.shown("Reading the journal", not json) as meter:
         done = recaps.recap(camp.journal_file, wanted, every,
