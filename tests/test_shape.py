@@ -70,28 +70,73 @@ def _reaches(module: str) -> set[str]:
     return seen
 
 
-RULES = ("cwx.rules.clockworx", "cwx.rules.colorwheel", "cwx.rules.odds")
-LEDGER = ("cwx.journal.ledger", "cwx.journal.lines", "cwx.journal.events", "cwx.journal.timeline")
-SHEETS = ("cwx.systems.sheets", *(f"cwx.systems.{name}" for name in systems.names()), "cwx.systems")
-FILES = ("cwx.campaign.files", "cwx.store.durable", "cwx.store.redo", "cwx.store.locks",
-         "cwx.toml.tomlread", "cwx.toml.tomledit")
-ABOVE = {
-    "rules": ("cwx.campaign.files", "cwx.systems.sheets", "cwx.cli", "cwx.commands", "cwx.systems"),
-    # The ledger folds events and values it is given: it reads no file, nor the campaign.
-    "ledger": ("cwx.campaign.files", "cwx.store.durable", "cwx.systems.sheets",
-               "cwx.campaign.folder", "cwx.cli", "cwx.commands"),
-    "sheets": ("cwx.campaign.files", "cwx.cli", "cwx.commands"),
-    "files": ("cwx.cli", "cwx.commands"),
-}
+# From the bottom up (docs/design.md, "The layers"): each package a layer, and a module
+# imports from its own layer or one below it.
+LAYERS = ("base", "toml", "rules", "systems", "journal", "git", "store", "campaign", "cli",
+          "commands")
+# Within the order, what a layer may still not import: the journal folds the events and
+# values it is given, and reads no sheet.
+NEVER = {"journal": ("cwx.systems.sheets", "cwx.systems.templates")}
+ENTRY_POINTS = ("cwx", "cwx.__main__")  # cwx/__init__.py and cwx/__main__.py
 
 
-@pytest.mark.parametrize(("layer", "modules"), [("rules", RULES), ("ledger", LEDGER),
-                                                ("sheets", SHEETS), ("files", FILES)])
-def test_no_layer_imports_one_above_it(layer: str, modules: tuple[str, ...]) -> None:
-    for module in modules:
-        wrong = sorted(name for name, _ in GRAPH[module]
-                       if any(name == up or name.startswith(up + ".") for up in ABOVE[layer]))
-        assert not wrong, f"{module} ({layer}) imports {wrong}"
+def _layer(module: str) -> str | None:
+    """The layer a module sits in: its package under cwx/, when that is one of LAYERS."""
+    parts = module.split(".")
+    inside = len(parts) > 2 or (len(parts) == 2 and MODULES[module].name == "__init__.py")
+    return parts[1] if inside and parts[1] in LAYERS else None
+
+
+def _lowest_layer_for(module: str) -> str:
+    """The lowest layer whose modules may import everything `module` imports."""
+    reached = [LAYERS.index(layer) for name, _ in GRAPH[module]
+               if (layer := _layer(name)) is not None]
+    return LAYERS[max(reached, default=0)]
+
+
+def test_every_module_sits_in_the_package_of_its_layer() -> None:
+    outside = [f"cwx/{MODULES[module].relative_to(PACKAGE)} sits in no layer: move it into "
+               f"cwx/{_lowest_layer_for(module)}/ (the lowest layer its imports allow) or "
+               f"one above it, as docs/design.md's \"The layers\" says"
+               for module in MODULES if module not in ENTRY_POINTS and _layer(module) is None]
+    assert not outside, "\n".join(outside)
+
+
+def test_a_new_flat_module_is_told_where_it_goes() -> None:
+    # A module written straight into cwx/ that imports the journal's lines and, inside a
+    # function, the campaign's folder: the check above names it and the layer it needs.
+    MODULES["cwx.newcomer"] = PACKAGE / "newcomer.py"
+    GRAPH["cwx.newcomer"] = {("cwx.journal.lines", True), ("cwx.campaign.folder", False)}
+    try:
+        with pytest.raises(AssertionError, match=r"cwx/newcomer\.py sits in no layer: move "
+                                                 r"it into cwx/campaign/ "):
+            test_every_module_sits_in_the_package_of_its_layer()
+    finally:
+        del MODULES["cwx.newcomer"], GRAPH["cwx.newcomer"]
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_module_imports_from_a_layer_above_its_own(layer: str) -> None:
+    wrong = []
+    for module in sorted(MODULES):
+        if _layer(module) != layer:
+            continue
+        for name, _ in sorted(GRAPH[module]):
+            other = _layer(name)
+            if (other is not None and LAYERS.index(other) > LAYERS.index(layer)) or \
+                    name.startswith(NEVER.get(layer, ())):
+                wrong.append(f"{module} ({layer}) imports {name} ({other})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_layers_package_loads_nothing_of_its_own() -> None:
+    # Importing one module of a layer runs its package's __init__.py first: an import
+    # there would load the layer's other modules into every command (tests/test_startup.py).
+    # The table of systems and the command line's two packages hold code of their own.
+    for layer in LAYERS:
+        if layer in ("systems", "cli", "commands"):
+            continue
+        assert (PACKAGE / layer / "__init__.py").read_text() == "", layer
 
 
 def test_only_the_command_line_imports_the_command_line() -> None:
