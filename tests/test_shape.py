@@ -26,14 +26,16 @@ def _type_checking(node: ast.If) -> bool:
 
 
 def _imports(tree: ast.AST, module: str) -> Iterator[tuple[str, bool]]:
-    """The cwx modules `module` imports when it runs, each with whether the import is at
-    its top level (an `if TYPE_CHECKING:` block runs nothing, so it is passed by)."""
+    """The cwx modules `module` imports, each with whether the import runs at its top
+    level: not one inside a function, nor one under `if TYPE_CHECKING:`, which runs
+    nothing but still ties the module to what it names for its types."""
     package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
 
     def walk(node: ast.AST, top: bool) -> Iterator[tuple[str, bool]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and _type_checking(child):
-                yield from (found for other in child.orelse for found in walk(other, top))
+                yield from walk(ast.Module(body=child.body, type_ignores=[]), False)
+                yield from walk(ast.Module(body=child.orelse, type_ignores=[]), top)
                 continue
             if isinstance(child, ast.Import):
                 yield from ((alias.name, top) for alias in child.names)
@@ -148,8 +150,9 @@ def test_only_the_command_line_imports_the_command_line() -> None:
 
 
 def test_no_circle_of_imports_even_inside_functions() -> None:
-    # A function-level import is for start-up cost only; one that would close a circle if
-    # it moved to the top hides a tangle, and is refused as the circle itself would be.
+    # A function-level import is for start-up cost only, and one for types only runs
+    # nothing; one that would close a circle if it ran at the top hides a tangle, and is
+    # refused as the circle itself would be.
     circles = sorted(module for module in MODULES if module in _reaches(module)
                      and module not in ("cwx", "cwx.cli", "cwx.commands"))
     assert circles == []
@@ -161,6 +164,8 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     assert ("cwx.journal.lines", True) in GRAPH["cwx.journal.ledger"]
     # and the table's entries, which it loads when they are first asked for
     assert ("cwx.systems.clockworx", False) in GRAPH["cwx.systems"]
+    # and imports for types alone
+    assert ("cwx.campaign.folder", False) in GRAPH["cwx.campaign.guesses"]
 
 
 # ---------------------------------------------------------------- the tables
