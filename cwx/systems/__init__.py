@@ -57,11 +57,12 @@ SYSTEMS: Final[Mapping[str, Callable[[], System]]] = {
     "colorwheel": _colorwheel,
 }
 KINDS: Final[Mapping[str, Callable[[], Kind]]] = {"bag": _bag, **SYSTEMS}
+_NAMES: Final = tuple(KINDS)
 
 
 def names() -> tuple[str, ...]:
     """Every entry, by name."""
-    return tuple(KINDS)
+    return _NAMES
 
 
 def entry(name: str) -> Kind:
