@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from cwx.cli import output
+from tests import helpers
 from tests.helpers import EXAMPLES
 
 # Deterministic in CI, so a failure is a failure of the code and reproduces.
@@ -42,6 +43,12 @@ def _own_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     os.environ.clear()
     os.environ.update(before)
     time.tzset()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kept(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """helpers.once keeps the set-ups it builds (a table's origin and clones) here."""
+    helpers.KEPT = tmp_path_factory.mktemp("kept")
 
 
 @pytest.fixture(autouse=True)

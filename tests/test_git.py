@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from cwx.campaign import gitsetup
 from cwx.git import repo
-from tests.helpers import SUE, cwx
+from tests.helpers import SUE, cwx, once
 
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
         "--trait", "orange=Bold", "--trait", "green=Kind", "--trait", "purple=Friendly"]
@@ -50,7 +50,12 @@ class Table:
         return clone
 
     def start(self) -> tuple[Path, Path]:
-        """Alice starts the campaign and pushes it; Bob clones it and runs git setup."""
+        """Alice starts the campaign and pushes it; Bob clones it and runs git setup (built
+        once a test process, then copied: tests/helpers.py's `once`)."""
+        once("Table.start", self.folder, ["origin.git", "alice", "bob"], self._start)
+        return self.folder / "alice", self.folder / "bob"
+
+    def _start(self) -> None:
         alice = self.clone("alice")
         assert self.cwx(alice, "init", ".").status == 0
         self.cwx(alice, "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue",
@@ -63,7 +68,6 @@ class Table:
         self.git(alice, "push", "--quiet", "origin", "main")
         bob = self.clone("bob")
         assert self.cwx(bob, "git", "setup").status == 0
-        return alice, bob
 
     def cwx(self, where: Path, *args: object) -> Any:
         ran = cwx(*args, cwd=where)
