@@ -66,6 +66,18 @@ def cwx(*args: object, input: str | None = None, env: dict[str, str] | None = No
         return Ran(status, out.getvalue().decode(), err.getvalue().decode())
 
 
+def cpu_seconds() -> float:
+    """CPU seconds spent by this process and the processes it has waited for: what a time
+    bound in a test measures, since wall time stretches with the machine's other load."""
+    import resource
+
+    spent = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        used = resource.getrusage(who)
+        spent += used.ru_utime + used.ru_stime
+    return spent
+
+
 def cwx_process(*args: object, cwd: Path | None = None, env: dict[str, str] | None = None,
                 timeout: float = 60) -> Ran:
     """Run cwx as a separate process, exactly as a shell or makefile would."""

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import string
-import time
 import tomllib
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 from cwx.base.errors import CwxError
 from cwx.campaign import files
 from cwx.systems import sheets
-from tests.helpers import EXAMPLES, cwx
+from tests.helpers import EXAMPLES, cpu_seconds, cwx
 
 CORPUS = Path(__file__).parent / "data" / "bad"
 BAD_FILES = sorted(CORPUS.iterdir())
@@ -114,9 +113,9 @@ def test_pathological_files_fail_cleanly_or_finish_within_a_second(
                     ["clock", "resolve", "--target", 1, "--guess", 1, "--trait", "t7",
                      "--char", path],
                     ["xp", "spend", "--char", path, "--new", "Climb"]):  # through tomlkit
-        start = time.perf_counter()
+        start = cpu_seconds()
         ran = cwx(*command)
-        took = time.perf_counter() - start
+        took = cpu_seconds() - start
         assert took < 1.0, f"{name}: {took:.2f}s"
         assert ran.status in (0, 2), ran
         if ran.status == 2:
@@ -234,9 +233,9 @@ def test_a_dotted_key_of_100000_parts_is_refused_at_once(tmp_path: Path) -> None
     path = tmp_path / "long.toml"
     path.write_text('name = "x"\nsystem = "clockworx"\n' + ".".join(["k"] * 100_000) + " = 1\n")
     for command in (["char", "show", path], ["check", tmp_path]):
-        began = time.perf_counter()
+        began = cpu_seconds()
         ran = cwx(*command)
-        assert time.perf_counter() - began < 2
+        assert cpu_seconds() - began < 2
         assert ran.status == (1 if command[0] == "check" else 2)
         assert f"{path}:3" in ran.stdout + ran.stderr
 
@@ -246,9 +245,9 @@ def test_a_string_left_open_among_many_dots_is_read_at_once(tmp_path: Path,
                                                             open_string: str) -> None:
     path = tmp_path / "open.toml"
     path.write_text('name = "x"\nsystem = "clockworx"\n' + "a." * 40 + "\n" + open_string)
-    began = time.perf_counter()
+    began = cpu_seconds()
     ran = cwx("char", "show", path)
-    assert time.perf_counter() - began < 2  # scanned from every quote it took minutes
+    assert cpu_seconds() - began < 2  # scanned from every quote it took minutes
     assert ran.status == 2 and str(path) in ran.error
 
 
