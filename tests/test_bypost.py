@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import cwx
+from tests.helpers import cwx, once
 from tests.test_git import Table, value
 from tests.test_post import _identity, play, sync
 
@@ -19,8 +19,14 @@ __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp
 
 
 def two_players(tmp_path: Path) -> tuple[Table, Path, Path]:
-    """Ann makes k (ClockWorx) and syncs; Ben clones and runs git setup."""
+    """Ann makes k (ClockWorx) and syncs; Ben clones and runs git setup (built once, then
+    copied)."""
     table = Table(tmp_path)
+    once("two_players", tmp_path, ["origin.git", "ann", "ben"], lambda: _two(table))
+    return table, tmp_path / "ann", tmp_path / "ben"
+
+
+def _two(table: Table) -> None:
     ann = table.clone("ann")
     play(ann, "Ann", "init", ".")
     play(ann, "Ann", "char", "new", "k.toml", "--system", "clockworx", "-t", "Shoot=4",
@@ -28,7 +34,6 @@ def two_players(tmp_path: Path) -> tuple[Table, Path, Path]:
     sync(ann, "Ann")
     ben = table.clone("ben")
     play(ben, "Ben", "git", "setup")
-    return table, ann, ben
 
 
 def test_sync_keeps_the_comments_of_the_player_who_syncs(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cwx.rules import clockworx
-from tests.helpers import cwx, later
+from tests.helpers import cwx, later, once
 from tests.test_git import Table, value
 from tests.test_group import campaign_dice
 
@@ -44,8 +44,14 @@ def sync(where: Path, player: str, *args: object) -> dict[str, object]:
 
 def table_of_three(tmp_path: Path) -> tuple[Table, Path, Path, Path]:
     """The GM starts the campaign (Kris and Mara, ClockWorx) and pushes; Alice and Bob
-    clone it and run git setup, as the README says."""
+    clone it and run git setup, as the README says (built once, then copied)."""
     table = Table(tmp_path)
+    once("table_of_three", tmp_path, ["origin.git", "gm", "alice", "bob"],
+         lambda: _three(table))
+    return table, tmp_path / "gm", tmp_path / "alice", tmp_path / "bob"
+
+
+def _three(table: Table) -> None:
     gm = table.clone("gm")
     play(gm, "GM", "init", ".")
     for name, traits in (("kris", ("Repair=4", "Run=3", "Lie=5")),
@@ -56,7 +62,6 @@ def table_of_three(tmp_path: Path) -> tuple[Table, Path, Path, Path]:
     alice, bob = table.clone("alice"), table.clone("bob")
     for clone in (alice, bob):
         play(clone, "GM", "git", "setup")
-    return table, gm, alice, bob
 
 
 def test_sealed_guesses_travel_from_each_player_to_the_gm_and_back(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cwx.cli.common import SHARED
-from tests.helpers import cwx
+from tests.helpers import cwx, once
 from tests.test_git import Table, value
 from tests.test_post import _identity
 
@@ -24,15 +24,20 @@ def _syncing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def by_post(tmp_path: Path) -> tuple[Table, Path, Path]:
-    """Alice starts the campaign by post (sync = true) and pushes; Bob clones it."""
+    """Alice starts the campaign by post (sync = true) and pushes; Bob clones it (built
+    once, then copied)."""
     table = Table(tmp_path)
+    once("by_post", tmp_path, ["origin.git", "alice", "bob"], lambda: _by_post(table))
+    return table, tmp_path / "alice", tmp_path / "bob"
+
+
+def _by_post(table: Table) -> None:
     alice, bob = table.start()
     settings = alice / "campaign.toml"
     settings.write_text(settings.read_text().replace("sync = false", "sync = true"))
     assert "sync = true" in settings.read_text()
     assert cwx("sync", cwd=alice).status == 0
     assert cwx("sync", cwd=bob).status == 0
-    return table, alice, bob
 
 
 def turn(where: Path, *args: object, status: int = 0) -> tuple[str, str]:
