@@ -254,8 +254,8 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
         records_alone += sum(1 for name in os.listdir(a) if name.startswith(redo.REDO_PREFIX)) \
             > sum(1 for name in os.listdir(z) if name.startswith(redo.REDO_PREFIX))
         resolves = sum(e["command"] == "clock resolve" for e in journal(z))
-        assert cwx_process(*in_z).status == 0
-        assert cwx_process("bag", "new", a / f"spare-{n}.toml").status == 0  # settles a/
+        assert cwx(*in_z).status == 0  # in this process: the killed one was a real one
+        assert cwx("bag", "new", a / f"spare-{n}.toml").status == 0  # settles a/
         settle(z)
         now = tomllib.loads(sue.read_text())["luck"]["white"]
         assert now in (held, held + move)
@@ -283,8 +283,8 @@ def test_a_kill_between_the_two_replaces_is_rolled_forward(campaign: Path,
     assert any(n.startswith(redo.REDO_PREFIX) for n in litter(campaign))
     assert journal(campaign) == []
     # The next command that changes files in the folder finishes the change before its own.
-    assert cwx_process("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
-                       "--char", kris).status == 0
+    assert cwx("clock", "resolve", "--target", 2, "--guess", 2, "--trait", "Repair",
+               "--char", kris).status == 0
     assert tomllib.loads(bag.read_text())["reserve"]["white"] == 9
     assert whites(campaign, bag, sue) == (1, 9, 12 - 1)
     assert [e["command"] for e in journal(campaign)] == ["bag draw", "clock resolve"]
@@ -410,7 +410,7 @@ def test_a_ledger_command_killed_at_any_step_leaves_the_campaign_before_or_after
     args, checkpoints = LEDGER_COMMANDS[command]
     finished = tmp_path / "finished"
     _ledger_table(finished, command)
-    assert cwx_process(*args, cwd=finished).status == 0
+    assert cwx(*args, cwd=finished).status == 0
     after = (_state(finished), len(journal(finished)))
     for checkpoint in checkpoints:
         folder = tmp_path / checkpoint.replace("#", "-")
