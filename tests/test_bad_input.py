@@ -126,7 +126,7 @@ def test_pathological_files_fail_cleanly_or_finish_within_a_second(
 def test_the_read_size_is_capped(tmp_path: Path) -> None:
     path = tmp_path / "big.toml"
     path.write_bytes(b"#" * (files.MAX_BYTES + 1))
-    assert f"cwx reads files up to {files.MAX_BYTES}" in cwx("char", "show", path).error
+    assert f"cwx reads a file of up to {files.MAX_BYTES:,}" in cwx("char", "show", path).error
 
 
 # ---------------------------------------------------------------- fuzzing the loaders
@@ -229,9 +229,9 @@ def test_check_names_every_bad_file_even_beside_a_huge_number(tmp_path: Path) ->
         str(tmp_path / "char-system-hex-huge.toml")]
 
 
-def test_a_dotted_key_of_100000_parts_is_refused_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "long.toml"
-    path.write_text('name = "x"\nsystem = "clockworx"\n' + ".".join(["k"] * 100_000) + " = 1\n")
+def test_a_dotted_key_of_30000_parts_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "long.toml"  # within the bytes a file may hold: the key is refused
+    path.write_text('name = "x"\nsystem = "clockworx"\n' + ".".join(["k"] * 30_000) + " = 1\n")
     for command in (["char", "show", path], ["check", tmp_path]):
         began = cpu_seconds()
         ran = cwx(*command)

@@ -147,3 +147,107 @@ def test_wheel_odds_past_the_bag_they_are_computed_for_are_refused_naming_it(
                    "[reserve]\nwhite = 0\nblack = 0\n")
     ran = run("odds", "wheel", "--bag", bag, "--all", "--keep-white", "--keep-black")
     assert ran.status == 2 and f"up to {odds.MOST_GIVEN_UP:,} whites in the bag" in ran.error
+
+
+# ---------------------------------------------------------------- files past the bounds
+#
+# A file or a campaign past a stated bound (docs/rules.md, "Limits") is refused before its
+# work begins: `check` names it as a finding (exit 1), a command refuses it (exit 2), each
+# in one line naming the file. The full sizes (a 1 MB sheet, 20,000 files) are
+# bench/hostile.py's.
+
+
+def _traits(count: int) -> str:
+    return 'name = "Big"\nsystem = "clockworx"\nxp = 0\n\n[traits]\n' + "".join(
+        f"t{n} = 3\n" for n in range(count))
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """A campaign whose ledger knows big.toml as a sheet of three traits."""
+    from tests.helpers import cwx as run
+
+    folder = tmp_path / "camp"
+    assert run("init", folder).status == 0
+    assert run("char", "new", folder / "big.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "B=3", "-t", "C=3").status == 0
+    return folder
+
+
+def test_a_sheet_past_the_values_a_file_holds_is_named_by_check_and_refused(
+        played: Path) -> None:
+    from cwx.toml import tomlread
+    from tests.helpers import cwx as run
+
+    big = played / "big.toml"
+    big.write_text(_traits(tomlread.MAX_VALUES))  # its keys and traits: past the bound
+    said = f"holds more than {tomlread.MAX_VALUES:,} keys and list items"
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and f"big.toml: {said}" in checked.stdout
+    for command in (["reconcile"], ["reconcile", "--dry-run"], ["adopt", "big.toml"],
+                    ["char", "show", "big.toml"]):
+        ran = run(*command, cwd=played)
+        assert ran.status == 2 and said in ran.error, command
+    # Within it, the sheet is read, and its differences named one by one.
+    big.write_text(_traits(tomlread.MAX_VALUES - 10))
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and said not in checked.stdout and "[traits.t989]" in checked.stdout
+
+
+@pytest.mark.parametrize("name", ["big.toml", "bag.toml", "campaign.toml"])
+def test_a_file_past_the_bytes_a_file_holds_is_refused_unread(played: Path, name: str) -> None:
+    from cwx.toml import tomlread
+    from tests.helpers import cwx as run
+
+    path = played / name
+    path.write_text(path.read_text() + "#" * tomlread.MAX_BYTES)
+    said = f"cwx reads a file of up to {tomlread.MAX_BYTES:,}"
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and f"{name}: is " in checked.stdout and said in checked.stdout
+    ran = run("reconcile", cwd=played)
+    assert ran.status == 2 and name in ran.error and said in ran.error
+
+
+def test_a_text_in_the_journal_is_held_to_a_files_bounds() -> None:
+    from cwx.base.errors import BadFile
+    from cwx.toml import tomlread
+
+    with pytest.raises(BadFile, match="cwx reads a file of up to"):
+        tomlread.loads("# " + "x" * tomlread.MAX_BYTES + "\n")
+    with pytest.raises(BadFile, match="keys and list items"):
+        tomlread.loads('[bag]\nwhite = 1\n[notes]\nlist = [' + "1, " * 1000 + "]\n")
+    assert len(tomlread.loads(_traits(100))["traits"]) == 100
+
+
+def test_a_campaign_of_more_files_than_cwx_reads_is_named_before_any_is_read(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx.campaign import folder as campaign
+    from cwx.toml import tomlread
+    from tests.helpers import cwx as run
+
+    monkeypatch.setattr(campaign, "MAX_FILES", 20)  # the same walk as at 1,000, cheaper
+    party = played / "party"
+    party.mkdir()
+    for n in range(campaign.MAX_FILES):
+        (party / f"c{n}.toml").write_text(_traits(3))
+    read: list[str] = []
+    monkeypatch.setattr(tomlread, "read_bytes", lambda path, **_: read.append(path) or b"")
+    said = f"holds more than {campaign.MAX_FILES:,} TOML files below it"
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and f".: {said}" in checked.stdout
+    for command in (["reconcile"], ["reconcile", "--dry-run"]):
+        ran = run(*command, cwd=party)
+        assert ran.status == 2 and f"..: {said}" in ran.error
+    assert all(path.endswith("campaign.toml") for path in read)  # its settings only
+
+
+def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
+    from cwx.campaign import folder as campaign
+    from cwx.toml import tomlread
+    from tests.helpers import ROOT
+
+    for doc in ("docs/rules.md", "README.md"):
+        text = " ".join((ROOT / doc).read_text().split())
+        assert f"at most {tomlread.MAX_BYTES >> 10} KiB" in text, doc
+        assert f"{tomlread.MAX_VALUES:,} keys and list items" in text, doc
+        assert f"at most {campaign.MAX_FILES:,} TOML files" in text, doc

@@ -11,7 +11,7 @@ from typing import Any
 
 from cwx import systems
 from cwx.base import times
-from cwx.base.errors import Conflict, CwxError, Unlisted, shown
+from cwx.base.errors import BadFile, Conflict, CwxError, Unlisted, shown
 from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
@@ -48,8 +48,11 @@ class _Read(Record):
 def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report:
     """Check the files and folders `given` (folders searched below); `tick` hears how many
     journal events were read, now and then (a terminal's progress)."""
-    found = campaign.files_under(given)
     first = Campaign.around(given[0])
+    try:
+        found = campaign.files_under(given)
+    except BadFile as crowded:  # none of them read: the one finding
+        return Report(_namer(given)(first.root) if first.root else None, {}, [], [crowded])
     named = _namer(given)
     homes: dict[str, Campaign] = {}  # each campaign met, by its real root, named as given
     if first.root is not None:

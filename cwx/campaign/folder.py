@@ -181,9 +181,10 @@ class Campaign:
         from cwx.toml import tomlread
 
         if self._members is None:
+            self.needed()
+            found = self.files()
             self._members = []
             seen: set[str] = set()
-            found = files_under([self.needed()], nested=False)
             self._unlisted = [error.located(os.path.relpath(error.path or "."))
                               for error in found.unlisted]  # named from here, as files are
             for path in found.tomls:
@@ -210,6 +211,14 @@ class Campaign:
                 unreadable(problem)
         return self._members
 
+    def files(self) -> Found:
+        """files_under the campaign (outside one, the acting file's folder), none nested;
+        a campaign of too many is refused, named from here."""
+        try:
+            return files_under([self.root or self.folder], nested=False)
+        except BadFile as crowded:
+            raise crowded.located(os.path.relpath(crowded.path or ".")) from None
+
     # --- finding a character or a bag
 
     def character(self, value: str) -> str:
@@ -226,7 +235,7 @@ class Campaign:
         if self.root is None or os.path.dirname(value):
             return missing(value, "character")
         wanted = fold(value).removesuffix(".toml")
-        by_file = _one_each(path for path in files_under([self.root], nested=False).tomls
+        by_file = _one_each(path for path in self.files().tomls
                             if fold(stem(path)) == wanted and
                             os.path.basename(path) != SETTINGS)
         if not by_file:
@@ -316,7 +325,7 @@ class Campaign:
         real = self.real or os.path.realpath(self.folder)
         looked = {os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(path) or "."),
                                                os.path.basename(path)), real)
-                  for path in files_under([self.root or self.folder], nested=False).tomls}
+                  for path in self.files().tomls}
         return self._holding(folded, present, looked)
 
     def gone(self, folded: Any) -> dict[str, int]:
@@ -407,10 +416,14 @@ class Found(Record):
     unlisted: list[CwxError]  # the folders cwx may not list: what they hold goes unseen
 
 
+MAX_FILES = 1000  # TOML files under a campaign (a table's are a few dozen): docs/rules.md
+
+
 def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
     """The TOML files and journals under `paths`, skipping hidden files and folders (and
     without `nested`, a folder below that is a campaign of its own: the nearest root
-    wins)."""
+    wins). More than MAX_FILES TOML files is a BadFile: each is read, and the hooks read
+    them on every pull."""
     found = Found([], [], [], [], [])
     for path in paths:
         if not os.path.isdir(path):
@@ -437,6 +450,11 @@ def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
                 # normpath: the current folder's files are named plainly, never ./x.toml
                 if name.endswith(".toml"):
                     found.tomls.append(os.path.normpath(os.path.join(folder, name)))
+                    if len(found.tomls) > MAX_FILES:
+                        raise BadFile(f"holds more than {MAX_FILES:,} TOML files below it, "
+                                      "and cwx reads a campaign of up to that many (a table's "
+                                      "are a few dozen); move those that are not the "
+                                      "campaign's out of it", path=os.path.normpath(path))
                 elif name == journal.NAME:
                     found.journals.append(os.path.normpath(os.path.join(folder, name)))
             stack.extend(reversed([os.path.join(folder, d) for d in dirs]))

@@ -52,8 +52,8 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> Files:
     from cwx.git import textmerge
     from cwx.toml import tomlread
 
-    raws = [tomlread.read_bytes(p) for p in (base, ours, theirs)]
-    try:
+    try:  # a file past a file's bounds too: git merges its text, and check names it
+        raws = [tomlread.read_bytes(p) for p in (base, ours, theirs)]
         data = [tomlread.parse(raw, p) for raw, p in zip(raws, (base, ours, theirs), strict=True)]
     except CwxError:
         return Files(None, [])

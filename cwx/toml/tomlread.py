@@ -15,7 +15,11 @@ from typing import Any, NoReturn
 from cwx.base.errors import BadFile, Unreadable
 from cwx.toml import plaintoml
 
-MAX_BYTES = 1 << 20  # a character sheet is a few hundred bytes; refuse to read megabytes
+# A sheet is a few hundred bytes and a few dozen values; what a clone brings past these is
+# refused before (bytes) or as soon as (values) it is read: every command's work on a file
+# grows with what it holds, and the git hooks run them on every pull (docs/rules.md, Limits).
+MAX_BYTES = 64 << 10
+MAX_VALUES = 1000  # keys and list items, counted through every table
 MAX_KEY_PARTS = 64  # a.b.c...: tomllib's work grows with the square of a dotted key's parts
 
 
@@ -50,19 +54,24 @@ def read_bytes(path: str, *, through_links: bool = True) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise BadFile("is not a regular file", path=path)
         if info.st_size > MAX_BYTES:
-            raise BadFile(f"is {info.st_size} bytes; cwx reads files up to {MAX_BYTES}",
-                          path=path)
+            raise BadFile(too_big(info.st_size), path=path)
         chunks, size = [], 0
         while chunk := os.read(fd, MAX_BYTES + 1 - size):
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_BYTES:
-                raise BadFile(f"grew past {MAX_BYTES} bytes while cwx read it", path=path)
+                raise BadFile(f"grew past {MAX_BYTES:,} bytes while cwx read it; cwx reads "
+                              f"a file of up to {MAX_BYTES:,}", path=path)
     except OSError as error:  # a file of the system's (/proc/self/mem) that will not read
         raise BadFile(f"cannot be read ({error.strerror})", path=path) from None
     finally:
         os.close(fd)
     return b"".join(chunks)
+
+
+def too_big(size: int) -> str:
+    return (f"is {size:,} bytes, and cwx reads a file of up to {MAX_BYTES:,} (a sheet is a "
+            "few hundred); keep long notes in a file of their own")
 
 
 def parse(raw: bytes, path: str | None) -> dict[str, Any]:
@@ -80,15 +89,19 @@ def parse(raw: bytes, path: str | None) -> dict[str, Any]:
 
 def loads(text: str, path: str | None = None) -> dict[str, Any]:
     """TOML text to plain data, within cwx's limits."""
+    if len(text) > MAX_BYTES // 4 and (size := len(text.encode("utf-8", "replace"))) > MAX_BYTES:
+        raise BadFile(too_big(size), path=path)  # a text in the journal: a file's limits
     _refuse_long_keys(text, path)
     plain = plaintoml.loads(text)  # the plain shape cwx writes, without loading tomllib
     if plain is not None:
+        _refuse_many(plain, path)
         return plain
     import tomllib
 
     try:
         data = tomllib.loads(text)
         _refuse_deep(data, text, path)
+        _refuse_many(data, path)
         return data
     except tomllib.TOMLDecodeError as error:
         if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
@@ -151,6 +164,21 @@ def _refuse_deep(data: dict[str, Any], text: str, path: str | None) -> None:
             pending += [(v, depth + 1, f"{key}.{k}" if key else k) for k, v in value.items()]
         elif isinstance(value, list):
             pending += [(v, depth + 1, key) for v in value]
+
+
+def _refuse_many(data: dict[str, Any], path: str | None) -> None:
+    """More keys and list items than MAX_VALUES: refused as soon as they are counted."""
+    count = 0
+    pending: list[Any] = [data]
+    while pending:
+        value = pending.pop()
+        count += len(value)
+        if count > MAX_VALUES:
+            raise BadFile(f"holds more than {MAX_VALUES:,} keys and list items, and cwx reads "
+                          "a file of up to that many (a sheet holds a few dozen); keep the "
+                          "rest in a file of its own", path=path)
+        pending += [v for v in (value.values() if isinstance(value, dict) else value)
+                    if isinstance(v, dict | list)]
 
 
 def _refuse_shape(text: str, path: str | None, pattern: str, message: str) -> NoReturn:
