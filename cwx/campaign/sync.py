@@ -93,10 +93,18 @@ def send(camp: Campaign, share: Sharing, message: str | None,
          say: Say) -> tuple[str | None, str | None]:
     """The campaign's own files staged and committed: the commit's id and subject, or
     None and None when nothing changed."""
-    staged = _stage(share.clone, camp, share.folder)
-    say(f"staged {_files(staged)}" if staged else "nothing to stage")
-    committed, subject = _commit(share.clone, camp, share.folder, staged, message,
-                                 share.hooks)
+    _sendable(camp)
+    index = _index(share.clone)
+    try:
+        staged = _stage(share.clone, camp, share.folder)
+        say(f"staged {_files(staged)}" if staged else "nothing to stage")
+        committed, subject = _commit(share.clone, camp, share.folder, staged, message,
+                                     share.hooks)
+    except CwxError:
+        if index is not None:  # nothing a refused commit held stays staged
+            run(share.clone, "read-tree", index)
+            run(share.clone, "update-index", "-q", "--refresh")
+        raise
     # Its id is said once it is pushed: the pull may make it anew.
     say(f"committed: {subject}" if committed else "nothing to commit")
     return committed, subject
@@ -190,6 +198,28 @@ def _hooked(clone: Repository) -> bool:
     folder = gitsetup.hooks_folder(clone)
     return all(os.path.isfile(os.path.join(folder, name)) and
                gitsetup.is_ours(os.path.join(folder, name)) for name in gitsetup.HOOKS)
+
+
+def _sendable(camp: Campaign) -> None:
+    """What no commit may carry, refused before anything is staged: a journal that is a
+    link (every clone would get the link, which cwx never writes through), a file whose
+    name is not UTF-8 (no journal line can name it)."""
+    from cwx.base.hints import NOT_UTF8, utf8_named
+
+    if os.path.islink(camp.journal_file):
+        raise BadFile("is a symbolic link; cwx never shares the journal as a link (no clone "
+                      "writes through one). Replace the link with the journal itself, then "
+                      "cwx sync again", path=os.path.relpath(camp.journal_file))
+    for member in camp.members(lambda _: None):
+        if not utf8_named(member.path):
+            raise BadFile(NOT_UTF8, path=member.path)
+
+
+def _index(clone: Repository) -> str | None:
+    """The index as a tree, to put back if the commit is refused (None: git cannot write
+    one, as in a merge not finished, which sync never starts in)."""
+    done = run(clone, "write-tree")
+    return done.stdout.decode().strip() or None if done.returncode == 0 else None
 
 
 def _stage(clone: Repository, camp: Campaign, folder: str) -> list[str]:
