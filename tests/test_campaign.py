@@ -136,11 +136,18 @@ def test_members_leave_out_what_is_not_the_campaigns(saga: Path, tmp_path: Path)
                  ".hidden/ghost.toml": clock("Ghost"), "pcs/.secret.toml": clock("Secret"),
                  "side/campaign.toml": "[campaign]\n", "side/npc.toml": clock("Npc")})
     (saga / "sue-again.toml").symlink_to(saga / "sue.toml")
-    write(tmp_path, {"away/far.toml": clock("Far")})
-    (saga / "far.toml").symlink_to(tmp_path / "away" / "far.toml")  # a file of no campaign
     members = Campaign.around(".").members()
     assert sorted(os.path.realpath(m.path) for m in members) == sorted(
         str(saga / name) for name in ("bag.toml", "pcs/kris.toml", "sue.toml"))
+    # A link out of the campaign is no member, and never passed by unsaid: as check does,
+    # the campaign's files name it (an error, or told).
+    write(tmp_path, {"away/far.toml": clock("Far")})
+    (saga / "far.toml").symlink_to(tmp_path / "away" / "far.toml")
+    with pytest.raises(BadFile, match=r"leads to .* outside"):
+        Campaign.around(".").members()
+    told: list[CwxError] = []
+    assert len(Campaign.around(".").members(told.append)) == 3
+    assert [error.path for error in told] == ["far.toml"]
 
 
 def test_a_member_that_cannot_be_read_is_an_error_or_told(saga: Path) -> None:

@@ -146,6 +146,18 @@ def test_no_command_reads_through_a_link_out(table: Path, beside: Path) -> None:
     assert "outside the campaign" in ran.error and not ran.stdout
 
 
+def test_reconcile_says_of_a_link_out_what_check_says(table: Path, beside: Path) -> None:
+    (table / "bag.toml").rename(beside / "bag.toml")
+    (table / "bag.toml").symlink_to(beside / "bag.toml")
+    said = f"bag.toml: leads to {beside / 'bag.toml'}, outside {table}"
+    checked = cwx("check", cwd=table)
+    assert checked.status == 1 and said in checked.stdout
+    for args in (["reconcile", "--dry-run"], ["reconcile", "--dry-run", "--json"]):
+        ran = cwx(*args, cwd=table)
+        assert ran.status == 2 and said in ran.error and "Nothing to reconcile" not in \
+            ran.stdout, args
+
+
 def test_a_journal_that_leads_out_is_not_read(table: Path, tmp_path: Path) -> None:
     other = saga(tmp_path / "other")
     (table / "journal.jsonl").unlink()

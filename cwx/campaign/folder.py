@@ -189,9 +189,12 @@ class Campaign:
                               for error in found.unlisted]  # named from here, as files are
             for path in found.tomls:
                 path, real = os.path.relpath(path), os.path.realpath(path)
-                if os.path.basename(path) == SETTINGS or real in seen or \
-                        self.root_of(os.path.dirname(real)) is None or \
-                        os.path.realpath(self.root_of(os.path.dirname(real)) or "") != self.real:
+                home = self.root_of(os.path.dirname(real))
+                # A campaign's below is left out; a link out of this one is read, and so
+                # refused as every read of it is (and as check names it).
+                nested = inside(real, self.real or "") and \
+                    (home is None or os.path.realpath(home) != self.real)
+                if os.path.basename(path) == SETTINGS or real in seen or nested:
                     continue
                 seen.add(real)
                 try:
