@@ -79,6 +79,25 @@ def test_a_scene_plays_on_inside_its_campaign(table: Path) -> None:
     assert [e["command"] for e in journal(table)][-2:] == ["char new", "clock resolve"]
 
 
+def test_init_in_a_scene_sets_up_no_repository_above_the_campaign(tmp_path: Path) -> None:
+    import subprocess
+
+    outer = tmp_path / "yours"
+    outer.mkdir()
+    subprocess.run(["git", "init", "--quiet", "-b", "main"], cwd=outer, check=True)
+    config = (outer / ".git" / "config").read_text()
+    (outer / "scene.cwx").write_text("init camp\n")
+    ran = cwx("play", "scene.cwx", cwd=outer)
+    assert ran.status == 0 and (outer / "camp" / "campaign.toml").is_file()
+    assert "cwx git setup (in a shell: a scene sets up no git)" in ran.stdout
+    assert (outer / ".git" / "config").read_text() == config
+    assert not [name for name in os.listdir(outer / ".git" / "hooks")
+                if not name.endswith(".sample")]
+    # From a shell, init in git sets the clone up, as ever.
+    assert cwx("init", "other", cwd=outer).status == 0
+    assert '[merge "cwx"]' in (outer / ".git" / "config").read_text()
+
+
 def test_force_replaces_only_a_cwx_file_of_its_kind(table: Path, tmp_path: Path) -> None:
     bashrc = tmp_path / "home" / ".bashrc"
     (table / "notes.toml").write_text('title = "Session one"\n')

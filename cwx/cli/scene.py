@@ -119,6 +119,15 @@ def run(words: Sequence[str], *, as_json: bool) -> int:
     return status
 
 
+_playing: list[str] = []  # the scenes being played, the outermost first
+
+
+def playing() -> bool:
+    """Whether the command runs as a line of a scene (which never sets up git: `cwx git
+    setup` writes the clone's hooks and config, perhaps a repository's above the campaign)."""
+    return bool(_playing)
+
+
 def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool,
          start: int = 1, resume: str | None = None) -> int:
     """Every line of a scene script from line `start` on, in turn (the lines before are
@@ -127,9 +136,13 @@ def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool,
     `keep_going`. The scene's exit status."""
     from cwx.cli import lazy
 
-    with lazy.keeping_built():
-        return _play(lines, name, keep_going=keep_going, as_json=as_json, start=start,
-                     resume=resume)
+    _playing.append(name)
+    try:
+        with lazy.keeping_built():
+            return _play(lines, name, keep_going=keep_going, as_json=as_json, start=start,
+                         resume=resume)
+    finally:
+        _playing.pop()
 
 
 def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool, start: int,

@@ -30,27 +30,37 @@ def init(
 
     Example: cwx init my-campaign
     """
+    from cwx.cli import scene
+
     result = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
     result["git"] = None  # outside git: one shape in both places, for scripts
-    if repo.of(folder) is not None and os.path.isdir(folder):  # in git: ready for clones
+    in_git = repo.of(folder) is not None and os.path.isdir(folder)
+    # In git: ready for clones; but never from a scene, whose files may come from a clone
+    # of anyone's, inside a repository of yours: a person runs git setup.
+    if in_git and not scene.playing():
         # A dry run made no campaign.toml: the folder is the campaign it would be.
         camp = Campaign(folder, folder) if dry_run else Campaign.around(folder)
         result["git"] = gitsetup.setup(opener(dry_run), camp, note, dry_run=dry_run).as_json()
     if dry_run:
         result["dry_run"] = True
     emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],
-                                         in_git=result["git"] is not None), dry_run))
+                                         in_git=in_git, set_up=result["git"] is not None),
+                                   dry_run))
 
 
-def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool) -> str:
+def _text(folder: str, created: list[str], kept: list[str], *, in_git: bool,
+          set_up: bool) -> str:
     lines = [f"A new campaign in {folder}:"]
     lines += [f"  created {name}" for name in created]
     lines += [f"  kept    {name} (already there)" for name in kept]
     go = "" if os.path.abspath(folder) == os.path.abspath(".") else f"cd {folder} && "
-    if in_git:
+    if set_up:
         lines.append("  set up this clone of the repository for play from several clones "
                      "(cwx git setup: merge driver, hooks)")
         lines.append(f"Next: {go}cwx char new hero.toml --system …")
+    elif in_git:  # from a scene, which sets up no git
+        lines.append(f"Next: {go}cwx git setup (in a shell: a scene sets up no git) && "
+                     "cwx char new hero.toml --system …")
     else:
         lines.append(f"Next: {go}git init && cwx git setup && cwx char new hero.toml "
                      "--system …")
