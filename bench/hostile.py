@@ -255,12 +255,24 @@ def big_settings(folder: Path) -> list[str]:
     return ["check"]
 
 
-def many_sheets(*args: str) -> Callable[[Path], list[str]]:
-    """A folder of 20,000 small characters."""
+def many_sheets(count: int, traits: int, *args: str,
+                known: bool = False) -> Callable[[Path], list[str]]:
+    """A folder of `count` characters of `traits` traits each; `known`: the ledger knows
+    each with every score one less than its file says (a difference a key)."""
+    names = ["".join(name) for name in itertools.islice(
+        itertools.product(string.ascii_lowercase, repeat=3), traits)]
+    head = SMALL_SHEET.partition("A = 3")[0]
+
     def made(folder: Path) -> list[str]:
         (folder / "party").mkdir()
-        for n in range(20_000):
-            (folder / "party" / f"c{n}.toml").write_text(SMALL_SHEET)
+        with open(folder / "journal.jsonl", "a") as file:
+            for n in range(count):
+                name = f"party/c{n}.toml"
+                (folder / name).write_text(head + "".join(f"{t} = 4\n" for t in names))
+                if known:
+                    file.write(_event(n, "char new", file=name, changes=[
+                        {"file": name, "created": True,
+                         "text": head + "".join(f"{t} = 3\n" for t in names)}]) + "\n")
         return list(args)
     return made
 
@@ -278,8 +290,15 @@ BUDGETS: list[tuple[str, Callable[[Path], list[str]], float, float]] = [
     ("adopt, a 1 MB sheet", big_sheet("adopt", "big.toml"), 100, 2),
     ("bag show, a 1 MB bag", big_bag, 100, 2),
     ("check, a 1 MB campaign.toml", big_settings, 100, 2),
-    ("check, 20,000 sheets", many_sheets("check"), 100, 2),
-    ("reconcile, 20,000 sheets", many_sheets("reconcile"), 100, 2),
+    ("check, 20,000 sheets", many_sheets(20_000, 3, "check"), 100, 2),
+    ("reconcile, 20,000 sheets", many_sheets(20_000, 3, "reconcile"), 100, 2),
+    ("check, 900 sheets of 990 traits", many_sheets(900, 990, "check"), 100, 2),
+    # The most a campaign may hold (its files full, together just within), every key of
+    # them differing from the ledger.
+    ("check, 19 sheets of 990 differences", many_sheets(19, 990, "check", known=True),
+     100, 2),
+    ("reconcile, 19 sheets of 990 differences",
+     many_sheets(19, 990, "reconcile", "--dry-run", known=True), 100, 2),
 ]
 RECAP_SIZES = (4_000, 16_000, EVENTS)
 RECAP_TIMES_CHECK = 3  # a recap reads what check reads, and tells it

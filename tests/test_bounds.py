@@ -241,6 +241,25 @@ def test_a_campaign_of_more_files_than_cwx_reads_is_named_before_any_is_read(
     assert all(path.endswith("campaign.toml") for path in read)  # its settings only
 
 
+def test_a_campaign_whose_files_hold_too_much_together_is_read_no_further(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx.campaign import folder as campaign
+    from tests.helpers import cwx as run
+
+    monkeypatch.setattr(campaign, "MAX_HELD", 120)  # the same count as at 20,000, cheaper
+    for n in range(4):  # each well within a file's bound; together past the campaign's
+        (played / f"c{n}.toml").write_text(_traits(30))
+    said = "its files hold more than 120 keys and list items together"
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and f".: {said}" in checked.stdout
+    assert "no history" not in checked.stdout  # read no further
+    ran = run("reconcile", "--dry-run", cwd=played)
+    assert ran.status == 2 and f".: {said}" in ran.error
+    for n in (2, 3):
+        (played / f"c{n}.toml").unlink()
+    assert run("reconcile", "--dry-run", cwd=played).status == 0
+
+
 def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
     from cwx.campaign import folder as campaign
     from cwx.toml import tomlread
@@ -251,3 +270,4 @@ def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
         assert f"at most {tomlread.MAX_BYTES >> 10} KiB" in text, doc
         assert f"{tomlread.MAX_VALUES:,} keys and list items" in text, doc
         assert f"at most {campaign.MAX_FILES:,} TOML files" in text, doc
+        assert f"{campaign.MAX_HELD:,} keys and list items together" in text, doc

@@ -49,11 +49,12 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     """Check the files and folders `given` (folders searched below); `tick` hears how many
     journal events were read, now and then (a terminal's progress)."""
     first = Campaign.around(given[0])
+    named = _namer(given)
     try:
         found = campaign.files_under(given)
     except BadFile as crowded:  # none of them read: the one finding
-        return Report(_namer(given)(first.root) if first.root else None, {}, [], [crowded])
-    named = _namer(given)
+        return Report(named(first.root) if first.root else None, {}, [], [crowded])
+    held = campaign.Held(named(first.root) if first.root else given[0])
     homes: dict[str, Campaign] = {}  # each campaign met, by its real root, named as given
     if first.root is not None:
         homes[first.real or ""] = Campaign(named(first.root), named(first.root))
@@ -63,6 +64,10 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     read: dict[str, dict[str, _Read]] = {}  # each campaign's files, by its real root
     for path in found.tomls:
         kind, file, said = _check_toml(path, first)
+        try:
+            held.add(file.data)
+        except BadFile as crowded:  # read no further: the one finding
+            return Report(named(first.root) if first.root else None, {}, [], [crowded])
         problems += said
         home = first.of(os.path.realpath(path))  # where the file really is
         if home.root is not None:

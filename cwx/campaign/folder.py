@@ -181,9 +181,10 @@ class Campaign:
         from cwx.toml import tomlread
 
         if self._members is None:
-            self.needed()
+            held = Held(os.path.relpath(self.needed()))
             found = self.files()
-            self._members = []
+            members: list[Member] = []  # kept once all are read: a refusal keeps none
+            unread: list[CwxError] = []
             seen: set[str] = set()
             self._unlisted = [error.located(os.path.relpath(error.path or "."))
                               for error in found.unlisted]  # named from here, as files are
@@ -200,11 +201,13 @@ class Campaign:
                 try:
                     data = tomlread.parse(tomlread.read_bytes(path), path)
                 except CwxError as error:
-                    self._unreadable.append(error)
+                    unread.append(error)
                     continue
+                held.add(data)
                 kind = systems.kind_of(data)
                 if kind is not None:
-                    self._members.append(Member(path, kind, data))
+                    members.append(Member(path, kind, data))
+            self._members, self._unreadable = members, unread
         for problem in self._unreadable:
             if unreadable is None:
                 raise problem
@@ -420,6 +423,26 @@ class Found(Record):
 
 
 MAX_FILES = 1000  # TOML files under a campaign (a table's are a few dozen): docs/rules.md
+MAX_HELD = 20_000  # keys and list items its files hold together (a table's, a few thousand)
+
+
+class Held:
+    """The keys and list items of a campaign's files read so far: past MAX_HELD, a
+    BadFile naming the campaign (each file is within its own bound, not a thousand of
+    them together)."""
+
+    def __init__(self, root: str) -> None:
+        self.root, self.count = root, 0
+
+    def add(self, data: dict[str, Any]) -> None:
+        from cwx.toml import tomlread
+
+        self.count += tomlread.values_in(data)
+        if self.count > MAX_HELD:
+            raise BadFile(f"its files hold more than {MAX_HELD:,} keys and list items "
+                          "together, and cwx reads a campaign of up to that many (a table's "
+                          "hold a few thousand); move those that are not the campaign's out "
+                          "of it", path=self.root)
 
 
 def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:

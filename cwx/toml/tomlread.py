@@ -168,17 +168,23 @@ def _refuse_deep(data: dict[str, Any], text: str, path: str | None) -> None:
 
 def _refuse_many(data: dict[str, Any], path: str | None) -> None:
     """More keys and list items than MAX_VALUES: refused as soon as they are counted."""
+    if values_in(data, MAX_VALUES) > MAX_VALUES:
+        raise BadFile(f"holds more than {MAX_VALUES:,} keys and list items, and cwx reads "
+                      "a file of up to that many (a sheet holds a few dozen); keep the "
+                      "rest in a file of its own", path=path)
+
+
+def values_in(data: dict[str, Any], most: int = MAX_VALUES) -> int:
+    """The keys and list items of TOML data, through every table (counted only until
+    past `most`)."""
     count = 0
     pending: list[Any] = [data]
-    while pending:
+    while pending and count <= most:
         value = pending.pop()
         count += len(value)
-        if count > MAX_VALUES:
-            raise BadFile(f"holds more than {MAX_VALUES:,} keys and list items, and cwx reads "
-                          "a file of up to that many (a sheet holds a few dozen); keep the "
-                          "rest in a file of its own", path=path)
         pending += [v for v in (value.values() if isinstance(value, dict) else value)
                     if isinstance(v, dict | list)]
+    return count
 
 
 def _refuse_shape(text: str, path: str | None, pattern: str, message: str) -> NoReturn:
