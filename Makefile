@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest pytest-next demo bench man clean
+.PHONY: test lint typecheck pytest pytest-next demo bench man schemas clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "cwx needs Python 3.11 or newer")'
@@ -58,6 +58,11 @@ bench: $(STAMP)
 # Man pages from the command line's own --help (tests/test_man.py keeps them in step).
 man: $(STAMP)
 	$(BIN)/python scripts/man.py docs/man
+
+# The JSON Schemas of every command's --json, from the types of their results
+# (tests/test_json_schemas.py keeps them in step).
+schemas: $(STAMP)
+	$(BIN)/python scripts/schemas.py docs/json
 
 clean:
 	rm -rf $(VENV) $(VENV_NEXT) .pytest_cache .mypy_cache .ruff_cache .hypothesis

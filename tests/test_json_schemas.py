@@ -2,13 +2,13 @@
 describes each command's --json output, and every command's real output, in every shape
 a session gives it, is valid against its schema.
 
-The schemas were first drawn from these outputs, then read and kept by hand (what may be
-null, what a list holds); the test holds the commands to them. For a new command,
-CWX_WRITE_SCHEMAS=1 draws the schema its outputs show (every key, its types, the keys
-always there) where none is published yet, to be read and kept by hand in turn."""
+The schemas are made from the types of the results (`make schemas`, scripts/schemas.py):
+a file that differs from what its type makes fails here, as does a shape no command
+gives (extra keys, a key missing, a value out of its range)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -21,6 +21,19 @@ import pytest
 from tests.helpers import ROOT, SUE, cwx
 
 FOLDER = ROOT / "docs" / "json"
+
+
+def _made() -> dict[str, dict[str, Any]]:
+    """The schemas scripts/schemas.py makes from the result types, by file name."""
+    spec = importlib.util.spec_from_file_location("schemas", ROOT / "scripts" / "schemas.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    made: dict[str, dict[str, Any]] = script.schemas()
+    return made
+
+
+MADE = _made()
 
 
 def _play(folder: Path) -> dict[str, list[Any]]:
@@ -152,46 +165,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-    if os.environ.get("CWX_WRITE_SCHEMAS"):
-        FOLDER.mkdir(parents=True, exist_ok=True)
-        for name, samples in found.items():
-            if (FOLDER / f"{name}.schema.json").exists():
-                continue  # kept by hand
-            schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                      "title": f"cwx {name.replace('-', ' ')} --json",
-                      **_drawn(samples)}
-            (FOLDER / f"{name}.schema.json").write_text(json.dumps(schema, indent=2) + "\n")
     return found
-
-
-def _drawn(samples: list[Any]) -> dict[str, Any]:
-    """A schema of what the samples show: types, keys, the keys always there."""
-    kinds = sorted({_kind(sample) for sample in samples})
-    schema: dict[str, Any] = {"type": kinds[0] if len(kinds) == 1 else kinds}
-    objects = [s for s in samples if isinstance(s, dict)]
-    if objects:
-        keys = sorted({key for obj in objects for key in obj})
-        schema["properties"] = {key: _drawn([obj[key] for obj in objects if key in obj])
-                                for key in keys}
-        schema["required"] = [key for key in keys if all(key in obj for obj in objects)]
-    items = [item for s in samples if isinstance(s, list) for item in s]
-    if items:
-        schema["items"] = _drawn(items)
-    return schema
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def test_every_command_with_json_has_a_schema(outputs: dict[str, list[Any]]) -> None:
@@ -226,3 +200,43 @@ def test_a_schema_catches_a_shape_that_is_not_its_commands() -> None:
     schema = json.loads((FOLDER / "bag-draw.schema.json").read_text())
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"color": "red"}, schema)  # the keys scripts rely on, missing
+
+
+def test_every_schema_is_made_from_its_result_type() -> None:
+    published = {path.name.removesuffix(".schema.json"): json.loads(path.read_text())
+                 for path in FOLDER.glob("*.schema.json")}
+    stale = sorted(name for name, schema in MADE.items() if published.get(name) != schema)
+    assert stale == [], f"run `make schemas`: docs/json/ differs from the result types: {stale}"
+
+
+def _valid(name: str, sample: object) -> bool:
+    try:
+        jsonschema.validate(sample, MADE[name], cls=jsonschema.Draft202012Validator)
+    except jsonschema.ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("name", "sample"), [
+    # An empty name, no system, a trait of no score, negative experience, a key too many.
+    ("char-show", {"name": "", "system": "chess", "traits": {"Swim": "banana"}, "xp": -5,
+                   "extra": 1}),
+    ("char-show", {"name": "Kris", "system": "clockworx", "traits": {"Swim": 7}, "xp": 0}),
+    ("char-show", {"name": "Kris", "system": "clockworx", "traits": {"Swim": 3}}),
+    ("char-show", {"name": "Sue", "system": "colorwheel", "traits": {"pink": ["Swim"]},
+                   "luck": {"white": 0, "black": 0}}),
+    ("bag-draw", {"color": "blue", "draws": ["white", "pink"], "success": True,
+                  "cancelled": False, "white_spent": False, "luck": {"white": 1, "black": 0},
+                  "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}}),
+    ("xp-spend", {"trait": "Climb", "score": 1, "cost": 12, "xp_total": -3}),
+])
+def test_a_shape_no_command_gives_is_invalid(name: str, sample: object) -> None:
+    assert not _valid(name, sample)
+
+
+def test_a_sheet_schema_names_no_trait_of_any_character() -> None:
+    # Trait names are the player's: the schema gives their values' type, never their names.
+    text = json.dumps(MADE["char-show"])
+    assert "Swim" not in text and "Repair" not in text and '"properties": {}' not in text
+    assert _valid("char-show", {"name": "Kris", "system": "clockworx",
+                                "traits": {"Swim": 3, "Any name": 6}, "xp": 0})

@@ -113,7 +113,7 @@ def _may_start(folder: str, force: bool) -> None:
 
 
 def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
-         force: bool, result: dict[str, Any], who: str | None = None) -> None:
+         force: bool, result: Mapping[str, Any], who: str | None = None) -> None:
     """Write a new campaign file for `sheet` (refusing an existing one unless forced),
     where no die would be destroyed or hidden (W9)."""
     from cwx.campaign import files

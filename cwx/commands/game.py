@@ -1,5 +1,7 @@
 """`cwx game`: settle a character's luck at the end of the game (Color Wheel)."""
 
+from typing import TYPE_CHECKING
+
 from cwx.cli.common import BagFile, CharFile, group, here
 from cwx.cli.output import JsonFlag, colour_on, emit
 from cwx.commands._wheel import Move, wheel_move
@@ -8,6 +10,9 @@ from cwx.rules import colorwheel
 from cwx.rules.colorwheel import Luck
 from cwx.systems import colorwheel as system
 from cwx.systems.colorwheel import WheelCharacter, settled, settlement_text
+
+if TYPE_CHECKING:
+    from cwx.systems._results import GameEnded
 
 app = group("game", "Color Wheel: the end of the game.")
 
@@ -36,16 +41,18 @@ def end(char: CharFile, bag: BagFile = None, json: JsonFlag = False) -> None:
         return Move(settlement.table, settled(settlement))
 
     try:
-        sheet, move = wheel_move("game end", char, bag, play)
+        sheet, _ = wheel_move("game end", char, bag, play)
     except _Settled as already:  # nothing was written
         who = already.who
-        emit(json, {"luck": system.luck_json(already.held), "removed": {"white": 0, "black": 0},
-                    "settled": False},
+        nothing: GameEnded = {"luck": system.luck_json(already.held),
+                              "removed": {"white": 0, "black": 0}, "settled": False}
+        emit(json, nothing,
              lambda: f"Nothing to settle for {who}: no black held, and no game played since "
                      "the last end.")
         return
     assert settlement is not None
-    emit(json, {**move.result, "settled": True},
+    ended: GameEnded = {**settled(settlement), "settled": True}  # move.result's keys
+    emit(json, ended,
          lambda: settlement_text(sheet.name, settlement, colour_on()))
 
 

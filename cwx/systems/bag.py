@@ -4,7 +4,7 @@ blacks beside it, a file of its own that characters draw from."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile
 from cwx.base.ink import paint, plural
@@ -13,6 +13,9 @@ from cwx.rules import colorwheel
 from cwx.rules.colorwheel import DICE, Bag, Luck
 from cwx.systems.colorwheel import bag_json, dice, luck_json
 from cwx.systems.parts import PLAIN, EventKind, Rule, count, known, optional_table, table
+
+if TYPE_CHECKING:
+    from cwx.systems._results import BagShown
 
 NAME = "bag"
 TITLE = "bag"
@@ -113,7 +116,7 @@ def rule(key: str) -> Rule:
 # ---------------------------------------------------------------- views
 
 
-def as_json(sheet: BagSheet) -> dict[str, Any]:
+def as_json(sheet: BagSheet) -> BagShown:
     return {"bag": bag_json(sheet.bag), "reserve": luck_json(sheet.reserve)}
 
 

@@ -4,7 +4,7 @@ ledger's rules for their keys, and the journal's events of their commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import BadFile, BadValue, shown
 from cwx.base.ink import paint
@@ -13,7 +13,10 @@ from cwx.rules import clockworx
 from cwx.systems.parts import PLAIN, EventKind, Rule, as_bad_file, character_name, count
 from cwx.toml.tomledit import toml_key, toml_string
 
-NAME = "clockworx"
+if TYPE_CHECKING:
+    from cwx.systems._results import Advancement, ClockSheet, Created, Outcome
+
+NAME: Final = "clockworx"
 TITLE = "ClockWorx"
 CHARACTER = True
 TABLES: tuple[str, ...] = ("traits",)
@@ -130,8 +133,8 @@ def rule(key: str) -> Rule:
 # ---------------------------------------------------------------- views
 
 
-def as_json(sheet: ClockCharacter) -> dict[str, Any]:
-    return {"name": sheet.name, "system": sheet.system, "traits": dict(sheet.traits),
+def as_json(sheet: ClockCharacter) -> ClockSheet:
+    return {"name": sheet.name, "system": NAME, "traits": dict(sheet.traits),
             "xp": sheet.xp}
 
 
@@ -159,7 +162,7 @@ def next_steps(sheet: ClockCharacter) -> str:
     return " · ".join(costs)
 
 
-def created(sheet: ClockCharacter) -> dict[str, Any]:
+def created(sheet: ClockCharacter) -> Created:
     """C1: unspent creation points are allowed, and said."""
     return {"unspent": clockworx.unspent(sheet.traits)}
 
@@ -189,7 +192,7 @@ def earned(sheet: ClockCharacter) -> str | None:
     return None
 
 
-def outcome_json(outcome: clockworx.ClockOutcome) -> dict[str, Any]:
+def outcome_json(outcome: clockworx.ClockOutcome) -> Outcome:
     """A resolved action: the journal's result, and --json's (SPEC section 4)."""
     return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,
             "trait": outcome.trait, "score": outcome.score, "success": outcome.success,
@@ -218,7 +221,7 @@ def trait_said(trait: str | None, score: int | None) -> str:
     return f"{trait} {score}" if trait else f"score {score}"
 
 
-def advancement_json(step: clockworx.Advancement) -> dict[str, Any]:
+def advancement_json(step: clockworx.Advancement) -> Advancement:
     """Experience spent: the journal's result, and --json's."""
     return {"trait": step.trait, "score": step.score, "cost": step.cost,
             "xp_total": step.xp_total}

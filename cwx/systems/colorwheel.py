@@ -5,7 +5,7 @@ draw from is a kind of its own (systems/bag.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import BadFile
 from cwx.base.ink import paint
@@ -25,7 +25,11 @@ from cwx.systems.parts import (
 )
 from cwx.toml.tomledit import toml_string
 
-NAME = "colorwheel"
+if TYPE_CHECKING:
+    from cwx.systems._results import Created, Dice, Drawn, Settled, Traded, Turned, WheelSheet
+    from cwx.systems._results import Luck as LuckJson
+
+NAME: Final = "colorwheel"
 TITLE = "Color Wheel"
 CHARACTER = True
 TABLES: tuple[str, ...] = ("traits", "luck")
@@ -164,9 +168,9 @@ def rule(key: str) -> Rule:
 # ---------------------------------------------------------------- views
 
 
-def as_json(sheet: WheelCharacter) -> dict[str, Any]:
+def as_json(sheet: WheelCharacter) -> WheelSheet:
     # The traits as the file has them: its own spelling and order of the colours.
-    return {"name": sheet.name, "system": sheet.system,
+    return {"name": sheet.name, "system": NAME,
             "traits": {key: list(sheet.traits[colour])
                        for colour, key in sheet.colour_keys.items()},
             "luck": luck_json(sheet.luck)}
@@ -187,7 +191,7 @@ def in_party(sheet: WheelCharacter, on: bool) -> str:
            f"  {traits}"
 
 
-def created(sheet: WheelCharacter) -> dict[str, Any]:
+def created(sheet: WheelCharacter) -> Created:
     return {}
 
 
@@ -220,12 +224,13 @@ def earned(sheet: WheelCharacter) -> str | None:
     return None  # luck is dice, which W9 keeps for every file
 
 
-def luck_json(luck: Luck) -> dict[str, int]:
+def luck_json(luck: Luck) -> LuckJson:
     return {"white": luck.white, "black": luck.black}
 
 
-def bag_json(bag: colorwheel.Bag) -> dict[str, int]:
-    return {die: bag.of(die) for die in colorwheel.DICE}
+def bag_json(bag: colorwheel.Bag) -> Dice:
+    return {"red": bag.red, "yellow": bag.yellow, "blue": bag.blue, "white": bag.white,
+            "black": bag.black}  # colorwheel.DICE's order
 
 
 def dice(die: str, number: int, on: bool) -> str:
@@ -242,7 +247,7 @@ def luck_text(luck: Luck, on: bool) -> str:
             f"black {dice('black', luck.black, on)} {luck.black}")
 
 
-def drawn(draw: colorwheel.Draw) -> dict[str, Any]:
+def drawn(draw: colorwheel.Draw) -> Drawn:
     """A draw: the journal's result, and --json's (SPEC section 4)."""
     return {"color": draw.colour, "draws": list(draw.draws), "success": draw.success,
             "cancelled": draw.cancelled, "white_spent": draw.white_spent,
@@ -265,7 +270,7 @@ def draw_text(draw: colorwheel.Draw, who: str, on: bool) -> str:
             f"{verdict}{note}\n  luck  {luck_text(draw.after.held, on)}")
 
 
-def settled(settlement: colorwheel.Settlement) -> dict[str, Any]:
+def settled(settlement: colorwheel.Settlement) -> Settled:
     """A game's end: the journal's result, and --json's."""
     return {"luck": luck_json(settlement.table.held), "removed": luck_json(settlement.removed)}
 
@@ -282,15 +287,15 @@ def settlement_text(who: str, settlement: colorwheel.Settlement, on: bool) -> st
     return "\n".join(lines)
 
 
-def traded(trade: colorwheel.Trade) -> dict[str, Any]:
+def traded(trade: colorwheel.Trade) -> Traded:
     """Whites traded for a trait: the journal's result, and --json's."""
     return {"color": trade.colour, "trait": trade.trait, "cost": trade.cost,
             "luck": luck_json(trade.table.held)}
 
 
-def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> dict[str, Any]:
+def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> Turned:
     """Luck turning the last draw (journal.Action): the journal's result, and --json's."""
-    result: dict[str, Any] = {"turns": action.event.id, "success": turn == "spend",
+    result: Turned = {"turns": action.event.id, "success": turn == "spend",
                               "luck": luck_json(after.held)}
     if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
         result["after_undone"] = list(action.undone_turns)
