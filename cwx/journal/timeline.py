@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from cwx.journal.lines import MAX_LINE, BadLine, Event, Turns, lines_of, parse, stamp_of
+from cwx.journal.lines import MAX_LINE, BadLine, Event, Stamp, Turns, lines_of, parse, spellings, stamp_of
 
 Place = tuple[str, int, int]  # (when, line, offset)
 Places = Callable[[], Iterator[Place]]  # the wanted events, in time order, as often as asked
@@ -32,12 +32,16 @@ class Timeline:
     all) in time order. Made by reading the journal once; `events()` reads it again."""
 
     def __init__(self, file: BinaryIO, name: str | None = None,
-                 last: int | None = None, tick: Callable[[int], None] | None = None) -> None:
-        """`tick` hears how many of the journal's lines were read, now and then (progress)."""
+                 last: int | None = None, tick: Callable[[int], None] | None = None, *,
+                 touching: bool = False) -> None:
+        """`tick` hears how many of the journal's lines were read, now and then (progress).
+        With `touching`, the events of `name` are also those of others that change it (a
+        reveal settling a guess, a reconcile, an adopt)."""
         self.file = file
         self.turns = Turns()  # which draws a spend or curse turned, which undos count
         self.skipped = Skipped()  # lines that are not events
-        self.order = _in_time_order(file, name, last, self.turns, self.skipped, tick)
+        wanted = _wanted(name, touching)
+        self.order = _in_time_order(file, wanted, last, self.turns, self.skipped, tick)
 
     def events(self) -> Iterator[Event]:
         """The chosen events, read again whole; one whose changes are not a journal's is
@@ -66,7 +70,29 @@ class Skipped:
             self.first.sort()
 
 
-def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: Turns,
+Wanted = Callable[[bytes, Stamp], bool] | None  # which events are chosen; None: every one
+
+
+def _wanted(name: str | None, touching: bool) -> Wanted:
+    """The events of the file `name` (None: every event); with `touching`, also every
+    event with a change to it. Only a line that holds the name is parsed whole."""
+    if name is None:
+        return None
+    if not touching:
+        return lambda raw, stamp: stamp.file == name
+    spelled = spellings(name)
+
+    def touches(raw: bytes, stamp: Stamp) -> bool:
+        if stamp.file == name:
+            return True
+        if not any(spelling in raw for spelling in spelled):
+            return False
+        event = parse(raw, stamp.line)
+        return isinstance(event, Event) and any(c.file == name for c in event.changes)
+    return touches
+
+
+def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Turns,
                    skipped: Skipped, tick: Callable[[int], None] | None) -> Places:
     latest: list[Place] = []
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
@@ -90,7 +116,7 @@ def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: T
         stamp = stamp_of(raw, number)
         if isinstance(stamp, BadLine):
             skipped.add(number)
-        elif name is None or stamp.file == name:
+        elif wanted is None or wanted(raw, stamp):
             if last is not None:
                 heapq.heappush(latest, (stamp.when, number, here))
                 if len(latest) > last:
@@ -103,16 +129,16 @@ def _in_time_order(file: BinaryIO, name: str | None, last: int | None, turned: T
         return lambda: iter(ordered)
     if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
         everything = sorted(key for start, line in runs[:1]
-                            for key in _places(file, start, offset, line, name))
+                            for key in _places(file, start, offset, line, wanted))
         return lambda: iter(everything)
     bounds = [(start, end, line) for (start, line), (end, _) in
               zip(runs, [*runs[1:], (offset, 0)], strict=True)]
-    return lambda: heapq.merge(*(_places(file, start, end, line, name)
+    return lambda: heapq.merge(*(_places(file, start, end, line, wanted)
                                  for start, end, line in bounds))
 
 
-def _places(file: BinaryIO, start: int, end: int, line: int, name: str | None,
-          ) -> Iterator[Place]:
+def _places(file: BinaryIO, start: int, end: int, line: int, wanted: Wanted,
+            ) -> Iterator[Place]:
     """The wanted events' places between two offsets of the journal, in its order."""
     offset = start
     for number, raw in enumerate(lines_of(_Span(file, start, end), SPAN), line):
@@ -121,7 +147,7 @@ def _places(file: BinaryIO, start: int, end: int, line: int, name: str | None,
         if isinstance(raw, int) or not raw.strip():
             continue
         stamp = stamp_of(raw, number)
-        if not isinstance(stamp, BadLine) and (name is None or stamp.file == name):
+        if not isinstance(stamp, BadLine) and (wanted is None or wanted(raw, stamp)):
             yield stamp.when, number, here
 
 

@@ -1,0 +1,154 @@
+"""What the commands ask of the journal, answered from one parse of it (journal.parse,
+typed immutable events) in one played order (timeline.Timeline), as a stream: the events
+of a file, with those of others that changed it; what is undone or counts for nothing;
+a key's steps and a file's ledger at any event; each event in words.
+
+    with history.opened(path) as read:
+        for step in read.steps("kris.toml", "xp"):
+            print(read.told(step.event), step.before, step.after)
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO
+
+from cwx import systems
+from cwx.base.errors import CwxError
+from cwx.base.record import Record
+from cwx.journal import ledger, story
+from cwx.journal import lines as journal
+from cwx.journal.lines import Event, Turns
+from cwx.journal.timeline import Timeline
+from cwx.toml import tomlread
+
+# What a line must hold to undo or turn another, or to say a file's start (ledger.PRELUDE).
+UNDOING = (b'"undoes"', b'"turns"')
+
+
+class Step(Record):
+    """One event's change of one key of one file, with the key as the journal counts it
+    (the ledger's fold, in played order) before and after it."""
+
+    event: Event
+    before: Any  # None: the key was missing (a whole number counts it as 0)
+    after: Any
+    said: tuple[Any, Any] | None  # what the line itself set the key from and to, if it did
+    correction: bool = False  # a reconcile's: the file brought to the ledger, which stays
+    whole: bool = False  # the file written whole (made, adopted, retired): the key set
+    counts: bool = True  # False: the event counts for nothing (a second undo of one change)
+    undone_by: str | None = None  # the undo that took it back and stands, if one did
+
+
+class Journal:
+    """A journal open for reading: every query reads the one file that was there when it
+    was opened (a git pull or an editor's save meanwhile changes nothing read)."""
+
+    def __init__(self, path: str, file: BinaryIO) -> None:
+        self.path = path
+        self.file = file
+        self._turns: Turns | None = None
+
+    def played(self, name: str | None = None, *, touching: bool = False,
+               last: int | None = None, tick: Callable[[int], None] | None = None) -> Timeline:
+        """The events in played order (`at`, ties in the journal's order): every one, or
+        those of the file `name` (with `touching`, also others' changes to it), or the
+        last N of them. Its `events()` may be read again; its `turns` hold the undos."""
+        self.file.seek(0)  # each order reads the journal from its start
+        order = Timeline(self.file, name, last, tick, touching=touching)
+        if self._turns is None and name is None and last is None:
+            self._turns = order.turns  # a whole pass noted every undo and turn
+        return order
+
+    def turns(self) -> Turns:
+        """The journal's undos and turns (journal.Turns), only the lines that may hold one
+        parsed."""
+        if self._turns is None:
+            turns = Turns()
+            for event in journal.holding(self.path, UNDOING):
+                turns.note(event)
+            self._turns = turns
+        return self._turns
+
+    def undone(self) -> set[str]:
+        """The events a counting undo took back, and no redo gave back."""
+        return self.turns().undone()
+
+    def void(self) -> set[str]:
+        """The undos and turns that count for nothing (two clones made them at once)."""
+        return self.turns().void()
+
+    def told(self, event: Event, *, actor: bool = True) -> str:
+        """The event in words, as the recap and a commit message tell it."""
+        return story.told(event, actor=actor, void=self.void())
+
+    def touching(self, name: str) -> Iterator[Event]:
+        """In played order, the events of the file `name` and every other event that
+        changed it (a reveal settling a guess, a reconcile, an adopt, an undo)."""
+        return self.played(name, touching=True).events()
+
+    def steps(self, name: str, key: str) -> Iterator[Step]:
+        """Each change of `key` in the file `name`, in played order, with the key as the
+        journal counts it before and after (docs/rules.md, "The campaign ledger")."""
+        void, undone, undos = self.void(), self.undone(), self.turns().undos
+        value: Any = None
+        for event in self.touching(name):
+            for change in event.changes:
+                if change.file != name or change.key not in (key, None):
+                    continue
+                counts = event.id not in void
+                by = min(undos[event.id])[1] if event.id in undone else None
+                if change.key is None:  # the file written whole: the key as it holds it
+                    after = _whole(change, key) if counts else value
+                    yield Step(event, value, after, None, whole=True, counts=counts,
+                               undone_by=by)
+                    value = after
+                    continue
+                after = value
+                if counts and not change.correction and systems.follows(key):
+                    after = _moved(value, change.before, change.after)
+                yield Step(event, value, after, (change.before, change.after),
+                           correction=change.correction, counts=counts, undone_by=by)
+                value = after
+
+    def state(self, name: str, until: Event | None = None) -> dict[str, ledger.Value]:
+        """The ledger of the file `name` as the journal stood just after the event `until`
+        (None: now): only what came up to it folded, files made later unknown."""
+        folding = ledger.Folding()
+        for event in journal.holding(self.path, ledger.PRELUDE):
+            if until is None or event.order <= until.order:
+                folding.note(event)
+        for event in self.touching(name):
+            if until is None or event.order <= until.order:
+                folding.add(event)
+        return folding.ledger().values(name)
+
+
+@contextmanager
+def opened(path: str) -> Iterator[Journal]:
+    """The journal at `path`, open for reading (none yet: an empty one)."""
+    with journal.opened(path) or io.BytesIO() as file:
+        yield Journal(path, file)
+
+
+def _moved(value: Any, before: Any, after: Any) -> Any:
+    """A key after a change from `before` to `after`, as the ledger folds it: a whole
+    number moves by the difference (two clones' changes add up), any other value is set."""
+    if (before is None or type(before) is int) and (after is None or type(after) is int) and \
+            (value is None or type(value) is int):
+        return (value or 0) + (after or 0) - (before or 0)
+    return after
+
+
+def _whole(change: journal.Edit, key: str) -> Any:
+    """What a file written whole holds, as the ledger reads its text (a retired file:
+    nothing; a secret or unreadable one: nothing the ledger knows)."""
+    if change.removed or change.text is None:
+        return None
+    try:
+        values = ledger.values_of(tomlread.loads(change.text))
+    except CwxError:
+        return None
+    return values.get(key)
