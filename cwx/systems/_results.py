@@ -10,7 +10,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from cwx.base.shapes import Shape
 from cwx.rules import clockworx, colorwheel
-from cwx.systems.schemas import A_NAME, any_case
+from cwx.systems.fragments import A_NAME, any_case
 
 Count = Annotated[int, Shape(minimum=0)]
 Name = Annotated[str, Shape(**{key: value for key, value in A_NAME.items() if key != "type"})]

@@ -44,6 +44,8 @@ class EventKind(Record):
 
 
 if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typing only
+    from cwx.systems._results import BagShown, Created, Sheet
+
     class Kind(Protocol):
         """The entry of one kind of campaign file: everything cwx needs of its files."""
 
@@ -72,7 +74,7 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
         def rule(self, key: str) -> Rule:
             """How the ledger treats `key` (as the journal names it: "traits.Repair")."""
 
-        def as_json(self, sheet: Any) -> dict[str, Any]:
+        def as_json(self, sheet: Any) -> Sheet | BagShown:
             """The sheet for scripts (SPEC section 4)."""
 
         def as_text(self, sheet: Any, on: bool) -> str:
@@ -88,7 +90,7 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
         def new(self, name: str, pairs: list[tuple[str, str]]) -> Any:
             """A character as `char new --trait` makes it, checked as creation requires."""
 
-        def created(self, sheet: Any) -> dict[str, Any]:
+        def created(self, sheet: Any) -> Created:
             """What `char new` reports beyond the sheet (ClockWorx: the points unspent)."""
 
         def created_text(self, sheet: Any) -> str:
