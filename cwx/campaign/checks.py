@@ -86,6 +86,8 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
+    if rewritten := _history(homes):  # the ledger reads a rewritten journal: not to follow
+        problems = [_not_by_a_rewrite(problem) for problem in problems] + rewritten
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
     # A file with a problem is not valid, however well it reads: each file counted once.
     with_problems = {e.path for e in problems}
@@ -122,6 +124,28 @@ def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
                                os.path.join(clone.top, path), os.path.realpath(home.root))))
                   for path in carried]
     return found
+
+
+def _history(homes: dict[str, Campaign]) -> list[CwxError]:
+    """Each campaign's journal as git's history holds it: a line once committed never
+    changed, removed or moved (history.py)."""
+    from cwx.git import history
+
+    return [found for home in homes.values() if home.root is not None
+            for found in history.findings(home.root, journal.path_in(home.root))]
+
+
+def _not_by_a_rewrite(problem: CwxError) -> CwxError:
+    """A finding whose advice would bring files to a ledger read from a rewritten journal:
+    the fact kept, the advice replaced (the rewrite is settled first)."""
+    at = problem.message.find("`cwx reconcile`")
+    if at < 0:
+        return problem
+    cut = max(problem.message.rfind(": ", 0, at), problem.message.rfind("; ", 0, at))
+    fact = problem.message[:cut] if cut > 0 else problem.message
+    return type(problem)(f"{fact}; but the journal's history holds a rewrite (named at "
+                         "journal.jsonl): settle that first, never the files by it",
+                         path=problem.path, line=problem.line, key=problem.key)
 
 
 def _namer(given: list[str]) -> Any:

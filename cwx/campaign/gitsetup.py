@@ -281,16 +281,24 @@ def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: S
     """After a merge or rebase, each campaign of the clone reconciled with its ledger and
     the correction committed on its own; what a person must settle is said, never done."""
     what = "rebase" if hook == "post-rewrite" else "merge"
+    # Where HEAD was before: git sets ORIG_HEAD at the start of every merge and rebase.
+    before = run(clone, "rev-parse", "--verify", "--quiet", "ORIG_HEAD^{commit}")
     for folder in live_campaigns(clone, say):
-        settle_campaign(open_, clone, folder, what, say)
+        settle_campaign(open_, clone, folder, what, say,
+                        before.stdout.decode().strip() if before.returncode == 0 else None)
 
 
 def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, what: str,
-                    say: Say) -> None:
+                    say: Say, before: str | None = None) -> None:
     """One campaign (`folder`, from the clone's top) settled after a merge or rebase, as
-    the hooks do (`cwx sync` does it itself in a clone without them)."""
+    the hooks do (`cwx sync` does it itself in a clone without them); nothing is, when
+    what git brought since `before` rewrote the journal (history.py)."""
     from cwx.campaign import accounts
+    from cwx.git import history
 
+    if refused := history.refusal(clone, folder, before, what):
+        say(refused)
+        return
     where = os.path.join(clone.top, folder)
     if waiting := _not_now(clone, folder):
         say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: {waiting}")

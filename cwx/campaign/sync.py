@@ -18,7 +18,7 @@ from cwx.base.errors import BadFile, Conflict, CwxError
 from cwx.base.record import Record
 from cwx.campaign import gitsetup
 from cwx.campaign.folder import SETTINGS, Campaign
-from cwx.git import repo
+from cwx.git import history, repo
 from cwx.git.repo import Repository, git, run
 from cwx.journal import lines as journal
 
@@ -373,13 +373,18 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         routine(f"{where.name} is new: nothing to pull")
         return 0
     before = _head_of(clone, f"{where.remote}/{where.branch}")
+    mine = _head_of(clone, "HEAD")
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
     done = run(clone, "pull", "--rebase", "--autostash", "--quiet", where.remote,
                where.branch)
+    refused = history.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
     for line in _said(done.stderr):
-        say(line)
+        if not (refused and history.REFUSED in line):  # the hook's note: said below
+            say(line)
     if done.returncode != 0:
         raise Conflict(_next_step(clone, done.stderr), path=clone.top)
+    if refused:  # nothing settled, nothing pushed
+        raise Conflict(refused, path=clone.top)
     after = _head_of(clone, f"{where.remote}/{where.branch}")
     count = int(git(clone, "rev-list", "--count", f"{before}..{after}")) if before and after \
         else 0

@@ -64,6 +64,19 @@ def run(repo: Repository, *args: str, cwd: str | None = None,
         raise BadFile("git is not installed; cwx needs it for this", path=repo.top) from None
 
 
+def reader(repo: Repository, *args: str) -> subprocess.Popen[bytes]:
+    """git with this repository named, started to be talked to (`cat-file --batch`): its
+    standard input and output are pipes; the caller closes its input and waits."""
+    environment = {k: v for k, v in os.environ.items() if k not in _CHOSEN_BY_CWX}
+    try:
+        return subprocess.Popen(["git", "--git-dir", repo.git_dir, "--work-tree", repo.top,
+                                 *_SAFE, *args], cwd=repo.top, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                env=environment)
+    except FileNotFoundError:
+        raise BadFile("git is not installed; cwx needs it for this", path=repo.top) from None
+
+
 def git(repo: Repository, *args: str, cwd: str | None = None,
         env: Mapping[str, str] | None = None, strip: bool = True) -> str:
     """git with this repository named: its output, or an error saying what failed."""

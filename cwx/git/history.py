@@ -1,0 +1,358 @@
+"""The journal's history in git: a line once committed is never changed, removed or moved
+(docs/rules.md, "The journal only grows").
+
+A commit's journal *extends* each parent's when every line of the parent's is in it, whole
+and in the parent's order, and no line it adds carries the id of a line the parent had
+with other contents. New lines may stand anywhere among the old ones: a union merge
+interleaves two clones' lines, a rebase puts one clone's after the other's. What is proven
+is kept in the clone's git folder (cwx/), by commit id, so a long history is proven once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+
+from cwx.base.errors import CwxError
+from cwx.base.record import Record
+from cwx.git import repo
+from cwx.git.repo import Repository
+
+# The id as cwx writes every line (`{"v":2,"id":"…",`): a line of another shape has no id
+# here, and is held to the first rule alone.
+_ID = re.compile(rb'^\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"', re.M)
+
+
+class Break(Record):
+    """Where a journal stops extending an older one: the older journal's line (from 1), and
+    what became of it ("changed", "removed" or "moved")."""
+
+    line: int
+    how: str
+
+
+class Rewrite(Record):
+    """A commit whose journal does not extend a parent's (or the work tree's, HEAD's)."""
+
+    commit: str  # its full id; "" for the work tree
+    parent: str  # the parent's full id (for the work tree, HEAD's)
+    author: str  # "Mallory <m@table>"
+    line: int  # as the parent's journal numbers it
+    how: str
+
+    def said(self) -> str:
+        """"commit 1a2b3c4d5e6f by Mallory <m@table> changed line 7 of the journal as
+        9f8e7d6c5b4a had it"."""
+        if not self.commit:
+            return (f"the journal here {self.how} line {self.line} of the journal as the "
+                    f"last commit ({self.parent[:12]}) has it")
+        return (f"commit {self.commit[:12]} by {self.author} {self.how} line {self.line} of "
+                f"the journal as {self.parent[:12]} had it")
+
+
+def split(raw: bytes) -> list[bytes]:
+    """A journal's lines, as git holds them (a last line without its newline is a line)."""
+    lines = raw.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def extends(old: bytes, new: bytes) -> Break | None:
+    """None when `new` extends `old` (above); else the first line of `old` it breaks."""
+    if new.startswith(old) and (not old or old.endswith(b"\n")):
+        added = new[len(old):]  # appended: only an id met before can break it (a C scan)
+        return _twin(split(old), split(added)) if any(
+            old.find(b'"id":"' + id_ + b'"') >= 0 for id_ in _ids(added)) else None
+    before, after = split(old), split(new)
+    at = 0
+    for number, line in enumerate(before, 1):
+        try:
+            at = after.index(line, at) + 1
+        except ValueError:
+            return Break(number, _how(line, after))
+    kept = set(before)
+    new_lines = [line for line in after if line not in kept]
+    return _twin(before, new_lines) if any(old.find(b'"id":"' + id_ + b'"') >= 0
+                                           for id_ in _ids(b"\n".join(new_lines))) else None
+
+
+def _ids(raw: bytes) -> set[bytes]:
+    return set(_ID.findall(raw))
+
+
+def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
+    """The old line whose id an added line (with other contents) carries: changed."""
+    ids = _ids(b"\n".join(line for line in added if line not in set(old)))
+    for number, line in enumerate(old, 1):
+        found = _ID.match(line)
+        if found and found.group(1) in ids:
+            return Break(number, "changed")
+    return None
+
+
+def _how(line: bytes, after: list[bytes]) -> str:
+    if line in after:
+        return "moved"
+    found = _ID.match(line)
+    if found and any(_ID.match(other) and other.startswith(found.group(0))
+                     for other in after):
+        return "changed"
+    return "removed"
+
+
+# ---------------------------------------------------------------- git
+
+
+class _Blobs:
+    """The blobs of one `git cat-file --batch`, read as they are asked for (a few kept)."""
+
+    KEPT = 8
+
+    def __init__(self, clone: Repository) -> None:
+        self.process = repo.reader(clone, "cat-file", "--batch")
+        self.kept: dict[str, bytes] = {}
+
+    def __call__(self, blob: str) -> bytes:
+        if not blob:
+            return b""  # no journal in that commit
+        if blob in self.kept:
+            return self.kept[blob]
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(blob.encode() + b"\n")
+        self.process.stdin.flush()
+        header = self.process.stdout.readline().split()
+        if len(header) != 3:
+            raise CwxError(f"git cat-file could not read blob {blob}")
+        size = int(header[2])
+        data = self.process.stdout.read(size + 1)[:size]
+        if len(self.kept) >= self.KEPT:
+            del self.kept[next(iter(self.kept))]
+        self.kept[blob] = data
+        return data
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def _blob_ids(clone: Repository, commits: list[str], path: str) -> dict[str, str]:
+    """Each commit's journal blob id ("" where the commit has no journal)."""
+    if not commits:
+        return {}
+    asked = "".join(f"{commit}:{path}\n" for commit in commits).encode()
+    done = repo.run(clone, "cat-file", "--batch-check=%(objectname) %(objecttype)",
+                    input=asked)
+    found: dict[str, str] = {}
+    for commit, answer in zip(commits, done.stdout.decode().splitlines(), strict=False):
+        name, _, kind = answer.partition(" ")
+        found[commit] = name if kind == "blob" else ""
+    return found
+
+
+class _Proven:
+    """What this clone has proven of one journal's history: the commits whose journal
+    extends each parent's, and the latest HEAD whose whole history did."""
+
+    def __init__(self, clone: Repository, path: str) -> None:
+        folder = os.path.join(repo.git_folder(clone), "cwx")
+        key = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        self.file = os.path.join(folder, f"journal-proven-{key}")
+        self.commits: set[str] = set()
+        self.clean: str | None = None
+        self.new: list[str] = []
+        try:
+            with open(self.file, encoding="ascii", errors="replace") as listed:
+                for line in listed:
+                    kind, _, commit = line.strip().partition(" ")
+                    if re.fullmatch("[0-9a-f]{40,64}", commit):
+                        if kind == "ok":
+                            self.commits.add(commit)
+                        elif kind == "clean":
+                            self.clean = commit
+        except OSError:
+            pass
+
+    def save(self, clean: str | None) -> None:
+        """The commits proven since, and (when the whole history is) HEAD as clean. Kept
+        by a whole rewrite of the file (a temporary renamed over it): never half."""
+        if not self.new and clean == self.clean:
+            return
+        lines = [f"ok {commit}\n" for commit in sorted(self.commits)]
+        if clean is not None:
+            lines.append(f"clean {clean}\n")
+        temp = f"{self.file}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(self.file), exist_ok=True)
+            with open(temp, "w", encoding="ascii") as file:
+                file.writelines(lines)
+            os.replace(temp, self.file)
+        except OSError:
+            pass  # a clone whose git folder cannot be written proves it again next time
+
+
+def _walked(clone: Repository, path: str, since: str | None,
+            head: str = "HEAD") -> Iterator[tuple[str, list[str]]]:
+    """Each commit (oldest first) of `head`'s history that touched the journal, with its
+    parents in the journal's history (git's own parent rewriting: a commit between them
+    left the journal as it was), leaving out what `since` holds."""
+    done = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
+                    "--reverse", "--ignore-missing", head, *([f"^{since}"] if since else []),
+                    "--", f":(literal){path}")
+    for line in done.stdout.decode().splitlines():
+        commit, *parents = line.split()
+        yield commit, parents
+
+
+def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
+    """Every commit of `head`'s history whose journal (at `path`, from the clone's top)
+    does not extend a parent's, oldest first: what is proven is kept, so a history is
+    read once."""
+    if "\n" in path or repo.run(clone, "rev-parse", "--verify", "--quiet",
+                                f"{head}^{{commit}}").returncode != 0:
+        return []  # no commit yet (or a name git cannot take): no history to prove
+    proven = _Proven(clone, path) if head == "HEAD" else None
+    since = proven.clean if proven is not None else None
+    walked = list(_walked(clone, path, since, head))
+    todo = [(commit, parents) for commit, parents in walked
+            if proven is None or commit not in proven.commits]
+    found: list[Rewrite] = []
+    if todo:
+        blobs_of = _blob_ids(clone, sorted({c for commit, parents in todo
+                                            for c in (commit, *parents)}), path)
+        read = _Blobs(clone)
+        try:
+            for commit, parents in todo:
+                broken = [(parent, gap) for parent in parents
+                          if blobs_of.get(parent, "") != blobs_of.get(commit, "") and
+                          (gap := extends(read(blobs_of.get(parent, "")),
+                                          read(blobs_of.get(commit, "")))) is not None]
+                if broken:
+                    found += [Rewrite(commit, parent, _author(clone, commit), gap.line,
+                                      gap.how) for parent, gap in broken]
+                elif proven is not None:
+                    proven.commits.add(commit)
+                    proven.new.append(commit)
+        finally:
+            read.close()
+    if proven is not None:
+        whole = not found and not any(commit not in proven.commits for commit, _ in walked)
+        proven.save(repo.git(clone, "rev-parse", "HEAD") if whole else proven.clean)
+    return found
+
+
+def _author(clone: Repository, commit: str) -> str:
+    from cwx.base.printable import printable
+
+    return printable(repo.git(clone, "show", "-s", "--format=%an <%ae>", commit))
+
+
+def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | None:
+    """The work tree's journal against HEAD's: a line committed, changed by hand since."""
+    from cwx.journal import lines as journal
+
+    shown = repo.run(clone, "rev-parse", "--verify", "--quiet", f"HEAD:{path}")
+    if shown.returncode != 0 or "\n" in path:
+        return None
+    blob = shown.stdout.decode().strip()
+    committed = repo.run(clone, "cat-file", "blob", blob).stdout
+    file = journal.opened(journal_file)
+    if file is None:
+        here = b""
+    else:
+        with file:
+            here = file.read()
+    gap = extends(committed, here)
+    if gap is None:
+        return None
+    return Rewrite("", repo.git(clone, "rev-parse", "HEAD"), "", gap.line, gap.how)
+
+
+def brought(clone: Repository, path: str, before: str) -> Rewrite | None:
+    """What a merge, pull or rebase that moved HEAD from `before` brought that breaks the
+    journal: a commit rewriting a line (of any history HEAD has now and `before` had not),
+    or HEAD's journal not extending `before`'s (a history made anew), named by the first
+    brought commit whose journal does not extend `before`'s."""
+    for found in rewrites(clone, path):
+        if repo.run(clone, "merge-base", "--is-ancestor", found.commit,
+                    before).returncode != 0:
+            return found
+    blobs_of = _blob_ids(clone, [before, "HEAD"], path)
+    if blobs_of.get(before) == blobs_of.get("HEAD") or not blobs_of.get(before):
+        return None
+    read = _Blobs(clone)
+    try:
+        had = read(blobs_of[before])
+        if extends(had, read(blobs_of.get("HEAD", ""))) is None:
+            return None
+        walked = [commit for commit, _ in _walked(clone, path, before)]
+        now = _blob_ids(clone, walked, path)
+        for commit in walked:
+            gap = extends(had, read(now.get(commit, "")))
+            if gap is not None:
+                return Rewrite(commit, before, _author(clone, commit), gap.line, gap.how)
+    finally:
+        read.close()
+    return None
+
+
+# ---------------------------------------------------------------- what check and the hooks say
+
+REFUSED = "cwx reconciled nothing:"  # the start of a refusal's note, for sync to know it
+RULE = "a committed line is never changed, removed or moved (the journal only grows)"
+
+
+def findings(root: str, journal_file: str) -> list[CwxError]:
+    """`cwx check`'s findings on the history of the campaign at `root` (its journal named
+    `journal_file` as the person gave it): each rewrite in HEAD's history, and a line the
+    work tree changed since the last commit."""
+    clone = repo.of(root)
+    if clone is None:
+        return []
+    path = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
+    try:
+        found = rewrites(clone, path)
+        here = in_work_tree(clone, path, os.path.join(root, "journal.jsonl"))
+    except CwxError:
+        return []  # git cannot answer (not installed, no commit): nothing to say of history
+    said = [CwxError(f"{rewrite.said()}: {RULE}. Take it out of the table's "
+                     f"history: `git reset --keep {rewrite.parent[:12]}` puts "
+                     "this clone back before it (the turns after it are played again), and "
+                     "`git push --force-with-lease` that once the table agrees",
+                     path=journal_file) for rewrite in found]
+    if here is not None:
+        said.append(CwxError(f"{here.said()}: {RULE}. `git diff -- {_typed(journal_file)}` "
+                             "shows it: put the committed line back as it was",
+                             path=journal_file, line=here.line))
+    return said
+
+
+def refusal(clone: Repository, folder: str, before: str | None, what: str) -> str | None:
+    """Why the campaign at `folder` (from the clone's top) is not settled after a merge,
+    pull or rebase that moved HEAD from `before`: it brought a rewrite of the journal.
+    The note names the commit, its author and the one next step; None: nothing broken."""
+    if not before:
+        return None
+    path = os.path.join(folder, "journal.jsonl") if folder not in ("", ".") else "journal.jsonl"
+    try:
+        found = brought(clone, path, before)
+    except CwxError:
+        return None
+    if found is None:
+        return None
+    from cwx.base.printable import printable
+
+    return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. "
+                     f"Next: `git reset --keep {before[:12]}` takes this clone back to "
+                     f"before the {what} (your own commits kept); cwx check names "
+                     f"{found.commit[:12]} in every clone that has it, until the table takes "
+                     "it out of its history")
+
+
+def _typed(path: str) -> str:
+    from cwx.base.hints import typed
+
+    return typed(path)

@@ -1,0 +1,249 @@
+"""The journal only grows, across git too (SPEC 9.2): a pull that changes, removes or moves
+a line the clone had is refused by the hooks, `cwx sync` stops on it, and `cwx check`
+names it in any clone. Real git: a bare origin, the victim's clone set up as the README
+says, and Mallory's, plain; one prepared table copied for each test."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cwx.git import history
+from tests.helpers import cwx
+from tests.test_git import Table, value
+
+MALLORY = {"GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table"}
+
+
+# ---------------------------------------------------------------- the pure rule
+
+
+def _lines(*names: str) -> bytes:
+    return b"".join(json.dumps({"v": 2, "id": name, "n": 1}, separators=(",", ":")).encode() +
+                    b"\n" for name in names)
+
+
+def test_a_journal_extends_one_with_lines_added_anywhere_or_copied() -> None:
+    old = _lines("a", "b", "c")
+    assert history.extends(old, old) is None
+    assert history.extends(old, old + _lines("d")) is None  # appended (a rebase)
+    assert history.extends(old, _lines("a", "x", "b", "y", "c")) is None  # a union merge
+    assert history.extends(old, old + _lines("b")) is None  # git copied a line twice
+    assert history.extends(b"", old) is None
+
+
+def test_a_line_changed_removed_or_moved_is_the_break() -> None:
+    old = _lines("a", "b", "c")
+    changed = old.replace(b'"id":"b","n":1', b'"id":"b","n":9')
+    assert history.extends(old, changed) == history.Break(2, "changed")
+    assert history.extends(old, _lines("a", "c")) == history.Break(2, "removed")
+    assert history.extends(old, _lines("a", "c", "b")) == history.Break(3, "moved")
+    # A union merge of the rewritten line with the original keeps both: one id, two lines.
+    twin = changed.split(b"\n")[1] + b"\n"
+    assert history.extends(old, old + twin) == history.Break(2, "changed")
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=12), st.data())
+def test_any_interleaving_extends_and_any_edit_breaks(sides: list[int], data: st.DataObject) -> None:
+    old = [f"o{n}" for n in range(5)]
+    new, taken = [], 0
+    for n, side in enumerate(sides):  # old lines in order, others among them
+        if side and taken < len(old):
+            new.append(old[taken])
+            taken += 1
+        else:
+            new.append(f"n{n}")
+    new += old[taken:]
+    assert history.extends(_lines(*old), _lines(*new)) is None
+    at = data.draw(st.integers(0, len(new) - 1))
+    if new[at].startswith("o"):
+        edited = _lines(*new).split(b"\n")
+        edited[at] = edited[at].replace(b'"n":1', b'"n":2')
+        assert history.extends(_lines(*old), b"\n".join(edited)) is not None
+        assert history.extends(_lines(*old), _lines(*new[:at], *new[at + 1:])) is not None
+
+
+# ---------------------------------------------------------------- real git
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Camp (set up, hooks and all) made Kris, earned 2 xp and pushed; Mallory cloned."""
+    folder = tmp_path_factory.mktemp("table")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+        patch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        patch.setenv("HOME", str(folder))
+        table = Table(folder)
+        camp = table.clone("camp")
+        assert cwx("init", ".", cwd=camp).status == 0
+        assert cwx("char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+                   "--trait", "Repair=3", "--trait", "Tough=5", "--trait", "Run=2", cwd=camp).status == 0
+        table.commit(camp, "the campaign begins")
+        table.git(camp, "push", "--quiet", "origin", "main")
+        assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+                   cwd=camp).status == 0
+        table.git(camp, "commit", "--quiet", "-am", "victim +2 xp")
+        table.git(camp, "push", "--quiet")
+        table.clone("mallory")
+    yield folder
+
+
+@pytest.fixture
+def table(prepared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    folder = tmp_path / "t"
+    shutil.copytree(prepared, folder, symlinks=True)
+    monkeypatch.setenv("HOME", str(folder))
+    made = Table.__new__(Table)
+    made.folder = folder
+    made.env = {**os.environ, "GIT_AUTHOR_NAME": "Player", "GIT_AUTHOR_EMAIL": "p@table",
+                "GIT_COMMITTER_NAME": "Player", "GIT_COMMITTER_EMAIL": "p@table",
+                "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+                "HOME": str(folder), "GIT_TERMINAL_PROMPT": "0"}
+    for name in ("camp", "mallory"):
+        made.git(folder / name, "remote", "set-url", "origin", str(folder / "origin.git"))
+    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
+        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
+        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
+    return made
+
+
+def rewrite(table: Table, how: str, message: str = "tidy") -> str:
+    """Mallory pulls, rewrites an old line of the journal as `how` says, commits past
+    any hook and pushes: the commit's id."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    path = mallory / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    if how == "edit":  # the reproduction's: sed -i '$s/"to":2}/"to":200}/'
+        assert '"to":2}' in lines[-1]
+        lines[-1] = lines[-1].replace('"to":2}', '"to":200}')
+    elif how == "delete":
+        del lines[-1]
+    else:  # reorder
+        lines[-2], lines[-1] = lines[-1], lines[-2]
+    path.write_text("".join(lines))
+    env = {**table.env, **MALLORY, "GIT_COMMITTER_NAME": "Mallory"}
+    for args in (("commit", "--quiet", "--no-verify", "-am", message), ("push", "--quiet")):
+        done = subprocess.run(["git", *args], cwd=mallory, env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stderr
+    return table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+
+
+def next_step(said: str) -> list[str]:
+    """The one next step a note gives, as the words a shell would run."""
+    found = re.search(r"Next: `([^`]*)`", said)
+    assert found, said
+    return found.group(1).split()
+
+
+@pytest.mark.parametrize("how", ["edit", "delete", "reorder"])
+def test_a_pull_that_rewrites_an_old_line_is_refused_and_named(table: Table, how: str) -> None:
+    camp = table.folder / "camp"
+    journal_before = (camp / "journal.jsonl").read_bytes()
+    bad = rewrite(table, how)
+    pulled = table.git(camp, "pull", "--quiet", "--no-rebase")
+    assert value(camp, "kris.toml", "xp") == 2  # today's hook made it 200
+    assert "cwx reconciled nothing" in pulled.stderr
+    assert f"commit {bad[:12]} by Mallory <m@table>" in pulled.stderr
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == bad  # no commit of cwx's
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert f"commit {bad[:12]} by Mallory <m@table> " in checked.stdout
+    assert {"edit": "changed", "delete": "removed", "reorder": "moved"}[how] in checked.stdout
+    # The one next step, followed as said: the clone is back as it was, and check passes.
+    step = next_step(pulled.stderr)
+    assert step[:3] == ["git", "reset", "--keep"]
+    table.git(camp, *step[1:])
+    assert (camp / "journal.jsonl").read_bytes() == journal_before
+    assert cwx("check", cwd=camp).status == 0
+    assert value(camp, "kris.toml", "xp") == 2
+
+
+def test_a_rebase_that_brings_a_rewrite_is_refused_and_keeps_the_clones_own_turn(
+        table: Table) -> None:
+    camp = table.folder / "camp"
+    bad = rewrite(table, "edit")
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=camp).status == 0
+    table.git(camp, "commit", "--quiet", "-am", "my turn")
+    mine = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    pulled = table.git(camp, "pull", "--quiet", "--rebase")
+    assert f"commit {bad[:12]} by Mallory" in pulled.stderr
+    assert value(camp, "kris.toml", "xp") != 200 + 10
+    table.git(camp, *next_step(pulled.stderr)[1:])
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == mine
+    assert cwx("check", cwd=camp).status == 0
+
+
+def test_sync_stops_on_a_rewrite_and_pushes_nothing(table: Table) -> None:
+    camp = table.folder / "camp"
+    bad = rewrite(table, "edit")
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=camp).status == 0
+    synced = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
+    assert synced.status == 2
+    assert f"commit {bad[:12]} by Mallory" in synced.error and "Next: `git reset" in synced.error
+    origin = table.git(table.folder / "origin.git", "rev-parse", "main").stdout.strip()
+    assert origin == bad  # the turn was not pushed on top of the rewrite
+    table.git(camp, *next_step(synced.error)[1:])
+    assert cwx("check", cwd=camp).status == 0
+
+
+def test_check_names_a_rewrite_in_any_clone_however_it_came(table: Table) -> None:
+    bad = rewrite(table, "edit")
+    fresh = table.clone("fresh")  # no hooks: the rewrite is simply its history
+    checked = cwx("check", "--json", cwd=fresh)
+    assert checked.status == 1
+    said = [p["message"] for p in checked.json["problems"]]
+    assert any(f"commit {bad[:12]} by Mallory <m@table> changed line" in m for m in said)
+    # A revert after a later turn, merged by the journal's union, keeps the rewritten
+    # line beside the old one: still named, never taken as mended.
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=fresh).status == 0
+    table.git(fresh, "commit", "--quiet", "-am", "a turn")
+    table.git(fresh, "revert", "--no-edit", "HEAD~1")
+    assert b'"to":200}' in (fresh / "journal.jsonl").read_bytes()
+    again = cwx("check", cwd=fresh)
+    assert again.status == 1 and again.stdout.count("Mallory") == 1
+    # Proven once: the clone keeps what it proved, by commit.
+    kept = list((fresh / ".git" / "cwx").glob("journal-proven-*"))
+    assert kept and "ok " in kept[0].read_text()
+
+
+def test_a_hand_edit_of_a_committed_line_is_named_and_never_committed(table: Table) -> None:
+    camp = table.folder / "camp"
+    path = camp / "journal.jsonl"
+    path.write_text(path.read_text().replace('"to":2}', '"to":20}'))
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and "the journal here changed line" in checked.stdout
+    committed = table.git(camp, "commit", "-qam", "quietly", check=False)
+    assert committed.returncode != 0  # the pre-commit hook's check
+
+
+def test_honest_play_on_two_clones_merged_either_way_is_never_named(table: Table) -> None:
+    camp, mallory = table.folder / "camp", table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    assert cwx("git", "setup", cwd=mallory).status == 0
+    for clone, trait in ((camp, "tough"), (mallory, "repair")):
+        assert cwx("clock", "resolve", "-T", 4, "-g", 2, "-t", trait, "-c", "kris",
+                   cwd=clone).status == 0
+        table.git(clone, "commit", "--quiet", "-am", trait)
+    table.git(camp, "push", "--quiet")
+    pulled = table.git(mallory, "pull", "--quiet", "--no-rebase")
+    assert "reconciled nothing" not in pulled.stderr
+    table.git(mallory, "push", "--quiet")
+    table.git(camp, "pull", "--quiet", "--rebase")
+    for clone in (camp, mallory):
+        assert cwx("check", cwd=clone).status == 0, cwx("check", cwd=clone).stdout
