@@ -101,6 +101,11 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture
 def table(prepared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    return copied(prepared, tmp_path, monkeypatch)
+
+
+def copied(prepared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """The prepared table, copied to `tmp_path`: each clone's origin is the copy's."""
     folder = tmp_path / "t"
     shutil.copytree(prepared, folder, symlinks=True)
     monkeypatch.setenv("HOME", str(folder))
@@ -162,6 +167,8 @@ def test_a_pull_that_rewrites_an_old_line_is_refused_and_named(table: Table, how
     assert checked.status == 1
     assert f"commit {bad[:12]} by Mallory <m@table> " in checked.stdout
     assert {"edit": "changed", "delete": "removed", "reorder": "moved"}[how] in checked.stdout
+    refused = cwx("reconcile", cwd=camp)  # refuses what the hooks refuse
+    assert refused.status == 2 and "changed nothing" in refused.error
     # The one next step, followed as said: the clone is back as it was, and check passes.
     step = next_step(pulled.stderr)
     assert step[:3] == ["git", "reset", "--keep"]
@@ -247,3 +254,46 @@ def test_honest_play_on_two_clones_merged_either_way_is_never_named(table: Table
     table.git(camp, "pull", "--quiet", "--rebase")
     for clone in (camp, mallory):
         assert cwx("check", cwd=clone).status == 0, cwx("check", cwd=clone).stdout
+
+
+@settings(max_examples=6)
+@given(how=st.sampled_from(["edit", "delete", "swap", "twin", "move up"]),
+       pick=st.integers(0, 10 ** 6))
+def test_random_rewrites_by_a_clone_with_push_access_are_refused_or_named(
+        prepared: Path, tmp_path_factory: pytest.TempPathFactory, how: str, pick: int) -> None:
+    """Mallory rewrites a random committed line a random way and pushes; the victim's pull
+    follows none of it, and check names it there and in a fresh clone."""
+    with pytest.MonkeyPatch.context() as patch:
+        made = copied(prepared, tmp_path_factory.mktemp("adv"), patch)
+        camp, mallory = made.folder / "camp", made.folder / "mallory"
+        files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+        made.git(mallory, "pull", "--quiet")
+        path = mallory / "journal.jsonl"
+        lines = path.read_text().splitlines(keepends=True)
+        at = pick % len(lines)
+        other = (at + 1 + pick // len(lines) % (len(lines) - 1)) % len(lines)
+        line = json.loads(lines[at])
+        if how == "edit":
+            line["player"] = f"not {line.get('player')}"
+            lines[at] = json.dumps(line, separators=(",", ":")) + "\n"
+        elif how == "delete":
+            del lines[at]
+        elif how == "swap":
+            lines[at], lines[other] = lines[other], lines[at]
+        elif how == "twin":  # a new line, an old id: the ledger would take one of the two
+            line["at"] = "2099-01-01T00:00:00.000Z"
+            lines.append(json.dumps(line, separators=(",", ":")) + "\n")
+        else:
+            lines.insert(0, lines.pop(max(at, 1)))
+        path.write_text("".join(lines))
+        env = {**made.env, **MALLORY, "GIT_COMMITTER_NAME": "Mallory"}
+        for args in (("commit", "--quiet", "--no-verify", "-am", "tidy"), ("push", "--quiet")):
+            subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
+        pulled = made.git(camp, "pull", "--quiet", "--no-rebase")
+        assert "reconciled nothing" in pulled.stderr and "by Mallory" in pulled.stderr
+        assert (camp / "kris.toml").read_bytes() == files["kris.toml"]
+        for clone in (camp, made.clone("fresh")):
+            checked = cwx("check", cwd=clone)
+            assert checked.status == 1 and "by Mallory <m@table>" in checked.stdout
+        made.git(camp, *next_step(pulled.stderr)[1:])
+        assert {name: (camp / name).read_bytes() for name in files} == files

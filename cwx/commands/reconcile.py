@@ -7,6 +7,7 @@ from cwx.campaign.folder import Campaign
 from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, emit
 from cwx.cli.views import value_text
+from cwx.git import history
 
 app = command("reconcile")
 
@@ -25,7 +26,7 @@ def reconcile(
     Example: cwx reconcile
     """
     camp = Campaign.around(folder)
-    camp.needed()
+    history.refuse_rewritten(camp.needed(), "cwx reconcile")  # as the hooks refuse it
     corrected = accounts.reconcile(opener(dry_run), camp)
     emit(json, {"corrected": [c.as_json() for c in corrected],
                 **({"dry_run": True} if dry_run else {})},

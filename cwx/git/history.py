@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterator
 
-from cwx.base.errors import CwxError
+from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
@@ -356,3 +356,12 @@ def _typed(path: str) -> str:
     from cwx.base.hints import typed
 
     return typed(path)
+
+
+def refuse_rewritten(root: str, what: str) -> None:
+    """`what` (a command settling files by the ledger) refused while the campaign's
+    journal history holds a rewrite: it would bring the files to the rewritten past."""
+    found = findings(root, os.path.join(root, "journal.jsonl"))
+    if found:
+        raise Conflict(f"{what} would bring the files to a rewritten journal, so cwx changed "
+                       f"nothing: {found[0].message}", path=found[0].path)
