@@ -93,6 +93,9 @@ ENVIRONMENT = [
     ("TZ", "The time zone times are shown in, with their offset (--utc: UTC); the JSON "
            "keeps UTC."),
     ("CWX_DEBUG", "Set: an internal error (exit 3) shows its traceback, for a bug report."),
+    ("CWX_SIGNING_KEY", "The private SSH key cwx sync signs with where campaign.toml lists "
+                        "players' keys ([keys]); else git's user.signingkey of the clone, else "
+                        "the key in ~/.ssh whose .pub is the one listed."),
 ]
 
 FILES = [
@@ -105,6 +108,9 @@ FILES = [
     ("*.schema.json", "The JSON Schemas cwx init writes for TOML-aware editors."),
     (".git/cwx/sealed.json", "The GM's sealed number, in the clone's own git folder "
                              "(outside git, .cwx-sealed.json at the campaign's root)."),
+    (".git/cwx/journal-proven-*", "The commits whose journal cwx check has proven to extend "
+                                  "their parents' (the journal only grows), kept so that a "
+                                  "history is proven once."),
     (".cwx-redo-*.json, .*.cwx-tmp", "Left only by a command that was killed mid-write; "
                                     "the next command finishes or undoes it."),
 ]

@@ -86,6 +86,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
+    problems += _keys(homes)
     if rewritten := _history(homes):  # the ledger reads a rewritten journal: not to follow
         problems = [_not_by_a_rewrite(problem) for problem in problems] + rewritten
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
@@ -133,6 +134,14 @@ def _history(homes: dict[str, Campaign]) -> list[CwxError]:
 
     return [found for home in homes.values() if home.root is not None
             for found in history.findings(home.root, journal.path_in(home.root))]
+
+
+def _keys(homes: dict[str, Campaign]) -> list[CwxError]:
+    """Each campaign.toml's `[keys]`: players' SSH public keys, for signed turns."""
+    from cwx.git import signing
+
+    return [found for home in homes.values() if home.root is not None
+            for found in signing.problems_of(home.root)]
 
 
 def _not_by_a_rewrite(problem: CwxError) -> CwxError:

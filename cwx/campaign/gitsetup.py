@@ -129,9 +129,11 @@ def campaigns(repo: Repository) -> list[str]:
     return [line for line in listed.splitlines() if line]
 
 
-def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
+def commit_paths(repo: Repository, paths: list[str], message: str,
+                 sign: tuple[str, ...] = ()) -> str:
     """Commit these paths as they are, on their own, on top of HEAD: from a scratch
-    index, as git refuses a commit of some paths while a merge's state is still held."""
+    index, as git refuses a commit of some paths while a merge's state is still held;
+    signed with `sign` (git's -c options for SSH signing, signing.py)."""
     scratch = os.path.join(git(repo, "rev-parse", "--absolute-git-dir"), "cwx-index")
     alone = {"GIT_INDEX_FILE": scratch}
     # Each path as itself: a file a journal names "*.toml" is one file, never a pattern.
@@ -143,7 +145,8 @@ def commit_paths(repo: Repository, paths: list[str], message: str) -> str:
     finally:
         if os.path.exists(scratch):
             os.unlink(scratch)
-    commit = git(repo, "commit-tree", tree, "-p", "HEAD", "-m", message)
+    commit = git(repo, *sign, "commit-tree", tree, *(["-S"] if sign else []), "-p", "HEAD",
+                 "-m", message)
     git(repo, "update-ref", "-m", "cwx reconcile", "HEAD", commit)
     git(repo, "add", "--", *paths)
     return commit[:12]
@@ -409,7 +412,7 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
     message = f"cwx reconcile after the {what}: {keys} brought to the ledger\n\n" + \
         "\n".join(lines)
     try:
-        commit = commit_paths(clone, changed, message)
+        commit = commit_paths(clone, changed, message, _signing(clone, root))
     except CwxError as error:
         return (f"reconciled {keys} after the {what}, but could not commit them ({error}); "
                 "commit them yourself")
@@ -430,6 +433,18 @@ def _commit(clone: Repository, where: str, corrected: list[Any], what: str) -> s
         said.append("  each change is in the journal: git's merge counted some once, and "
                     "the ledger counts them all; nothing for you to do")
     return "\n".join(map(printable, said))  # names from files: shown, never obeyed
+
+
+def _signing(clone: Repository, root: str) -> tuple[str, ...]:
+    """The correction signed as the player, where the campaign lists keys and one is
+    found; else unsigned (`cwx check --signed` then names its line)."""
+    from cwx.campaign import players
+    from cwx.git import signing
+
+    try:
+        return tuple(signing.options(root, clone, players.current(root)))
+    except CwxError:
+        return ()
 
 
 def _last_commit(clone: Repository, root: str, file: str, key: str | None) -> str | None:

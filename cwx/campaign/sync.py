@@ -66,6 +66,7 @@ class Sharing(Record):
     folder: str  # the root, from the top of the clone
     where: Upstream | None
     hooks: bool
+    signing: tuple[str, ...] = ()  # git's -c options that sign as the player (signing.py)
 
 
 def sharing(camp: Campaign, say: Say) -> Sharing:
@@ -86,7 +87,12 @@ def sharing(camp: Campaign, say: Say) -> Sharing:
         gitsetup.configure(clone, folder)
         say("set the cwx merge driver in this clone's git config (`cwx git setup` also "
             "installs the hooks)")
-    return Sharing(clone, root, folder, where, hooks)
+    from cwx.campaign import players
+    from cwx.git import signing
+
+    # Signed turns: refused here, before anything is committed, when they cannot be signed.
+    signs = tuple(signing.options(root, clone, players.current(root)))
+    return Sharing(clone, root, folder, where, hooks, signs)
 
 
 def send(camp: Campaign, share: Sharing, message: str | None,
@@ -99,7 +105,7 @@ def send(camp: Campaign, share: Sharing, message: str | None,
         staged = _stage(share.clone, camp, share.folder)
         say(f"staged {_files(staged)}" if staged else "nothing to stage")
         committed, subject = _commit(share.clone, camp, share.folder, staged, message,
-                                     share.hooks)
+                                     share.hooks, share.signing)
     except CwxError:
         if index is not None:  # nothing a refused commit held stays staged
             run(share.clone, "read-tree", index)
@@ -114,7 +120,7 @@ def pull(open_: Callable[..., Any], share: Sharing, say: Say,
          routine: Say | None = None) -> int:
     """The table's commits brought in and settled: how many."""
     assert share.where is not None
-    return _pull(open_, share.clone, share.folder, share.where, say, routine)
+    return _pull(open_, share.clone, share.folder, share.where, say, routine, share.signing)
 
 
 def push(open_: Callable[..., Any], share: Sharing,
@@ -131,7 +137,7 @@ def push(open_: Callable[..., Any], share: Sharing,
     report = _unsettled(share.root)
     if not _push(clone, where):
         say("the push was refused (someone pushed meanwhile): pulling again")
-        pulled += _pull(open_, clone, share.folder, where, say)
+        pulled += _pull(open_, clone, share.folder, where, say, sign=share.signing)
         report = _unsettled(share.root)
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
@@ -299,7 +305,8 @@ def _files(paths: list[str]) -> str:
 
 
 def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
-            message: str | None, hooks: bool) -> tuple[str | None, str | None]:
+            message: str | None, hooks: bool,
+            sign: tuple[str, ...] = ()) -> tuple[str | None, str | None]:
     """The staged campaign files committed on their own (what else is staged stays
     staged), the message told from the journal's events the last commit did not have."""
     from cwx.journal import story
@@ -313,7 +320,7 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
     subject = message.strip() if message and message.strip() else \
         f"cwx: {story.summary(new, 67, void)}" if new else "cwx: the campaign's files"
     body = "\n".join(story.told(event, void=void) for event in new[:200])
-    done = run(clone, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
+    done = run(clone, *sign, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
                "--", *(f":(literal){path}" for path in staged))
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -363,10 +370,11 @@ def _upstream(clone: Repository) -> Upstream | None:
 
 
 def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
-          say: Say, routine: Say | None = None) -> int:
-    """`git pull --rebase`, then the settlement (the hooks', or cwx's own): the number of
-    commits brought in; a conflict stops it with the next step. `routine` hears the
-    steps that change nothing (else `say` does)."""
+          say: Say, routine: Say | None = None, sign: tuple[str, ...] = ()) -> int:
+    """`git pull --rebase` (the commits it makes anew signed, with `sign`), then the
+    settlement (the hooks', or cwx's own): the number of commits brought in; a conflict
+    stops it with the next step. `routine` hears the steps that change nothing (else `say`
+    does)."""
     routine = routine or say
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
            where.branch).returncode == 2:
@@ -375,7 +383,7 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     before = _head_of(clone, f"{where.remote}/{where.branch}")
     mine = _head_of(clone, "HEAD")
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
-    done = run(clone, "pull", "--rebase", "--autostash", "--quiet", where.remote,
+    done = run(clone, *sign, "pull", "--rebase", "--autostash", "--quiet", where.remote,
                where.branch)
     refused = history.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
     for line in _said(done.stderr):

@@ -27,21 +27,31 @@ def check(
     paths: Annotated[list[str] | None, typer.Argument(
         help="Folders (searched below) or files.", show_default="the current folder",
         metavar="PATH...")] = None,
+    signed: Annotated[bool, typer.Option(
+        "--signed", help="Also prove each journal line arrived in a commit signed by the "
+        "key campaign.toml lists for the player it names ([keys]).")] = False,
     json: JsonFlag = False,
     utc: Utc = False,
 ) -> None:
-    """Validate the campaign's files, journal and ledger.
+    """Validate the campaign's files, journal, ledger and history.
 
     Every character and bag file, every journal line, what an interrupted command left, and,
-    inside a campaign, every file against the ledger.
+    inside a campaign, every file against the ledger; in git, that no commit changed,
+    removed or moved a committed journal line. With --signed, that each line arrived in a
+    commit signed by its player's SSH key.
 
     Example: cwx check campaign/
+
+    Example: cwx check --signed
     """
     for path in paths or []:  # nothing there to check: check cannot run (2), no finding
         if not os.path.lexists(path):
             raise BadFile("no such file or folder; nothing to check", path=path)
+    proven = _signed(paths or ["."]) if signed else None  # cannot run: before any finding
     with progress.shown("Checking the journal", not json) as meter:
         report = checks.check(paths or ["."], meter)
+    if proven is not None:
+        report = report._replace(problems=[*report.problems, *proven[1]])
     result: dict[str, Any] = {
         "ok": not report.problems,
         "checked": report.checked,
@@ -57,11 +67,24 @@ def check(
     result["pending"] = [guess.as_json() for guess in report.pending]
     result["ahead"] = [{"file": line.path, "line": line.line, "at": line.at}
                        for line in report.ahead]
+    # Null without --signed: one shape either way.
+    result["signed"] = None if proven is None else \
+        {"lines": proven[0], "unsigned": len(proven[1])}
     emit(json, result, lambda: text(report))
     if _unseen(report):  # what check cannot read it cannot call valid: as for a missing path
         raise typer.Exit(CANNOT_RUN)
     if report.problems:  # a finding, as a linter's (ruff, mypy, taplo): 2 is for errors
         raise typer.Exit(FINDINGS)
+
+
+def _signed(paths: list[str]) -> tuple[int, list[Any]]:
+    """--signed: the campaign's journal lines, and those not signed by their player's key."""
+    from cwx.campaign.folder import Campaign
+    from cwx.git import signing
+
+    root = Campaign.around(paths[0]).needed()
+    # The journal named as check names it: as the paths were given (absolute, or from here).
+    return signing.verify(root if os.path.isabs(paths[0]) else os.path.relpath(root))
 
 
 def _unseen(report: checks.Report) -> list[str]:

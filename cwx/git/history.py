@@ -106,7 +106,7 @@ def _how(line: bytes, after: list[bytes]) -> str:
 # ---------------------------------------------------------------- git
 
 
-class _Blobs:
+class Blobs:
     """The blobs of one `git cat-file --batch`, read as they are asked for (a few kept)."""
 
     KEPT = 8
@@ -139,7 +139,7 @@ class _Blobs:
         self.process.wait()
 
 
-def _blob_ids(clone: Repository, commits: list[str], path: str) -> dict[str, str]:
+def blob_ids(clone: Repository, commits: list[str], path: str) -> dict[str, str]:
     """Each commit's journal blob id ("" where the commit has no journal)."""
     if not commits:
         return {}
@@ -194,7 +194,7 @@ class _Proven:
             pass  # a clone whose git folder cannot be written proves it again next time
 
 
-def _walked(clone: Repository, path: str, since: str | None,
+def walked(clone: Repository, path: str, since: str | None,
             head: str = "HEAD") -> Iterator[tuple[str, list[str]]]:
     """Each commit (oldest first) of `head`'s history that touched the journal, with its
     parents in the journal's history (git's own parent rewriting: a commit between them
@@ -216,14 +216,14 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
         return []  # no commit yet (or a name git cannot take): no history to prove
     proven = _Proven(clone, path) if head == "HEAD" else None
     since = proven.clean if proven is not None else None
-    walked = list(_walked(clone, path, since, head))
-    todo = [(commit, parents) for commit, parents in walked
+    listed = list(walked(clone, path, since, head))
+    todo = [(commit, parents) for commit, parents in listed
             if proven is None or commit not in proven.commits]
     found: list[Rewrite] = []
     if todo:
-        blobs_of = _blob_ids(clone, sorted({c for commit, parents in todo
+        blobs_of = blob_ids(clone, sorted({c for commit, parents in todo
                                             for c in (commit, *parents)}), path)
-        read = _Blobs(clone)
+        read = Blobs(clone)
         try:
             for commit, parents in todo:
                 broken = [(parent, gap) for parent in parents
@@ -239,7 +239,7 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
         finally:
             read.close()
     if proven is not None:
-        whole = not found and not any(commit not in proven.commits for commit, _ in walked)
+        whole = not found and not any(commit not in proven.commits for commit, _ in listed)
         proven.save(repo.git(clone, "rev-parse", "HEAD") if whole else proven.clean)
     return found
 
@@ -280,17 +280,17 @@ def brought(clone: Repository, path: str, before: str) -> Rewrite | None:
         if repo.run(clone, "merge-base", "--is-ancestor", found.commit,
                     before).returncode != 0:
             return found
-    blobs_of = _blob_ids(clone, [before, "HEAD"], path)
+    blobs_of = blob_ids(clone, [before, "HEAD"], path)
     if blobs_of.get(before) == blobs_of.get("HEAD") or not blobs_of.get(before):
         return None
-    read = _Blobs(clone)
+    read = Blobs(clone)
     try:
         had = read(blobs_of[before])
         if extends(had, read(blobs_of.get("HEAD", ""))) is None:
             return None
-        walked = [commit for commit, _ in _walked(clone, path, before)]
-        now = _blob_ids(clone, walked, path)
-        for commit in walked:
+        brought = [commit for commit, _ in walked(clone, path, before)]
+        now = blob_ids(clone, brought, path)
+        for commit in brought:
             gap = extends(had, read(now.get(commit, "")))
             if gap is not None:
                 return Rewrite(commit, before, _author(clone, commit), gap.line, gap.how)

@@ -1,0 +1,297 @@
+"""Signed turns (docs/rules.md, "Signed turns"): the players' SSH public keys listed in
+campaign.toml's `[keys]`, `cwx sync` signing its commits with git's own SSH signing, and
+`cwx check --signed` proving, through git's own verification, that each journal line
+arrived in a commit signed by the key of the player it names."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+
+from cwx.base.errors import BadFile, CwxError
+from cwx.base.record import Record
+from cwx.git import history, repo
+from cwx.git.repo import Repository
+
+# The key types OpenSSH signs with (ssh-keygen -Y sign); a DSA key signs nothing now.
+TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
+         "ecdsa-sha2-nistp521", "sk-ssh-ed25519@openssh.com",
+         "sk-ecdsa-sha2-nistp256@openssh.com")
+EXAMPLE = 'like Alice = "ssh-ed25519 AAAAC3Nza… alice@laptop" (the line of her .pub file)'
+MAX_NAME = 100
+SHOWN = 100  # lines named one by one; past that, counted
+
+
+def keys_of(root: str) -> dict[str, str]:
+    """campaign.toml's `[keys]`: each player's name and public key ("TYPE BASE64"),
+    checked; none when it lists none. A key that is no SSH public key is an error there."""
+    found, problems = _read(root)
+    if problems:
+        raise problems[0]
+    return found
+
+
+def problems_of(root: str) -> list[CwxError]:
+    """What is wrong with campaign.toml's `[keys]` (for `cwx check`)."""
+    return _read(root)[1]
+
+
+def _read(root: str) -> tuple[dict[str, str], list[CwxError]]:
+    from cwx.base.places import SETTINGS
+    from cwx.toml import tomlread
+
+    path = os.path.join(root, SETTINGS)
+    try:
+        raw = tomlread.read_bytes(path)
+        table = tomlread.parse(raw, path).get("keys")
+    except CwxError:
+        return {}, []  # campaign.toml's own problem, which check names already
+    if table is None:
+        return {}, []
+    if not isinstance(table, dict):
+        return {}, [BadFile(f"keys must be a table of players' SSH public keys, {EXAMPLE}",
+                            path=path, line=tomlread.line_of(raw, "keys"), key="keys")]
+    found: dict[str, str] = {}
+    said: list[CwxError] = []
+    for name, given in table.items():
+        key = f"keys.{name}"
+        why = _wrong(name, given, found)
+        if why:
+            said.append(BadFile(why, path=path, line=tomlread.line_of(raw, key), key=key))
+        else:
+            found[name.strip()] = " ".join(given.split()[:2])
+    return found, said
+
+
+def _wrong(name: str, given: object, found: Mapping[str, str]) -> str | None:
+    """Why a `[keys]` entry is no player's SSH public key, or None."""
+    if not name.strip() or not name.isprintable() or len(name) > MAX_NAME:
+        return f"a player's name is printable text of 1 to {MAX_NAME} characters"
+    if any(other.casefold() == name.strip().casefold() for other in found):
+        return "names a player listed already (names match whatever their case)"
+    parts = given.split() if isinstance(given, str) else []
+    if len(parts) < 2 or parts[0] not in TYPES:
+        return f"is not an SSH public key, {EXAMPLE}"
+    try:
+        blob = base64.b64decode(parts[1], validate=True)
+    except (binascii.Error, ValueError):
+        return f"is not an SSH public key (its key is not base64), {EXAMPLE}"
+    kind = parts[0].encode()
+    # The key's own bytes name its type first: a key cut short, or of another type, is not.
+    if blob[:4] != len(kind).to_bytes(4, "big") or blob[4:4 + len(kind)] != kind:
+        return f"is not a whole {parts[0]} key (cut short, or of another type?), {EXAMPLE}"
+    return None
+
+
+def named(keys: Mapping[str, str], player: str | None) -> str | None:
+    """The name `[keys]` lists `player` under (matched whatever the case), or None."""
+    if player is None:
+        return None
+    wanted = player.strip().casefold()
+    return next((name for name in keys if name.casefold() == wanted), None)
+
+
+# ---------------------------------------------------------------- cwx sync signs
+
+
+def options(root: str, clone: Repository, player: str) -> list[str]:
+    """The git options (`-c`, per command: never a config file) that make a commit signed
+    by `player`'s key, where campaign.toml lists keys; none where it lists none. Refused,
+    saying how, where it lists keys but none for `player`, or no private key is found."""
+    keys = keys_of(root)
+    if not keys:
+        return []
+    name = named(keys, player)
+    where = os.path.join(root, "campaign.toml")
+    if name is None:
+        raise BadFile(f"lists players' keys, none for {player}, so a turn of theirs would not "
+                      f"count as theirs: add yours under [keys] ({EXAMPLE}; `ssh-keygen -t "
+                      "ed25519` makes one), commit it, then cwx sync again", path=where)
+    private = _private_key(clone, keys[name])
+    if private is None:
+        raise BadFile(f"lists {name}'s key, and cwx found no private key of it to sign with "
+                      "(in CWX_SIGNING_KEY, git's user.signingkey or ~/.ssh): set "
+                      "CWX_SIGNING_KEY to its file (`export CWX_SIGNING_KEY=~/.ssh/id_ed25519`), "
+                      "then cwx sync again", path=where)
+    return ["-c", "gpg.format=ssh", "-c", f"user.signingkey={private}",
+            "-c", "commit.gpgsign=true"]
+
+
+def _private_key(clone: Repository, public: str) -> str | None:
+    """The file of the private key of `public`: CWX_SIGNING_KEY, else this clone's own
+    git user.signingkey, else the key in ~/.ssh whose .pub is `public`."""
+    given = os.environ.get("CWX_SIGNING_KEY")
+    if given:
+        return os.path.expanduser(given)
+    done = repo.run(clone, "config", "--get", "user.signingkey")
+    if done.returncode == 0 and done.stdout.strip():
+        return done.stdout.decode("utf-8", "replace").strip()
+    folder = os.path.expanduser("~/.ssh")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return None
+    for name in names:
+        if not name.endswith(".pub"):
+            continue
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as file:
+                text = file.read(16384)
+        except OSError:
+            continue
+        private = os.path.join(folder, name[:-4])
+        if " ".join(text.split()[:2]) == public and os.path.isfile(private):
+            return private
+    return None
+
+
+# ---------------------------------------------------------------- cwx check --signed
+
+
+class Unsigned(Record):
+    """A journal line that did not arrive in a commit signed by its player's key."""
+
+    line: int  # in HEAD's journal
+    player: str | None
+    commit: str
+    why: str
+
+
+def verify(root: str) -> tuple[int, list[CwxError]]:
+    """How many lines HEAD's journal holds, and each whose commit is not signed by the key
+    `[keys]` lists for the player it names, named (a hundred, then counted). Cannot run
+    (an error) outside git, without keys, or without ssh-keygen."""
+    import shutil
+
+    journal_file = os.path.join(root, "journal.jsonl")
+    clone = repo.of(root)
+    if clone is None:
+        raise BadFile("is not in a git clone: --signed verifies the commits lines arrived in",
+                      path=root)
+    keys = keys_of(root)
+    if not keys:
+        raise BadFile("lists no players' keys ([keys]), so --signed has nothing to verify "
+                      f"against: add each player's, {EXAMPLE}",
+                      path=os.path.join(root, "campaign.toml"))
+    if shutil.which("ssh-keygen") is None:
+        raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
+                      "with; install it", path=root)
+    path = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
+    count, lines = unsigned(clone, path, keys)
+    found = [_said(item, journal_file) for item in lines]
+    if len(found) > SHOWN:
+        found = [*found[:SHOWN], CwxError(f"and {len(found) - SHOWN} more lines not signed by "
+                                          "their player's key", path=journal_file)]
+    return count, found
+
+
+def _said(item: Unsigned, journal_file: str) -> CwxError:
+    who = f"names {item.player}" if item.player else "names no player"
+    return CwxError(f"{who}, but arrived in commit {item.commit[:12]}, {item.why}",
+                    path=journal_file, line=item.line)
+
+
+def unsigned(clone: Repository, path: str,
+             keys: Mapping[str, str]) -> tuple[int, list[Unsigned]]:
+    """How many lines HEAD's journal (at `path` from the clone's top) holds, and those not
+    signed as they should be: each line's commit is the first of HEAD's history that held
+    it."""
+    arrived = arrivals(clone, path)
+    if not arrived:
+        return 0, []
+    names = list(keys)
+    signed = _signatures(clone, sorted({commit for _, commit in arrived}), keys, names)
+    found: list[Unsigned] = []
+    for number, (line, commit) in enumerate(arrived, 1):
+        player = _player(line)
+        by, status, author = signed.get(commit, (None, "N", "someone"))
+        name = named(keys, player)
+        if name is not None and by == name:
+            continue
+        if player is None:
+            why = "and no player's turn can be proven"
+        elif name is None:
+            why = f"and {player} has no key in campaign.toml"
+        elif status == "N":
+            why = f"unsigned (by {author})"
+        elif by is None:
+            why = f"signed by {author} with a key campaign.toml does not list (or not good)"
+        else:
+            why = f"signed by {by}'s key"
+        found.append(Unsigned(number, player, commit, why))
+    return len(arrived), found
+
+
+def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
+    """Each line of HEAD's journal, with the commit it arrived in: the first commit (oldest
+    first) of HEAD's history whose journal held it and whose parents' journals did not."""
+    head_blob = history.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
+    if not head_blob:
+        return []
+    listed = list(history.walked(clone, path, None))
+    blobs_of = history.blob_ids(clone, sorted({c for commit, parents in listed
+                                                for c in (commit, *parents)}), path)
+    read = history.Blobs(clone)
+    first: dict[bytes, str] = {}
+    try:
+        wanted = set(history.split(read(head_blob)))
+        for commit, parents in listed:
+            new = read(blobs_of.get(commit, ""))
+            olds = [read(blobs_of.get(parent, "")) for parent in parents]
+            if len(olds) == 1 and new.startswith(olds[0]) and olds[0].endswith(b"\n"):
+                added = history.split(new[len(olds[0]):])
+            else:
+                had = {line for old in olds for line in history.split(old)}
+                added = [line for line in history.split(new) if line not in had]
+            for line in added:
+                if line in wanted and line not in first:
+                    first[line] = commit
+        lines = history.split(read(head_blob))
+    finally:
+        read.close()
+    return [(line, first.get(line, "")) for line in lines]
+
+
+def _player(line: bytes) -> str | None:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    player = data.get("player") if isinstance(data, dict) else None
+    return player if isinstance(player, str) else None
+
+
+def _signatures(clone: Repository, commits: list[str], keys: Mapping[str, str],
+                names: list[str]) -> dict[str, tuple[str | None, str, str]]:
+    """For each commit: the player whose key signed it (None: none of the table's, or
+    not good), git's status letter (%G?) and its author, by git's own verification with
+    an allowed-signers file made from `keys` (in the clone's git folder, then removed)."""
+    folder = os.path.join(repo.git_folder(clone), "cwx")
+    os.makedirs(folder, exist_ok=True)
+    # Principals by number: a player's name may hold spaces, which the file cannot.
+    text = "".join(f"cwx-key-{n} {keys[name]}\n" for n, name in enumerate(names))
+    handle, signers = tempfile.mkstemp(prefix="allowed-signers-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(text)
+        done = repo.run(clone, "-c", "gpg.format=ssh", "-c",
+                        f"gpg.ssh.allowedSignersFile={signers}", "log", "--no-walk=unsorted",
+                        "--stdin", "--format=%H%x1f%G?%x1f%GS%x1f%an <%ae>",
+                        input="".join(f"{c}\n" for c in commits if c).encode())
+    finally:
+        os.unlink(signers)
+    found: dict[str, tuple[str | None, str, str]] = {}
+    for row in done.stdout.decode("utf-8", "replace").splitlines():
+        commit, status, principal, author = [*row.split("\x1f"), "", "", ""][:4]
+        by = None
+        if status == "G" and principal.startswith("cwx-key-"):
+            number = principal.removeprefix("cwx-key-")
+            by = names[int(number)] if number.isdigit() and int(number) < len(names) else None
+        from cwx.base.printable import printable
+
+        found[commit] = (by, status, printable(author))
+    return found

@@ -1,0 +1,170 @@
+"""Signed turns (SPEC 9.2): campaign.toml lists the players' SSH public keys, `cwx sync`
+signs with git's own SSH signing, and `cwx check --signed` names each journal line that
+did not arrive in a commit signed by its player's key. Real keys made with ssh-keygen,
+real git: a bare origin and the players' clones; one prepared table copied for each test."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cwx
+from tests.test_git import Table
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
+                                reason="ssh-keygen (OpenSSH) is not installed")
+PLAYERS = ("alice", "bob", "mallory")
+
+
+def _env(folder: Path) -> dict[str, str]:
+    return {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(folder),
+            "GIT_AUTHOR_NAME": "Player", "GIT_AUTHOR_EMAIL": "p@table",
+            "GIT_COMMITTER_NAME": "Player", "GIT_COMMITTER_EMAIL": "p@table"}
+
+
+def as_player(folder: Path, name: str) -> dict[str, str]:
+    """Who plays at a clone: the player's name, and the private key of theirs to sign with."""
+    return {"CWX_PLAYER": name.capitalize(), "CWX_SIGNING_KEY": str(folder / "keys" / name)}
+
+
+def public(folder: Path, name: str) -> str:
+    return (folder / "keys" / f"{name}.pub").read_text().strip()
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Alice starts a campaign that lists her key and Bob's, and syncs; Bob clones it,
+    plays a turn and syncs. Mallory's clone is plain."""
+    folder = tmp_path_factory.mktemp("signed")
+    (folder / "keys").mkdir()
+    for name in PLAYERS:
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f",
+                        str(folder / "keys" / name)], check=True)
+    with pytest.MonkeyPatch.context() as patch:
+        for variable, value in _env(folder).items():
+            patch.setenv(variable, value)
+        table = Table(folder)
+        alice = table.clone("alice")
+        assert cwx("init", ".", cwd=alice, env=as_player(folder, "alice")).status == 0
+        with open(alice / "campaign.toml", "a") as settings:
+            settings.write(f'\n[keys]\nAlice = "{public(folder, "alice")}"\n'
+                           f'Bob = "{public(folder, "bob")}"\n')
+        assert cwx("char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+                   "--trait", "Repair=3", "--trait", "Tough=5", "--trait", "Run=2",
+                   cwd=alice, env=as_player(folder, "alice")).status == 0
+        synced = cwx("sync", cwd=alice, env=as_player(folder, "alice"))
+        assert synced.status == 0, synced.stderr
+        bob = table.clone("bob")
+        assert cwx("git", "setup", cwd=bob).status == 0
+        assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+                   cwd=bob, env=as_player(folder, "bob")).status == 0
+        synced = cwx("sync", cwd=bob, env=as_player(folder, "bob"))
+        assert synced.status == 0, synced.stderr
+        assert cwx("sync", cwd=alice, env=as_player(folder, "alice")).status == 0
+        table.clone("mallory")
+    yield folder
+
+
+@pytest.fixture
+def table(prepared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    folder = tmp_path / "t"
+    shutil.copytree(prepared, folder, symlinks=True)
+    for variable, value in _env(folder).items():
+        monkeypatch.setenv(variable, value)
+    made = Table.__new__(Table)
+    made.folder = folder
+    made.env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    for name in PLAYERS:
+        made.git(folder / name, "remote", "set-url", "origin", str(folder / "origin.git"))
+    return made
+
+
+def test_turns_synced_with_keys_are_signed_and_proven(table: Table) -> None:
+    for name in ("alice", "bob"):
+        checked = cwx("check", "--signed", "--json", cwd=table.folder / name)
+        assert checked.status == 0, checked.stdout
+        lines = len((table.folder / name / "journal.jsonl").read_text().splitlines())
+        assert checked.json["signed"] == {"lines": lines, "unsigned": 0}
+    # Two turns at once: Alice's sync makes her commit anew on top of Bob's, signed.
+    alice, bob = table.folder / "alice", table.folder / "bob"
+    for clone in (bob, alice):
+        name = clone.name
+        assert cwx("clock", "resolve", "-T", 6, "-g", 5, "-t", "run", "-c", "kris", cwd=clone,
+                   env=as_player(table.folder, name)).status == 0
+    assert cwx("sync", cwd=bob, env=as_player(table.folder, "bob")).status == 0
+    synced = cwx("sync", "--json", cwd=alice, env=as_player(table.folder, "alice"))
+    assert synced.status == 0 and synced.json["pulled"] == 1, synced.stderr
+    assert cwx("check", "--signed", cwd=alice).status == 0
+
+
+def _forge(table: Table, *, sign_as: str | None, player: str = "Alice") -> None:
+    """Mallory appends a turn in `player`'s name (a copy of a line, a new id), commits it,
+    signed with `sign_as`'s key or not at all, and pushes."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    path = mallory / "journal.jsonl"
+    line = json.loads(path.read_text().splitlines()[-1])
+    line.update(id="f" * 16, player=player, changes=[])  # a turn that moves nothing
+    with open(path, "a") as journal:
+        journal.write(json.dumps(line, separators=(",", ":")) + "\n")
+    signing = ["-c", "gpg.format=ssh", "-c",
+               f"user.signingkey={table.folder / 'keys' / sign_as}", "-c",
+               "commit.gpgsign=true"] if sign_as else []
+    env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table"}
+    for args in ((*signing, "commit", "--quiet", "--no-verify", "-am", "a turn"),
+                 ("push", "--quiet")):
+        subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
+
+
+@pytest.mark.parametrize(("sign_as", "why"), [
+    (None, "unsigned (by Mallory <m@table>)"),
+    ("mallory", "with a key campaign.toml does not list"),
+    ("bob", "signed by Bob's key"),
+])
+def test_a_line_in_a_players_name_not_signed_by_their_key_is_named(
+        table: Table, sign_as: str | None, why: str) -> None:
+    _forge(table, sign_as=sign_as)
+    alice = table.folder / "alice"
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    assert cwx("check", cwd=alice).status == 0  # without --signed, names are trusted
+    checked = cwx("check", "--signed", cwd=alice)
+    assert checked.status == 1
+    last = len((alice / "journal.jsonl").read_text().splitlines())
+    assert f"journal.jsonl:{last}: names Alice, but arrived in commit" in checked.stdout
+    assert why in checked.stdout
+    assert checked.stdout.count("names ") == 1  # every other line is proven
+
+
+def test_keys_are_checked_and_sync_signs_only_as_a_listed_player(table: Table) -> None:
+    alice = table.folder / "alice"
+    # A player with no key listed: the turn would not count as theirs; nothing committed.
+    assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "tough", "-c", "kris",
+               cwd=alice, env=as_player(table.folder, "mallory")).status == 0
+    head = table.git(alice, "rev-parse", "HEAD").stdout
+    refused = cwx("sync", cwd=alice, env=as_player(table.folder, "mallory"))
+    assert refused.status == 2 and "none for Mallory" in refused.error
+    assert table.git(alice, "rev-parse", "HEAD").stdout == head
+    # No private key of the listed one: said how to give it.
+    lost = cwx("sync", cwd=alice, env={"CWX_PLAYER": "Alice"})
+    assert lost.status == 2 and "CWX_SIGNING_KEY" in lost.error
+    # A key that is no SSH public key is a finding of check, at its line.
+    settings = alice / "campaign.toml"
+    settings.write_text(settings.read_text().replace('Bob = "ssh-ed25519 AAAA',
+                                                     'Bob = "ssh-ed25519 BAAA'))
+    checked = cwx("check", cwd=alice)
+    assert checked.status == 1 and "campaign.toml:" in checked.stdout
+    assert "[keys.Bob]" in checked.stdout and "is not a whole ssh-ed25519 key" in checked.stdout
+
+
+def test_check_signed_cannot_run_without_keys(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    clone = table.clone("plain")
+    assert cwx("init", ".", cwd=clone).status == 0
+    ran = cwx("check", "--signed", cwd=clone)
+    assert ran.status == 2 and "lists no players' keys" in ran.error
