@@ -63,9 +63,8 @@ def split(raw: bytes) -> list[bytes]:
 def extends(old: bytes, new: bytes) -> Break | None:
     """None when `new` extends `old` (above); else the first line of `old` it breaks."""
     if new.startswith(old) and (not old or old.endswith(b"\n")):
-        added = new[len(old):]  # appended: only an id met before can break it (a C scan)
-        return _twin(split(old), split(added)) if any(
-            old.find(b'"id":"' + id_ + b'"') >= 0 for id_ in _ids(added)) else None
+        added = new[len(old):]  # appended: only an id met before can break it
+        return _twin(split(old), split(added)) if _met(_ids(added), old) else None
     before, after = split(old), split(new)
     at = 0
     for number, line in enumerate(before, 1):
@@ -75,17 +74,25 @@ def extends(old: bytes, new: bytes) -> Break | None:
             return Break(number, _how(line, after))
     kept = set(before)
     new_lines = [line for line in after if line not in kept]
-    return _twin(before, new_lines) if any(old.find(b'"id":"' + id_ + b'"') >= 0
-                                           for id_ in _ids(b"\n".join(new_lines))) else None
+    return _twin(before, new_lines) if _met(_ids(b"\n".join(new_lines)), old) else None
 
 
 def _ids(raw: bytes) -> set[bytes]:
     return set(_ID.findall(raw))
 
 
+def _met(ids: set[bytes], old: bytes) -> bool:
+    """Whether `old` names any of `ids`: a few looked for (a C scan each), many at once
+    (a merge's) against every id it holds."""
+    if len(ids) > 8:
+        return bool(ids & _ids(old))
+    return any(old.find(b'"id":"' + id_ + b'"') >= 0 for id_ in ids)
+
+
 def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
     """The old line whose id an added line (with other contents) carries: changed."""
-    ids = _ids(b"\n".join(line for line in added if line not in set(old)))
+    had = set(old)
+    ids = _ids(b"\n".join(line for line in added if line not in had))
     for number, line in enumerate(old, 1):
         found = _ID.match(line)
         if found and found.group(1) in ids:
