@@ -5,8 +5,64 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cwx.journal import history
 from cwx.journal import lines as journal
+from cwx.rules import clockworx
+from tests.helpers import cwx
+from tests.test_git import Table, value
+from tests.test_post import play, sync
+
+
+@pytest.fixture(autouse=True)
+def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
+        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
+        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+def test_xp_history_tells_a_reveal_and_an_undo_as_changes_to_it(tmp_path: Path) -> None:
+    # A player guesses on the GM's sealed number in their own clone; the GM's reveal
+    # gives the experience (a change of the reveal's, not of the guess); the player then
+    # earns some by a draw of their own, and undoes it.
+    table = Table(tmp_path)
+    gm = table.clone("gm")
+    play(gm, "GM", "init", ".")
+    play(gm, "GM", "char", "new", "kris.toml", "--system", "clockworx", "--trait", "Repair=4",
+         "--trait", "Run=3", "--trait", "Lie=5")
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "9")
+    sync(gm, "GM")
+    alice = table.clone("alice")
+    play(alice, "GM", "git", "setup")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 7, "-t", "repair", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    play(gm, "GM", "clock", "reveal")
+    gained = clockworx.resolve(9, 7, 4, "Repair").xp
+    play(gm, "Alice", "clock", "resolve", "-T", 2, "-g", 2, "-t", "Run", "-c", "kris")
+    earned = clockworx.resolve(2, 2, 3, "Run").xp
+    play(gm, "Alice", "undo", "--char", "kris")
+    assert gained and earned and value(gm, "kris.toml", "xp") == gained
+
+    ran = cwx("xp", "history", "kris", "--json", cwd=gm)
+    assert ran.status == 0, ran.stderr
+    steps = ran.json["changes"]
+    assert [(s["command"], s["from"], s["to"]) for s in steps] == [
+        ("char new", None, 0), ("clock reveal", 0, gained),
+        ("clock resolve", gained, gained + earned), ("undo", gained + earned, gained)]
+    assert ran.json["xp"] == gained == value(gm, "kris.toml", "xp")
+    undo = steps[3]["id"]
+    assert steps[2]["undone_by"] == undo and steps[1]["undone_by"] is None
+    assert steps[1]["who"] is None and steps[2]["player"] == "Alice"
+    assert all(s["counts"] for s in steps) and steps[0]["whole"]
+
+    text = cwx("xp", "history", "kris", "--utc", cwd=gm)
+    assert text.status == 0, text.stderr
+    assert text.stdout.startswith(f"kris.toml: {gained} xp, as the journal counts it")
+    assert f"0 → {gained}" in text.stdout and f"undone by {undo[:8]}" in text.stdout
+    assert "reveals the number" in text.stdout
 
 
 def test_the_state_at_an_event_is_the_ledger_folded_to_it(tmp_path: Path) -> None:

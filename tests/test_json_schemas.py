@@ -114,6 +114,8 @@ def _play(folder: Path) -> dict[str, list[Any]]:
     run("sync", "sync", cwd=other)
     run("sync", "sync")
     run("clock-reveal", "clock", "reveal")
+    run("xp-history", "xp", "history", "kris")
+    run("xp-history", "xp", "history", "sue")  # no experience: no change
     return outputs
 
 

@@ -20,7 +20,8 @@ NAME: Final = "clockworx"
 TITLE = "ClockWorx"
 CHARACTER = True
 TABLES: tuple[str, ...] = ("traits",)
-LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = (("name", "system", "xp"), ("traits",))
+XP = "xp"  # the experience a character earns and spends: its key in the sheet and journal
+LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = (("name", "system", XP), ("traits",))
 
 
 class ClockCharacter(Record):
