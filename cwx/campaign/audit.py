@@ -14,7 +14,6 @@ a few lines here (Numerical Recipes' series and continued fraction): no dependen
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -214,14 +213,14 @@ def from_journal(path: str, bag: str | None, *, start: str = "", end: str = "\uf
     """The recorded draws (all draws with `every`) of the journal at `path`, from the bag
     named `bag` (any, if None), stamped between `start` and `end`: the bag, reserve and
     character as the journal says they stood just before each, replayed die by die."""
-    from cwx.journal.timeline import Timeline
+    from cwx.journal import history
 
     state: dict[str, dict[str, int]] = {}
     observed = dict.fromkeys(OUTCOMES, 0)
     expected = dict.fromkeys(OUTCOMES, 0.0)
     draws = skipped = dice = 0
-    with journal.opened(path) or io.BytesIO() as file:
-        order = Timeline(file)
+    with history.opened(path) as read:
+        order = read.played()
         void = order.turns.void()
         undone = order.turns.undone()  # a draw undone was recorded wrong: no evidence
         for event in order.events():
@@ -243,8 +242,16 @@ def from_journal(path: str, bag: str | None, *, start: str = "", end: str = "\uf
     return Dice(Tally(observed, expected, dice), draws, skipped)
 
 
+# The keys a draw is replayed on (_replayed): the bag's and reserve's dice, the blacks
+# the character holds. Only these are followed: a journal of a million other keys costs
+# the audit nothing.
+REPLAYED = frozenset((*(f"bag.{die}" for die in OUTCOMES), "reserve.white", "reserve.black",
+                      "luck.black"))
+
+
 def _apply(event: journal.Event, state: dict[str, dict[str, int]]) -> None:
-    """The event's changes to the files' whole numbers, as the ledger folds them."""
+    """The event's changes to the dice a draw is replayed on (REPLAYED), as the ledger
+    folds them."""
     for change in event.changes:
         if change.correction:
             continue
@@ -256,7 +263,10 @@ def _apply(event: journal.Event, state: dict[str, dict[str, int]]) -> None:
                     values = ledger.values_of(tomlread.loads(change.text))
                 except CwxError:
                     continue
-                state[change.file] = {k: v for k, v in values.items() if ledger.is_number(v)}
+                state[change.file] = {k: v for k, v in values.items()
+                                      if k in REPLAYED and ledger.is_number(v)}
+            continue
+        if change.key not in REPLAYED:
             continue
         before, after = change.before or 0, change.after or 0
         if ledger.is_number(before) and ledger.is_number(after):
