@@ -2,6 +2,7 @@
 
 import io
 import itertools
+import re
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -101,17 +102,28 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
         return
     header = ("when", "id", "player", "who", "what", "outcome", "change")
     widths = [_width(cell) for cell in header]
+    kept: list[str] | None = []  # the rows, while they are few: not made twice
+    size = 0
     with progress.shown("Laying out the table") as meter:
         # a first pass for the widths, streamed
         for number, event in enumerate(itertools.chain((first,), rows), 1):
-            widths = [max(w, _width(cell)) for w, cell in
-                      zip(widths, _row(event, order.turns, settled), strict=True)]
+            row = _row(event, order.turns, settled)
+            widths = [max(w, _width(cell)) for w, cell in zip(widths, row, strict=True)]
+            if kept is not None:
+                kept.append("\0".join(row))  # printable: no cell holds a NUL
+                size += len(kept[-1]) + 80
+                kept = kept if size <= KEPT else None
             if meter is not None and not number % TICK:
                 meter(number)
+    again = (tuple(row.split("\0")) for row in kept) if kept is not None else \
+        (_row(event, order.turns, settled) for event in order.events())
     with paged(paging):
         print(_line(header, widths))
-        for event in order.events():
-            print(_line(_row(event, order.turns, settled), widths))
+        for row in again:
+            print(_line(row, widths))
+
+
+KEPT = 32 << 20  # about the bytes of rows kept between the passes; past it, made again
 
 
 def _line(row: tuple[str, ...], widths: list[int]) -> str:
@@ -122,8 +134,15 @@ def _line(row: tuple[str, ...], widths: list[int]) -> str:
 def _width(text: str) -> int:
     """The columns `text` takes on a terminal: a wide character (勇, ユ) two, a combining
     mark none, any other one."""
-    return sum(0 if unicodedata.combining(char) else
-               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
+    if text.isascii():  # most cells: one column a character
+        return len(text)
+    # Only the characters past ASCII are looked up: a megabyte of letters costs a C loop.
+    return len(text) + sum(-1 if unicodedata.combining(char) else
+                           1 if unicodedata.east_asian_width(char) in ("W", "F") else 0
+                           for char in _WIDER.findall(text))
+
+
+_WIDER = re.compile("[^\x00-\x7f]")
 
 
 def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -> tuple[str, ...]:

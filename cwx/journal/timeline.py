@@ -18,7 +18,9 @@ from typing import BinaryIO
 from cwx.journal.lines import MAX_LINE, BadLine, Event, Stamp, Turns, lines_of, parse, spellings, stamp_of
 
 Place = tuple[str, int, int]  # (when, line, offset)
-Places = Callable[[], Iterator[Place]]  # the wanted events, in time order, as often as asked
+# The wanted events, in time order, as often as asked: each line's number, and where it
+# starts in the journal, or the line itself when it was read in passing.
+Places = Callable[[], Iterator[tuple[int, int | bytes]]]
 # Stretches of the journal already in time order, merged as they are read (a clone
 # appends in order; each merge of two clones' lines makes one or two more): past this,
 # the journal is in no order to speak of, and its keys are sorted at once instead.
@@ -125,16 +127,31 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
                 runs.append((here, number))
             previous = max(previous, stamp.when) if last is not None else stamp.when
     if last is not None or offset == 0:
-        ordered = sorted(latest)
+        ordered = [(line, at) for _, line, at in sorted(latest)]
         return lambda: iter(ordered)
+    if len(runs) == 1:  # in time order already (a clone's own): read straight through
+        return lambda: _straight(file, offset, wanted)
     if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
-        everything = sorted(key for start, line in runs[:1]
-                            for key in _places(file, start, offset, line, wanted))
+        everything = [(line, at) for _, line, at in sorted(
+            key for start, line in runs[:1] for key in _places(file, start, offset, line, wanted))]
         return lambda: iter(everything)
     bounds = [(start, end, line) for (start, line), (end, _) in
               zip(runs, [*runs[1:], (offset, 0)], strict=True)]
-    return lambda: heapq.merge(*(_places(file, start, end, line, wanted)
-                                 for start, end, line in bounds))
+    return lambda: ((line, at) for _, line, at in heapq.merge(
+        *(_places(file, start, end, line, wanted) for start, end, line in bounds)))
+
+
+def _straight(file: BinaryIO, end: int, wanted: Wanted) -> Iterator[tuple[int, bytes]]:
+    """The wanted lines of a journal in time order, in its order: each line is parsed
+    once, where it is shown (no stamp read apart, no line looked up again)."""
+    for number, raw in enumerate(lines_of(_Span(file, 0, end), SPAN), 1):
+        if isinstance(raw, int) or not raw.strip():
+            continue
+        if wanted is not None:
+            stamp = stamp_of(raw, number)
+            if isinstance(stamp, BadLine) or not wanted(raw, stamp):
+                continue
+        yield number, raw
 
 
 def _places(file: BinaryIO, start: int, end: int, line: int, wanted: Wanted,
@@ -168,15 +185,16 @@ def _lines(file: BinaryIO, order: Places,
     # Git's union merge can copy a line: each event once. A copy has its original's time,
     # so it comes right beside it: only the ids of the moment are kept.
     moment, seen = "", set[str]()
-    for when, line, offset in order():
-        raw = _line_at(file, offset)
+    for line, at in order():
+        raw = at if isinstance(at, bytes) else _line_at(file, at)
         event = parse(raw, line)
-        if when != moment:
-            moment, seen = when, set()
         if not isinstance(event, Event):
             if skipped is not None:  # an envelope of an event, and changes of none
                 skipped.add(line)
-        elif event.id not in seen:
+            continue
+        if event.when != moment:
+            moment, seen = event.when, set()
+        if event.id not in seen:
             seen.add(event.id)
             yield event, raw
 
