@@ -220,7 +220,7 @@ class _Reading:
         self._same: dict[str, str] = {}  # one copy of each name, command and file
         self.folding = ledger.Folding()
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
-        self.bought: list[tuple[int, _Bought]] = []  # purchases told, by where
+        self.bought: list[_Bought] = []  # purchases told
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
         self.revealed: set[str] = set()  # the commitments a reveal showed
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
@@ -284,10 +284,10 @@ class _Reading:
 
     def _voids(self, adopt: journal.Event) -> None:
         """Strike through each purchase told whose values this adopt sets back."""
-        for at, bought in self.bought:
+        for at, order, changes in self.bought:
             item = self.told[at]
-            if item.voided is None and not item.undone and adopt.order > bought.order and \
-                    _sets_back(adopt, bought.changes):
+            if item.voided is None and not item.undone and adopt.order > order and \
+                    _sets_back(adopt, changes):
                 self.told[at] = item._replace(voided=adopt.id)
 
     def _tells(self, event: journal.Event) -> bool:
@@ -319,9 +319,10 @@ class _Reading:
             line += f" ({rules}again: the file was made before)" if again else \
                 f" ({sheet.system})" if sheet.system else ""
         if kind.buys and event.id not in self.undone:
-            own = tuple(c for c in event.changes if c.key is not None and c.file == event.file)
+            own = [c for c in event.changes if c.key is not None and c.file == event.file]
             if 0 < len(own) <= MAX_BOUGHT:  # what no purchase of cwx's holds is never voided
-                self.bought.append((len(self.told), _Bought(event.order, own)))
+                self.bought.append((len(self.told), event.order, tuple(
+                    (c.file, c.key, *_spent(c.before, c.after)) for c in own)))
         if kind.table:
             self._voids(event)
         same = self._same
@@ -345,11 +346,28 @@ class _Sheet(Record):
     plays: str | None = None  # the system's name in the registry
 
 
-class _Bought(Record):
-    """A purchase told, as an adopt may set it back: when, and what it changed of its file."""
+# A purchase told, as an adopt may set it back: where it is told, when it was, and each
+# key it changed of its file, as much as a setting back is checked against, never its
+# values whole (a recap of every session keeps one an event): (file, key, a whole
+# number's change or None for another value, the value before as _kept keeps it).
+_Spent = tuple[str, str | None, int | None, object]
+_Bought = tuple[int, journal.Order, tuple[_Spent, ...]]
 
-    order: journal.Order
-    changes: tuple[journal.Edit, ...]
+
+def _spent(before: Any, after: Any) -> tuple[int | None, object]:
+    numbers = type(before or 0) is int and type(after) is int
+    return ((after - (before or 0)) if numbers else None), _kept(before)
+
+
+def _kept(value: Any) -> object:
+    """A value to compare with another later: itself when small, else a digest of it
+    (bytes, which no JSON value is, so a digest never equals a value)."""
+    if value is None or type(value) in (int, bool, float) or \
+            (type(value) is str and len(value) <= 64):
+        return value
+    import hashlib
+
+    return hashlib.blake2b(journal.dumps(value).encode(), digest_size=16).digest()
 
 
 def _sheet_of(text: str) -> _Sheet:
@@ -381,19 +399,17 @@ def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:
     return event._replace(result={**event.result, "color": f"{colour} ({', '.join(names)})"})
 
 
-def _sets_back(adopt: journal.Event, own: tuple[journal.Edit, ...]) -> bool:
+def _sets_back(adopt: journal.Event, own: tuple[_Spent, ...]) -> bool:
     """Whether `adopt` sets back every key a purchase changed of its own file (`own`): a
     whole number by the purchase's change, any other value to what it was before."""
-    for change in own:
-        back = next((a for a in adopt.changes if a.file == change.file and a.key == change.key),
-                    None)
+    for file, key, moved, was in own:
+        back = next((a for a in adopt.changes if a.file == file and a.key == key), None)
         if back is None:
             return False
-        numbers = (change.before or 0, change.after, back.before or 0, back.after)
-        if all(type(n) is int for n in numbers):
-            if back.after - (back.before or 0) != (change.before or 0) - change.after:
+        if moved is not None and type(back.before or 0) is int and type(back.after) is int:
+            if back.after - (back.before or 0) != -moved:
                 return False
-        elif back.after != change.before:
+        elif _kept(back.after) != was:
             return False
     return bool(own)
 
