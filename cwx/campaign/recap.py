@@ -25,7 +25,7 @@ from cwx.base.ink import plural
 from cwx.base.printable import printable
 from cwx.base.record import Record
 from cwx.campaign import guesses
-from cwx.journal import events, ledger, story
+from cwx.journal import events, history, ledger, story
 from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Timeline
 
@@ -220,7 +220,8 @@ class _Reading:
         self._same: dict[str, str] = {}  # one copy of each name, command and file
         self.folding = ledger.Folding()
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
-        self.bought: list[_Bought] = []  # purchases told
+        self.bought: list[_Bought] = []  # purchases told that an adopt may set back
+        self.settable = history.set_by_table(path)  # the keys an adopt sets (None: many)
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
         self.revealed: set[str] = set()  # the commitments a reveal showed
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
@@ -320,7 +321,9 @@ class _Reading:
                 f" ({sheet.system})" if sheet.system else ""
         if kind.buys and event.id not in self.undone:
             own = [c for c in event.changes if c.key is not None and c.file == event.file]
-            if 0 < len(own) <= MAX_BOUGHT:  # what no purchase of cwx's holds is never voided
+            if 0 < len(own) <= MAX_BOUGHT and (self.settable is None or all(
+                    (c.file, c.key) in self.settable for c in own)):
+                # What no purchase of cwx's holds, or no adopt sets back, is never voided.
                 self.bought.append((len(self.told), event.order, tuple(
                     (c.file, c.key, *_spent(c.before, c.after)) for c in own)))
         if kind.table:

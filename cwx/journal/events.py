@@ -41,6 +41,12 @@ def turns() -> list[str]:
             if event.turn]
 
 
+def tables() -> list[str]:
+    """The commands whose events are the table's word, setting values (an adopt)."""
+    return [command for command, kind_ in (*CAMPAIGN.items(), *(
+        item for entry in systems.kinds() for item in entry.EVENTS.items())) if kind_.table]
+
+
 def undid(result: Mapping[str, Any]) -> tuple[bool, str] | None:
     """What an undo's result says it took back: whether it made its change again (a
     redo), and the change (`clock resolve 1ec4f891`); None: a line that does not say."""

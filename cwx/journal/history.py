@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from cwx import systems
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
-from cwx.journal import ledger, story
+from cwx.journal import events, ledger, story
 from cwx.journal import lines as journal
 from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
@@ -124,6 +124,24 @@ class Journal:
             if until is None or event.order <= until.order:
                 folding.add(event)
         return folding.ledger().values(name)
+
+
+MAX_SET = 1 << 16  # keys the table's word sets, followed: far beyond any campaign's
+
+
+def set_by_table(path: str) -> set[tuple[str, str]] | None:
+    """Each key (file, key) the table's word (an adopt) sets anywhere in the journal at
+    `path`: a change of no other key is ever set back by one. None: more than MAX_SET."""
+    found: set[tuple[str, str]] = set()
+    spelled = tuple(spelling for command in events.tables()
+                    for spelling in journal.spellings(command))
+    for event in journal.holding(path, spelled):
+        if events.kind(event.command).table:
+            found.update((change.file, change.key) for change in event.changes
+                         if change.key is not None)
+            if len(found) > MAX_SET:
+                return None
+    return found
 
 
 @contextmanager
