@@ -14,7 +14,6 @@ moment), and the campaign's dice.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -172,8 +171,8 @@ def recap(path: str, number: int | str | None = None, every: bool = False,
     named, whose end must be known first), each told as it comes and folded into the
     ledger up to the end of the last session told (or `until`). `tick` hears how many
     lines or events were read, now and then (a terminal's progress)."""
-    with journal.opened(path) or io.BytesIO() as file:
-        order = Timeline(file, tick=tick)
+    with history.opened(path) as read:
+        order = read.played(tick=tick)
         end = None
         if number is not None:  # the ledger is folded to that session's end
             found = sessions(order, gap)
@@ -225,7 +224,7 @@ class _Reading:
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
         self.revealed: set[str] = set()  # the commitments a reveal showed
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
-        for event in journal.holding(path, ledger.PRELUDE):
+        for event in history.prelude(path):
             if (end is None or event.when <= end) and \
                     (until is None or event.when[:len(until)] <= until) and \
                     not self.folding.note(event):

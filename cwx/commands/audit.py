@@ -58,14 +58,12 @@ def _span(path: str, session: int | None, gap: int | None) -> tuple[str, str]:
     recap_gap, else 4 hours)."""
     if session is None:
         return "", "\uffff"
-    import io
 
     from cwx.campaign import recap
-    from cwx.journal import lines as journal
-    from cwx.journal.timeline import Timeline
+    from cwx.journal import history
 
-    with journal.opened(path) or io.BytesIO() as file:
-        picked = recap.chosen(recap.sessions(Timeline(file), gap or recap.SESSION_GAP), session,
+    with history.opened(path) as read:
+        picked = recap.chosen(recap.sessions(read.played(), gap or recap.SESSION_GAP), session,
                               False, None)
     return (picked[0].start, picked[0].end) if picked else ("", "")
 

@@ -1,6 +1,5 @@
 """`cwx log`: the campaign journal in time order, for people or scripts."""
 
-import io
 import itertools
 import re
 import sys
@@ -19,7 +18,7 @@ from cwx.cli.common import complete_characters, here
 from cwx.cli.output import NoPager, Utc
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
-from cwx.journal import events
+from cwx.journal import events, history
 from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Skipped, Timeline
 from cwx.store import redo
@@ -59,9 +58,9 @@ def log(
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
     # One open journal for both passes: a journal replaced meanwhile (a git pull, an
     # editor's save) is read whole from the file that was there.
-    with journal.opened(path) or io.BytesIO() as file:
+    with history.opened(path) as read:
         with progress.shown("Reading the journal", not (json or jsonl)) as meter:
-            order = Timeline(file, camp.name_of(char) if char else None, last, meter)
+            order = read.played(camp.name_of(char) if char else None, last=last, tick=meter)
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:

@@ -117,13 +117,20 @@ class Journal:
         """The ledger of the file `name` as the journal stood just after the event `until`
         (None: now): only what came up to it folded, files made later unknown."""
         folding = ledger.Folding()
-        for event in journal.holding(self.path, ledger.PRELUDE):
+        for event in prelude(self.path):
             if until is None or event.order <= until.order:
                 folding.note(event)
         for event in self.touching(name):
             if until is None or event.order <= until.order:
                 folding.add(event)
         return folding.ledger().values(name)
+
+
+def prelude(path: str) -> Iterator[Event]:
+    """In the journal's order, the events the ledger notes before it folds the changes
+    (ledger.Folding: files made or retired, undos, turns, the supply): only the lines
+    that may be one are parsed."""
+    return journal.holding(path, ledger.PRELUDE)
 
 
 MAX_SET = 1 << 16  # keys the table's word sets, followed: far beyond any campaign's
