@@ -20,9 +20,34 @@ ROOT = Path(__file__).resolve().parent.parent
 def results() -> dict[str, Any]:
     """Each command's result type, by the command's words joined with "-"."""
     from cwx.base.shapes import Shape
+    from cwx.campaign import results as cwx
     from cwx.systems import _results as systems
 
     return {
+        "adopt": cwx.Adopted,
+        "audit": cwx.Audited,
+        "check": cwx.Checked,
+        "clock-pick": Annotated[cwx.Picked | cwx.Sealed, Shape(
+            description="One shape for both: the number picked and a null commitment, or, "
+                        "with --seal, a null target (the number stays secret) and the "
+                        "commitment.")],
+        "clock-resolve": Annotated[cwx.Resolved | cwx.Pending, Shape(
+            description="A resolved guess, or in a clone without the seal a pending guess.")],
+        "clock-reveal": cwx.Revealed,
+        "clock-verify": Annotated[cwx.VerifiedAll | cwx.Verified, Shape(
+            description="Every reveal in the journal checked, or (with --commitment, "
+                        "--target and --nonce) one number; exit 1 when one does not match.")],
+        "git-setup": cwx.GitSetup,
+        "init": cwx.Initialised,
+        "log": cwx.Log,
+        "odds-clock": cwx.ClockChances | cwx.ClockChancesAll,
+        "odds-wheel": cwx.WheelChances | cwx.WheelChancesAll,
+        "party": cwx.Party,
+        "recap": cwx.Recapped,
+        "reconcile": cwx.Reconciled,
+        "retire": cwx.Retirement,
+        "sync": cwx.SyncSteps,
+        "undo": cwx.Undone,
         "bag-draw": systems.Drawn,
         "bag-new": systems.BagShown,
         "bag-show": systems.BagShown,

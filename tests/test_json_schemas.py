@@ -231,6 +231,14 @@ def _valid(name: str, sample: object) -> bool:
                   "cancelled": False, "white_spent": False, "luck": {"white": 1, "black": 0},
                   "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}}),
     ("xp-spend", {"trait": "Climb", "score": 1, "cost": 12, "xp_total": -3}),
+    # No outcome and no pending guess: a guess off the clock, and nothing else.
+    ("clock-resolve", {"guess": 99, "score": None, "trait": None}),
+    ("clock-resolve", {"pending": True, "commitment": "ab", "guess": 3, "trait": None,
+                       "score": None}),
+    ("clock-pick", {"target": None, "commitment": None}),
+    ("check", {"ok": True, "checked": -1, "campaign": None, "valid": [], "skipped": [],
+               "problems": [], "supply": None, "pending": []}),
+    ("odds-wheel", {"odds": [{"color": "pink"}]}),
 ])
 def test_a_shape_no_command_gives_is_invalid(name: str, sample: object) -> None:
     assert not _valid(name, sample)

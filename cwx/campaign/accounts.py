@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import times
@@ -26,6 +26,9 @@ from cwx.journal import lines as journal
 from cwx.systems import sheets
 from cwx.toml import tomledit
 
+if TYPE_CHECKING:
+    from cwx.campaign.results import Correction, EventNamed, Started, Undid
+
 Opened = Callable[[str, list[str], Campaign], Change]  # how a command opens its files
 
 
@@ -37,7 +40,7 @@ class Corrected(Record):
     before: Any
     after: Any
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> Correction:
         return {"file": self.file, "key": self.key, "from": self.before, "to": self.after}
 
 
@@ -61,7 +64,7 @@ def _campaign_name(folder: str) -> str:
     return os.path.basename(os.path.abspath(folder))
 
 
-def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> dict[str, Any]:
+def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> Started:
     """Mark `folder` (made if missing) a campaign: its settings, a bag, and the files a
     table needs (templates.campaign_files); files already there are kept."""
     import contextlib
@@ -87,7 +90,7 @@ def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> 
             for name in created:
                 text, meant = wanted[name]
                 change.create(paths[name], text, force=False, meant=meant)
-            result: dict[str, Any] = {"folder": folder, "created": created, "kept": kept}
+            result: Started = {"folder": folder, "created": created, "kept": kept}
             change.record(result)
     except BaseException:
         if made:
@@ -754,10 +757,10 @@ def _root(undo: journal.Event, undoes: dict[str, str]) -> str:
     return at
 
 
-def undid(undoing: Undoing) -> dict[str, Any]:
+def undid(undoing: Undoing) -> Undid:
     """An undo: the journal's result, and --json's (`undid`: the event it takes back;
     `change`: the change of the game that is undone or redone by it; `redo`: which)."""
-    def said(event: journal.Event) -> dict[str, Any]:
+    def said(event: journal.Event) -> EventNamed:
         return {"id": event.id, "command": event.command, "at": event.at, "who": event.who,
                 "player": event.player}
 

@@ -18,7 +18,7 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
@@ -26,6 +26,9 @@ from cwx.journal import ledger
 from cwx.journal import lines as journal
 from cwx.rules import colorwheel
 from cwx.toml import tomlread
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Audited
 
 MIN_EXPECTED = 5  # the least expected count of a cell the chi-square test trusts
 LEVEL = 0.05  # a p-value below this is a sign of bias
@@ -51,7 +54,7 @@ class Audit(Record):
     needed: int | None = None  # more dice drawn the test needs (None: enough)
     skipped: int = 0  # recorded draws the journal could not replay
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> Audited:
         return {"draws": self.draws, "dice": self.dice,
                 "cells": [{"outcome": c.outcome, "observed": c.observed,
                            "expected": round(c.expected, 6)} for c in self.cells],

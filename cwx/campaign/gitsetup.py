@@ -9,7 +9,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
@@ -17,6 +17,9 @@ from cwx.campaign.folder import Campaign
 from cwx.git import repo
 from cwx.git.repo import Repository, git, inside, run, z_list
 from cwx.systems.templates import ATTRIBUTES, ATTRIBUTES_HEAD
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import GitSetup
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
 HOOKS = {
@@ -217,7 +220,7 @@ class Setup(Record):
     written: list[str]
     kept: list[str]  # hooks that are not cwx's, left alone
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> GitSetup:
         return {"campaign": self.campaign, "written": self.written, "kept": self.kept,
                 "driver": "merge.cwx"}
 

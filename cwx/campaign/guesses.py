@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import Conflict, RuleForbids
 from cwx.base.record import Record
@@ -27,9 +27,10 @@ from cwx.systems import clockworx as system
 if TYPE_CHECKING:
     from cwx.campaign.files import Change
     from cwx.campaign.folder import Campaign
+    from cwx.campaign.results import Counted, Pending, SettledGuess, Waiting
 
 GUESSING = system.GUESSING  # the journal's event of a pending guess
-SETTLED = "guesses"  # the key of a reveal's result that lists the guesses it settled
+SETTLED: Final = "guesses"  # the key of a reveal's result that lists the guesses it settled
 
 
 class Guess(Record):
@@ -45,7 +46,7 @@ class Guess(Record):
     trait: str | None
     score: int | None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> Waiting:
         return {"id": self.id, "at": self.when, "who": self.who, "file": self.file,
                 "player": self.player, "commitment": self.commitment, "guess": self.guess,
                 "trait": self.trait, "score": self.score}
@@ -253,7 +254,7 @@ def not_guessing(waiting: Sequence[Guess], name: str | None) -> None:
 
 
 def pending_result(commitment: str, guess: int, trait: str | None,
-                   score: int | None) -> dict[str, Any]:
+                   score: int | None) -> Pending:
     """A pending guess: the journal's result, and --json's."""
     return {"pending": True, "commitment": commitment, "guess": guess, "trait": trait,
             "score": score}
@@ -292,28 +293,28 @@ def still(journal_path: str | None, commitment: str, read: Sequence[Guess]) -> l
 
 
 def settle(change: Change, camp: Campaign, target: int,
-           guesses: Sequence[Guess]) -> list[dict[str, Any]]:
+           guesses: Sequence[Guess]) -> list[SettledGuess]:
     """Each guess resolved against the revealed `target`, in time order, its experience
     added to its character (in `change`). A later guess of a character, one whose file is
     gone or no ClockWorx character, or one whose score is not the character's at the
     guess, settles with no experience, and says why."""
-    settled: list[dict[str, Any]] = []
+    settled: list[SettledGuess] = []
     done: set[str | None] = set()  # the files settled so far
     held = scores_held(change.campaign.journal_file, guesses)
     for guess in guesses:
         outcome = clockworx.resolve(target, guess.guess, guess.score, guess.trait)
-        entry = {"id": guess.id, "who": guess.who, "file": guess.file,
-                 "player": guess.player, **system.outcome_json(outcome)}
         path = camp.named(guess.file) if guess.file else None
         why = _not_counted(change, guess, path, done, held[guess.id])
+        counted: Counted = {}
         if why is not None:
-            entry.update(counted=False, why=why)
+            counted = {"counted": False, "why": why}
         elif path is not None:
             sheet = change.character(path, system.NAME)
             change.save(path, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
             done.add(guess.file)
-            entry["xp_total"] = sheet.xp + outcome.xp
-        settled.append(entry)
+            counted = {"xp_total": sheet.xp + outcome.xp}
+        settled.append({"id": guess.id, "who": guess.who, "file": guess.file,
+                        "player": guess.player, **system.outcome_json(outcome), **counted})
     return settled
 
 

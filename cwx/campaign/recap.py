@@ -15,7 +15,7 @@ moment), and the campaign's dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import times
@@ -27,6 +27,9 @@ from cwx.campaign import guesses
 from cwx.journal import events, history, ledger, story
 from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Timeline
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Recapped, Recounted
 
 SESSION_GAP = 4 * 3600  # seconds
 
@@ -523,7 +526,7 @@ def _time(when: str) -> str:
     return times.shown(when)
 
 
-def as_json(done: Recap, told: Iterable[Told] | None = None) -> dict[str, Any]:
+def as_json(done: Recap, told: Iterable[Told] | None = None) -> Recapped:
     """The recap as JSON (`told`: the events listed, if not every one told)."""
     actions: dict[str | None, list[str]] = {}  # each file's, in one pass over the events
     for t in done.told:
@@ -542,7 +545,7 @@ def as_json(done: Recap, told: Iterable[Told] | None = None) -> dict[str, Any]:
     }
 
 
-def _event_json(t: Told) -> dict[str, Any]:
+def _event_json(t: Told) -> Recounted:
     return {"id": t.id, "at": t.when, "command": t.command, "who": t.who, "file": t.file,
             "player": t.player, "told": t.line, "undone": t.undone, "pending": t.pending,
             "correction": t.aside, "late": t.late, "voided_by": t.voided, "system": t.system}

@@ -16,12 +16,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.record import Record
 from cwx.journal import lines as journal
 from cwx.rules import clockworx
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Proof, RevealSeen
 
 FILE = ".cwx-sealed.json"  # outside git, in the campaign's folder
 
@@ -67,7 +70,7 @@ class Seal(Record):
     commitment: str  # hex SHA-256
     revealed: bool = False
 
-    def proof(self) -> dict[str, Any]:
+    def proof(self) -> Proof:
         """What a player needs to check the number against the commitment."""
         return {"target": self.target, "nonce": self.nonce, "commitment": self.commitment,
                 "verified": True}
@@ -225,7 +228,7 @@ class Shown(Record):
     def verified(self) -> bool:
         return self.matches and self.published
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RevealSeen:
         return {"commitment": self.commitment, "target": self.target, "nonce": self.nonce,
                 "at": self.when, "line": self.line, "published": self.published,
                 "verified": self.verified}

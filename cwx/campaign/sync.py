@@ -24,6 +24,7 @@ from cwx.journal import lines as journal
 
 if TYPE_CHECKING:
     from cwx.campaign import checks
+    from cwx.campaign.results import SyncReport
 
 Say = Callable[[str], None]
 
@@ -37,7 +38,7 @@ class Synced(Record):
     pushed: str | None  # where to ("origin/main"), or None: no remote
     problems: list[CwxError]  # what `cwx check` found after
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> SyncReport:
         return {"committed": self.committed, "message": self.message, "pulled": self.pulled,
                 "pushed": self.pushed, "ok": not self.problems,
                 "problems": [{"file": e.path, "line": e.line, "key": e.key,

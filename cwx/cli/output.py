@@ -3,13 +3,16 @@
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cwx.base.ink import many_colours, paint, plural
 
-__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "emit", "many_colours", "paint", "plural",
+if TYPE_CHECKING:
+    from cwx.campaign.results import DryRun as DryRunKey
+
+__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "dry_json", "emit", "many_colours", "paint", "plural",
            "quiet_stdout"]
 
 JsonFlag = Annotated[bool, typer.Option(
@@ -49,6 +52,11 @@ def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> Non
         sys.stdout.write(said)
     except BrokenPipeError:
         quiet_stdout()
+
+
+def dry_json(dry_run: bool) -> "DryRunKey":
+    """The key a result has with --dry-run, or none: `{**result, **dry_json(dry_run)}`."""
+    return {"dry_run": True} if dry_run else {}
 
 
 def quiet_stdout() -> None:

@@ -1,15 +1,18 @@
 """`cwx adopt`: record hand edits in the ledger, so the file becomes what the ledger says."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cwx.base.printable import printable
 from cwx.campaign import accounts
 from cwx.cli.common import DryRun, command, dry, opener
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.cli.views import value_text
 from cwx.journal.ledger import NO_DICE
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Adopted
 
 app = command("adopt")
 
@@ -37,9 +40,9 @@ def adopt(
     Example: cwx adopt rick.toml bag.toml
     """
     done = accounts.adopt(opener(dry_run), paths, supply=supply)
-    result = {"adopted": [a.as_json() for a in done.corrected],
-              "supply": {"white": done.total.white, "black": done.total.black},
-              **({"dry_run": True} if dry_run else {})}
+    result: Adopted = {"adopted": [a.as_json() for a in done.corrected],
+                       "supply": {"white": done.total.white, "black": done.total.black},
+                       **dry_json(dry_run)}
     emit(json, result, lambda: dry(_text(done), dry_run))
 
 

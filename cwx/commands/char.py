@@ -18,7 +18,7 @@ from cwx.cli.common import (
     opener,
     reading,
 )
-from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.cli.output import JsonFlag, colour_on, dry_json, emit
 from cwx.systems import sheets
 
 app = group("char", "Create characters and show their sheets.")
@@ -54,7 +54,7 @@ def new(
 
     accounts.make(opener(dry_run), "char new", here().of(file), file, sheet, force=force,
                   result=result, who=sheet.name)
-    emit(json, {**result, **({"dry_run": True} if dry_run else {})},
+    emit(json, {**result, **dry_json(dry_run)},
          lambda: dry(f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"
                      f"{entry.created_text(sheet)}", dry_run))
 

@@ -2,7 +2,7 @@
 pre-commit hook): exit 1 naming each problem (a linter's finding), 2 when it cannot run."""
 
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,6 +15,9 @@ from cwx.cli import progress
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.systems.clockworx import trait_said
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Checked
 
 FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)
 CANNOT_RUN = 2  # a path missing, or a file or folder cwx may not read: no verdict
@@ -52,7 +55,7 @@ def check(
         report = checks.check(paths or ["."], meter)
     if proven is not None:
         report = report._replace(problems=[*report.problems, *proven[1]])
-    result: dict[str, Any] = {
+    result: Checked = {
         "ok": not report.problems,
         "checked": report.checked,
         "campaign": report.campaign,
@@ -60,16 +63,15 @@ def check(
         "skipped": report.skipped,
         "problems": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
                      for e in report.problems],
+        # Null outside a campaign (no supply to count): one shape wherever it runs.
+        "supply": None if report.supply is None else
+        {"white": report.supply.white, "black": report.supply.black},
+        "pending": [guess.as_json() for guess in report.pending],
+        "ahead": [{"file": line.path, "line": line.line, "at": line.at}
+                  for line in report.ahead],
+        # Null without --signed: one shape either way.
+        "signed": None if proven is None else {"lines": proven[0], "unsigned": len(proven[1])},
     }
-    # Null outside a campaign (no supply to count): one shape wherever it runs.
-    result["supply"] = None if report.supply is None else \
-        {"white": report.supply.white, "black": report.supply.black}
-    result["pending"] = [guess.as_json() for guess in report.pending]
-    result["ahead"] = [{"file": line.path, "line": line.line, "at": line.at}
-                       for line in report.ahead]
-    # Null without --signed: one shape either way.
-    result["signed"] = None if proven is None else \
-        {"lines": proven[0], "unsigned": len(proven[1])}
     emit(json, result, lambda: text(report))
     if _unseen(report):  # what check cannot read it cannot call valid: as for a missing path
         raise typer.Exit(CANNOT_RUN)

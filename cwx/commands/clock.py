@@ -34,6 +34,18 @@ if TYPE_CHECKING:
     from cwx.campaign.files import Change
     from cwx.campaign.folder import Campaign
     from cwx.campaign.guesses import Guess
+    from cwx.campaign.results import (
+        Listed,
+        Pending,
+        Picked,
+        Resolved,
+        Resolving,
+        Revealed,
+        Sealed,
+        SettledGuess,
+        Verified,
+        VerifiedAll,
+    )
     from cwx.campaign.seal import Seal
 
 app = group("clock", "ClockWorx: the GM's number, sealed or not, and guesses.")
@@ -64,7 +76,8 @@ def pick(
         if target is not None or force:
             raise BadValue("--target and --force go with --seal")
         picked = clockworx.pick(rng(seed))
-        emit(json, {"target": picked, "commitment": None}, lambda: f"The GM's number is {picked}.")
+        open_pick: Picked = {"target": picked, "commitment": None}
+        emit(json, open_pick, lambda: f"The GM's number is {picked}.")
         return
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
@@ -80,7 +93,8 @@ def pick(
         result = {"commitment": sealed.commitment}
         change.record(result)
     # One shape for both: the number stays secret, so its key is null.
-    emit(json, {"target": None, **result}, lambda: f"Sealed. Share this commitment with the players:\n"
+    secret: Sealed = {"target": None, "commitment": sealed.commitment}
+    emit(json, secret, lambda: f"Sealed. Share this commitment with the players:\n"
                                f"  {sealed.commitment}\n"
                                "Reveal it after the guess: cwx clock reveal")
 
@@ -105,12 +119,13 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
         if not sealed.revealed or settled:
             _mark_revealed(change, path, sealed)
             change.record({**sealed.proof(), **_listed(settled)})
-    emit(json, {**sealed.proof(), **_listed(settled)},
+    revealed: Revealed = {**sealed.proof(), **_listed(settled)}
+    emit(json, revealed,
          lambda: "\n".join([_reveal_text(sealed), *_settled_lines(settled)]))
 
 
 def _settle(change: "Change", camp: "Campaign", sealed: "Seal",
-            waiting: "list[Guess]") -> list[dict[str, Any]]:
+            waiting: "list[Guess]") -> "list[SettledGuess]":
     """The guesses waiting on the seal, settled in this change (the reveal's)."""
     from cwx.campaign import guesses
 
@@ -118,13 +133,13 @@ def _settle(change: "Change", camp: "Campaign", sealed: "Seal",
     return guesses.settle(change, camp, sealed.target, now)
 
 
-def _listed(settled: list[dict[str, Any]]) -> dict[str, Any]:
+def _listed(settled: "list[SettledGuess]") -> "Listed":
     from cwx.campaign import guesses
 
     return {guesses.SETTLED: settled} if settled else {}
 
 
-def _settled_lines(settled: list[dict[str, Any]]) -> list[str]:
+def _settled_lines(settled: "list[SettledGuess]") -> list[str]:
     from cwx.campaign import guesses
 
     if not settled:
@@ -162,7 +177,7 @@ def verify(
         raise BadValue("give --commitment, --target and --nonce together (or none, to "
                        "re-check every reveal in the journal)")
     matches = seal.verified(commitment, target, nonce)
-    result = {"target": target, "nonce": nonce.strip().lower(),
+    result: Verified = {"target": target, "nonce": nonce.strip().lower(),
               "commitment": commitment.strip().lower(), "verified": matches}
     emit(json, result, lambda: f"Verified: {target} is the number that was sealed."
          if matches else f"Not verified: {target} with that nonce does not match the "
@@ -193,7 +208,8 @@ def _verify_journal(as_json: bool) -> None:
                      ("all verified." if every else f"{bad} not verified."))
         return "\n".join(lines)
 
-    emit(as_json, {"seals": [item.as_json() for item in shown], "verified": every}, text)
+    checked: VerifiedAll = {"seals": [item.as_json() for item in shown], "verified": every}
+    emit(as_json, checked, text)
     if not every:
         raise typer.Exit(1)
 
@@ -260,7 +276,7 @@ def _sealed_here(path: str, camp: "Campaign") -> bool:
 
 
 def _guess(camp: "Campaign", guess: int, trait: str | None, score: int | None,
-           char: str | None, commitment: str | None) -> tuple[dict[str, Any], str | None]:
+           char: str | None, commitment: str | None) -> "tuple[Pending, str | None]":
     """A guess journaled pending against the latest published seal (no file changes)."""
     from cwx.campaign import guesses
 
@@ -284,7 +300,7 @@ def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
         return clockworx.require_trait(sheet.traits, trait) if trait is not None else None
 
 
-def _print_pending(as_json: bool, result: dict[str, Any], who: str | None) -> None:
+def _print_pending(as_json: bool, result: "Pending", who: str | None) -> None:
     from cwx.campaign import bypost
 
     def text() -> str:
@@ -316,7 +332,7 @@ def _one_way(trait: str | None, char: str | None, score: int | None, target: int
 def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: str | None,
                       score: int | None, char: str | None,
                       seal_at: "tuple[str, Campaign] | None",
-                      ) -> tuple[ClockOutcome, dict[str, Any], str | None]:
+                      ) -> "tuple[ClockOutcome, Resolving, str | None]":
     """Resolve against a character (adding the experience) and/or the sealed number
     (revealing it, and settling the guesses waiting on it), as one change with one
     journal line."""
@@ -329,7 +345,7 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
     paths = [p for p in (char, seal_path) if p]
     paths += [p for p in _to_settle(acting, waiting) if p not in paths]
     with changing("clock resolve", paths, acting, private=[seal_path or ""]) as change:
-        extra: dict[str, Any] = {}
+        extra: Resolving = {}
         if seal_path:
             target, extra = _revealing(change, acting, seal_path, waiting, char)
         assert target is not None
@@ -361,7 +377,7 @@ def _to_settle(camp: "Campaign", waiting: "list[Guess]") -> list[str]:
 
 
 def _revealing(change: "Change", camp: "Campaign", path: str, waiting: "list[Guess]",
-               char: str | None) -> tuple[int, dict[str, Any]]:
+               char: str | None) -> "tuple[int, Resolving]":
     """The sealed number resolved against, revealed (and the guesses on it settled; the
     GM's own character may not be one of them)."""
     from cwx.campaign import guesses
@@ -370,11 +386,15 @@ def _revealing(change: "Change", camp: "Campaign", path: str, waiting: "list[Gue
     sealed = _sealed_to_resolve(change, path)
     settled = _settle(change, camp, sealed, waiting)
     _mark_revealed(change, path, sealed)
-    return sealed.target, {**{k: v for k, v in sealed.proof().items() if k != "target"},
-                           **_listed(settled)}
+    proof = sealed.proof()
+    extra: Resolving = {"nonce": proof["nonce"], "commitment": proof["commitment"],
+                        "verified": proof["verified"]}
+    if settled:  # as _listed says them
+        extra["guesses"] = settled
+    return sealed.target, extra
 
 
-def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] | None = None,
+def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: "Resolving | None" = None,
                    *, exit_code: bool, who: str | None = None) -> None:
     """Print a resolved action: the clock face for people, the keys for scripts."""
     extra = extra or {}
@@ -390,7 +410,8 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: dict[str, Any] |
             lines.append(f"{who} now has {extra['xp_total']} xp.")
         return "\n".join(lines)
 
-    emit(as_json, {**outcome_json(outcome), **extra}, text)
+    resolved: Resolved = {**outcome_json(outcome), **extra}
+    emit(as_json, resolved, text)
     if exit_code and not outcome.success:
         raise typer.Exit(1)
 

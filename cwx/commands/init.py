@@ -1,15 +1,18 @@
 """`cwx init`: a new campaign folder, ready for git."""
 
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cwx.campaign import accounts, gitsetup
 from cwx.campaign.folder import Campaign
 from cwx.cli.common import DryRun, command, dry, note, opener
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.git import repo
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Initialised
 
 app = command("init")
 
@@ -32,8 +35,9 @@ def init(
     """
     from cwx.cli import scene
 
-    result = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
-    result["git"] = None  # outside git: one shape in both places, for scripts
+    started = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
+    # Outside git, git is null: one shape in both places, for scripts.
+    result: Initialised = {**started, "git": None, **dry_json(dry_run)}
     in_git = repo.of(folder) is not None and os.path.isdir(folder)
     # In git: ready for clones; but never from a scene, whose files may come from a clone
     # of anyone's, inside a repository of yours: a person runs git setup.
@@ -41,8 +45,6 @@ def init(
         # A dry run made no campaign.toml: the folder is the campaign it would be.
         camp = Campaign(folder, folder) if dry_run else Campaign.around(folder)
         result["git"] = gitsetup.setup(opener(dry_run), camp, note, dry_run=dry_run).as_json()
-    if dry_run:
-        result["dry_run"] = True
     emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],
                                          in_git=in_git, set_up=result["git"] is not None),
                                    dry_run))

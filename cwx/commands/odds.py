@@ -2,7 +2,7 @@
 
 import sys
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +25,9 @@ from cwx.rules import clockworx, colorwheel, odds
 from cwx.rules.odds import ClockOdds, WheelOdds
 from cwx.systems import clockworx as clockworx_system
 from cwx.systems import colorwheel as colorwheel_system
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import ClockChances, ClockChancesAll, WheelChances, WheelChancesAll
 
 app = group("odds", "Exact odds of an action, before you risk it.")
 
@@ -63,7 +66,8 @@ def clock(
             score = sheet.traits[clockworx.require_trait(sheet.traits, trait)]
     if all_:
         rows = [odds.clock(s) for s in (None, 1, 2, 3, 4, 5, 6)]
-        emit(json, {"odds": [_clock_json(r) for r in rows]}, lambda: _clock_table(rows))
+        every: ClockChancesAll = {"odds": [_clock_json(r) for r in rows]}
+        emit(json, every, lambda: _clock_table(rows))
         return
     result = odds.clock(score)
     emit(json, _clock_json(result), lambda: _clock_text(result))
@@ -109,7 +113,8 @@ def wheel(
     policy = odds.Policy(keep_white, keep_black, spend_white)
     if all_:
         rows = [odds.wheel(table, c, policy) for c in colorwheel.COLOURS]
-        emit(json, {"odds": [_wheel_json(r) for r in rows]}, lambda: _wheel_table(rows))
+        every_colour: WheelChancesAll = {"odds": [_wheel_json(r) for r in rows]}
+        emit(json, every_colour, lambda: _wheel_table(rows))
         return
     result = odds.wheel(table, colour or "", policy)
     emit(json, _wheel_json(result), lambda: _wheel_text(result))
@@ -160,7 +165,7 @@ def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.1f}%"
 
 
-def _clock_json(row: ClockOdds) -> dict[str, Any]:
+def _clock_json(row: ClockOdds) -> "ClockChances":
     return {"score": row.score, "p_success": float(row.p_success),
             "p_success_exact": exact_text(row.p_success), "p_critical": float(row.p_critical),
             "p_critical_exact": str(row.p_critical), "expected_xp": float(row.expected_xp),
@@ -184,7 +189,7 @@ def _clock_table(rows: list[ClockOdds]) -> str:
     return "\n".join(lines)
 
 
-def _wheel_json(row: WheelOdds) -> dict[str, Any]:
+def _wheel_json(row: WheelOdds) -> "WheelChances":
     return {"color": row.colour, "p_success": float(row.p_success),
             "p_success_exact": exact_text(row.p_success),
             "expected_white": float(row.expected_white),

@@ -4,13 +4,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cwx import systems
 from cwx.base.errors import CwxError
 from cwx.cli.common import command, complete_characters, here, note, reading
 from cwx.cli.output import JsonFlag, colour_on, emit
+from cwx.systems import bag as bags
 from cwx.systems import sheets
 
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
+    from cwx.campaign.results import Party
 
 app = command("party")
 
@@ -46,8 +49,8 @@ def party(
                 note(f"{error}; left out (cwx check says more)")
         bag_sheet = change.bag(bag) if bag else None
     shown = [*found, *([bag_sheet] if bag_sheet else [])]
-    result = {"characters": [sheets.entry_of_sheet(s).as_json(s) for s in found],
-              "bag": sheets.entry_of_sheet(bag_sheet).as_json(bag_sheet) if bag_sheet else None}
+    result: Party = {"characters": [systems.system(s.system).as_json(s) for s in found],
+                     "bag": bags.as_json(bag_sheet) if bag_sheet else None}
     # A campaign with no one in it yet is an empty party, not an error (exit 0).
     empty = [] if found else [f"No characters in the campaign at {camp.needed()} yet; "
                               "cwx char new makes one."]

@@ -1,13 +1,18 @@
 """`cwx reconcile`: bring every file of the campaign to its ledger value."""
 
+from typing import TYPE_CHECKING
+
 from cwx.base.ink import plural
 from cwx.base.printable import printable
 from cwx.campaign import accounts
 from cwx.campaign.folder import Campaign
 from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.cli.views import value_text
 from cwx.git import history
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Reconciled
 
 app = command("reconcile")
 
@@ -28,8 +33,8 @@ def reconcile(
     camp = Campaign.around(folder)
     history.refuse_rewritten(camp.needed(), "cwx reconcile")  # as the hooks refuse it
     corrected = accounts.reconcile(opener(dry_run), camp)
-    emit(json, {"corrected": [c.as_json() for c in corrected],
-                **({"dry_run": True} if dry_run else {})},
+    result: Reconciled = {"corrected": [c.as_json() for c in corrected], **dry_json(dry_run)}
+    emit(json, result,
          lambda: dry(text(corrected), dry_run))
 
 

@@ -1,7 +1,7 @@
 """`cwx retire`: a character who leaves the group, or a bag made by mistake, out of the
 campaign, its dice accounted for."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,7 +17,10 @@ from cwx.cli.common import (
     here,
     opener,
 )
-from cwx.cli.output import JsonFlag, emit
+from cwx.cli.output import JsonFlag, dry_json, emit
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import Retirement
 
 app = command("retire")
 
@@ -44,10 +47,10 @@ def retire(
     path = camp.character(file) if camp.root is not None else file
     done = accounts.retire(opener(dry_run), camp.of(path), path, bag)
     trouble = accounts.removed(path) if not dry_run else None
-    result = {"retired": done.file, "kind": done.kind,
+    result: Retirement = {"retired": done.file, "kind": done.kind,
               "dice": {"white": done.dice.white, "black": done.dice.black}, "bag": done.bag,
               "supply": {"white": done.supply.white, "black": done.supply.black},
-              "removed": trouble is None, **({"dry_run": True} if dry_run else {})}
+              "removed": trouble is None, **dry_json(dry_run)}
     emit(json, result, lambda: dry(printable(_text(done, trouble)), dry_run))
 
 

@@ -1,12 +1,15 @@
 """`cwx sync`: send your turn and bring in the table's, in one command (play by post)."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cwx.campaign import sync as syncing
 from cwx.cli.common import changing, command, here, note
 from cwx.cli.output import JsonFlag, emit
+
+if TYPE_CHECKING:
+    from cwx.campaign.results import SyncSteps
 
 app = command("sync")
 
@@ -29,7 +32,8 @@ def sync(
     steps: list[str] = []
     say = steps.append if json else _step
     done = syncing.sync(changing, here(), message, say)
-    emit(json, {**done.as_json(), "steps": steps}, lambda: _summary(done))
+    result: SyncSteps = {**done.as_json(), "steps": steps}
+    emit(json, result, lambda: _summary(done))
     if done.problems:
         raise typer.Exit(1)
 

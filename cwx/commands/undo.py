@@ -17,10 +17,11 @@ from cwx.cli.common import (
     here,
     opener,
 )
-from cwx.cli.output import JsonFlag, Utc, emit
+from cwx.cli.output import JsonFlag, Utc, dry_json, emit
 
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
+    from cwx.campaign.results import Undone
 
 app = command("undo")
 
@@ -61,9 +62,10 @@ def undo(
     player = players.checked(player, "--player") if player is not None else \
         players.current(camp.journal_folder)
     undoing = accounts.undo(opener(dry_run), camp, char, player, redo=redo, named=event)
-    emit(json, {**accounts.undid(undoing),
-                "restores": [item.as_json() for item in undoing.restored],
-                **({"dry_run": True} if dry_run else {})},
+    result: Undone = {**accounts.undid(undoing),
+                      "restores": [item.as_json() for item in undoing.restored],
+                      **dry_json(dry_run)}
+    emit(json, result,
          lambda: dry(printable(_said(undoing)) + _unpulled(camp, dry_run), dry_run))
 
 

@@ -90,6 +90,9 @@ if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typ
         def new(self, name: str, pairs: list[tuple[str, str]]) -> Any:
             """A character as `char new --trait` makes it, checked as creation requires."""
 
+        def as_json(self, sheet: Any) -> Sheet:
+            """The character for scripts (SPEC section 4)."""
+
         def created(self, sheet: Any) -> Created:
             """What `char new` reports beyond the sheet (ClockWorx: the points unspent)."""
 

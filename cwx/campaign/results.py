@@ -1,0 +1,491 @@
+"""What the campaign's operations and the commands give scripts (--json), as types: the
+code that builds a result is annotated with its type here, and `make schemas` writes
+docs/json/ from them (the systems' own results are in systems/_results.py).
+
+Imported for type checking only by the code that builds them (a TypedDict costs a
+command start-up time), for real by scripts/schemas.py and the tests.
+
+A value read back from the journal is any clone's word: its type says what the journal's
+reader lets through (an id of up to 64 characters, a stamp of a day that exists), not what
+this cwx writes (16 hexadecimal digits)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from cwx import systems
+from cwx.base.shapes import Shape
+from cwx.journal import lines as journal
+from cwx.systems._results import (
+    BagShown,
+    Colour,
+    Commitment,
+    Count,
+    Luck,
+    Nonce,
+    Outcome,
+    Position,
+    Score,
+    Sheet,
+)
+
+Id = Annotated[str, Shape(minLength=1, maxLength=journal.MAX_ID,
+                          description="An event's id (cwx writes 16 hexadecimal digits).")]
+Stamp = Annotated[str, Shape(pattern=f"^{journal._AT}$", description="A UTC time.")]
+Chance = Annotated[float, Shape(minimum=0, maximum=1)]
+Exact = Annotated[str, Shape(pattern="^[0-9]+(/[0-9]+)?$",
+                             description="The same number, exactly: a fraction.")]
+KINDS = ["character", *(kind.NAME for kind in systems.kinds() if not kind.CHARACTER)]
+Kind = Annotated[str, Shape(enum=KINDS, description="A kind of campaign file.")]
+Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,40}$", description="A commit's short id.")]
+
+
+class DryRun(TypedDict):
+    """With --dry-run, dry_run: true (nothing was written); else no such key."""
+
+    dry_run: NotRequired[Literal[True]]
+
+
+class Problem(TypedDict):
+    """A finding: the file, line and key it is at (each may be null), and what is wrong."""
+
+    file: str | None
+    line: Annotated[int, Shape(minimum=1)] | None
+    key: str | None
+    message: str
+
+
+# ---------------------------------------------------------------- the ledger's corrections
+
+Correction = TypedDict("Correction", {
+    "file": str,
+    "key": str | None,  # None: a whole file
+    "from": Any,
+    "to": Any,
+})
+Correction.__doc__ = "One key of a file, from one value to another (key null: the whole file)."
+
+
+class Adopted(DryRun):
+    """The keys adopted from the files into the ledger, and the campaign's supply after."""
+
+    adopted: list[Correction]
+    supply: Luck
+
+
+class Reconciled(DryRun):
+    """The keys brought back to the ledger's values."""
+
+    corrected: list[Correction]
+
+
+class EventNamed(TypedDict):
+    """An event, as the undo names it."""
+
+    id: Id
+    command: str
+    at: Stamp
+    who: str | None
+    player: str | None
+
+
+class Undid(TypedDict):
+    """An undo: the journal's result (undid: the event it takes back; change: the change
+    of the game undone or redone by it; redo: which)."""
+
+    undid: EventNamed
+    change: EventNamed
+    redo: bool
+
+
+class Undone(Undid, DryRun):
+    """An undo, and what it sets back."""
+
+    restores: list[Correction]
+
+
+class Retirement(DryRun):
+    """A file retired: what it was, the dice it held, the bag whose reserve took them
+    (null: none), the campaign's supply after, and whether the file is gone."""
+
+    retired: str
+    kind: Kind
+    dice: Luck
+    bag: str | None
+    supply: Luck
+    removed: bool
+
+
+# ---------------------------------------------------------------- a campaign, a clone
+
+
+class GitSetup(TypedDict):
+    """The clone prepared: the hooks written and those kept (not cwx's), the merge driver."""
+
+    campaign: str
+    written: list[str]
+    kept: list[str]
+    driver: Literal["merge.cwx"]
+
+
+class Started(TypedDict):
+    """A new campaign's folder and the files made in it (or kept, already there)."""
+
+    folder: str
+    created: list[str]
+    kept: list[str]
+
+
+class Initialised(Started, DryRun):
+    """A new campaign, and its clone's git setup (null outside git)."""
+
+    git: GitSetup | None
+
+
+class SyncReport(TypedDict):
+    """A sync: the commit made, pulled and pushed (null: none), and what check found."""
+
+    committed: Commit | None
+    message: str | None
+    pulled: Count
+    pushed: str | None
+    ok: bool
+    problems: list[Problem]
+
+
+class SyncSteps(SyncReport):
+    """A sync, and each step it took, as a line."""
+
+    steps: list[str]
+
+
+class Checked(TypedDict):
+    """cwx check: exit 0 when ok, 1 with problems (each one here), 2 when it cannot run, or
+    when a problem here is a file it may not read or a folder it may not list."""
+
+    ok: bool
+    checked: Count
+    campaign: str | None
+    valid: list[Valid]
+    skipped: list[str]
+    problems: list[Problem]
+    supply: Luck | None
+    pending: list[Waiting]
+    ahead: Annotated[list[Ahead], Shape(
+        description="Journal lines stamped more than ten minutes ahead of this clone's "
+                    "clock: information, not a finding (the clock of the clone that made "
+                    "them may be wrong).")]
+    signed: Annotated[Signed | None, Shape(
+        description="With --signed: the journal's lines, and how many did not arrive in a "
+                    "commit signed by the key campaign.toml lists for the player they name "
+                    "(each is a problem). Null without --signed.")]
+
+
+class Signed(TypedDict):
+    """What `check --signed` proved: the journal's lines, and those not signed."""
+
+    lines: Count
+    unsigned: Count
+
+
+class Ahead(TypedDict):
+    """A journal line stamped ahead of this clone's clock: where, and its stamp."""
+
+    file: str
+    line: Annotated[int, Shape(minimum=1)]
+    at: Stamp
+
+
+class Valid(TypedDict):
+    """A file found valid, and its kind."""
+
+    file: str
+    kind: Annotated[str, Shape(enum=[*KINDS, "journal", "settings"])]
+
+
+class Party(TypedDict):
+    """The characters, and the campaign's bag (null: none)."""
+
+    characters: list[Sheet]
+    bag: BagShown | None
+
+
+# ---------------------------------------------------------------- the sealed number
+
+
+class Picked(TypedDict):
+    """The GM's number, picked in the open: no commitment."""
+
+    target: Position
+    commitment: None
+
+
+class Sealed(TypedDict):
+    """The GM's number, sealed: it stays secret (null), the commitment is shared."""
+
+    target: None
+    commitment: Commitment
+
+
+class Proof(TypedDict):
+    """What a player needs to check the number against the commitment."""
+
+    target: Position
+    nonce: Nonce
+    commitment: Commitment
+    verified: Literal[True]
+
+
+class Pending(TypedDict):
+    """A guess on a sealed number, waiting for the GM's reveal (no number, no outcome)."""
+
+    pending: Literal[True]
+    commitment: Commitment
+    guess: Position
+    trait: str | None
+    score: Score | None
+
+
+class Waiting(TypedDict):
+    """A sealed guess waiting for the GM's reveal, as the journal says it."""
+
+    id: Id
+    at: Stamp
+    who: str | None
+    file: str | None
+    player: str | None
+    commitment: Commitment
+    guess: Position
+    trait: str | None
+    score: Score | None
+
+
+class Counted(TypedDict):
+    """A settled guess's experience: the character's after it (xp_total), or why it
+    counted for nothing (counted: false, why), or neither (a score without a character)."""
+
+    counted: NotRequired[Literal[False]]
+    why: NotRequired[str]
+    xp_total: NotRequired[Count]
+
+
+class SettledGuess(Outcome, Counted):
+    """A guess settled by the reveal: whose, its outcome, and the experience it brought."""
+
+    id: Id
+    who: str | None
+    file: str | None
+    player: str | None
+
+
+class Listed(TypedDict):
+    """The guesses a reveal settled (none: no key)."""
+
+    guesses: NotRequired[Annotated[list[SettledGuess], Shape(minItems=1)]]
+
+
+class Revealed(Proof, Listed):
+    """The sealed number revealed, with its proof, and the guesses it settled (none: no key)."""
+
+
+class Resolving(Listed):
+    """What a resolve adds to the outcome: against the sealed number, its proof (nonce,
+    commitment, verified) and the guesses the reveal settled; with --char, xp_total."""
+
+    nonce: NotRequired[Nonce]
+    commitment: NotRequired[Commitment]
+    verified: NotRequired[Literal[True]]
+    xp_total: NotRequired[Count]
+
+
+class Resolved(Outcome, Resolving):
+    """A resolved guess; xp_total with --char; against the sealed number, its proof
+    (nonce, commitment, verified) and the guesses the reveal settled."""
+
+
+class Verified(TypedDict):
+    """A number checked against the commitment given with it."""
+
+    target: Position
+    nonce: str
+    commitment: str
+    verified: bool
+
+
+class RevealSeen(TypedDict):
+    """A reveal the journal holds, checked: the number and nonce as its line says them."""
+
+    commitment: str
+    target: Any
+    nonce: Any
+    at: Stamp
+    line: Annotated[int, Shape(minimum=1)]
+    published: bool
+    verified: bool
+
+
+class VerifiedAll(TypedDict):
+    """Every reveal in the journal, each checked, and whether all are verified."""
+
+    seals: list[RevealSeen]
+    verified: bool
+
+
+# ---------------------------------------------------------------- odds
+
+
+class ClockChances(TypedDict):
+    """A guess's chances with a score (null: untrained), as numbers and exactly."""
+
+    score: Score | None
+    p_success: Chance
+    p_success_exact: Exact
+    p_critical: Chance
+    p_critical_exact: Exact
+    expected_xp: Annotated[float, Shape(minimum=0)]
+    expected_xp_exact: Exact
+
+
+class ClockChancesAll(TypedDict):
+    """Every score's chances (--all)."""
+
+    odds: list[ClockChances]
+
+
+class Policy(TypedDict):
+    """What the player keeps and spends."""
+
+    keep_white: bool
+    keep_black: bool
+    spend_white: bool
+
+
+class WheelChances(TypedDict):
+    """A colour's chance of success, and the luck held afterwards on average."""
+
+    color: Colour
+    p_success: Chance
+    p_success_exact: Exact
+    expected_white: Annotated[float, Shape(minimum=0)]
+    expected_white_exact: Exact
+    expected_black: Annotated[float, Shape(minimum=0)]
+    expected_black_exact: Exact
+    policy: Policy
+
+
+class WheelChancesAll(TypedDict):
+    """Every colour's chances (--all)."""
+
+    odds: list[WheelChances]
+
+
+# ---------------------------------------------------------------- the journal, read
+
+
+class Cell(TypedDict):
+    """A colour's dice (or colours merged, joined by +): observed and expected counts."""
+
+    outcome: str
+    observed: Count
+    expected: Annotated[float, Shape(minimum=0)]
+
+
+class Audited(TypedDict):
+    """Pearson's chi-square over the dice the table drew by hand: observed against expected
+    counts per colour (cells), the cells the test used (tested, small ones merged),
+    chi_square, df, p_value (null with too few dice), and a verdict in plain words."""
+
+    draws: Count
+    dice: Count
+    cells: list[Cell]
+    tested: list[Cell]
+    chi_square: Annotated[float, Shape(minimum=0)] | None
+    df: Annotated[int, Shape(minimum=1)] | None
+    p_value: Chance | None
+    verdict: str
+    needed: Annotated[int, Shape(minimum=1, description="More dice the test needs.")] | None
+    skipped: Count
+
+
+Session = TypedDict("Session", {  # "from" is Python's word: no class can name it
+    "number": Annotated[int, Shape(minimum=1)],
+    "from": Stamp,
+    "to": Stamp,
+    "events": Annotated[int, Shape(minimum=1)],
+})
+Session.__doc__ = "A session: its number, its events' first and last times, and how many."
+
+
+class Standing(TypedDict):
+    """A character at the end: its file, name, the counts it holds, its actions' ids."""
+
+    file: str
+    name: str
+    holds: dict[str, int]
+    actions: list[Id]
+
+
+class Recounted(TypedDict):
+    """An event as the recap tells it."""
+
+    id: Id
+    at: Stamp
+    command: str
+    who: str | None
+    file: str | None
+    player: str | None
+    told: str
+    undone: bool
+    pending: bool
+    correction: bool
+    late: bool
+    voided_by: Id | None
+    system: str | None
+
+
+class Recapped(TypedDict):
+    """The campaign's sessions, its characters at the end, its events told, its supply."""
+
+    sessions: list[Session]
+    total_sessions: Count
+    characters: list[Standing]
+    events: list[Recounted]
+    supply: Luck | None
+
+
+Change = TypedDict("Change", {
+    "file": str,
+    "key": NotRequired[str | None],
+    "from": NotRequired[Any],
+    "to": NotRequired[Any],
+    "created": NotRequired[bool],
+    "text": NotRequired[str | None],
+    "correction": NotRequired[Literal[True]],
+    "removed": NotRequired[Literal[True]],
+})
+Change.__doc__ = ("A change an event made: a key from one value to another (correction: a "
+                  "reconcile's), or a whole file made (its text, null for a secret one) or "
+                  "removed.")
+
+
+class Logged(TypedDict):
+    """An event as this cwx's journal writes it (keys a later version added are kept)."""
+
+    v: Annotated[int, Shape(const=journal.VERSION)]
+    id: Id
+    at: Stamp
+    command: str
+    who: str | None
+    file: str | None
+    bag: str | None
+    result: Annotated[dict[str, Any], Shape(
+        description="What the command reported (its --json keys).")]
+    changes: list[Change]
+    undoes: NotRequired[Annotated[str, Shape(description="The id of the event it undoes.")]]
+    player: NotRequired[str]
+
+
+class Log(TypedDict):
+    """The journal's events, oldest first, each as this cwx's journal writes it."""
+
+    events: list[Annotated[Logged, Shape(additionalProperties=True)]]
