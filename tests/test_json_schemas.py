@@ -54,6 +54,8 @@ def _play(folder: Path) -> dict[str, list[Any]]:
     run("char-new", "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue", *SUE)
     run("char-new", "char", "new", "kris.toml", "--system", "clockworx", "--trait", "Repair=4",
         "--trait", "Run=4", "--trait", "Lie=4")
+    run("char-new", "char", "new", "zed.toml", "--system", "clockworx", "--trait", "Swim=1",
+        "--trait", "Run=1", "--trait", "Lie=1", "--dry-run")
     run("char-show", "char", "show", "kris")
     run("char-show", "char", "show", "sue")
     run("party", "party")
@@ -72,10 +74,12 @@ def _play(folder: Path) -> dict[str, list[Any]]:
         "red", "--keep-black")
     run("luck-curse", "luck", "curse", "-c", "sue")
     run("game-end", "game", "end", "-c", "sue")
+    run("game-end", "game", "end", "-c", "sue")  # nothing to settle
     run("clock-pick", "clock", "pick", "--seed", 3)
     run("clock-pick", "clock", "pick", "--seal", "--target", 4)
     run("clock-resolve", "clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris")
     run("clock-resolve", "clock", "resolve", "-T", 4, "-g", 3, "--score", 2)
+    run("clock-resolve", "clock", "resolve", "-T", 4, "-g", 9)  # untrained
     run("clock-reveal", "clock", "reveal")
     run("clock-verify", "clock", "verify")
     proof = outputs["clock-reveal"][0]
@@ -96,10 +100,13 @@ def _play(folder: Path) -> dict[str, list[Any]]:
                                                                             "Lie = 5"))
     run("check", "check", ok=(1,))
     run("reconcile", "reconcile", "--dry-run")
+    run("adopt", "adopt", "kris.toml", "--dry-run")
     run("adopt", "adopt", "kris.toml")
     run("reconcile", "reconcile")
+    run("undo", "undo", "--dry-run")
     run("undo", "undo")
     run("undo", "undo", "--redo")
+    run("retire", "retire", "bag2.toml", "--dry-run")
     run("retire", "retire", "bag2.toml")
     run("recap", "recap")
     run("git-setup", "git", "setup")
@@ -131,6 +138,7 @@ def _outside_git(folder: Path) -> dict[str, list[Any]]:
 
     for name in ("log", "recap", "check", "audit", "clock-verify"):  # no campaign, nothing
         run(name, *name.split("-"), cwd=folder)
+    run("init", "init", folder / "dry", "--dry-run", cwd=folder)
     run("init", "init", here, cwd=folder)
     for name in ("party", "check", "recap", "reconcile"):  # a campaign of no one yet
         run(name, name)
@@ -172,7 +180,9 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
 
 def test_every_command_with_json_has_a_schema(outputs: dict[str, list[Any]]) -> None:
     published = {path.name.removesuffix(".schema.json") for path in FOLDER.glob("*.json")}
-    assert set(outputs) <= published, sorted(set(outputs) - published)
+    assert set(outputs) == published == set(MADE), sorted(published ^ set(outputs))
+    dry = {name for name, samples in outputs.items() for out in samples if "dry_run" in out}
+    assert dry == {"adopt", "char-new", "init", "reconcile", "retire", "undo"}
     assert {"bag-draw", "party", "check", "sync", "recap", "clock-resolve"} <= published
 
 
@@ -187,7 +197,7 @@ def test_every_output_is_valid_against_its_schema(outputs: dict[str, list[Any]])
 def test_one_shape_in_and_out_of_git_with_none_one_or_two(
         outputs: dict[str, list[Any]]) -> None:
     # The same keys wherever a command runs: what is not there is null, or an empty list.
-    assert [init["git"] is None for init in outputs["init"]] == [False, True]
+    assert [init["git"] is None for init in outputs["init"]] == [False, True, True]
     assert {len(party["characters"]) for party in outputs["party"]} == {0, 1, 2}
     assert {len(log["events"]) for log in outputs["log"]} >= {0, 1, 2}
     assert {check["supply"] is None for check in outputs["check"]} == {False, True}
@@ -195,7 +205,8 @@ def test_one_shape_in_and_out_of_git_with_none_one_or_two(
     assert {(pick["target"] is None, pick["commitment"] is None) for pick in picks} == \
         {(True, False), (False, True)}
     for name in ("init", "party", "check", "clock-pick", "log"):
-        assert len({tuple(sorted(out)) for out in outputs[name]}) == 1, name
+        shapes = {tuple(sorted(out)) for out in outputs[name] if "dry_run" not in out}
+        assert len(shapes) == 1, name
 
 
 def test_a_schema_catches_a_shape_that_is_not_its_commands() -> None:
@@ -250,3 +261,21 @@ def test_a_sheet_schema_names_no_trait_of_any_character() -> None:
     assert "Swim" not in text and "Repair" not in text and '"properties": {}' not in text
     assert _valid("char-show", {"name": "Kris", "system": "clockworx",
                                 "traits": {"Swim": 3, "Any name": 6}, "xp": 0})
+
+
+def test_every_command_that_prints_json_is_published() -> None:
+    # From the command line itself: a new command with --json has a result type to publish.
+    from cwx.cli import lazy, toolkit
+    from cwx.cli.app import COMMANDS, app
+
+    root: Any = toolkit.build(app)
+    taking = set()
+    for name in lazy.commands(COMMANDS):
+        command = root.get_command(None, name)
+        subs = command.list_commands(None) if hasattr(command, "list_commands") else [None]
+        for sub in subs:
+            one = command.get_command(None, sub) if sub else command
+            if any("--json" in getattr(param, "opts", ()) for param in one.params):
+                taking.add(f"{name}-{sub}" if sub else name)
+    taking.discard("play")  # a scene prints its lines' own results
+    assert taking == set(MADE), sorted(taking ^ set(MADE))
