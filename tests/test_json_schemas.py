@@ -244,7 +244,9 @@ def _valid(name: str, sample: object) -> bool:
     ("xp-spend", {"trait": "Climb", "score": 1, "cost": 12, "xp_total": -3}),
     # No outcome and no pending guess: a guess off the clock, and nothing else.
     ("clock-resolve", {"guess": 99, "score": None, "trait": None}),
-    ("clock-resolve", {"pending": True, "commitment": "ab", "guess": 3, "trait": None,
+    ("clock-resolve", {"pending": True, "commitment": "ab", "guess": 13, "trait": None,
+                       "score": None}),
+    ("clock-resolve", {"pending": False, "commitment": "ab", "guess": 3, "trait": None,
                        "score": None}),
     ("clock-pick", {"target": None, "commitment": None}),
     ("check", {"ok": True, "checked": -1, "campaign": None, "valid": [], "skipped": [],
@@ -279,3 +281,35 @@ def test_every_command_that_prints_json_is_published() -> None:
                 taking.add(f"{name}-{sub}" if sub else name)
     taking.discard("play")  # a scene prints its lines' own results
     assert taking == set(MADE), sorted(taking ^ set(MADE))
+
+
+def test_what_a_hostile_journal_says_is_still_valid(tmp_path: Path) -> None:
+    # A clone's lines are its word: an id of one letter, a stamp without milliseconds, a
+    # seal of no hexadecimal commitment, a reveal of anything, a key of a later version.
+    here = tmp_path / "camp"
+    assert cwx("init", here).status == 0
+    lines = [{"v": 2, "id": "x", "at": "2026-01-01T00:00:00Z", "command": "clock pick --seal",
+              "who": None, "file": None, "bag": None, "result": {"commitment": "zz"},
+              "changes": []}]
+    outputs: list[tuple[str, Any]] = []
+
+    def run(name: str, *args: object) -> None:
+        ran = cwx(*args, "--json", cwd=here, env={"CWX_PLAYER": "Pat"})
+        assert ran.status in (0, 1), (args, ran.stderr)
+        outputs.append((name, json.loads(ran.stdout)))
+
+    def say(*more: dict[str, Any]) -> None:
+        with (here / "journal.jsonl").open("a") as journal:
+            journal.writelines(json.dumps(line) + "\n" for line in more)
+
+    say(*lines)
+    run("clock-resolve", "clock", "resolve", "--sealed", "-g", 3)
+    say({"v": 2, "id": "", "at": "2026-01-01T00:00:01Z", "command": "clock reveal",
+         "who": None, "file": None, "bag": None, "changes": [], "later": "kept",
+         "result": {"target": "seven", "nonce": 5, "commitment": "zz"}})
+    for name in ("log", "recap", "check", "clock-verify"):
+        run(name, *name.split("-"))
+    assert outputs[0][1]["commitment"] == "zz"
+    assert {event.get("later") for event in outputs[1][1]["events"]} == {None, "kept"}
+    for name, sample in outputs:
+        assert _valid(name, sample), (name, sample)

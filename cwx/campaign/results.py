@@ -16,20 +16,20 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from cwx import systems
 from cwx.base.shapes import Shape
 from cwx.journal import lines as journal
+from cwx.rules import colorwheel
 from cwx.systems._results import (
     BagShown,
     Colour,
     Commitment,
     Count,
     Luck,
-    Nonce,
     Outcome,
     Position,
     Score,
     Sheet,
 )
 
-Id = Annotated[str, Shape(minLength=1, maxLength=journal.MAX_ID,
+Id = Annotated[str, Shape(maxLength=journal.MAX_ID,
                           description="An event's id (cwx writes 16 hexadecimal digits).")]
 Stamp = Annotated[str, Shape(pattern=f"^{journal._AT}$", description="A UTC time.")]
 Chance = Annotated[float, Shape(minimum=0, maximum=1)]
@@ -37,7 +37,12 @@ Exact = Annotated[str, Shape(pattern="^[0-9]+(/[0-9]+)?$",
                              description="The same number, exactly: a fraction.")]
 KINDS = ["character", *(kind.NAME for kind in systems.kinds() if not kind.CHARACTER)]
 Kind = Annotated[str, Shape(enum=KINDS, description="A kind of campaign file.")]
-Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,40}$", description="A commit's short id.")]
+Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,64}$", description="A commit's short id.")]
+# The seal file's (the GM's machine's word): 64 hexadecimal digits, as cwx checks them.
+Hex64 = Annotated[str, Shape(pattern=r"^\s*[0-9a-fA-F]{64}\s*$")]
+# A commitment a seal in the journal published: a clone's word (cwx writes 64 digits).
+Published = Annotated[str, Shape(description="A commitment the journal published.")]
+Dice = "|".join(colorwheel.DICE)
 
 
 class DryRun(TypedDict):
@@ -231,8 +236,8 @@ class Proof(TypedDict):
     """What a player needs to check the number against the commitment."""
 
     target: Position
-    nonce: Nonce
-    commitment: Commitment
+    nonce: Hex64
+    commitment: Hex64
     verified: Literal[True]
 
 
@@ -240,7 +245,7 @@ class Pending(TypedDict):
     """A guess on a sealed number, waiting for the GM's reveal (no number, no outcome)."""
 
     pending: Literal[True]
-    commitment: Commitment
+    commitment: Published
     guess: Position
     trait: str | None
     score: Score | None
@@ -254,7 +259,7 @@ class Waiting(TypedDict):
     who: str | None
     file: str | None
     player: str | None
-    commitment: Commitment
+    commitment: Annotated[Published, Shape(minLength=64, maxLength=64)]
     guess: Position
     trait: str | None
     score: Score | None
@@ -292,8 +297,8 @@ class Resolving(Listed):
     """What a resolve adds to the outcome: against the sealed number, its proof (nonce,
     commitment, verified) and the guesses the reveal settled; with --char, xp_total."""
 
-    nonce: NotRequired[Nonce]
-    commitment: NotRequired[Commitment]
+    nonce: NotRequired[Hex64]
+    commitment: NotRequired[Hex64]
     verified: NotRequired[Literal[True]]
     xp_total: NotRequired[Count]
 
@@ -385,7 +390,7 @@ class WheelChancesAll(TypedDict):
 class Cell(TypedDict):
     """A colour's dice (or colours merged, joined by +): observed and expected counts."""
 
-    outcome: str
+    outcome: Annotated[str, Shape(pattern=f"^(?:{Dice})(?:[+](?:{Dice}))*$")]
     observed: Count
     expected: Annotated[float, Shape(minimum=0)]
 
@@ -403,7 +408,7 @@ class Audited(TypedDict):
     df: Annotated[int, Shape(minimum=1)] | None
     p_value: Chance | None
     verdict: str
-    needed: Annotated[int, Shape(minimum=1, description="More dice the test needs.")] | None
+    needed: Annotated[int, Shape(minimum=0, description="More dice the test needs.")] | None
     skipped: Count
 
 
