@@ -274,13 +274,17 @@ class Counted(TypedDict):
     xp_total: NotRequired[Count]
 
 
-class SettledGuess(Outcome, Counted):
-    """A guess settled by the reveal: whose, its outcome, and the experience it brought."""
+class Whose(TypedDict):
+    """An event's id, and whose it is: the character, its file, the player."""
 
     id: Id
     who: str | None
     file: str | None
     player: str | None
+
+
+class SettledGuess(Whose, Outcome, Counted):
+    """A guess settled by the reveal: whose, its outcome, and the experience it brought."""
 
 
 class Listed(TypedDict):
