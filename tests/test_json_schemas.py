@@ -313,3 +313,19 @@ def test_what_a_hostile_journal_says_is_still_valid(tmp_path: Path) -> None:
     assert {event.get("later") for event in outputs[1][1]["events"]} == {None, "kept"}
     for name, sample in outputs:
         assert _valid(name, sample), (name, sample)
+
+
+def test_a_logged_event_has_the_journal_envelope_keys() -> None:
+    # log --json prints events as journal/lines.py writes them (Event.to_json): a field
+    # added to the journal is added to the Logged type, and so to log's schema.
+    from cwx.campaign.results import Change, Logged
+    from cwx.journal import lines as journal
+
+    assert set(Logged.__annotations__) == journal._ENVELOPE
+    edit = journal.Edit("a.toml", "xp", 1, 2, correction=True)
+    made = journal.Edit("b.toml", None, None, None, created=True, text="x = 1\n")
+    event = journal.new("xp spend", [edit, made], who="Kris", file="a.toml",
+                        result={"cost": 1}, player="Pat")
+    assert _valid("log", {"events": [event.to_json()]})
+    assert set(Change.__annotations__) >= {key for change in event.to_json()["changes"]
+                                           for key in change}
