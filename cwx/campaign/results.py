@@ -491,7 +491,8 @@ class Logged(TypedDict):
         description="What the command reported (its --json keys).")]
     changes: list[Change]
     undoes: NotRequired[Annotated[str, Shape(description="The id of the event it undoes.")]]
-    player: NotRequired[str]
+    player: NotRequired[Annotated[str, Shape(
+        description="Who made it (no key: a line from before players were named).")]]
 
 
 class Log(TypedDict):

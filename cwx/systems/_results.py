@@ -141,7 +141,8 @@ class Turned(TypedDict):
     turns: str
     success: bool
     luck: Luck
-    after_undone: NotRequired[list[str]]  # the draw was turned before, and that undone
+    after_undone: NotRequired[Annotated[list[str], Shape(
+        description="The turns of this draw undone before it (no key: none).")]]
 
 
 class GameEnded(Settled):
