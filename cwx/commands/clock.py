@@ -95,8 +95,8 @@ def pick(
     # One shape for both: the number stays secret, so its key is null.
     secret: Sealed = {"target": None, "commitment": sealed.commitment}
     emit(json, secret, lambda: f"Sealed. Share this commitment with the players:\n"
-                               f"  {sealed.commitment}\n"
-                               "Reveal it after the guess: cwx clock reveal")
+                           f"  {sealed.commitment}\n"
+                           "Reveal it after the guess: cwx clock reveal")
 
 
 @app.command("reveal")
@@ -178,7 +178,7 @@ def verify(
                        "re-check every reveal in the journal)")
     matches = seal.verified(commitment, target, nonce)
     result: Verified = {"target": target, "nonce": nonce.strip().lower(),
-              "commitment": commitment.strip().lower(), "verified": matches}
+                        "commitment": commitment.strip().lower(), "verified": matches}
     emit(json, result, lambda: f"Verified: {target} is the number that was sealed."
          if matches else f"Not verified: {target} with that nonce does not match the "
                          "commitment; this is not the number that was sealed.")
