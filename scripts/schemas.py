@@ -21,7 +21,9 @@ def results() -> dict[str, Any]:
     """Each command's result type, by the command's words joined with "-"."""
     from cwx.base.shapes import Shape
     from cwx.campaign import results as cwx
-    from cwx.systems import _results as systems
+    from cwx.commands import _results as commands
+    from cwx.journal import results as journal
+    from cwx.systems import results as systems
 
     return {
         "adopt": cwx.Adopted,
@@ -39,10 +41,10 @@ def results() -> dict[str, Any]:
                         "--target and --nonce) one number; exit 1 when one does not match.")],
         "git-setup": cwx.GitSetup,
         "init": cwx.Initialised,
-        "log": cwx.Log,
-        "odds-clock": cwx.ClockChances | cwx.ClockChancesAll,
-        "odds-wheel": cwx.WheelChances | cwx.WheelChancesAll,
-        "party": cwx.Party,
+        "log": journal.Log,
+        "odds-clock": commands.ClockChances | commands.ClockChancesAll,
+        "odds-wheel": commands.WheelChances | commands.WheelChancesAll,
+        "party": commands.Party,
         "recap": cwx.Recapped,
         "reconcile": cwx.Reconciled,
         "retire": cwx.Retirement,

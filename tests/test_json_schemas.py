@@ -318,8 +318,8 @@ def test_what_a_hostile_journal_says_is_still_valid(tmp_path: Path) -> None:
 def test_a_logged_event_has_the_journal_envelope_keys() -> None:
     # log --json prints events as journal/lines.py writes them (Event.to_json): a field
     # added to the journal is added to the Logged type, and so to log's schema.
-    from cwx.campaign.results import Change, Logged
     from cwx.journal import lines as journal
+    from cwx.journal.results import Change, Logged
 
     assert set(Logged.__annotations__) == journal._ENVELOPE
     edit = journal.Edit("a.toml", "xp", 1, 2, correction=True)

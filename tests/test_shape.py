@@ -234,7 +234,7 @@ def test_no_system_or_key_of_one_is_named_outside_the_systems() -> None:
     # The audit is the Color Wheel's bag, replayed from the journal: a rules module of it.
     allowed = {"cwx.rules.clockworx", "cwx.rules.colorwheel", "cwx.rules.odds",
                "cwx.campaign.audit", "cwx.systems", "cwx.systems.parts", "cwx.systems.templates",
-               "cwx.systems._results",
+               "cwx.systems.results",
                *(f"cwx.systems.{name}" for name in systems.names()),
                *(f"cwx.commands.{name}" for name in ("clock", "wheel", "bag", "luck", "odds", "game",
                                                      "_wheel", "audit"))}

@@ -1,13 +1,10 @@
-"""What the campaign's operations and the commands give scripts (--json), as types: the
-code that builds a result is annotated with its type here, and `make schemas` writes
-docs/json/ from them (the systems' own results are in systems/_results.py).
+"""What the campaign's operations give scripts (--json), as types: the code that builds a
+result is annotated with its type here, and `make schemas` writes docs/json/ from them
+(the systems' own are in systems/results.py, the journal's in journal/results.py).
 
 Imported for type checking only by the code that builds them (a TypedDict costs a
-command start-up time), for real by scripts/schemas.py and the tests.
-
-A value read back from the journal is any clone's word: its type says what the journal's
-reader lets through (an id of up to 64 characters, a stamp of a day that exists), not what
-this cwx writes (16 hexadecimal digits)."""
+command start-up time), for real by scripts/schemas.py and the tests. What the journal
+says is any clone's word, and typed so (journal/results.py)."""
 
 from __future__ import annotations
 
@@ -15,26 +12,18 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from cwx import systems
 from cwx.base.shapes import Shape
-from cwx.journal import lines as journal
+from cwx.journal.results import Id, Stamp
 from cwx.rules import colorwheel
-from cwx.systems._results import (
-    BagShown,
-    Colour,
+from cwx.systems.results import (
     Commitment,
     Count,
     Luck,
     Outcome,
     Position,
     Score,
-    Sheet,
 )
 
-Id = Annotated[str, Shape(maxLength=journal.MAX_ID,
-                          description="An event's id (cwx writes 16 hexadecimal digits).")]
-Stamp = Annotated[str, Shape(pattern=f"^{journal._AT}$", description="A UTC time.")]
 Chance = Annotated[float, Shape(minimum=0, maximum=1)]
-Exact = Annotated[str, Shape(pattern="^[0-9]+(/[0-9]+)?$",
-                             description="The same number, exactly: a fraction.")]
 KINDS = ["character", *(kind.NAME for kind in systems.kinds() if not kind.CHARACTER)]
 Kind = Annotated[str, Shape(enum=KINDS, description="A kind of campaign file.")]
 Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,64}$", description="A commit's short id.")]
@@ -208,11 +197,6 @@ class Valid(TypedDict):
     kind: Annotated[str, Shape(enum=[*KINDS, "journal", "settings"])]
 
 
-class Party(TypedDict):
-    """The characters, and the campaign's bag (null: none)."""
-
-    characters: list[Sheet]
-    bag: BagShown | None
 
 
 # ---------------------------------------------------------------- the sealed number
@@ -340,54 +324,6 @@ class VerifiedAll(TypedDict):
     verified: bool
 
 
-# ---------------------------------------------------------------- odds
-
-
-class ClockChances(TypedDict):
-    """A guess's chances with a score (null: untrained), as numbers and exactly."""
-
-    score: Score | None
-    p_success: Chance
-    p_success_exact: Exact
-    p_critical: Chance
-    p_critical_exact: Exact
-    expected_xp: Annotated[float, Shape(minimum=0)]
-    expected_xp_exact: Exact
-
-
-class ClockChancesAll(TypedDict):
-    """Every score's chances (--all)."""
-
-    odds: list[ClockChances]
-
-
-class Policy(TypedDict):
-    """What the player keeps and spends."""
-
-    keep_white: bool
-    keep_black: bool
-    spend_white: bool
-
-
-class WheelChances(TypedDict):
-    """A colour's chance of success, and the luck held afterwards on average."""
-
-    color: Colour
-    p_success: Chance
-    p_success_exact: Exact
-    expected_white: Annotated[float, Shape(minimum=0)]
-    expected_white_exact: Exact
-    expected_black: Annotated[float, Shape(minimum=0)]
-    expected_black_exact: Exact
-    policy: Policy
-
-
-class WheelChancesAll(TypedDict):
-    """Every colour's chances (--all)."""
-
-    odds: list[WheelChances]
-
-
 # ---------------------------------------------------------------- the journal, read
 
 
@@ -460,42 +396,3 @@ class Recapped(TypedDict):
     characters: list[Standing]
     events: list[Recounted]
     supply: Luck | None
-
-
-Change = TypedDict("Change", {
-    "file": str,
-    "key": NotRequired[str | None],
-    "from": NotRequired[Any],
-    "to": NotRequired[Any],
-    "created": NotRequired[bool],
-    "text": NotRequired[str | None],
-    "correction": NotRequired[Literal[True]],
-    "removed": NotRequired[Literal[True]],
-})
-Change.__doc__ = ("A change an event made: a key from one value to another (correction: a "
-                  "reconcile's), or a whole file made (its text, null for a secret one) or "
-                  "removed.")
-
-
-class Logged(TypedDict):
-    """An event as this cwx's journal writes it (keys a later version added are kept)."""
-
-    v: Annotated[int, Shape(const=journal.VERSION)]
-    id: Id
-    at: Stamp
-    command: str
-    who: str | None
-    file: str | None
-    bag: str | None
-    result: Annotated[dict[str, Any], Shape(
-        description="What the command reported (its --json keys).")]
-    changes: list[Change]
-    undoes: NotRequired[Annotated[str, Shape(description="The id of the event it undoes.")]]
-    player: NotRequired[Annotated[str, Shape(
-        description="Who made it (no key: a line from before players were named).")]]
-
-
-class Log(TypedDict):
-    """The journal's events, oldest first, each as this cwx's journal writes it."""
-
-    events: list[Annotated[Logged, Shape(additionalProperties=True)]]

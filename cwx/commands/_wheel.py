@@ -15,7 +15,7 @@ class Move(Record):
     --json's), and the character's traits when the move changed them."""
 
     table: Table
-    result: Mapping[str, Any]  # a record of systems/_results.py: Drawn, Traded, Turned...
+    result: Mapping[str, Any]  # a record of systems/results.py: Drawn, Traded, Turned...
     traits: Mapping[str, tuple[str, ...]] | None = None
 
 

@@ -12,7 +12,7 @@ from cwx.systems import colorwheel as system
 from cwx.systems.colorwheel import WheelCharacter, settled, settlement_text
 
 if TYPE_CHECKING:
-    from cwx.systems._results import GameEnded
+    from cwx.systems.results import GameEnded
 
 app = group("game", "Color Wheel: the end of the game.")
 

@@ -27,7 +27,7 @@ from cwx.systems import clockworx as clockworx_system
 from cwx.systems import colorwheel as colorwheel_system
 
 if TYPE_CHECKING:
-    from cwx.campaign.results import ClockChances, ClockChancesAll, WheelChances, WheelChancesAll
+    from cwx.commands._results import ClockChances, ClockChancesAll, WheelChances, WheelChancesAll
 
 app = group("odds", "Exact odds of an action, before you risk it.")
 

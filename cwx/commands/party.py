@@ -13,7 +13,7 @@ from cwx.systems import sheets
 
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
-    from cwx.campaign.results import Party
+    from cwx.commands._results import Party
 
 app = command("party")
 

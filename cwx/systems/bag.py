@@ -15,7 +15,7 @@ from cwx.systems.colorwheel import bag_json, dice, luck_json
 from cwx.systems.parts import PLAIN, EventKind, Rule, count, known, optional_table, table
 
 if TYPE_CHECKING:
-    from cwx.systems._results import BagShown
+    from cwx.systems.results import BagShown
 
 NAME = "bag"
 TITLE = "bag"

@@ -14,7 +14,7 @@ from cwx.systems.parts import PLAIN, EventKind, Rule, as_bad_file, character_nam
 from cwx.toml.tomledit import toml_key, toml_string
 
 if TYPE_CHECKING:
-    from cwx.systems._results import Advancement, ClockSheet, Created, Outcome
+    from cwx.systems.results import Advancement, ClockSheet, Created, Outcome
 
 NAME: Final = "clockworx"
 TITLE = "ClockWorx"

@@ -26,8 +26,8 @@ from cwx.systems.parts import (
 from cwx.toml.tomledit import toml_string
 
 if TYPE_CHECKING:
-    from cwx.systems._results import Created, Dice, Drawn, Settled, Traded, Turned, WheelSheet
-    from cwx.systems._results import Luck as LuckJson
+    from cwx.systems.results import Created, Dice, Drawn, Settled, Traded, Turned, WheelSheet
+    from cwx.systems.results import Luck as LuckJson
 
 NAME: Final = "colorwheel"
 TITLE = "Color Wheel"

@@ -44,7 +44,7 @@ class EventKind(Record):
 
 
 if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typing only
-    from cwx.systems._results import BagShown, Created, Sheet
+    from cwx.systems.results import BagShown, Created, Sheet
 
     class Kind(Protocol):
         """The entry of one kind of campaign file: everything cwx needs of its files."""
