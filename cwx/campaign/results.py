@@ -26,6 +26,8 @@ from cwx.systems.results import (
 Chance = Annotated[float, Shape(minimum=0, maximum=1)]
 KINDS = ["character", *(kind.NAME for kind in systems.kinds() if not kind.CHARACTER)]
 Kind = Annotated[str, Shape(enum=KINDS, description="A kind of campaign file.")]
+Rules = Annotated[str, Shape(enum=[kind.TITLE for kind in systems.kinds() if kind.CHARACTER],
+                             description="A system, as people read it.")]
 Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,64}$", description="A commit's short id.")]
 # The seal file's (the GM's machine's word): 64 hexadecimal digits, as cwx checks them.
 Hex64 = Annotated[str, Shape(pattern=r"^\s*[0-9a-fA-F]{64}\s*$")]
@@ -385,7 +387,7 @@ class Recounted(TypedDict):
     correction: bool
     late: bool
     voided_by: Id | None
-    system: str | None
+    system: Rules | None
 
 
 class Recapped(TypedDict):
