@@ -33,7 +33,7 @@ Commit = Annotated[str, Shape(pattern="^[0-9a-f]{4,64}$", description="A commit'
 Hex64 = Annotated[str, Shape(pattern=r"^\s*[0-9a-fA-F]{64}\s*$")]
 # A commitment a seal in the journal published: a clone's word (cwx writes 64 digits).
 Published = Annotated[str, Shape(description="A commitment the journal published.")]
-Dice = "|".join(colorwheel.DICE)
+DIE = "|".join(colorwheel.DICE)  # a die's colour, in a pattern
 
 
 class DryRun(TypedDict):
@@ -332,7 +332,7 @@ class VerifiedAll(TypedDict):
 class Cell(TypedDict):
     """A colour's dice (or colours merged, joined by +): observed and expected counts."""
 
-    outcome: Annotated[str, Shape(pattern=f"^(?:{Dice})(?:[+](?:{Dice}))*$")]
+    outcome: Annotated[str, Shape(pattern=f"^(?:{DIE})(?:[+](?:{DIE}))*$")]
     observed: Count
     expected: Annotated[float, Shape(minimum=0)]
 

@@ -21,7 +21,6 @@ Position = Annotated[int, Shape(minimum=1, maximum=clockworx.CLOCK,
 Score = Annotated[int, Shape(minimum=1, maximum=clockworx.MAX_SCORE)]
 Commitment = Annotated[str, Shape(pattern="^[0-9a-f]{64}$",
                                   description="A sealed number's commitment: SHA-256, in hex.")]
-Nonce = Annotated[str, Shape(pattern="^[0-9a-f]{64}$")]
 # The key as the file spells it ("Red"): the sheet's own spelling is kept.
 ColourKey = Annotated[str, Shape(pattern=f"^(?:{'|'.join(map(any_case, colorwheel.COLOURS))})$")]
 
