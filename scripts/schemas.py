@@ -50,6 +50,7 @@ def results() -> dict[str, Any]:
         "retire": cwx.Retirement,
         "sync": cwx.SyncSteps,
         "undo": cwx.Undone,
+        "xp-history": journal.XpHistory,
         "bag-draw": systems.Drawn,
         "bag-new": systems.BagShown,
         "bag-show": systems.BagShown,

@@ -1,7 +1,7 @@
 """`cwx xp`: spend experience on a new trait or a higher score, and show how it came and
 went (ClockWorx)."""
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,6 +22,7 @@ from cwx.systems.clockworx import XP, advancement_json, advancement_text
 
 if TYPE_CHECKING:
     from cwx.journal.history import Step
+    from cwx.journal.results import XpHistory
 
 app = group("xp", "ClockWorx: spend experience.")
 
@@ -79,7 +80,7 @@ def history(
     emit(json, _history_json(name, steps), lambda: _history_text(name, steps))
 
 
-def _history_json(name: str, steps: "list[tuple[Step, str]]") -> dict[str, Any]:
+def _history_json(name: str, steps: "list[tuple[Step, str]]") -> "XpHistory":
     return {"file": name, "xp": steps[-1][0].after if steps else None, "changes": [
         {"id": step.event.id, "at": step.event.when, "command": step.event.command,
          "who": step.event.who, "player": step.event.player, "told": told,

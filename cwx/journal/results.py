@@ -55,3 +55,39 @@ class Log(TypedDict):
     """The journal's events, oldest first, each as this cwx's journal writes it."""
 
     events: list[Annotated[Logged, Shape(additionalProperties=True)]]
+
+
+XpSet = TypedDict("XpSet", {"from": Any, "to": Any})
+XpSet.__doc__ = "What the line itself set the key from and to (a file written whole, an adopt)."
+
+XpStep = TypedDict("XpStep", {
+    "id": Id,
+    "at": Stamp,
+    "command": str,
+    "who": str | None,
+    "player": str | None,
+    "told": Annotated[str, Shape(description="The event in words, as cwx log tells it.")],
+    "from": Annotated[Any, Shape(description="The experience as the ledger counts it before "
+                                             "the event (null: no key yet).")],
+    "to": Annotated[Any, Shape(description="And after it.")],
+    "set": XpSet | None,
+    "correction": Annotated[bool, Shape(description="A reconcile's: the file brought to the "
+                                                    "ledger, which stays as it was.")],
+    "whole": Annotated[bool, Shape(description="The file written whole (made, adopted, "
+                                               "retired).")],
+    "counts": Annotated[bool, Shape(description="False: the event counts for nothing (a "
+                                                "second undo of one change).")],
+    "undone_by": Annotated[Id | None, Shape(description="The undo that took it back and "
+                                                        "stands, if one did.")],
+})
+XpStep.__doc__ = "One change of the character's experience, in played order."
+
+
+class XpHistory(TypedDict):
+    """cwx xp history: every change to a character's experience in played order, those
+    other events made (a reveal, an undo, an adopt, a reconcile) included."""
+
+    file: str
+    xp: Annotated[int | None, Shape(description="The experience after the last change (null: "
+                                                 "none in the journal).")]
+    changes: list[XpStep]
