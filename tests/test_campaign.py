@@ -95,7 +95,7 @@ def test_a_folders_root_is_asked_once(saga: Path) -> None:
 
 
 def test_settings_name_the_default_bag(saga: Path) -> None:
-    assert Campaign.around("pcs").settings() == (str(saga), "bag.toml", False, None)
+    assert Campaign.around("pcs").settings() == (str(saga), "bag.toml", False, None, None)
 
 
 @pytest.mark.parametrize("text", ["", "# nothing\n", "[campaign]\nname = 'x'\n"])

@@ -688,10 +688,21 @@ def named_undoable(path: str, wanted: str, name: str | None, player: str | None,
         raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, guesses.Settled(path))
+    if why is not None and not redo and event.id not in undos.undone | undos.void and \
+            _forged(event):
+        why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
                           path=path)
     return _undoing(path, event, undos)
+
+
+def _forged(event: journal.Event) -> bool:
+    """Whether the rules do not give a change of `event` (docs/rules.md, "What check
+    proves"): its kind, stamp or player then keep no one from taking it back."""
+    from cwx.journal import rederive
+
+    return bool(rederive.replayed(event)) if event.undoes is None else False
 
 
 MIN_PREFIX = 4  # as git: fewer digits name too many events to be meant

@@ -6,7 +6,7 @@ placed at a file, line and key; the command prints them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from cwx import systems
@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, ledger
+from cwx.journal import clock, ledger, rederive
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -32,6 +32,8 @@ class Report(Record):
     supplied: bool = False  # and its files hold just that (else a problem says the difference)
     pending: tuple[guesses.Guess, ...] = ()  # the first campaign's guesses waiting for a reveal (guesses.py)
     revealed: Mapping[str, str] = {}  # its commitments revealed (a guess on one waits in vain)
+    void: tuple[guesses.Guess, ...] = ()  # its guesses on a number sealed over (--void)
+    replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
     ahead: tuple[clock.Ahead, ...] = ()  # lines stamped far ahead of this clone's clock
 
     @property
@@ -98,7 +100,8 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     board = counting.board() if counting is not None else \
         guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
-                  supplied, board.pending, board.revealed, tuple(ahead.found))
+                  supplied, board.pending, board.revealed, board.void, board.replaced,
+                  tuple(ahead.found))
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
@@ -196,11 +199,15 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                                         for home in ledgers.values()):
         lines = BadLines(path)
         ahead.path = path
-        heard = seal.Reveals()  # on the pass that reads every line, not one of its own
         home = ledgers.get(os.path.realpath(path))
+        heard = seal.Reveals(_gms(home))  # on the pass that reads every line
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-            folded = home.ledger(lines.add, _hearing(counting.note, heard.note, *ticking))
+            replaying = rederive.Replaying()
+            folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
+                                                     replaying.note, *ticking))
+            said += _forged(path, replaying, counting) + _swapped(path, counting) + \
+                _not_as_guessed(path, home, counting)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
                                         {os.path.realpath(e.path) for e in problems if e.path},
@@ -219,10 +226,66 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                      "match (a sealed file swapped? a line written by hand?)", path=path,
                      line=line)
             for line, commitment in heard.unpublished()]
+        bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
+                         f"the campaign (campaign.toml: gm = {list(heard.gms or ())}): only "
+                         "a GM seals and reveals. If the table accepts it, add the player "
+                         "to gm", path=path, line=event.line) for event in heard.not_gm]
         said += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _forged(path: str, replaying: rederive.Replaying,
+            counting: guesses.Counting) -> list[CwxError]:
+    """Each change of the journal the rules do not give (docs/rules.md, "What check
+    proves"), an event taken back by an undo aside."""
+    shown, more = replaying.forged(counting.turns.undone(), lambda wanted: _named(path, wanted))
+    said = [CwxError(rederive.told(item), path=path, line=item.line) for item in shown]
+    if more:
+        said.append(CwxError(f"and {more} more events whose changes the rules do not give",
+                             path=path))
+    return said
+
+
+def _gms(home: Campaign | None) -> tuple[str, ...] | None:
+    """The campaign's GMs (campaign.toml's gm), or None: anyone seals (a campaign.toml
+    that cannot be read is named on its own)."""
+    if home is None or home.root is None:
+        return None
+    try:
+        return home.settings().gm
+    except CwxError:
+        return None
+
+
+def _named(path: str, wanted: set[str]) -> Iterator[journal.Event]:
+    """The events of the journal at `path` whose ids are `wanted`: only their lines
+    parsed, for a few; every line read again, for many."""
+    if len(wanted) <= 1000:
+        yield from journal.holding(path, tuple(sorted(id_.encode() for id_ in wanted)))
+    else:
+        yield from (event for event in journal.events_in(path) if event.id in wanted)
+
+
+def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:
+    """Each reveal that settles a guess made on another number than the one it shows."""
+    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]}, "
+                     f"made on commitment {seal.short(guess.commitment)}, with the number of "
+                     f"{seal.short(commitment)}: the sealed number was swapped after the "
+                     "guess; the table settles it (the guess's experience by hand, `cwx "
+                     "adopt`)", path=path, line=line)
+            for line, reveal, guess, commitment in counting.settled_on_another()]
+
+
+def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:
+    """Each guess this clone made that the journal no longer holds on the number it was
+    made on (the clone keeps the commitment it guessed on, where no pull reaches)."""
+    return [CwxError(f"this clone guessed for {file or 'a score'} on commitment "
+                     f"{seal.short(commitment)}, but the journal holds no such guess now: the "
+                     "line was rewritten or the number swapped (git log -p journal.jsonl "
+                     "shows who); the table settles it", path=path)
+            for file, commitment in guesses.not_as_guessed(home.root or ".", counting)]
 
 
 def _ticking(tick: Callable[[int], None] | None) -> tuple[Callable[[journal.Event], None], ...]:

@@ -34,6 +34,7 @@ class Settings(Record):
     bag: str | None  # the default bag, as a path from the root
     sync: bool = False  # by post: a command that changes the campaign pulls first, pushes after
     recap_gap: int | None = None  # seconds without events that end a session (cwx recap)
+    gm: tuple[str, ...] | None = None  # the players who seal and reveal (None: anyone)
 
 
 class Member(Record):
@@ -170,7 +171,8 @@ class Campaign:
                               "campaign pulls before it acts and pushes after) or false",
                               path=path, line=tomlread.line_of(raw, "campaign.sync"),
                               key="campaign.sync")
-            self._settings = Settings(root, bag, sync, _recap_gap(table, raw, path))
+            self._settings = Settings(root, bag, sync, _recap_gap(table, raw, path),
+                                      _gm(table, raw, path))
         return self._settings
 
     def members(self, unreadable: Callable[[CwxError], None] | None = None) -> list[Member]:
@@ -366,6 +368,26 @@ def _recap_gap(table: dict[str, Any], raw: bytes, path: str) -> int | None:
                       "the time without events that ends a session", path=path,
                       line=tomlread.line_of(raw, "campaign.recap_gap"),
                       key="campaign.recap_gap") from None
+
+
+def _gm(table: dict[str, Any], raw: bytes, path: str) -> tuple[str, ...] | None:
+    """campaign.toml's gm: the players (named as --player names one) who seal and reveal."""
+    if "gm" not in table:
+        return None
+    from cwx.campaign import players
+    from cwx.toml import tomlread
+
+    given = table["gm"]
+    try:
+        if not isinstance(given, list) or not given or \
+                not all(isinstance(name, str) for name in given):
+            raise BadValue("not a list of names")
+        return tuple(players.checked(name, "gm") for name in given)
+    except BadValue:
+        raise BadFile('gm must list the players who seal and reveal numbers, like gm = '
+                      '["Alice"] (each as CWX_PLAYER or git\'s user.name names them); leave '
+                      "it out to let anyone", path=path, line=tomlread.line_of(raw, "campaign.gm"),
+                      key="campaign.gm") from None
 
 
 def _name(member: Member) -> str:

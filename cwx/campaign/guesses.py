@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 GUESSING = system.GUESSING  # the journal's event of a pending guess
 SETTLED: Final = "guesses"  # the key of a reveal's result that lists the guesses it settled
+SEALING = seal.SEALING  # the journal's event that publishes a commitment
+REPLACES = "replaces"  # the key of a seal's result naming the commitment it seals over
+VOIDS = "void"  # ... and listing the guesses waiting on it, made void (--void)
+MAX_REPLACED = 10_000  # seals sealed over that a board keeps: a table makes a few
 
 
 class Guess(Record):
@@ -58,6 +62,8 @@ class Board(Record):
     pending: tuple[Guess, ...]  # in time order
     settled: Mapping[str, str]  # a guess's id -> the id of the reveal that settled it
     revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
+    void: tuple[Guess, ...] = ()  # guesses on a number the GM sealed anew over (--void)
+    replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
 
     def on(self, commitment: str) -> list[Guess]:
         """The guesses a reveal of `commitment` settles: those waiting on it while it is
@@ -90,10 +96,11 @@ def _whole(value: object, most: int) -> bool:
 
 def board(journal_path: str | None) -> Board:
     """The journal's guesses, read once (only lines that can hold a guess, a settlement,
-    a reveal or an undo are parsed)."""
+    a reveal, a seal over another or an undo are parsed)."""
     counting = Counting()
     if journal_path is not None:
-        for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"')):
+        for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"',
+                                                   b'"replaces"')):
             counting.note(item)
     return counting.board()
 
@@ -107,31 +114,56 @@ class Counting:
         self.found: dict[str, Guess] = {}
         self.settled: dict[str, str] = {}
         self.revealed: dict[str, str] = {}
+        self.replaced: dict[str, str] = {}
+        self.opened: list[tuple[str, int, str, str]] = []  # (guess, reveal line, id, commitment)
 
     def note(self, item: journal.Event) -> None:
         if item.undoes or "turns" in item.result:
             self.turns.note(item)
         if item.command == GUESSING and (guess := guess_of(item)) is not None:
             self.found.setdefault(guess.id, guess)  # git's union may copy a line
+        over = item.result.get(REPLACES)
+        if item.command == seal.SEALING and isinstance(over, str) and \
+                len(self.replaced) < MAX_REPLACED:
+            self.replaced.setdefault(over, item.id)
         commitment = item.result.get("commitment")
         if isinstance(commitment, str) and "nonce" in item.result and \
                 seal.reveals(item.result, commitment):
             self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
             for entry in _entries(item.result.get(SETTLED)):
                 self.settled.setdefault(entry, item.id)
+                if len(self.opened) < MAX_REPLACED:
+                    self.opened.append((entry, item.line, item.id, commitment))
+
+    def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
+        """Each reveal (its line and id) that settles a guess made on another commitment
+        than the one it shows: the number was swapped after the guess."""
+        return [(line, reveal, self.found[guess], commitment)
+                for guess, line, reveal, commitment in self.opened
+                if guess in self.found and self.found[guess].commitment != commitment]
 
     def board(self) -> Board:
         undone = self.turns.undone()
-        waiting = sorted((guess for guess in self.found.values()
-                          if guess.id not in self.settled and guess.id not in undone),
-                         key=lambda guess: (guess.when, guess.id))
-        return Board(tuple(waiting), self.settled, self.revealed)
+        left = sorted((guess for guess in self.found.values()
+                       if guess.id not in self.settled and guess.id not in undone),
+                      key=lambda guess: (guess.when, guess.id))
+        # A guess on a number sealed over before its reveal waits for nothing: void.
+        void = tuple(guess for guess in left if guess.commitment in self.replaced and
+                     guess.commitment not in self.revealed)
+        waiting = tuple(guess for guess in left if guess not in void)
+        return Board(waiting, self.settled, self.revealed, void, self.replaced)
 
 
 def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
     """When the number a waiting guess is made on was first shown, if it was: the guess
     reached the GM after the reveal and counts for nothing (Board.on)."""
     return revealed.get(guess.commitment)
+
+
+def said_void(seal_id: str) -> str:
+    """Why a guess on a number sealed over counts for nothing, in words."""
+    return (f"void: the GM sealed a new number (seal {seal_id[:8]}) before revealing the "
+            "one it was made on; guess again on the new one")
 
 
 def said_late(shown: str) -> str:
@@ -157,6 +189,12 @@ class Settled:
 
     def __contains__(self, guess: object) -> bool:
         return guess in self._board().settled
+
+    def void(self, event: journal.Event) -> str | None:
+        """Why a guess is void (`said_void`), if it is."""
+        read = self._board()
+        guess = next((guess for guess in read.void if guess.id == event.id), None)
+        return None if guess is None else said_void(read.replaced[guess.commitment])
 
     def late(self, event: journal.Event) -> str | None:
         """When the number was shown that a guess still waiting came after (see `late`)."""
@@ -200,6 +238,40 @@ def told_late(told: str) -> str:
     shown, so it counts for nothing (as check says)."""
     return told_undone(told) + \
         ": late, counts for nothing (it reached the GM after the number was shown)"
+
+
+def told_void(told: str) -> str:
+    """A guess told pending, told void instead: the GM sealed a new number over it."""
+    return told_undone(told) + ": void, the GM sealed a new number before revealing it"
+
+
+def sealed_over(journal_path: str | None) -> tuple[str | None, list[Guess]]:
+    """What a new seal seals over: the latest commitment the journal published, if it was
+    never revealed, and the guesses waiting on it."""
+    latest = seal.published(journal_path)
+    if latest is None:
+        return None, []
+    found = board(journal_path)
+    if latest in found.revealed:
+        return None, []
+    return latest, found.on(latest)
+
+
+def sealing_over(journal_path: str | None, void: bool) -> dict[str, Any]:
+    """What a new seal's line says of the number it seals over (its commitment, and the
+    guesses it voids); refused while guesses wait on it, unless the GM says --void."""
+    from cwx.base.ink import plural
+
+    latest, waiting = sealed_over(journal_path)
+    if latest is None:
+        return {}
+    if waiting and not void:
+        who = ", ".join(guess.who or guess.player or "a guess" for guess in waiting[:3])
+        raise RuleForbids(f"{plural(len(waiting), 'guess')} ({who}) wait on the sealed number "
+                          f"{seal.short(latest)}: reveal it first (cwx clock reveal), or seal "
+                          "anew with --void, which makes them void for every clone",
+                          path=journal_path)
+    return {REPLACES: latest, **({VOIDS: [guess.id for guess in waiting]} if waiting else {})}
 
 
 def told_undone(told: str) -> str:
@@ -258,6 +330,61 @@ def pending_result(commitment: str, guess: int, trait: str | None,
     """A pending guess: the journal's result, and --json's."""
     return {"pending": True, "commitment": commitment, "guess": guess, "trait": trait,
             "score": score}
+
+
+# ---------------------------------------------------------------- what a clone guessed on
+
+KEPT = "guessed.jsonl"  # beside the sealed number, in the clone's own git folder
+
+
+def _kept_at(root: str) -> str | None:
+    """Where a clone keeps the commitments its guesses were made on: in its own git
+    folder, which no pull reaches (None outside git: no clone to hold to them)."""
+    path = seal.path_for(root)
+    return None if os.path.basename(path) == seal.FILE else \
+        os.path.join(os.path.dirname(path), KEPT)
+
+
+def keep(root: str, file: str | None, commitment: str) -> None:
+    """Note that this clone guessed for `file` on `commitment`: a journal brought by git
+    that says otherwise later (the number swapped, the line rewritten) is named by check."""
+    path = _kept_at(root)
+    if path is None:
+        return
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    line = journal.dumps({"file": file, "commitment": commitment}) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
+
+
+def kept(root: str) -> list[tuple[str | None, str]]:
+    """The (file, commitment) of each guess this clone made (a few hundred at most kept)."""
+    import json
+
+    path = _kept_at(root)
+    if path is None or not os.path.isfile(path) or os.path.islink(path):
+        return []
+    found = []
+    with open(path, "rb") as file:
+        for raw in file.read(1 << 20).splitlines()[:10_000]:
+            try:
+                item = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(item, dict) and isinstance(item.get("commitment"), str) and \
+                    (item.get("file") is None or isinstance(item.get("file"), str)):
+                found.append((item.get("file"), item["commitment"]))
+    return found
+
+
+def not_as_guessed(root: str, counting: Counting) -> list[tuple[str | None, str]]:
+    """Each guess this clone made that the journal no longer holds as it was made (its
+    commitment swapped for another's: a line rewritten)."""
+    held = {(guess.file, guess.commitment) for guess in counting.found.values()}
+    return [item for item in dict.fromkeys(kept(root)) if item not in held]
 
 
 # ---------------------------------------------------------------- the reveal

@@ -226,6 +226,7 @@ class _Reading:
         self.settable = history.set_by_table(path)  # the keys an adopt sets (None: many)
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
         self.revealed: set[str] = set()  # the commitments a reveal showed
+        self.replaced: set[str] = set()  # the commitments a seal sealed over (guesses void)
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
         for event in history.prelude(path):
             if (end is None or event.when <= end) and \
@@ -259,6 +260,9 @@ class _Reading:
                 item = self.told[at]
                 self.told[at] = item._replace(pending=False, late=True, line=guesses.told_late(
                     item.line))
+            elif commitment in self.replaced:
+                item = self.told[at]
+                self.told[at] = item._replace(pending=False, line=guesses.told_void(item.line))
         return self.told
 
     def _follow(self, event: journal.Event) -> bool:
@@ -268,6 +272,10 @@ class _Reading:
         if isinstance(commitment, str) and "nonce" in event.result and \
                 len(self.revealed) < MAX_KEPT:
             self.revealed.add(commitment)
+        over = event.result.get(guesses.REPLACES)
+        if isinstance(over, str) and event.command == guesses.SEALING and \
+                len(self.replaced) < MAX_KEPT:
+            self.replaced.add(over)
         again = False
         for change in event.changes:
             if change.key is None and change.removed:

@@ -148,6 +148,34 @@ def replacing(current: Seal, *, path: str) -> None:
 
 
 SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
+OPENS = "seal"  # the key of a reveal's result naming the seal (its id) it opens
+MAX_HEARD = 100_000  # seals and reveals a reader keeps: a table makes a few hundred
+
+
+def is_gm(player: str | None, gms: tuple[str, ...] | None) -> bool:
+    """Whether `player` may seal and reveal: named in campaign.toml's gm (matched as
+    --player is, ignoring case), or any player where the campaign names no GM."""
+    return gms is None or (player is not None and
+                           player.casefold() in {gm.casefold() for gm in gms})
+
+
+def by_a_gm(camp: Any, does: str) -> None:
+    """A seal or reveal is the GM's: refused for a player campaign.toml's gm does not name."""
+    if camp.root is None:
+        return
+    gms = camp.settings().gm
+    from cwx.campaign import players
+
+    player = players.current(camp.root)
+    if not is_gm(player, gms):
+        import os
+
+        from cwx.base.places import SETTINGS
+
+        raise RuleForbids(f"{player} is no GM of this campaign (gm = {list(gms or ())}): "
+                          f"only a GM {does} the number. Play as one (CWX_PLAYER=NAME, or "
+                          "git's user.name), or the table adds you to gm", path=os.path.join(
+                              camp.root, SETTINGS))
 
 
 FUTURE = 86_400  # seconds: a seal stamped later than this ahead of now is no seal of now
@@ -169,16 +197,21 @@ def published(journal_path: str | None) -> str | None:
 
 def was_published(journal_path: str | None, commitment_hex: str) -> bool:
     """Whether the journal published this commitment (a seal of it), whenever."""
+    return published_by(journal_path, commitment_hex) is not None
+
+
+def published_by(journal_path: str | None, commitment_hex: str) -> str | None:
+    """The id of the latest seal in the journal that published this commitment, or None."""
     if journal_path is None:
-        return False
+        return None
     wanted = commitment_hex.encode()
     for raw in journal.lines_from_end(journal_path):
         if wanted in raw:
             event = journal.parse(raw)
             if isinstance(event, journal.Event) and event.command == SEALING and \
                     event.result.get("commitment") == commitment_hex:
-                return True
-    return False
+                return event.id
+    return None
 
 
 def short(commitment_hex: str) -> str:
@@ -238,9 +271,12 @@ class Reveals:
     """A journal's reveals and the seals they answer, heard an event at a time, so that
     a reader already passing over the journal (check's ledger) checks them on its way."""
 
-    def __init__(self) -> None:
+    def __init__(self, gms: tuple[str, ...] | None = None) -> None:
         self.sealed: set[str] = set()
+        self.seals: dict[str, str] = {}  # a seal's id -> the commitment it published
         self.found: list[tuple[journal.Event, str]] = []
+        self.gms = gms
+        self.not_gm: list[journal.Event] = []  # seals and reveals by a player no GM
 
     def note(self, item: journal.Event) -> None:
         commitment = item.result.get("commitment")
@@ -248,15 +284,30 @@ class Reveals:
             return
         if item.command == SEALING:
             self.sealed.add(commitment)
+            if len(self.seals) < MAX_HEARD:
+                self.seals.setdefault(item.id, commitment)
         elif "nonce" in item.result:
             self.found.append((item, commitment))
+        else:
+            return
+        if item.player is not None and not is_gm(item.player, self.gms) and \
+                len(self.not_gm) < MAX_HEARD:
+            self.not_gm.append(item._replace(result={}, changes=()))
 
     def shown(self) -> list[Shown]:
         """Every reveal heard, in its order, checked from the journal alone: its number
         and nonce against its commitment, and the commitment against the seals."""
         return [Shown(event.line, event.when, commitment, event.result.get("target"),
                       event.result.get("nonce"), reveals(event.result, commitment),
-                      commitment in self.sealed) for event, commitment in self.found]
+                      self._opens(event.result.get(OPENS), commitment))
+                for event, commitment in self.found]
+
+    def _opens(self, named: object, commitment: str) -> bool:
+        """Whether a reveal of `commitment` opens a seal the journal published: the one it
+        names (`seal`), or, for a reveal of an older cwx that names none, any of it."""
+        if named is None:
+            return commitment in self.sealed
+        return isinstance(named, str) and self.seals.get(named) == commitment
 
     def unpublished(self) -> list[tuple[int, str]]:
         """Each reveal (line, commitment) whose commitment no seal published, or whose

@@ -515,5 +515,7 @@ def _checked(root: str, say: Say, report: checks.Report | None = None) -> list[C
          if report.problems else "all valid") +
         (f"; {plural(waiting, 'guess')} waiting for the GM's reveal" if waiting else "") +
         (f"; {plural(len(late), 'guess')} late: reached the GM after the reveal, counts for "
-         "nothing (cwx check says which)" if late else ""))
+         "nothing (cwx check says which)" if late else "") +
+        (f"; {plural(len(report.void), 'guess')} void: the GM sealed a new number before "
+         "revealing the one guessed on (cwx check says which)" if report.void else ""))
     return report.problems

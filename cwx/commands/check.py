@@ -129,8 +129,12 @@ def _span(seconds: float) -> str:
 
 
 def _waiting(report: checks.Report) -> list[str]:
-    """The guesses waiting for the GM's reveal: information, not problems."""
-    lines = []
+    """The guesses waiting for the GM's reveal, and those made void: information, not
+    problems."""
+    lines = [printable(f"Void: {guess.who or 'a guess'} guesses {guess.guess} on "
+                       f"{guess.commitment[:12]}…, by {guess.player or 'a player'}; "
+                       f"{guesses.said_void(report.replaced[guess.commitment])}")
+             for guess in report.void]
     for guess in report.pending:
         trait = trait_said(guess.trait, guess.score)
         shown = guesses.late(guess, report.revealed)

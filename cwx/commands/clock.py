@@ -65,16 +65,22 @@ def pick(
         show_default="a random one")] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="With --seal: replace a sealed number not yet revealed.")] = False,
+    void: Annotated[bool, typer.Option(
+        "--void", help="With --seal: void the guesses waiting on the number sealed over, "
+        "for every clone (else such a seal is refused).")] = False,
     campaign: SealFolder = None,
     json: JsonFlag = False,
 ) -> None:
     """Pick the GM's number, 1 to 12; --seal keeps it secret.
 
+    A new seal over one that players guess on is refused: reveal it first, or say --void.
+
     Example: cwx clock pick --seal
+    Example: cwx clock pick --seal --force --void
     """
     if not keep_secret:
-        if target is not None or force:
-            raise BadValue("--target and --force go with --seal")
+        if target is not None or force or void:
+            raise BadValue("--target, --force and --void go with --seal")
         picked = clockworx.pick(rng(seed))
         open_pick: Picked = {"target": picked, "commitment": None}
         emit(json, open_pick, lambda: f"The GM's number is {picked}.")
@@ -84,13 +90,17 @@ def pick(
     from cwx.campaign import seal
 
     path, camp = _seal_path(campaign, ".")
+    seal.by_a_gm(camp, "seals")
     with changing("clock pick --seal", [path], camp, private=[path]) as change:
         raw = change.raw(path)
         if raw is not None and not force:  # --force replaces even a file that is no seal
             seal.replacing(seal.decode(raw, path), path=path)
+        from cwx.campaign import guesses
+
+        over = guesses.sealing_over(change.journal, void)
         sealed = seal.new(target if target is not None else clockworx.pick(rng(None)))
         change.create(path, seal.encode(sealed), force=True, secret=True)
-        result = {"commitment": sealed.commitment}
+        result = {"commitment": sealed.commitment, **over}
         change.record(result)
     # One shape for both: the number stays secret, so its key is null.
     secret: Sealed = {"target": None, "commitment": sealed.commitment}
@@ -111,6 +121,7 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
     from cwx.campaign import guesses, seal
 
     path, camp = _seal_path(campaign, ".")
+    seal.by_a_gm(camp, "reveals")
     waiting = guesses.waiting_on(path, camp.journal_file)
     with changing("clock reveal", [path, *guesses.files_to_settle(camp, waiting)], camp,
                   private=[path]) as change:
@@ -118,7 +129,8 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
         settled = _settle(change, camp, sealed, waiting)
         if not sealed.revealed or settled:
             _mark_revealed(change, path, sealed)
-            change.record({**sealed.proof(), **_listed(settled)})
+            change.record({**sealed.proof(), **_listed(settled),
+                           **_opens(change, sealed.commitment)})
     revealed: Revealed = {**sealed.proof(), **_listed(settled)}
     emit(json, revealed,
          lambda: "\n".join([_reveal_text(sealed), *_settled_lines(settled)]))
@@ -290,6 +302,9 @@ def _guess(camp: "Campaign", guess: int, trait: str | None, score: int | None,
                                   who, commitment)
         result = guesses.pending_result(against, guess, trait, score)
         change.record(result, who=who, file=char)
+        name = change.name_of(char) if char else None
+    if camp.root is not None:  # the clone holds the GM to the number it guessed on
+        guesses.keep(camp.root, name, against)
     return result, who
 
 
@@ -341,13 +356,19 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
     # A sealed number's events are journaled beside it, wherever the character is: that
     # journal is the witness that it was revealed.
     acting = seal_at[1] if seal_at else camp.of(char or ".")
+    if seal_at:
+        from cwx.campaign import seal
+
+        seal.by_a_gm(acting, "reveals")
     waiting = _waiting(seal_path, acting) if seal_path else []
     paths = [p for p in (char, seal_path) if p]
     paths += [p for p in _to_settle(acting, waiting) if p not in paths]
     with changing("clock resolve", paths, acting, private=[seal_path or ""]) as change:
         extra: Resolving = {}
+        opens: dict[str, Any] = {}  # the seal a reveal opens, for the journal
         if seal_path:
             target, extra = _revealing(change, acting, seal_path, waiting, char)
+            opens = _opens(change, extra["commitment"])
         assert target is not None
         sheet = change.character(char, clockworx_system.NAME) if char else None
         own = _own_trait(char, sheet, trait) if char and sheet else None
@@ -357,9 +378,17 @@ def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: s
             xp = sheet.xp + outcome.xp
             change.save(char or "", sheet, sheet._replace(xp=xp))
             extra["xp_total"] = xp
-        change.record({**outcome_json(outcome), **extra}, who=sheet.name if sheet else None,
-                      file=char)
+        change.record({**outcome_json(outcome), **extra, **opens},
+                      who=sheet.name if sheet else None, file=char)
     return outcome, extra, sheet.name if sheet else None
+
+
+def _opens(change: "Change", commitment: str) -> dict[str, Any]:
+    """The seal a reveal opens, as the journal records it (each clone checks it is the
+    seal of the commitment its guesses were made on)."""
+    from cwx.campaign import seal
+
+    return {seal.OPENS: seal.published_by(change.journal, commitment)}
 
 
 def _waiting(seal_path: str, camp: "Campaign") -> "list[Guess]":

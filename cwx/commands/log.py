@@ -167,9 +167,12 @@ def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, settled: gue
             "counts for nothing: another turn of that draw came first"
     if kind.pending and event.id in settled:
         return "settled by the reveal"
+    if kind.table:  # the one event check takes as written (docs/rules.md, "What check proves")
+        return "correction, as the table says"
     shown = settled.late(event) if kind.pending else None
-    said = [(kind.outcome or _succeeded)(event.result) if shown is None else
-            f"late: {guesses.said_late(shown)}"]
+    void = settled.void(event) if kind.pending else None
+    said = [void if void is not None else (kind.outcome or _succeeded)(event.result)
+            if shown is None else f"late: {guesses.said_late(shown)}"]
     if (turned := turns.by(event.id)) is not None:
         said.append("turned to success" if turned else "turned to failure")
     if event.id in turns.undone():  # the first undo of it counts (and stands)

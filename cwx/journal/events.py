@@ -9,17 +9,48 @@ from collections.abc import Mapping
 from typing import Any
 
 from cwx import systems
-from cwx.systems import EventKind
+from cwx.systems.parts import EventKind, Replay
+
+
+def _making(event: Any) -> Replay:
+    """A creation makes files whole (the supply counts the dice a bag brings) and changes
+    no key."""
+    return Replay(makes=None)
+
+
+def _correcting(event: Any) -> Replay:
+    """A reconcile's changes are corrections, which count for nothing: it gives no other."""
+    return Replay()
+
+
+def _undoing(event: Any) -> Replay:
+    """An undo names the event it takes back (`undoes`), and cwx/rederive.py compares
+    their changes once the journal is read; one that names none gives no change."""
+    return Replay()
+
+
+def _retiring(event: Any) -> Replay:
+    """Every count of the retired file goes to 0 (a score goes with the file, unjournaled);
+    the dice it held go where its line says, which W9 and the supply count."""
+    gone = event.result.get("retired")
+    return Replay({(change.file, change.key): (change.before, 0 if change.file == gone
+                                               else change.after)
+                   for change in event.changes if change.key is not None and
+                   (change.file == gone or systems.conserved(change.key))})
+
 
 CAMPAIGN: Mapping[str, EventKind] = {
-    "init": EventKind(undoable=False, brings=True, verb="starts the campaign"),
-    "char new": EventKind(undoable=False, verb="is made"),
+    "init": EventKind(undoable=False, brings=True, verb="starts the campaign",
+                      replay=_making),
+    "char new": EventKind(undoable=False, verb="is made", replay=_making),
     "adopt": EventKind(table=True, verb="adopts"),
-    "reconcile": EventKind(undoable=False, correction=True, verb="reconciles"),
-    "undo": EventKind(undoable=False, verb="undoes", what=lambda result: _undid(result)),
+    "reconcile": EventKind(undoable=False, correction=True, verb="reconciles",
+                           replay=_correcting),
+    "undo": EventKind(undoable=False, verb="undoes", what=lambda result: _undid(result),
+                      replay=_undoing),
     # A file's text is not journaled on the way out: its keys go to 0, itself is removed.
     "retire": EventKind(undoable=False, what=lambda result: result.get("retired"),
-                        verb="retires"),
+                        verb="retires", replay=_retiring),
 }
 UNKNOWN = EventKind()  # a command this cwx does not know (a later one's, or a hand's)
 _found: dict[str, EventKind] = {}

@@ -12,7 +12,16 @@ from cwx.base.record import Record
 from cwx.rules import colorwheel
 from cwx.rules.colorwheel import DICE, Bag, Luck
 from cwx.systems.colorwheel import bag_json, dice, luck_json
-from cwx.systems.parts import PLAIN, EventKind, Rule, count, known, optional_table, table
+from cwx.systems.parts import (
+    PLAIN,
+    EventKind,
+    Replay,
+    Rule,
+    count,
+    known,
+    optional_table,
+    table,
+)
 
 if TYPE_CHECKING:
     from cwx.systems.results import BagShown
@@ -22,8 +31,10 @@ TITLE = "bag"
 CHARACTER = False
 TABLES: tuple[str, ...] = ("bag", "reserve")
 LEDGER: tuple[tuple[str, ...], tuple[str, ...]] = ((), ("bag", "reserve"))
-EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(undoable=False, brings=True,
-                                                           verb="makes a bag")}
+EVENTS: Mapping[str, EventKind] = {"bag new": EventKind(
+    undoable=False, brings=True, verb="makes a bag",
+    # A bag made brings the dice its text holds: the supply counts them (W9).
+    replay=lambda event: Replay(makes=None))}
 
 
 class BagSheet(Record):

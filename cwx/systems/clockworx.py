@@ -6,11 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from cwx.base.errors import BadFile, BadValue, shown
+from cwx.base.errors import BadFile, BadValue, RuleForbids, shown
 from cwx.base.ink import paint
 from cwx.base.record import Record
 from cwx.rules import clockworx
-from cwx.systems.parts import PLAIN, EventKind, Rule, as_bad_file, character_name, count
+from cwx.systems.parts import (
+    PLAIN,
+    EventKind,
+    Replay,
+    Rule,
+    as_bad_file,
+    before,
+    character_name,
+    count,
+    whole,
+)
 from cwx.toml.tomledit import toml_key, toml_string
 
 if TYPE_CHECKING:
@@ -262,13 +272,122 @@ def _waiting(result: Mapping[str, Any]) -> str:
     return f"pending on {str(result.get('commitment'))[:12]}…"
 
 
+# ---------------------------------------------------------------- re-played by check
+
+
+def _outcome(target: object, guess: object, score: object,
+             trait: object) -> clockworx.ClockOutcome | str:
+    """The rules' outcome of a recorded guess, or why the record gives none."""
+    if not (whole(target) and whole(guess) and (score is None or whole(score))):
+        return "records no target, guess and score the rules can resolve"
+    try:
+        return clockworx.resolve(target, guess, score,  # type: ignore[arg-type]
+                                 trait if isinstance(trait, str) else None)
+    except (BadValue, RuleForbids) as error:
+        return f"the rules refuse it: {error.message}"
+
+
+_FIGURES = ("distance", "success", "critical", "xp")  # what the rules make of the inputs
+
+
+def _earning(event: Any, gains: dict[str, int]) -> dict[tuple[str, str], tuple[Any, Any]]:
+    """Each file's experience raised by what the rules give it (from its line's `from`)."""
+    expected = {}
+    for file, xp in gains.items():
+        if xp:
+            was = before(event, file, "xp", 0)
+            expected[(file, "xp")] = (was, was + xp if whole(was) else xp)
+    return expected
+
+
+def _settling(result: Mapping[str, Any], target: object, gains: dict[str, int]) -> str | None:
+    """The guesses a reveal settles (`guesses`), each re-played against the number shown:
+    its experience goes to its file (one that counts for nothing, none); why the record
+    cannot be re-played, else None."""
+    settled = result.get("guesses", [])
+    if not isinstance(settled, list):
+        return "lists its settled guesses in no form cwx writes"
+    for entry in settled:
+        if not isinstance(entry, dict):
+            return "lists a settled guess in no form cwx writes"
+        outcome = _outcome(target, entry.get("guess"), entry.get("score"), entry.get("trait"))
+        if isinstance(outcome, str):
+            return f"settles guess {str(entry.get('id'))[:8]}, which {outcome}"
+        if any(entry.get(name) != getattr(outcome, name) or
+               type(entry.get(name)) is not type(getattr(outcome, name)) for name in _FIGURES):
+            return (f"settles guess {str(entry.get('id'))[:8]} as {_said(entry)}; the rules give "
+                    f"{_said(outcome_json(outcome))}")
+        file = entry.get("file")
+        if entry.get("counted") is not False and isinstance(file, str):
+            gains[file] = gains.get(file, 0) + outcome.xp
+    return None
+
+
+def _said(figures: Mapping[str, Any]) -> str:
+    return ", ".join(f"{name} {figures.get(name)}" for name in _FIGURES)
+
+
+def replay_resolve(event: Any) -> Replay:
+    """C3-C5: the experience a resolve earns its character (and, against the sealed number,
+    the guesses it settles theirs), from the target, guess and score it records."""
+    result = event.result
+    outcome = _outcome(result.get("target"), result.get("guess"), result.get("score"),
+                       result.get("trait"))
+    if isinstance(outcome, str):
+        return Replay(refused=outcome)
+    # A line of the first journal names its character's file only when known: the file
+    # whose experience it changes, outside the guesses it settles, is the one.
+    settled = {entry.get("file") for entry in result.get("guesses", [])
+               if isinstance(entry, dict)} if isinstance(result.get("guesses"), list) else set()
+    file = event.file if event.file is not None else next(
+        (c.file for c in event.changes if c.key == "xp" and c.file not in settled), None)
+    gains = {file: outcome.xp} if isinstance(file, str) else {}
+    refused = _settling(result, outcome.target, gains)
+    return Replay(_earning(event, gains), {name: getattr(outcome, name) for name in _FIGURES},
+                  refused=refused)
+
+
+def replay_reveal(event: Any) -> Replay:
+    """A reveal: the guesses it settles, each re-played against the number it shows."""
+    gains: dict[str, int] = {}
+    refused = _settling(event.result, event.result.get("target"), gains)
+    return Replay(_earning(event, gains), refused=refused)
+
+
+def replay_spend(event: Any) -> Replay:
+    """C6: a trait bought at 1 or raised a point, for its cost in experience."""
+    result, file = event.result, event.file
+    trait = result.get("trait")
+    if not isinstance(trait, str) or not isinstance(file, str):
+        return Replay(refused="records no trait and character the rules can advance")
+    key, xp = trait_key(trait), before(event, file, "xp", result.get("xp_total"))
+    score = before(event, file, key)
+    if not whole(xp) or not (score is None or whole(score)):
+        return Replay(refused="records no experience and score the rules can advance from")
+    try:
+        step = clockworx.advance({trait: score} if score else {}, xp,
+                                 new=None if score else trait, raise_=trait if score else None)
+    except (BadValue, RuleForbids) as error:
+        return Replay(refused=f"the rules refuse it: {error.message}")
+    return Replay({(file, "xp"): (xp, step.xp_total), (file, key): (score, step.score)},
+                  {"score": step.score, "cost": step.cost})
+
+
+def replay_nothing(event: Any) -> Replay:
+    """An event that changes no key: a guess waiting for the reveal, a seal."""
+    return Replay()
+
+
 GUESSING = "clock resolve --sealed"  # a guess where the sealed number is not (guesses.py)
 EVENTS: Mapping[str, EventKind] = {
-    "clock resolve": EventKind(action=True, what=_resolved, verb="resolves"),
+    "clock resolve": EventKind(action=True, what=_resolved, verb="resolves",
+                               replay=replay_resolve),
     GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting,
-                        verb="guesses"),
+                        verb="guesses", replay=replay_nothing),
     "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait"),
-                          verb="spends experience on"),
-    "clock pick --seal": EventKind(undoable=False, outcome=_sealing, verb="seals a number"),
-    "clock reveal": EventKind(undoable=False, outcome=_revealed, verb="reveals the number"),
+                          verb="spends experience on", replay=replay_spend),
+    "clock pick --seal": EventKind(undoable=False, outcome=_sealing, verb="seals a number",
+                                   replay=replay_nothing),
+    "clock reveal": EventKind(undoable=False, outcome=_revealed, verb="reveals the number",
+                              replay=replay_reveal),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from cwx.base.errors import BadFile
+from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.ink import paint
 from cwx.base.record import Record
 from cwx.rules import colorwheel
@@ -15,8 +15,10 @@ from cwx.rules.colorwheel import COLOURS, Luck
 from cwx.systems.parts import (
     PLAIN,
     EventKind,
+    Replay,
     Rule,
     as_bad_file,
+    before,
     character_name,
     count,
     known,
@@ -341,11 +343,134 @@ def _turned(result: Mapping[str, Any]) -> str:
     return f"turned to {'success' if result.get('success') else 'failure'}"
 
 
+# ---------------------------------------------------------------- re-played by check
+
+_MOST_DRAWN = 10_000  # dice of one action that check re-plays: no table keeps so many
+_NO_TABLE = "records no dice the rules can re-play (a line cwx never wrote)"
+
+
+def _table(event: Any) -> colorwheel.Table | None:
+    """The table a move started from, as its line says: each changed key's `from`; a key
+    it left alone holds what its result says after (the bag, the character's luck), or for
+    the reserve, which no result records, nothing: a reserve left alone gave no die, as
+    an empty one does."""
+    result, bag = event.result, _bag_of(event)
+    was = {(change.file, change.key): change.before for change in event.changes}
+    after_luck, after_bag = result.get("luck"), result.get("bag")
+    luck_after = after_luck if isinstance(after_luck, dict) else {}
+    bag_after = after_bag if isinstance(after_bag, dict) else {}
+    counts: list[Any] = [was.get((bag, key), bag_after.get(die, 0))
+              for die, key in zip(colorwheel.DICE, _BAG_KEYS, strict=True)]
+    luck: list[Any] = [was.get((event.file, key), luck_after.get(die, 0))
+            for die, key in zip(Luck._fields, _LUCK_KEYS, strict=True)]
+    spare: list[Any] = [was.get((bag, key), 0) for key in _RESERVE_KEYS]
+    if not all(type(n) is int and n >= 0 for n in (*counts, *luck, *spare)):
+        return None
+    return colorwheel.Table(colorwheel.Bag(*counts), Luck(*spare), Luck(*luck))
+
+
+def _bag_of(event: Any) -> Any:
+    """The bag a move drew from: its line's `bag`, or (a line of the first journal, which
+    names it only when known) the file whose bag or reserve it changes."""
+    if event.bag is not None:
+        return event.bag
+    return next((change.file for change in event.changes if change.key is not None and
+                 change.key.startswith(("bag.", "reserve."))), None)
+
+
+_BAG_KEYS = tuple(f"bag.{die}" for die in colorwheel.DICE)
+_LUCK_KEYS = tuple(f"luck.{die}" for die in Luck._fields)
+_RESERVE_KEYS = tuple(f"reserve.{die}" for die in Luck._fields)
+
+
+def _moved(event: Any, start: colorwheel.Table,
+           end: colorwheel.Table) -> dict[tuple[str, str], tuple[Any, Any]]:
+    """The keys a move changes, from the table it started from to the one it left."""
+    moved: dict[tuple[str, str], tuple[Any, Any]] = {}
+    bag = _bag_of(event)
+    for file, part, was, now, dice_ in (
+            (bag, "bag", start.bag, end.bag, colorwheel.DICE),
+            (bag, "reserve", start.reserve, end.reserve, Luck._fields),
+            (event.file, "luck", start.held, end.held, Luck._fields)):
+        for die in dice_:
+            if getattr(was, die) != getattr(now, die):
+                moved[(file, f"{part}.{die}")] = (getattr(was, die), getattr(now, die))
+    return moved
+
+
+def replay_draw(event: Any) -> Replay:
+    """W4, W5: the recorded dice drawn again from the table the draw started from, each
+    die before the last kept, a white spent if the line says so."""
+    result = event.result
+    draws, colour = result.get("draws"), result.get("color")
+    if not isinstance(draws, list) or not draws or not isinstance(colour, str) or \
+            not all(isinstance(die, str) for die in draws) or (start := _table(event)) is None:
+        return Replay(refused=_NO_TABLE)
+    if len(draws) > _MOST_DRAWN:  # each die a step: a forged line of millions costs seconds
+        return Replay(refused=f"records {len(draws)} dice drawn in one action, more than "
+                              f"check re-plays ({_MOST_DRAWN})")
+    spent = result.get("white_spent") is True
+    try:
+        dice_ = colorwheel.Recorded(draws)
+        played = colorwheel.draw(start, colour, dice_,
+                                 lambda question, table: dice_.used < len(dice_.dice),
+                                 spend_white=spent)
+        dice_.check_all_used(cancelled=played.cancelled)
+    except (BadValue, RuleForbids) as error:
+        return Replay(refused=f"the rules refuse it: {error.message}")
+    figures: dict[str, Any] = {"success": played.success, "cancelled": played.cancelled,
+                               "white_spent": played.white_spent}
+    return Replay(_moved(event, start, played.after), figures)
+
+
+def replay_turn(event: Any) -> Replay:
+    """W5, W6: a white spent (a black, for the GM's curse) goes to the reserve."""
+    start = _table(event)
+    if start is None:
+        return Replay(refused=_NO_TABLE)
+    spend = event.command == "luck spend"
+    try:
+        end = colorwheel.spend(start) if spend else colorwheel.curse(start)
+    except (BadValue, RuleForbids) as error:
+        return Replay(refused=f"the rules refuse it: {error.message}")
+    return Replay(_moved(event, start, end), {"success": spend})
+
+
+def replay_end(event: Any) -> Replay:
+    """W7: blacks cancel whites one for one, and every black goes to the reserve."""
+    start = _table(event)
+    if start is None:
+        return Replay(refused=_NO_TABLE)
+    settled_ = colorwheel.settle(start)
+    return Replay(_moved(event, start, settled_.table), {"removed": luck_json(settled_.removed)})
+
+
+def replay_buy(event: Any) -> Replay:
+    """W8: 3 whites for a primary trait, 5 for a secondary, to the reserve."""
+    result = event.result
+    colour, trait = result.get("color"), result.get("trait")
+    if not isinstance(colour, str) or not isinstance(trait, str) or \
+            (start := _table(event)) is None:
+        return Replay(refused=_NO_TABLE)
+    key = f"traits.{colour}"
+    had = before(event, event.file, key, [])
+    if not isinstance(had, list) or not all(isinstance(name, str) for name in had):
+        return Replay(refused=_NO_TABLE)
+    try:
+        trade = colorwheel.trade(start, {colour: tuple(had)}, colour, trait)
+    except (BadValue, RuleForbids) as error:
+        return Replay(refused=f"the rules refuse it: {error.message}")
+    moved = _moved(event, start, trade.table)
+    moved[(event.file, key)] = (had, list(trade.traits[trade.colour]))
+    return Replay(moved, {"cost": trade.cost})
+
+
 EVENTS: Mapping[str, EventKind] = {
-    DRAW: EventKind(action=True, what=_drew, outcome=_drawn, verb="draws"),
-    "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white"),
-    "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed"),
-    END: EventKind(action=True, verb="ends the game"),
+    DRAW: EventKind(action=True, what=_drew, outcome=_drawn, verb="draws", replay=replay_draw),
+    "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white",
+                            replay=replay_turn),
+    "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed", replay=replay_turn),
+    END: EventKind(action=True, verb="ends the game", replay=replay_end),
     "wheel buy": EventKind(action=True, buys=True, what=lambda result: result.get("trait") or
-                           result.get("color"), verb="buys"),
+                           result.get("color"), verb="buys", replay=replay_buy),
 }

@@ -41,6 +41,33 @@ class EventKind(Record):
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
     verb: str | None = None  # what the actor did, as a recap tells it ("draws"); None: the command
+    # check: what the rules give for one of its events (docs/rules.md, "What check
+    # proves"); None: its changes are taken as written (an adopt, the table's word).
+    replay: Callable[[Any], Replay] | None = None
+
+
+class Replay(Record):
+    """What the rules give for one event, from the inputs its line records and the state
+    it says it started from (each change's `from`): a pure re-play, for `cwx check`."""
+
+    changes: Mapping[tuple[str, str], tuple[Any, Any]] = {}  # (file, key) -> (from, to)
+    result: Mapping[str, Any] = {}  # the figures its result must hold ("xp": 6)
+    makes: frozenset[str] | None = frozenset()  # files it may make whole (None: any)
+    refused: str | None = None  # the rules refuse the event itself, and why
+
+
+def before(event: Any, file: str | None, key: str, otherwise: Any = None) -> Any:
+    """The value a key of `file` held before `event`, as its line says (the `from` of its
+    change of the key); `otherwise` for a key it does not change."""
+    for change in event.changes:
+        if change.key == key and change.file == file:
+            return change.before
+    return otherwise
+
+
+def whole(value: object) -> bool:
+    """A whole number as JSON and TOML hold one (never a bool)."""
+    return type(value) is int
 
 
 if TYPE_CHECKING:  # what an entry must say; the protocols cost start-up, so typing only
@@ -171,4 +198,4 @@ def character_name(data: Mapping[str, Any], default: str) -> str:
 
 
 def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int

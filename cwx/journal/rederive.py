@@ -1,0 +1,227 @@
+"""What `cwx check` proves of each event: that its changes are the ones the rules give
+from the inputs its line records (docs/rules.md, "What check proves").
+
+Each kind of event says how it is re-played (its EventKind's `replay`, in the system
+entries and events.py): a pure function of the line, giving every key's change the rules
+make and the figures its result must hold. Here those are compared with what the line
+says, one event at a time as the journal is read; an undo, whose changes take back
+another event's, is compared once the journal is read (git may put it anywhere). An
+adopt is the table's word, taken as written; a correction counts for nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cwx.base.record import Record
+from cwx.journal import events
+from cwx.journal.lines import Edit, Event
+from cwx.systems.parts import Replay, whole
+
+SHOWN = 100  # forged events named one by one; past that, counted
+MAX_UNDOS = 50_000  # undos compared with what they undo: a campaign makes a few hundred
+
+
+class Forged(Record):
+    """One change (or figure) of an event that the rules do not give."""
+
+    event: str  # its id
+    line: int
+    command: str
+    file: str | None
+    key: str | None  # None: the event as a whole (the rules refuse it, or make no file)
+    was: Any  # the value before it, as its line says
+    gives: Any  # what the rules give (the value after it)
+    says: Any  # what the line says
+    why: str | None = None  # the rules refuse the event itself, or its record is unplayable
+
+
+_MISSING = object()
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal as JSON values are (1 is not true; a missing whole number is 0)."""
+    if (a is None and whole(b) and b == 0) or (b is None and whole(a) and a == 0):
+        return True
+    return type(a) is type(b) and a == b
+
+
+def _counted(event: Event) -> dict[tuple[str, str], Edit]:
+    """The line's changes of keys that count in the ledger (a correction counts for none)."""
+    return {(change.file, change.key): change for change in event.changes
+            if change.key is not None and not change.correction}
+
+
+def compare(event: Event, replay: Replay) -> list[Forged]:
+    """Each change and figure of `event` that its re-play does not give."""
+    def found(file: str | None, key: str | None, was: Any, gives: Any, says: Any,
+              why: str | None = None) -> Forged:
+        return Forged(event.id, event.line, event.command, file, key, was, gives, says, why)
+
+    forged = [found(change.file, None, None, None, None,
+                    f"writes {change.file} whole, which no {event.command} does")
+              for change in event.changes if change.key is None and not change.removed and
+              replay.makes is not None and change.file not in replay.makes]
+    if replay.refused is not None:
+        return [found(event.file, None, None, None, None, replay.refused), *forged]
+    said = _counted(event)
+    for where in [*said, *(where for where in replay.changes if where not in said)]:
+        change = said.get(where)
+        was, now = replay.changes.get(where, (_MISSING, _MISSING))
+        if change is None:  # the rules change it; the line leaves it
+            if not _same(was, now):
+                forged.append(found(*where, was, now, was))
+        elif now is _MISSING:  # the line changes it; the rules leave it
+            if not _same(change.before, change.after):
+                forged.append(found(*where, change.before, change.before, change.after))
+        elif not _same(now, change.after):
+            forged.append(found(*where, change.before, now, change.after))
+    for name, value in replay.result.items():
+        if not _same(value, event.result.get(name, _MISSING)):
+            forged.append(found(event.file, f"result.{name}", None, value,
+                                event.result.get(name)))
+    return forged
+
+
+def replayed(event: Event) -> list[Forged]:
+    """What the rules do not give of one event (none for the table's word, an adopt)."""
+    kind = events.kind(event.command)
+    if kind.replay is None:
+        if kind.table or not any((c.key is not None and not c.correction) or (c.key is None
+                                 and not c.removed) for c in event.changes):
+            return []
+        return [Forged(event.id, event.line, event.command, event.file, None, None, None, None,
+                       f"is a command this cwx does not know ({event.command[:40]}), so "
+                       "no rule gives its changes (a later cwx's? update cwx)")]
+    return compare(event, kind.replay(event))
+
+
+def _taken_back(changes: Iterable[Edit], back: bool) -> frozenset[tuple[str, str, str]]:
+    """A change as an undo must take it back, `back`, or as it stands: whole numbers by
+    their delta (what survives merges), other values from and to."""
+    from cwx.journal.lines import dumps
+
+    said = set()
+    for change in changes:
+        if change.key is None or change.correction:
+            continue
+        was, now = (change.after, change.before) if back else (change.before, change.after)
+        if (was is None or whole(was)) and (now is None or whole(now)):
+            if (now or 0) != (was or 0):  # a change to the same value takes nothing back
+                said.add((change.file, change.key, str((now or 0) - (was or 0))))
+        elif _same(was, now):
+            continue
+        else:
+            try:
+                said.add((change.file, change.key, dumps([was, now])))
+            except (TypeError, ValueError):
+                said.add((change.file, change.key, "?"))
+    return frozenset(said)
+
+
+class Replaying:
+    """Every event of a journal re-played as it is read (`note`); `forged()` once it is
+    read. Memory: a small number an event (what an undo of it must change), the events
+    found forged, and the first SHOWN of their findings."""
+
+    MEMO = 4096  # re-plays remembered: a long campaign repeats its moves, from like states
+    FEW = 4  # changes of a move worth remembering (a draw's: its luck, bag and reserve)
+
+    def __init__(self) -> None:
+        self.shown: list[Forged] = []
+        self.ids: set[int | str] = set()  # every event found forged (by _key)
+        # Each undo (its id, line, command, the id it undoes) and what it changes, kept to
+        # compare with what it undoes once the journal is read (git puts lines anywhere).
+        self.undos: list[tuple[str, int, str, str, int]] = []
+        self.memo: dict[str, list[Forged]] = {}  # an event but its id and stamp -> findings
+
+    def note(self, event: Event) -> None:
+        if _key(event.id) in self.ids:
+            return  # git's union copied the line: named once
+        if event.undoes:
+            if len(self.undos) < MAX_UNDOS:
+                self.undos.append((event.id, event.line, event.command[:40], event.undoes,
+                                   hash(_taken_back(event.changes, False))))
+        else:
+            found = self._replayed(event)
+            if found:
+                self.ids.add(_key(event.id))
+                if len(self.shown) < SHOWN:  # past them, an event found is only counted
+                    self.shown += [item._replace(event=event.id, line=event.line)
+                                   for item in found]
+
+    def _replayed(self, event: Event) -> list[Forged]:
+        """`replayed(event)`, remembered for a move like one re-played before (a move of
+        the game changes a few keys; a line of many is re-played as it is)."""
+        if len(event.changes) > self.FEW:
+            return replayed(event)
+        from cwx.journal.lines import dumps
+
+        like = dumps([event.command, event.file, event.bag, event.result,
+                      [[c.file, c.key, c.before, c.after, c.correction, c.removed,
+                        c.created, c.text] for c in event.changes]])
+        found = self.memo.get(like)
+        if found is None:
+            if len(self.memo) >= self.MEMO:
+                self.memo.clear()
+            found = self.memo[like] = replayed(event)
+        return found
+
+    def _found(self, forged: list[Forged]) -> None:
+        for item in forged:
+            self.ids.add(_key(item.event))
+            if len(self.shown) < SHOWN:
+                self.shown.append(item)
+
+    def forged(self, undone: Iterable[str] = (),
+               named: Callable[[set[str]], Iterable[Event]] | None = None,
+               ) -> tuple[list[Forged], int]:
+        """The findings to name, and how many forged events past them go unnamed; an
+        event undone (its changes taken back) is settled. `named` reads again the events
+        the undos name (a second look at a few lines, not a journal kept in memory)."""
+        wanted = {target for _, _, _, target, _ in self.undos}
+        inverses: dict[str, int] = {}
+        for event in named(wanted) if named is not None and wanted else ():
+            if event.id in wanted:
+                inverses.setdefault(event.id, hash(_taken_back(event.changes, True)))
+        for id_, line, command, target, changes in self.undos:
+            if target in inverses and inverses[target] != changes:
+                self._found([Forged(id_, line, command, None, None, None, None, None,
+                                    f"does not take back what {target[:8]} changed (an undo "
+                                    "changes each key back by what it changed)")])
+        self.undos = []
+        settled = {_key(id_) for id_ in undone}
+        shown = [item for item in self.shown if _key(item.event) not in settled]
+        return shown, len(self.ids - settled - {_key(item.event) for item in shown})
+
+
+def _key(id_: str) -> int | str:
+    """An event's id as kept for the whole journal: cwx's 16 hexadecimal digits as a
+    number (a third of the memory), any other as it is."""
+    if len(id_) == 16 and not id_.strip("0123456789abcdef"):
+        return int(id_, 16)
+    return id_
+
+
+def told(item: Forged) -> str:
+    """A finding in words: the event, the key, what the rules give and what the line says."""
+    from cwx.base.errors import shown
+
+    event = f"{item.command[:40]} {item.event[:8]}"
+    if item.key is None:
+        said = f"{event} {item.why}"
+    elif item.key.startswith("result."):
+        said = (f"{event} says {item.key[7:]} {shown(item.says)}; the rules give "
+                f"{shown(item.gives)}")
+    else:
+        said = (f"{event} changes {item.file} {item.key} {shown(item.was)} → "
+                f"{shown(item.says)}; the rules give {_change(item.was, item.gives)}")
+    return (f"{said}: a change the rules do not give (a line no cwx wrote?); `cwx undo "
+            f"{item.event[:8]}` takes it back")
+
+
+def _change(was: object, now: object) -> str:
+    from cwx.base.errors import shown
+
+    return "no change" if _same(was, now) else f"{shown(was)} → {shown(now)}"

@@ -1,0 +1,193 @@
+"""`cwx check` re-plays every event through the rules (issue 30, item 2): a change the
+rules do not give is named, with the event, its line, the key, what the rules give and
+what the line says; an undo settles it; the table's adopt is taken as written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import cwx, journal, saga
+
+
+def _append(folder: Path, **event: Any) -> None:
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+    line = {"v": 2, "at": now, "bag": None, "player": "Mallory", **event}
+    with open(folder / "journal.jsonl", "a") as file:
+        file.write(json.dumps(line) + "\n")
+
+
+def _lines(folder: Path) -> int:
+    return len((folder / "journal.jsonl").read_text().splitlines())
+
+
+def _checked(folder: Path) -> list[str]:
+    ran = cwx("check", folder)
+    return [line for line in ran.stdout.splitlines() if "the rules" in line]
+
+
+def test_a_resolve_whose_experience_the_rules_do_not_give_is_named(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _append(campaign, id="f0f0f0f0f0f0f0f0", command="clock resolve", who="Kris",
+            file="kris.toml", result={"target": 4, "guess": 4, "distance": 0,
+                                      "trait": "Repair", "score": 3, "success": True,
+                                      "critical": True, "xp": 3, "xp_total": 1000},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": 1000}])
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    ran = cwx("check", campaign)
+    assert ran.status == 1
+    said = ran.stdout
+    assert f"journal.jsonl:{line}: clock resolve f0f0f0f0 changes kris.toml xp 0 → 1000; " \
+           "the rules give 0 → 6" in said  # a critical success with Repair 3 (C4)
+    assert f"journal.jsonl:{line}: clock resolve f0f0f0f0 says xp 3; the rules give 6" in said
+    assert "`cwx undo f0f0f0f0` takes it back" in said
+
+
+def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
+        tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp")
+    _append(campaign, id="d1d1d1d1d1d1d1d1", command="bag draw", who="Sue",
+            file="sue.toml", bag="bag.toml",
+            result={"color": "blue", "draws": ["red"], "success": False, "cancelled": False,
+                    "white_spent": False, "luck": {"white": 10, "black": 0},
+                    "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}},
+            changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 10},
+                     {"file": "bag.toml", "key": "reserve.white", "from": 10, "to": 0}])
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    said = _checked(campaign)
+    assert said == [
+        f"{campaign}/journal.jsonl:{line}: bag draw d1d1d1d1 changes sue.toml luck.white "
+        "0 → 10; the rules give no change: a change the rules do not give (a line no cwx "
+        "wrote?); `cwx undo d1d1d1d1` takes it back",
+        f"{campaign}/journal.jsonl:{line}: bag draw d1d1d1d1 changes bag.toml reserve.white "
+        "10 → 0; the rules give no change: a change the rules do not give (a line no cwx "
+        "wrote?); `cwx undo d1d1d1d1` takes it back"]
+    assert cwx("undo", "d1d1d1d1", cwd=campaign).status == 0  # anyone's to take back
+    assert cwx("check", campaign).status == 0
+
+
+def test_an_undo_that_takes_back_another_change_is_named(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c",
+               campaign / "kris.toml").status == 0
+    resolved = journal(campaign)[-1]["id"]
+    _append(campaign, id="a0a0a0a0a0a0a0a0", command="undo", who="Kris", file="kris.toml",
+            undoes=resolved, result={},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 2, "to": 50}])
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    assert _checked(campaign) == [
+        f"{campaign}/journal.jsonl:{line}: undo a0a0a0a0 does not take back what "
+        f"{resolved[:8]} changed (an undo changes each key back by what it changed): a change "
+        "the rules do not give (a line no cwx wrote?); `cwx undo a0a0a0a0` takes it back"]
+    assert cwx("undo", "a0a0a0a0", "--player", "Mallory", cwd=campaign).status == 0
+    assert cwx("check", campaign).status == 0
+    assert "xp = 2 " in (campaign / "kris.toml").read_text()
+
+
+def test_a_command_no_rule_knows_and_a_file_made_by_a_move_are_named(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _append(campaign, id="c0c0c0c0c0c0c0c0", command="clock bless", who="Kris",
+            file="kris.toml", result={},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": 9}])
+    _append(campaign, id="c1c1c1c1c1c1c1c1", command="luck spend", who="Sue",
+            file="sue.toml", bag="bag.toml", result={"success": True},
+            changes=[{"file": "rick.toml", "created": True,
+                      "text": 'system = "colorwheel"\n[traits]\n[luck]\nwhite = 5\n'}])
+    said = "\n".join(_checked(campaign))
+    assert "clock bless c0c0c0c0 is a command this cwx does not know (clock bless)" in said
+    assert "luck spend c1c1c1c1 writes rick.toml whole, which no luck spend does" in said
+
+
+def test_every_move_cwx_makes_replays_as_written(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    sue, kris = campaign / "sue.toml", campaign / "kris.toml"
+    for args in (
+            ["bag", "draw", "-c", sue, "-C", "blue", "--drawn", "white", "--drawn", "black",
+             "--drawn", "yellow", "--keep-white", "--keep-black"],
+            ["luck", "spend", "-c", sue],
+            ["bag", "draw", "-c", sue, "-C", "red", "--drawn", "white"],  # cancelled (D13)
+            ["game", "end", "-c", sue],
+            ["bag", "draw", "-c", sue, "-C", "green", "--drawn", "white", "--drawn", "white",
+             "--drawn", "white", "--drawn", "blue", "--keep-white"],
+            ["wheel", "buy", "-c", sue, "-C", "red", "-t", "Loud"],
+            ["bag", "draw", "-c", sue, "-C", "purple", "--drawn", "red"],
+            ["clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c", kris],
+            ["clock", "resolve", "-T", 4, "-g", 11, "-t", "Tough", "-c", kris],
+            ["clock", "resolve", "-T", 4, "-g", 4, "-c", kris],
+            ["clock", "resolve", "-T", 1, "-g", 1, "-t", "Tough", "-c", kris],
+            ["xp", "spend", "-c", kris, "--new", "Cook"],
+            ["undo"], ["undo", "--redo"],
+            ["clock", "pick", "--seal", "-T", 5],
+            ["clock", "resolve", "--sealed", "-g", 6, "-t", "Tough", "-c", kris],
+            ["retire", sue]):
+        ran = cwx(*args, cwd=campaign, env={"CWX_PLAYER": "GM"})
+        assert ran.status in (0, 1), (args, ran.stderr)
+    ran = cwx("check", campaign)
+    assert ran.status == 0, ran.stdout
+
+
+# ---------------------------------------------------------------- any forged change
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A campaign played with every kind of move, nothing undone: each line is the rules'."""
+    folder = saga(tmp_path_factory.mktemp("played") / "camp", kris="kris.toml")
+    sue, kris = folder / "sue.toml", folder / "kris.toml"
+    for args in (
+            ["bag", "draw", "-c", sue, "-C", "blue", "--drawn", "white", "--drawn", "black",
+             "--drawn", "yellow", "--keep-white", "--keep-black"],
+            ["luck", "spend", "-c", sue],
+            ["game", "end", "-c", sue],
+            ["bag", "draw", "-c", sue, "-C", "green", "--drawn", "white", "--drawn", "white",
+             "--drawn", "white", "--drawn", "blue", "--keep-white"],
+            ["wheel", "buy", "-c", sue, "-C", "red", "-t", "Loud"],
+            ["clock", "resolve", "-T", 4, "-g", 4, "-t", "Repair", "-c", kris],
+            ["clock", "resolve", "-T", 5, "-g", 5, "-t", "Tough", "-c", kris],
+            ["xp", "spend", "-c", kris, "--new", "Cook"]):
+        assert cwx(*args, cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0, args
+    assert cwx("check", folder).status == 0
+    return folder
+
+
+_FOLLOWED = ("xp", "luck.white", "luck.black", "reserve.white", "bag.white", "traits.Repair")
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_check_names_a_random_forged_change_on_a_played_journal(
+        played: Path, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+    folder = tmp_path_factory.mktemp("forged") / "camp"
+    shutil.copytree(played, folder)
+    lines = (folder / "journal.jsonl").read_text().splitlines()
+    moves = [n for n, line in enumerate(lines) if json.loads(line)["command"] not in
+             ("init", "char new", "adopt", "reconcile")]
+    at = data.draw(st.sampled_from(moves), label="line")
+    event = json.loads(lines[at])
+    keyed = [c for c in event["changes"] if "key" in c]
+    delta = data.draw(st.integers(-5, 5).filter(bool), label="delta")
+    if keyed and data.draw(st.booleans(), label="alter a change"):
+        change = data.draw(st.sampled_from(keyed), label="change")
+        change["to"] = (change["to"] if isinstance(change["to"], int) else 0) + delta
+    else:
+        key = data.draw(st.sampled_from(_FOLLOWED), label="key")
+        file = data.draw(st.sampled_from(["kris.toml", "sue.toml", "bag.toml"]), label="file")
+        if any(c.get("file") == file and c.get("key") == key for c in keyed):
+            return  # that key is changed already: the branch above forges it
+        event["changes"].append({"file": file, "key": key, "from": 1, "to": 1 + abs(delta)})
+    lines[at] = json.dumps(event)
+    (folder / "journal.jsonl").write_text("\n".join(lines) + "\n")
+    ran = cwx("check", folder)
+    assert ran.status == 1
+    assert f"journal.jsonl:{at + 1}: {event['command']} {event['id'][:8]}" in ran.stdout, \
+        ran.stdout

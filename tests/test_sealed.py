@@ -1,0 +1,120 @@
+"""The sealed number by post (issue 30, item 4): no reseal over a pending guess unless it
+is made void for every clone; the GMs campaign.toml names alone seal and reveal; a reveal
+names the seal it opens, and one that settles a guess made on another number is named.
+Real git: a bare origin, the GM's clone and a player's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_post import play, sync, table_of_three
+
+
+@pytest.fixture(autouse=True)
+def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
+        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
+        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+
+def _guess(gm: Path, alice: Path) -> str:
+    """The GM seals a number, Alice guesses on it for Kris and pushes; the GM pulls."""
+    said = play(gm, "GM", "clock", "pick", "--seal", "--target", "3", "--json")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    commitment: str = json.loads(said.splitlines()[0])["commitment"]
+    return commitment
+
+
+def test_a_reseal_over_a_pending_guess_is_refused_or_voids_it_for_every_clone(
+        tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    commitment = _guess(gm, alice)
+    refused = play(gm, "GM", "clock", "pick", "--seal", "--force", "-T", 9, status=2)
+    assert f"1 guess (kris) wait on the sealed number {commitment[:12]}: reveal it first " \
+           "(cwx clock reveal), or seal anew with --void" in refused
+    play(gm, "GM", "clock", "pick", "--seal", "--force", "--void", "-T", 9)
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    for clone in (gm, alice):
+        checked = play(clone, "x", "check")
+        assert "Void: kris guesses 3" in checked and "waits for the reveal" not in checked
+        assert "void: the GM sealed a new number" in play(clone, "x", "log")
+        assert "void, the GM sealed a new number before revealing it" in \
+            play(clone, "x", "recap")
+    assert "1 guess void" in play(alice, "Alice", "sync")
+    # The next reveal settles nothing of the void guess, and a new guess goes on.
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 9, "-t", "repair", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert [entry["guess"] for entry in revealed["guesses"]] == [9]
+
+
+def test_only_the_gms_campaign_toml_names_seal_and_reveal(tmp_path: Path) -> None:
+    table, gm, alice, _ = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["gm"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    sync(gm, "GM")  # matched as --player is: in any case
+    sync(alice, "Alice")
+    refused = play(alice, "Alice", "clock", "pick", "--seal", status=2)
+    assert "Alice is no GM of this campaign (gm = ['gm']): only a GM seals the number" in refused
+    assert "no GM" in play(alice, "Alice", "clock", "reveal", status=2)
+    # A seal written past the refusal (an older cwx, a hand) is named by check in any clone.
+    line = {"v": 2, "id": "5e5e5e5e5e5e5e5e", "at": "2026-01-01T00:00:00.000Z",
+            "command": "clock pick --seal", "who": None, "file": None, "bag": None,
+            "result": {"commitment": "ab" * 32}, "changes": [], "player": "Alice"}
+    with open(alice / "journal.jsonl", "a") as journal:
+        journal.write(json.dumps(line) + "\n")
+    table.git(alice, "commit", "-qam", "a seal", "--no-verify")
+    table.git(alice, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    checked = play(gm, "GM", "check", status=1)
+    assert "clock pick --seal 5e5e5e5e is by Alice, no GM of the campaign" in checked
+
+
+def test_a_reveal_names_its_seal_and_one_of_another_number_is_named(tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    commitment = _guess(gm, alice)
+    revealed = json.loads(play(gm, "GM", "clock", "reveal", "--json"))
+    assert revealed["commitment"] == commitment
+    lines = [json.loads(line) for line in (gm / "journal.jsonl").read_text().splitlines()]
+    seal = next(e for e in lines if e["command"] == "clock pick --seal")
+    assert lines[-1]["result"]["seal"] == seal["id"]
+    # The GM's clone forges the reveal's line: its guess settled with another number.
+    other = play(gm, "GM", "clock", "pick", "--seal", "-T", 3, "--json")
+    swapped = json.loads(other.splitlines()[0])["commitment"]
+    play(gm, "GM", "clock", "reveal")
+    lines = [json.loads(line) for line in (gm / "journal.jsonl").read_text().splitlines()]
+    first, last = [e for e in lines if e["command"] == "clock reveal"]
+    last["result"]["guesses"] = first["result"]["guesses"]
+    (gm / "journal.jsonl").write_text("".join(json.dumps(e) + "\n" for e in lines))
+    checked = play(gm, "GM", "check", status=1)
+    assert f"made on commitment {commitment[:12]}, with the number of {swapped[:12]}" in checked
+
+
+def test_a_players_clone_holds_the_gm_to_the_number_it_guessed_on(tmp_path: Path) -> None:
+    table, gm, alice, _ = table_of_three(tmp_path)
+    commitment = _guess(gm, alice)
+    assert "no such guess" not in play(alice, "Alice", "check")
+    # The GM seals anew, and rewrites the journal so the guess reads as made on the new one.
+    other = json.loads(play(gm, "GM", "clock", "pick", "--seal", "--force", "--void", "-T",
+                            9, "--json").splitlines()[0])["commitment"]
+    journal = gm / "journal.jsonl"
+    lines = [line for line in journal.read_text().splitlines() if other not in line]
+    journal.write_text("\n".join(lines).replace(commitment, other) + "\n")
+    table.git(gm, "commit", "-qam", "tidy", "--no-verify")
+    table.git(gm, "push", "-q", "--force", "origin", "main")
+    table.git(alice, "fetch", "-q")
+    table.git(alice, "reset", "-q", "--hard", "origin/main")
+    checked = play(alice, "Alice", "check", status=1)
+    assert f"this clone guessed for kris.toml on commitment {commitment[:12]}, but the " \
+           "journal holds no such guess now" in checked
