@@ -21,7 +21,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Two workers on a machine of two cores: the suite's git and kill tests wait on processes.
+# Compiled first: with PYTHONDONTWRITEBYTECODE set, each of the hundreds of cwx processes
+# the tests start would compile anew the modules it imports.
 pytest: $(STAMP)
+	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/pytest -n auto
 
 # The newest Python pyproject.toml claims, where this machine has it (on the path, or
@@ -39,11 +42,12 @@ NEXT_TESTS := tests/test_journal.py tests/test_redo.py tests/test_plaintoml.py \
 pytest-next:
 	@if [ -z "$(PYTHON_NEXT)" ]; then echo "no Python $(NEXT) here: the tests ran on $(PYTHON) alone"; \
 	else $(MAKE) --no-print-directory $(VENV_NEXT)/.installed PYTHON_NEXT=$(PYTHON_NEXT) && \
+	$(VENV_NEXT)/bin/python -m compileall -q cwx && \
 	$(VENV_NEXT)/bin/pytest -n auto -m "not network" $(NEXT_TESTS); fi
 
 $(VENV_NEXT)/.installed: pyproject.toml
 	$(PYTHON_NEXT) -m venv $(VENV_NEXT)
-	$(VENV_NEXT)/bin/python -m pip install --quiet -e '.[dev]'
+	$(VENV_NEXT)/bin/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
 demo: $(STAMP)
