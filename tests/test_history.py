@@ -5,22 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from cwx.journal import history
 from cwx.journal import lines as journal
 from cwx.rules import clockworx
 from tests.helpers import cwx
 from tests.test_git import Table, value
-from tests.test_post import play, sync
+from tests.test_post import _identity, play, sync
 
-
-@pytest.fixture(autouse=True)
-def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
-        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
-        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
-    monkeypatch.setenv("HOME", str(tmp_path))
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
 def test_xp_history_tells_a_reveal_and_an_undo_as_changes_to_it(tmp_path: Path) -> None:

@@ -8,17 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
+from tests.test_post import _identity, play, sync, table_of_three
 
-from tests.test_post import play, sync, table_of_three
-
-
-@pytest.fixture(autouse=True)
-def _identity(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
-        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
-        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
-    monkeypatch.setenv("HOME", str(tmp_path))
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
 def _guess(gm: Path, alice: Path) -> str:
