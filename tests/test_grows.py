@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx.git import history
+from cwx.git import grows
 from tests.helpers import cwx
 from tests.test_git import Table, value
 
@@ -34,22 +34,22 @@ def _lines(*names: str) -> bytes:
 
 def test_a_journal_extends_one_with_lines_added_anywhere_or_copied() -> None:
     old = _lines("a", "b", "c")
-    assert history.extends(old, old) is None
-    assert history.extends(old, old + _lines("d")) is None  # appended (a rebase)
-    assert history.extends(old, _lines("a", "x", "b", "y", "c")) is None  # a union merge
-    assert history.extends(old, old + _lines("b")) is None  # git copied a line twice
-    assert history.extends(b"", old) is None
+    assert grows.extends(old, old) is None
+    assert grows.extends(old, old + _lines("d")) is None  # appended (a rebase)
+    assert grows.extends(old, _lines("a", "x", "b", "y", "c")) is None  # a union merge
+    assert grows.extends(old, old + _lines("b")) is None  # git copied a line twice
+    assert grows.extends(b"", old) is None
 
 
 def test_a_line_changed_removed_or_moved_is_the_break() -> None:
     old = _lines("a", "b", "c")
     changed = old.replace(b'"id":"b","n":1', b'"id":"b","n":9')
-    assert history.extends(old, changed) == history.Break(2, "changed")
-    assert history.extends(old, _lines("a", "c")) == history.Break(2, "removed")
-    assert history.extends(old, _lines("a", "c", "b")) == history.Break(3, "moved")
+    assert grows.extends(old, changed) == grows.Break(2, "changed")
+    assert grows.extends(old, _lines("a", "c")) == grows.Break(2, "removed")
+    assert grows.extends(old, _lines("a", "c", "b")) == grows.Break(3, "moved")
     # A union merge of the rewritten line with the original keeps both: one id, two lines.
     twin = changed.split(b"\n")[1] + b"\n"
-    assert history.extends(old, old + twin) == history.Break(2, "changed")
+    assert grows.extends(old, old + twin) == grows.Break(2, "changed")
 
 
 @settings(max_examples=40)
@@ -64,13 +64,13 @@ def test_any_interleaving_extends_and_any_edit_breaks(sides: list[int], data: st
         else:
             new.append(f"n{n}")
     new += old[taken:]
-    assert history.extends(_lines(*old), _lines(*new)) is None
+    assert grows.extends(_lines(*old), _lines(*new)) is None
     at = data.draw(st.integers(0, len(new) - 1))
     if new[at].startswith("o"):
         edited = _lines(*new).split(b"\n")
         edited[at] = edited[at].replace(b'"n":1', b'"n":2')
-        assert history.extends(_lines(*old), b"\n".join(edited)) is not None
-        assert history.extends(_lines(*old), _lines(*new[:at], *new[at + 1:])) is not None
+        assert grows.extends(_lines(*old), b"\n".join(edited)) is not None
+        assert grows.extends(_lines(*old), _lines(*new[:at], *new[at + 1:])) is not None
 
 
 # ---------------------------------------------------------------- real git

@@ -132,11 +132,11 @@ def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
 
 def _history(homes: dict[str, Campaign]) -> list[CwxError]:
     """Each campaign's journal as git's history holds it: a line once committed never
-    changed, removed or moved (history.py)."""
-    from cwx.git import history
+    changed, removed or moved (grows.py)."""
+    from cwx.git import grows
 
     return [found for home in homes.values() if home.root is not None
-            for found in history.findings(home.root, journal.path_in(home.root))]
+            for found in grows.findings(home.root, journal.path_in(home.root))]
 
 
 def _keys(homes: dict[str, Campaign]) -> list[CwxError]:

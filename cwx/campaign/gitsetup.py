@@ -298,11 +298,11 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
                     say: Say, before: str | None = None) -> None:
     """One campaign (`folder`, from the clone's top) settled after a merge or rebase, as
     the hooks do (`cwx sync` does it itself in a clone without them); nothing is, when
-    what git brought since `before` rewrote the journal (history.py)."""
+    what git brought since `before` rewrote the journal (grows.py)."""
     from cwx.campaign import accounts
-    from cwx.git import history
+    from cwx.git import grows
 
-    if refused := history.refusal(clone, folder, before, what):
+    if refused := grows.refusal(clone, folder, before, what):
         say(refused)
         return
     where = os.path.join(clone.top, folder)

@@ -18,7 +18,7 @@ from cwx.base.errors import BadFile, Conflict, CwxError
 from cwx.base.record import Record
 from cwx.campaign import gitsetup
 from cwx.campaign.folder import SETTINGS, Campaign
-from cwx.git import history, repo
+from cwx.git import grows, repo
 from cwx.git.repo import Repository, git, run
 from cwx.journal import lines as journal
 
@@ -386,9 +386,9 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
     done = run(clone, *sign, "pull", "--rebase", "--autostash", "--quiet", where.remote,
                where.branch)
-    refused = history.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
+    refused = grows.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
     for line in _said(done.stderr):
-        if not (refused and history.REFUSED in line):  # the hook's note: said below
+        if not (refused and grows.REFUSED in line):  # the hook's note: said below
             say(line)
     if done.returncode != 0:
         raise Conflict(_next_step(clone, done.stderr), path=clone.top)

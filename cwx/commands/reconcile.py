@@ -9,7 +9,7 @@ from cwx.campaign.folder import Campaign
 from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
 from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.cli.views import value_text
-from cwx.git import history
+from cwx.git import grows
 
 if TYPE_CHECKING:
     from cwx.campaign.results import Reconciled
@@ -31,7 +31,7 @@ def reconcile(
     Example: cwx reconcile
     """
     camp = Campaign.around(folder)
-    history.refuse_rewritten(camp.needed(), "cwx reconcile")  # as the hooks refuse it
+    grows.refuse_rewritten(camp.needed(), "cwx reconcile")  # as the hooks refuse it
     corrected = accounts.reconcile(opener(dry_run), camp)
     result: Reconciled = {"corrected": [c.as_json() for c in corrected], **dry_json(dry_run)}
     emit(json, result,

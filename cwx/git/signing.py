@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
-from cwx.git import history, repo
+from cwx.git import grows, repo
 from cwx.git.repo import Repository
 
 # The key types OpenSSH signs with (ssh-keygen -Y sign); a DSA key signs nothing now.
@@ -229,28 +229,28 @@ def unsigned(clone: Repository, path: str,
 def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     """Each line of HEAD's journal, with the commit it arrived in: the first commit (oldest
     first) of HEAD's history whose journal held it and whose parents' journals did not."""
-    head_blob = history.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
+    head_blob = grows.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
     if not head_blob:
         return []
-    listed = list(history.walked(clone, path, None))
-    blobs_of = history.blob_ids(clone, sorted({c for commit, parents in listed
+    listed = list(grows.walked(clone, path, None))
+    blobs_of = grows.blob_ids(clone, sorted({c for commit, parents in listed
                                                 for c in (commit, *parents)}), path)
-    read = history.Blobs(clone)
+    read = grows.Blobs(clone)
     first: dict[bytes, str] = {}
     try:
-        wanted = set(history.split(read(head_blob)))
+        wanted = set(grows.split(read(head_blob)))
         for commit, parents in listed:
             new = read(blobs_of.get(commit, ""))
             olds = [read(blobs_of.get(parent, "")) for parent in parents]
             if len(olds) == 1 and new.startswith(olds[0]) and olds[0].endswith(b"\n"):
-                added = history.split(new[len(olds[0]):])
+                added = grows.split(new[len(olds[0]):])
             else:
-                had = {line for old in olds for line in history.split(old)}
-                added = [line for line in history.split(new) if line not in had]
+                had = {line for old in olds for line in grows.split(old)}
+                added = [line for line in grows.split(new) if line not in had]
             for line in added:
                 if line in wanted and line not in first:
                     first[line] = commit
-        lines = history.split(read(head_blob))
+        lines = grows.split(read(head_blob))
     finally:
         read.close()
     return [(line, first.get(line, "")) for line in lines]
