@@ -154,3 +154,15 @@ def test_an_audit_shows_its_p_value_with_one_precision() -> None:
     shown = re.findall(r"p = ([^ ).]+(?:\.\d+)?(?:e-\d+)?)", _text(fair))
     assert len(shown) == 2 and len(set(shown)) == 1, shown  # the figures' and the verdict's
     assert audit.p_shown(0.104) == "0.10" and audit.p_shown(8.9e-08) == "8.9e-08"
+
+
+def test_a_colour_drawn_where_the_bag_held_none_is_null_in_json_not_infinity() -> None:
+    import json
+    import math
+
+    cells = (audit.Cell("red", 10, 10.0), audit.Cell("black", 1, 0.0))
+    done = audit.Audit(11, 11, cells, cells, math.inf, 1, 0.0, "black came out where the bag "
+                       "held none: the record or the bag is wrong")
+    shown = done.as_json()
+    assert shown["chi_square"] is None and shown["p_value"] == 0.0
+    json.dumps(shown, allow_nan=False)  # what --json prints: JSON has no infinity

@@ -60,7 +60,10 @@ class Audit(Record):
                            "expected": round(c.expected, 6)} for c in self.cells],
                 "tested": [{"outcome": c.outcome, "observed": c.observed,
                             "expected": round(c.expected, 6)} for c in self.tested],
-                "chi_square": self.chi_square, "df": self.df, "p_value": self.p_value,
+                # JSON has no infinity: a colour drawn where the bag held none is null,
+                # and the verdict says why.
+                "chi_square": None if self.chi_square == math.inf else self.chi_square,
+                "df": self.df, "p_value": self.p_value,
                 "verdict": self.verdict, "needed": self.needed, "skipped": self.skipped}
 
 

@@ -38,7 +38,7 @@ JOURNAL = "journal.jsonl"
 RECORD_VERSION = 3
 
 
-MAX_RECORD = 8 << 20  # two files of at most 1 MiB and a journal line holding their text
+MAX_RECORD = 8 << 20  # files of at most 64 KiB each and a journal line of at most 1 MiB, escaped
 
 
 # Patterns, compiled where first needed (re caches them): most commands meet no file of
