@@ -170,6 +170,10 @@ def test_the_graph_sees_imports_inside_functions() -> None:
 
 # ---------------------------------------------------------------- the tables
 
+# Where the campaign's operations open their changes (operations.py names them all).
+OPERATIONS = ("cwx.campaign.operations", "cwx.campaign.clockplay", "cwx.campaign.wheelplay",
+              "cwx.campaign.accounts")
+
 
 def _protocol_members(name: str) -> set[str]:
     """The members the Kind or System protocol (systems/parts.py, typing only) names."""
@@ -212,8 +216,8 @@ def test_every_command_that_journals_has_one_event_kind() -> None:
     known = {name for entry in systems.kinds() for name in entry.EVENTS} | set(events.CAMPAIGN)
     groups = set(lazy.commands("cwx.commands"))
     said: set[str] = set()
-    for module in groups:
-        for call in ast.walk(ast.parse(MODULES[f"cwx.commands.{module}"].read_text())):
+    for module in [*(f"cwx.commands.{name}" for name in groups), *OPERATIONS]:
+        for call in ast.walk(ast.parse(MODULES[module].read_text())):
             # A change's name is the first argument of what opens it (changing, make, ...);
             # a command's own registration (command("init"), app.command) is not one.
             if isinstance(call, ast.Call) and call.args and \
@@ -235,9 +239,10 @@ def test_no_system_or_key_of_one_is_named_outside_the_systems() -> None:
     allowed = {"cwx.rules.clockworx", "cwx.rules.colorwheel", "cwx.rules.odds",
                "cwx.campaign.audit", "cwx.systems", "cwx.systems.parts", "cwx.systems.templates",
                "cwx.systems.results",
+               "cwx.campaign.clockplay", "cwx.campaign.wheelplay",  # a system's operations
                *(f"cwx.systems.{name}" for name in systems.names()),
                *(f"cwx.commands.{name}" for name in ("clock", "wheel", "bag", "luck", "odds", "game",
-                                                     "_wheel", "audit"))}
+                                                     "audit"))}
     words = {"clockworx", "colorwheel", "traits", "luck", "reserve"}
     for module, path in MODULES.items():
         if module in allowed:
@@ -272,6 +277,56 @@ def test_no_rule_is_refused_in_the_command_line() -> None:
             assert "raise RuleForbids" not in path.read_text(), module
 
 
+def _operations() -> set[str]:
+    """The campaign's operations: the methods operations.Campaign adds, but for how it is
+    made and how it opens a change."""
+    made = {"__init__", "around", "like", "elsewhere", "change", "reading", "opener"}
+    for node in ast.walk(ast.parse(MODULES["cwx.campaign.operations"].read_text())):
+        if isinstance(node, ast.ClassDef) and node.name == "Campaign":
+            return {item.name for item in node.body
+                    if isinstance(item, ast.FunctionDef) and item.name not in made}
+    raise AssertionError("operations.py holds no Campaign")
+
+
+def _calls_of(node: ast.AST, names: set[str]) -> list[str]:
+    """The operations `node` calls on the campaign: here()'s, or `camp` made by it (a rule of
+    the same name, clockworx.resolve, is no operation)."""
+    return [call.func.attr for call in ast.walk(node) if isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute) and call.func.attr in names
+            and (ast.unparse(call.func.value).startswith("here(")
+                 or ast.unparse(call.func.value) == "camp")]
+
+
+def test_each_changing_command_calls_one_operation() -> None:
+    # A command parses, calls one operation of the campaign, and shows what it returned:
+    # what it does to the campaign is the operation's, and a bot does the same (api.md).
+    from cwx.cli import common, lazy
+
+    operations = _operations()
+    assert {"resolve", "draw", "reveal", "undo", "sync"} <= operations, operations
+    # A scene plays other commands, each calling its own operation.
+    changing = (set(common.SHARED) - {"play"}) | {"sync", "init"}
+    seen: dict[str, int] = {}
+    for group in lazy.commands("cwx.commands"):
+        tree = ast.parse(MODULES[f"cwx.commands.{group}"].read_text())
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            named = [call.args[0].value for decorator in node.decorator_list
+                     if isinstance(call := decorator, ast.Call) and call.args
+                     and isinstance(call.args[0], ast.Constant)
+                     and ast.unparse(call.func) == "app.command"]
+            calls = _calls_of(node, operations)
+            if not named:  # a helper calls none: one call a command, where it can be seen
+                assert calls == [], f"commands/{group}.py: {node.name} calls {calls}"
+                continue
+            command = group if named[0] == group else f"{group} {named[0]}"
+            seen[command] = len(calls)
+            assert len(calls) <= 1, f"cwx {command} calls {calls}"
+    missing = sorted(command for command in changing if seen.get(command) != 1)
+    assert missing == [], f"these commands call no operation of the campaign: {missing}"
+
+
 # ---------------------------------------------------------------- one journal model
 
 # Reading the journal's lines: the journal package's to do (cwx/journal/history.py is the
@@ -280,11 +335,11 @@ def test_no_rule_is_refused_in_the_command_line() -> None:
 # read their own records, not the journal's: counted until they say so through a reader.)
 _READING = {"parse", "holding", "read", "read_raw", "events_in", "lines_of", "lines_from_end",
             "stamp_of", "latest", "last_action", "Timeline", "loads"}
-NOT_YET_MOVED = {"cwx.campaign.accounts", "cwx.campaign.checks", "cwx.campaign.folder",
-                 "cwx.campaign.files", "cwx.campaign.gitsetup", "cwx.campaign.guesses",
-                 "cwx.campaign.seal", "cwx.campaign.sync", "cwx.cli.common",
-                 "cwx.commands.clock", "cwx.commands.game", "cwx.commands.luck",
-                 "cwx.git.signing", "cwx.store.redo"}
+NOT_YET_MOVED = {"cwx.campaign.accounts", "cwx.campaign.checks", "cwx.campaign.clockplay",
+                 "cwx.campaign.folder", "cwx.campaign.files", "cwx.campaign.gitsetup",
+                 "cwx.campaign.guesses", "cwx.campaign.seal", "cwx.campaign.sync",
+                 "cwx.campaign.wheelplay", "cwx.cli.common", "cwx.git.signing",
+                 "cwx.store.redo"}
 
 
 def _reads_lines(node: ast.AST) -> bool:

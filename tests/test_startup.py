@@ -81,6 +81,7 @@ STATEFUL_RESOLVE = {
     "cwx.base.posix",  # whether the system has what campaign files need
     "cwx.base.places",  # the rule of links: nothing read or written outside the campaign
     "cwx.journal.clock",  # a new event stamped no earlier than the journal's latest
+    "cwx.campaign.operations", "cwx.campaign.clockplay",  # the campaign's operations, a resolve
     "pwd",  # the login name, where no LOGNAME or USER says it
     "_blake2",  # the redo record's mark
     "gc",  # collection paused while a command starts (cli/main.py)

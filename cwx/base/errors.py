@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class CwxError(Exception):
     """A problem a person can fix, at a file (and line, or key) when there is one; the
@@ -38,6 +41,28 @@ class CwxError(Exception):
     def located(self, path: str, line: int | None = None) -> CwxError:
         """This error, placed in a file (keeping a line already known)."""
         return type(self)(self.message, path=path, line=self.line or line, key=self.key)
+
+
+@contextmanager
+def about(path: str) -> Iterator[None]:
+    """Errors raised inside name `path`: a rule refused a move on that character."""
+    try:
+        yield
+    except CwxError as error:
+        if error.path is None:
+            raise error.located(path) from None
+        raise
+
+
+@contextmanager
+def saying(kind: type[CwxError], more: str) -> Iterator[None]:
+    """A rule's refusal of `kind`, with what to type about it (the rules speak the game;
+    the operation names the options that answer it)."""
+    try:
+        yield
+    except kind as error:
+        raise type(error)(f"{error.message}{more}", path=error.path, line=error.line,
+                          key=error.key) from None
 
 
 def shown(value: object) -> str:

@@ -115,6 +115,13 @@ def _may_start(folder: str, force: bool) -> None:
         raise BadFile(f"cannot be made: {above} is a file, not a folder", path=folder)
 
 
+class Made(Record):
+    """A file made: its sheet, and the result journaled."""
+
+    sheet: Any
+    result: Mapping[str, Any]  # a record of systems/results.py
+
+
 def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
          force: bool, result: Mapping[str, Any], who: str | None = None) -> None:
     """Write a new campaign file for `sheet` (refusing an existing one unless forced),
@@ -462,6 +469,13 @@ class Retired(Record):
     bag: str | None  # the bag whose reserve took a character's dice back
     supply: ledger.Dice  # the campaign's supply after it
     finished: bool = False  # only the file was left to remove (an interrupted retire)
+
+
+class Retirement(Record):
+    """A file retired, and what kept its file from being removed (None: removed)."""
+
+    retired: Retired
+    trouble: str | None
 
 
 def retire(open_: Opened, camp: Campaign, file: str, bag: str | None) -> Retired:

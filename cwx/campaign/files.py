@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Self
 
 from cwx.base.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.base.record import Record
@@ -397,3 +397,51 @@ def _writable(file: Loaded) -> None:
     if file.mode is not None and not file.mode & 0o222:
         raise WriteFailed("is read-only; make it writable (chmod u+w) to let cwx change it",
                           path=file.path)
+
+
+# ---------------------------------------------------------------- a campaign that acts
+
+
+class Acting(Campaign):
+    """A campaign whose operations (operations.Campaign) open their own changes. `note`
+    hears what a change says beside its result (an interrupted change finished, say);
+    `waiting`, that another cwx holds a lock it waits for. Both are silent unless given."""
+
+    def __init__(self, folder: str, root: str | None, *, note: Say | None = None,
+                 waiting: Say | None = None) -> None:
+        super().__init__(folder, root)
+        self.note, self.waiting = note, waiting
+
+    @classmethod
+    def around(cls, path: str = ".", *, note: Say | None = None,
+               waiting: Say | None = None) -> Self:
+        """The campaign a folder, or a file's folder, is in (outside any: that folder)."""
+        found = super().around(path)
+        found.note, found.waiting = note, waiting
+        return found
+
+    def like(self, folder: str, root: str | None) -> Self:
+        return type(self)(folder, root, note=self.note, waiting=self.waiting)
+
+    def elsewhere(self, path: str) -> Self:
+        """The campaign `path` is in, told and waiting as this one is."""
+        return type(self).around(path, note=self.note, waiting=self.waiting)
+
+    def change(self, command: str, paths: list[str], *, journaled: bool = True,
+               private: Sequence[str] = (), dry_run: bool = False) -> Change:
+        """The files one operation changes, under their locks, journaled as `command`."""
+        return self.opener(dry_run)(command, paths, self, journaled=journaled,
+                                    private=private)
+
+    def reading(self, paths: list[str]) -> AbstractContextManager[Change]:
+        """Files read under their locks, for an operation that changes none."""
+        return reading(paths, self, waiting=self.waiting, note=self.note)
+
+    def opener(self, dry_run: bool = False) -> Callable[..., Change]:
+        """How this campaign's operations open a change (in it, or in another campaign)."""
+
+        def open_(command: str, paths: list[str], camp: Campaign, **options: Any) -> Change:
+            return Change(command, paths, camp, waiting=self.waiting, note=self.note,
+                          dry_run=dry_run, **options)
+
+        return open_

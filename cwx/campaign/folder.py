@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Self
 
 from cwx.base import posix
 from cwx.base.errors import BadFile, BadValue, CwxError, Unlisted
@@ -60,17 +60,21 @@ class Campaign:
         self._unlisted: list[CwxError] = []  # folders cwx may not list: told, never an error
 
     @classmethod
-    def around(cls, path: str = ".") -> Campaign:
+    def around(cls, path: str = ".") -> Self:
         """The campaign a folder, or a file's folder, is in."""
         folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
         return cls(folder, root_above(folder))
 
-    def of(self, path: str) -> Campaign:
+    def of(self, path: str) -> Self:
         """The campaign of a file: this one, or the one it is in."""
         root = self.root_of(os.path.dirname(os.path.abspath(path)))
         if root is not None and os.path.realpath(root) == self.real:
             return self
-        return Campaign(os.path.dirname(path) or ".", root)
+        return self.like(os.path.dirname(path) or ".", root)
+
+    def like(self, folder: str, root: str | None) -> Self:
+        """Another campaign, made as this one was (a subclass keeps what it was given)."""
+        return type(self)(folder, root)
 
     def root_of(self, folder: str) -> str | None:
         """root_above, asked once a folder."""

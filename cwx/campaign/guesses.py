@@ -437,9 +437,10 @@ def settle(change: Change, camp: Campaign, target: int,
             counted = {"counted": False, "why": why}
         elif path is not None:
             sheet = change.character(path, system.NAME)
-            change.save(path, sheet, sheet._replace(xp=sheet.xp + outcome.xp))
+            after = system.after_outcome(sheet, outcome)
+            change.save(path, sheet, after)
             done.add(guess.file)
-            counted = {"xp_total": sheet.xp + outcome.xp}
+            counted = {"xp_total": after.xp}
         settled.append({"id": guess.id, "who": guess.who, "file": guess.file,
                         "player": guess.player, **system.outcome_json(outcome), **counted})
     return settled

@@ -6,17 +6,20 @@ top: the files layer and the rules come in inside the functions that need them."
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cwx.base.errors import CwxError
+from cwx.base.errors import about as about  # where commands have always found them
+from cwx.base.errors import saying as saying
 
 if TYPE_CHECKING:
     import random
 
+    from cwx.campaign import operations
     from cwx.campaign.files import Change
     from cwx.campaign.folder import Campaign
 
@@ -87,11 +90,12 @@ def note(text: str) -> None:
     print(text if text.startswith("cwx: ") else f"cwx: note: {text}", file=sys.stderr)
 
 
-def here() -> "Campaign":
-    """The campaign the current folder is in (or, outside any, the current folder)."""
-    from cwx.campaign.folder import Campaign
+def here(folder: str = ".") -> "operations.Campaign":
+    """The campaign the current folder (or `folder`) is in, or outside any that folder:
+    its operations tell the player beside the result, and say when they wait for a lock."""
+    from cwx.campaign import operations
 
-    return Campaign.around(".")
+    return operations.Campaign.around(folder, note=note, waiting=_waiting)
 
 
 def changing(command: str, paths: list[str], camp: "Campaign", *,
@@ -173,14 +177,6 @@ def _by_post(command: str, act: "Callable[[], Any]") -> Any:
     return done
 
 
-def opener(dry_run: bool) -> "Callable[..., Change]":
-    """How a command opens its change: `changing`, or, for --dry-run, one that writes
-    nothing."""
-    import functools
-
-    return functools.partial(changing, dry_run=True) if dry_run else changing
-
-
 def dry(said: str, dry_run: bool) -> str:
     """A command's report, or, for --dry-run, the same words as what would be done."""
     if not dry_run:
@@ -194,28 +190,6 @@ def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Chang
     from cwx.campaign import files
 
     return files.reading(paths, camp, waiting=_waiting, note=note)
-
-
-@contextmanager
-def about(path: str) -> Iterator[None]:
-    """Errors raised inside name `path`: a rule refused a move on that character."""
-    try:
-        yield
-    except CwxError as error:
-        if error.path is None:
-            raise error.located(path) from None
-        raise
-
-
-@contextmanager
-def saying(kind: type[CwxError], more: str) -> Iterator[None]:
-    """A rule's refusal of `kind`, with what to type about it (the rules speak the game;
-    the command names its flags and commands)."""
-    try:
-        yield
-    except kind as error:
-        raise type(error)(f"{error.message}{more}", path=error.path, line=error.line,
-                          key=error.key) from None
 
 
 # ---------------------------------------------------------------- shell completion

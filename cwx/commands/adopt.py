@@ -6,7 +6,7 @@ import typer
 
 from cwx.base.printable import printable
 from cwx.campaign import accounts
-from cwx.cli.common import DryRun, command, dry, opener
+from cwx.cli.common import DryRun, command, dry, here
 from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.cli.views import value_text
 from cwx.journal.ledger import NO_DICE
@@ -39,7 +39,7 @@ def adopt(
 
     Example: cwx adopt rick.toml bag.toml
     """
-    done = accounts.adopt(opener(dry_run), paths, supply=supply)
+    done = here().adopt(paths, supply=supply, dry_run=dry_run)
     result: Adopted = {"adopted": [a.as_json() for a in done.corrected],
                        "supply": {"white": done.total.white, "black": done.total.black},
                        **dry_json(dry_run)}

@@ -17,7 +17,6 @@ from cwx.cli.common import (
     KeepWhite,
     Seed,
     SpendWhite,
-    changing,
     complete_bags,
     complete_dice,
     complete_traits,
@@ -25,15 +24,12 @@ from cwx.cli.common import (
     here,
     reading,
     rng,
-    saying,
 )
 from cwx.cli.output import JsonFlag, colour_on, emit, plural
-from cwx.commands._wheel import Move, wheel_move
 from cwx.rules import colorwheel
-from cwx.rules.colorwheel import Bag, Question, Table
+from cwx.rules.colorwheel import Question, Table
 from cwx.systems import bag as bags
 from cwx.systems import colorwheel as system
-from cwx.systems.colorwheel import WheelCharacter
 
 app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
 
@@ -58,13 +54,9 @@ def new(
 
     Example: cwx bag new bag.toml --white-reserve 10 --black-reserve 10
     """
-    sheet = bags.BagSheet(colorwheel.Bag(), colorwheel.Luck(white_reserve, black_reserve))
-    result = bags.as_json(sheet)
-    from cwx.campaign import accounts  # only a command that makes a file needs the ledger
-
-    accounts.make(changing, "bag new", here().of(file), file, sheet, force=force,
-                  result=result)
-    emit(json, result, lambda: f"Created {file}\n\n" + bags.as_text(sheet, colour_on()))
+    made = here().new_bag(file, white_reserve=white_reserve, black_reserve=black_reserve,
+                          force=force)
+    emit(json, made.result, lambda: f"Created {file}\n\n" + bags.as_text(made.sheet, colour_on()))
 
 
 @app.command("show")
@@ -118,44 +110,15 @@ def draw(
     recorded = colorwheel.Recorded(drawn) if drawn else None
     if recorded and seed is not None:
         raise BadValue("--seed is for random draws; recorded dice (--drawn) need none")
-    drawing = _Drawing(colour, trait, recorded or colorwheel.random_die(rng(seed)),
-                       _answers(keep_white, keep_black), spend_white)
-    sheet, _ = wheel_move("bag draw", char, bag, drawing.play)
-    result = drawing.result
+    done = here().draw(char, bag=bag, colour=colour, trait=trait,
+                       dice=recorded or colorwheel.random_die(rng(seed)),
+                       choose=_answers(keep_white, keep_black), spend_white=spend_white,
+                       ask_to_spend=_ask_to_spend)
+    result = done.draw
     assert result is not None
-    emit(json, system.drawn(result), lambda: system.draw_text(result, sheet.name, colour_on()))
+    emit(json, system.drawn(result), lambda: system.draw_text(result, done.who, colour_on()))
     if exit_code and not result.success:
         raise typer.Exit(1)
-
-
-class _Drawing:
-    """One draw as the player called it: the rule played on the character's table."""
-
-    def __init__(self, colour: str | None, trait: str | None, dice: Callable[[Bag], str],
-                 choose: Callable[[Question, Table], bool], spend_white: bool) -> None:
-        self.colour, self.trait, self.dice, self.choose = colour, trait, dice, choose
-        self.spend_white = spend_white
-        self.result: colorwheel.Draw | None = None
-
-    def play(self, sheet: WheelCharacter, table: Table) -> Move:
-        recorded = self.dice if isinstance(self.dice, colorwheel.Recorded) else None
-        action = colorwheel.colour_named(self.colour) if self.colour else \
-            colorwheel.trait_colour(sheet.traits, self.trait or "")
-        with saying(colorwheel.DiceRanOut, " with --drawn"), \
-                saying(colorwheel.DiceLeftOver, " (--keep-white, --keep-black)"):
-            self.result = colorwheel.draw(table, action, self.dice, self.choose,
-                                          spend_white=self.spend_white or self._ask_to_spend)
-            if recorded:
-                recorded.check_all_used(cancelled=self.result.cancelled)
-        # The journal says which dice a table drew by hand: cwx audit tests those.
-        return Move(self.result.after, {**system.drawn(self.result),
-                                        **({"recorded": True} if recorded else {})})
-
-    def _ask_to_spend(self, table: Table) -> bool:
-        recorded = self.dice if isinstance(self.dice, colorwheel.Recorded) else None
-        if recorded and recorded.used < len(recorded.dice):
-            return False  # the record is refused below: no question about an action not made
-        return _ask_to_spend(table)
 
 
 def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:

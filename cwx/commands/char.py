@@ -6,7 +6,6 @@ import typer
 
 from cwx import systems
 from cwx.base.errors import BadValue
-from cwx.campaign.folder import stem
 from cwx.cli.common import (
     DryRun,
     Force,
@@ -15,7 +14,6 @@ from cwx.cli.common import (
     dry,
     group,
     here,
-    opener,
     reading,
 )
 from cwx.cli.output import JsonFlag, colour_on, dry_json, emit
@@ -47,13 +45,10 @@ def new(
     """
     if not file.strip():
         raise BadValue("the character's file needs a name, like kris.toml")
-    sheet = sheets.new_character(system, name or stem(file), [_pair(text) for text in trait])
+    made = here().new_character(file, system=system, traits=[_pair(text) for text in trait],
+                                name=name, force=force, dry_run=dry_run)
+    sheet, result = made.sheet, made.result
     entry = systems.system(sheet.system)
-    result = {**entry.as_json(sheet), **entry.created(sheet)}
-    from cwx.campaign import accounts  # only a command that makes a file needs the ledger
-
-    accounts.make(opener(dry_run), "char new", here().of(file), file, sheet, force=force,
-                  result=result, who=sheet.name)
     emit(json, {**result, **dry_json(dry_run)},
          lambda: dry(f"Created {file}\n\n{entry.as_text(sheet, colour_on())}"
                      f"{entry.created_text(sheet)}", dry_run))

@@ -1,11 +1,10 @@
 """`cwx clock`: the GM's number and the player's guess (ClockWorx).
 
-Its commands differ in weight: a stateless resolve or pick needs only the rules, so the
-files layer and the sealed number (whose hashing is not cheap to load) are imported
-inside the commands that use them."""
+Each parses its options, calls one operation of the campaign (clockplay.py does the
+work) and shows its result. A stateless resolve or pick needs only the rules, so the
+campaign's operations are imported inside the commands that use them."""
 
-import os
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -15,14 +14,11 @@ from cwx.cli import face
 from cwx.cli.common import (
     ExitCode,
     Seed,
-    about,
-    changing,
     complete_characters,
     complete_traits,
     group,
     here,
     rng,
-    saying,
 )
 from cwx.cli.output import JsonFlag, Utc, colour_on, emit
 from cwx.rules import clockworx
@@ -31,9 +27,6 @@ from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
-    from cwx.campaign.files import Change
-    from cwx.campaign.folder import Campaign
-    from cwx.campaign.guesses import Guess
     from cwx.campaign.results import (
         Listed,
         Pending,
@@ -41,12 +34,9 @@ if TYPE_CHECKING:
         Resolved,
         Resolving,
         Revealed,
-        Sealed,
-        SettledGuess,
         Verified,
         VerifiedAll,
     )
-    from cwx.campaign.seal import Seal
 
 app = group("clock", "ClockWorx: the GM's number, sealed or not, and guesses.")
 
@@ -87,26 +77,11 @@ def pick(
         return
     if seed is not None:
         raise BadValue("a sealed number must not be predictable; leave out --seed")
-    from cwx.campaign import seal
-
-    path, camp = _seal_path(campaign, ".")
-    seal.by_a_gm(camp, "seals")
-    with changing("clock pick --seal", [path], camp, private=[path]) as change:
-        raw = change.raw(path)
-        if raw is not None and not force:  # --force replaces even a file that is no seal
-            seal.replacing(seal.decode(raw, path), path=path)
-        from cwx.campaign import guesses
-
-        over = guesses.sealing_over(change.journal, void)
-        sealed = seal.new(target if target is not None else clockworx.pick(rng(None)))
-        change.create(path, seal.encode(sealed), force=True, secret=True)
-        result = {"commitment": sealed.commitment, **over}
-        change.record(result)
     # One shape for both: the number stays secret, so its key is null.
-    secret: Sealed = {"target": None, "commitment": sealed.commitment}
+    secret = here().seal(target=target, force=force, void=void, folder=campaign)
     emit(json, secret, lambda: f"Sealed. Share this commitment with the players:\n"
-                           f"  {sealed.commitment}\n"
-                           "Reveal it after the guess: cwx clock reveal")
+                               f"  {secret['commitment']}\n"
+                               "Reveal it after the guess: cwx clock reveal")
 
 
 @app.command("reveal")
@@ -118,42 +93,14 @@ def reveal(campaign: SealFolder = None, json: JsonFlag = False) -> None:
 
     Example: cwx clock reveal
     """
-    from cwx.campaign import guesses, seal
-
-    path, camp = _seal_path(campaign, ".")
-    seal.by_a_gm(camp, "reveals")
-    waiting = guesses.waiting_on(path, camp.journal_file)
-    with changing("clock reveal", [path, *guesses.files_to_settle(camp, waiting)], camp,
-                  private=[path]) as change:
-        sealed = seal.to_reveal(change.raw(path), path, change.journal)
-        settled = _settle(change, camp, sealed, waiting)
-        if not sealed.revealed or settled:
-            _mark_revealed(change, path, sealed)
-            change.record({**sealed.proof(), **_listed(settled),
-                           **_opens(change, sealed.commitment)})
-    revealed: Revealed = {**sealed.proof(), **_listed(settled)}
-    emit(json, revealed,
-         lambda: "\n".join([_reveal_text(sealed), *_settled_lines(settled)]))
+    result = here().reveal(folder=campaign)
+    emit(json, result, lambda: "\n".join([_reveal_text(result), *_settled_lines(result)]))
 
 
-def _settle(change: "Change", camp: "Campaign", sealed: "Seal",
-            waiting: "list[Guess]") -> "list[SettledGuess]":
-    """The guesses waiting on the seal, settled in this change (the reveal's)."""
+def _settled_lines(result: "Listed") -> list[str]:
     from cwx.campaign import guesses
 
-    now = guesses.still(change.journal, sealed.commitment, waiting)
-    return guesses.settle(change, camp, sealed.target, now)
-
-
-def _listed(settled: "list[SettledGuess]") -> "Listed":
-    from cwx.campaign import guesses
-
-    return {guesses.SETTLED: settled} if settled else {}
-
-
-def _settled_lines(settled: "list[SettledGuess]") -> list[str]:
-    from cwx.campaign import guesses
-
+    settled = result.get(guesses.SETTLED, [])
     if not settled:
         return []
     return [f"Settled {plural(len(settled), 'guess')} made against it:",
@@ -267,52 +214,13 @@ def resolve(
     if char is None and target is not None:
         _print_outcome(json, clockworx.resolve(target, guess, score, trait), exit_code=exit_code)
         return
-    camp = here()
-    char = camp.character(char) if char is not None else None
-    seal_at = _seal_path(campaign, os.path.dirname(char or "") or ".") if against_seal \
-        else None
-    if seal_at and not _sealed_here(*seal_at):
-        _print_pending(json, *_guess(seal_at[1], guess, trait, score, char, commitment))
-        return
-    if commitment is not None:
-        raise BadValue("--commitment names the seal a player's guess waits on; this clone "
-                       "holds the sealed number itself, so leave it out")
-    outcome, extra, who = _resolve_in_files(camp, target, guess, trait, score, char, seal_at)
-    _print_outcome(json, outcome, extra, exit_code=exit_code, who=who)
-
-
-def _sealed_here(path: str, camp: "Campaign") -> bool:
-    from cwx.campaign import seal
-
-    return seal.here(path, camp.journal_file)
-
-
-def _guess(camp: "Campaign", guess: int, trait: str | None, score: int | None,
-           char: str | None, commitment: str | None) -> "tuple[Pending, str | None]":
-    """A guess journaled pending against the latest published seal (no file changes)."""
-    from cwx.campaign import guesses
-
-    with changing(guesses.GUESSING, [char] if char else [], camp) as change:
-        who = None
-        if char is not None:
-            sheet = change.character(char, clockworx_system.NAME)
-            trait = _own_trait(char, sheet, trait)
-            score, who = sheet.traits[trait] if trait else None, sheet.name
-        against = guesses.against(change.journal, change.name_of(char) if char else None,
-                                  who, commitment)
-        result = guesses.pending_result(against, guess, trait, score)
-        change.record(result, who=who, file=char)
-        name = change.name_of(char) if char else None
-    if camp.root is not None:  # the clone holds the GM to the number it guessed on
-        guesses.keep(camp.root, name, against)
-    return result, who
-
-
-def _own_trait(char: str, sheet: Any, trait: str | None) -> str | None:
-    """The character's own spelling of the trait named (None: untrained)."""
-    with about(char), saying(clockworx.NoSuchTrait, "; leave out --trait for an "
-                                                    "untrained action"):
-        return clockworx.require_trait(sheet.traits, trait) if trait is not None else None
+    done = here().resolve(guess, target=target, trait=trait, char=char, score=score,
+                          sealed=against_seal, commitment=commitment, folder=campaign)
+    if done.outcome is None:  # a guess that waits for the GM's reveal: its result Pending
+        _print_pending(json, cast("Pending", done.result), done.who)
+    else:
+        _print_outcome(json, done.outcome, cast("Resolved", done.result),
+                       exit_code=exit_code, who=done.who)
 
 
 def _print_pending(as_json: bool, result: "Pending", who: str | None) -> None:
@@ -344,85 +252,6 @@ def _one_way(trait: str | None, char: str | None, score: int | None, target: int
         raise BadValue("give the GM's number with --target, or use --sealed")
 
 
-def _resolve_in_files(camp: "Campaign", target: int | None, guess: int, trait: str | None,
-                      score: int | None, char: str | None,
-                      seal_at: "tuple[str, Campaign] | None",
-                      ) -> "tuple[ClockOutcome, Resolving, str | None]":
-    """Resolve against a character (adding the experience) and/or the sealed number
-    (revealing it, and settling the guesses waiting on it), as one change with one
-    journal line."""
-
-    seal_path = seal_at[0] if seal_at else None
-    # A sealed number's events are journaled beside it, wherever the character is: that
-    # journal is the witness that it was revealed.
-    acting = seal_at[1] if seal_at else camp.of(char or ".")
-    if seal_at:
-        from cwx.campaign import seal
-
-        seal.by_a_gm(acting, "reveals")
-    waiting = _waiting(seal_path, acting) if seal_path else []
-    paths = [p for p in (char, seal_path) if p]
-    paths += [p for p in _to_settle(acting, waiting) if p not in paths]
-    with changing("clock resolve", paths, acting, private=[seal_path or ""]) as change:
-        extra: Resolving = {}
-        opens: dict[str, Any] = {}  # the seal a reveal opens, for the journal
-        if seal_path:
-            target, extra = _revealing(change, acting, seal_path, waiting, char)
-            opens = _opens(change, extra["commitment"])
-        assert target is not None
-        sheet = change.character(char, clockworx_system.NAME) if char else None
-        own = _own_trait(char, sheet, trait) if char and sheet else None
-        outcome = clockworx.resolve(target, guess, sheet.traits[own] if sheet and own
-                                    else score, own if sheet else trait)
-        if sheet is not None:
-            xp = sheet.xp + outcome.xp
-            change.save(char or "", sheet, sheet._replace(xp=xp))
-            extra["xp_total"] = xp
-        change.record({**outcome_json(outcome), **extra, **opens},
-                      who=sheet.name if sheet else None, file=char)
-    return outcome, extra, sheet.name if sheet else None
-
-
-def _opens(change: "Change", commitment: str) -> dict[str, Any]:
-    """The seal a reveal opens, as the journal records it (each clone checks it is the
-    seal of the commitment its guesses were made on)."""
-    from cwx.campaign import seal
-
-    return {seal.OPENS: seal.published_by(change.journal, commitment)}
-
-
-def _waiting(seal_path: str, camp: "Campaign") -> "list[Guess]":
-    from cwx.campaign import guesses  # loaded by sealed resolves only (start-up)
-
-    return guesses.waiting_on(seal_path, camp.journal_file)
-
-
-def _to_settle(camp: "Campaign", waiting: "list[Guess]") -> list[str]:
-    if not waiting:
-        return []
-    from cwx.campaign import guesses
-
-    return guesses.files_to_settle(camp, waiting)
-
-
-def _revealing(change: "Change", camp: "Campaign", path: str, waiting: "list[Guess]",
-               char: str | None) -> "tuple[int, Resolving]":
-    """The sealed number resolved against, revealed (and the guesses on it settled; the
-    GM's own character may not be one of them)."""
-    from cwx.campaign import guesses
-
-    guesses.not_guessing(waiting, change.name_of(char) if char else None)
-    sealed = _sealed_to_resolve(change, path)
-    settled = _settle(change, camp, sealed, waiting)
-    _mark_revealed(change, path, sealed)
-    proof = sealed.proof()
-    extra: Resolving = {"nonce": proof["nonce"], "commitment": proof["commitment"],
-                        "verified": proof["verified"]}
-    if settled:  # as _listed says them
-        extra["guesses"] = settled
-    return sealed.target, extra
-
-
 def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: "Resolving | None" = None,
                    *, exit_code: bool, who: str | None = None) -> None:
     """Print a resolved action: the clock face for people, the keys for scripts."""
@@ -445,44 +274,11 @@ def _print_outcome(as_json: bool, outcome: ClockOutcome, extra: "Resolving | Non
         raise typer.Exit(1)
 
 
-def _seal_path(folder: str | None, near: str) -> "tuple[str, Campaign]":
-    """The sealed number's file, and the campaign it is journaled in: kept for `folder`
-    if given, else for the root of the campaign `near` is in (one place for a GM who seals
-    from any of its folders), else for `near` (seal.path_for says where)."""
-    from cwx.campaign import seal
-    from cwx.campaign.folder import Campaign
-
-    camp = Campaign.around(folder if folder is not None else near)
-    if folder is None:
-        folder = os.path.relpath(camp.root) if camp.root is not None else near
-    path = seal.path_for(folder)
-    if os.path.basename(path) != seal.FILE:  # in git's folder, made on first use
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        seal.not_left_behind(path, os.path.normpath(os.path.join(folder, seal.FILE)))
-    return path, camp
-
-
-def _sealed_to_resolve(change: "Change", path: str) -> "Seal":
-    """The sealed number a guess is resolved against, witnessed by the journals."""
-    from cwx.campaign import seal
-    from cwx.journal import lines as journal
-
-    sealed = seal.to_reveal(change.raw(path), path, change.journal)
-    # The journal it is published in is the witness (the change is journaled there).
-    witness = change.campaign.journal_file
-    return seal.to_resolve(sealed, [journal.lines_from_end(witness)], path)
-
-
-def _mark_revealed(change: "Change", path: str, sealed: "Seal") -> None:
-    from cwx.campaign import seal
-
-    change.create(path, seal.encode(sealed._replace(revealed=True)), force=True, secret=True)
-
-
-def _reveal_text(sealed: "Seal") -> str:
-    return (f"The sealed number is {sealed.target}; it matches commitment "
-            f"{sealed.commitment[:12]}…, the one the GM published.\n"
-            f"  nonce       {sealed.nonce}\n"
-            f"  commitment  {sealed.commitment} (verified)\n"
-            f"Anyone can check: cwx clock verify --commitment {sealed.commitment} "
-            f"--target {sealed.target} --nonce {sealed.nonce}")
+def _reveal_text(proof: "Revealed") -> str:
+    target, nonce, commitment = proof["target"], proof["nonce"], proof["commitment"]
+    return (f"The sealed number is {target}; it matches commitment "
+            f"{commitment[:12]}…, the one the GM published.\n"
+            f"  nonce       {nonce}\n"
+            f"  commitment  {commitment} (verified)\n"
+            f"Anyone can check: cwx clock verify --commitment {commitment} "
+            f"--target {target} --nonce {nonce}")

@@ -5,11 +5,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx.campaign import accounts, gitsetup
-from cwx.campaign.folder import Campaign
-from cwx.cli.common import DryRun, command, dry, note, opener
+from cwx.cli.common import DryRun, command, dry, here
 from cwx.cli.output import JsonFlag, dry_json, emit
-from cwx.git import repo
 
 if TYPE_CHECKING:
     from cwx.campaign.results import Initialised
@@ -34,17 +31,13 @@ def init(
     Example: cwx init my-campaign
     """
     from cwx.cli import scene
+    from cwx.git import repo
 
-    started = accounts.start(opener(dry_run), folder, force=force, dry_run=dry_run)
-    # Outside git, git is null: one shape in both places, for scripts.
-    result: Initialised = {**started, "git": None, **dry_json(dry_run)}
+    # Never set up git from a scene, whose files may come from a clone of anyone's, inside
+    # a repository of yours: a person runs git setup.
+    started = here().start(folder, force=force, dry_run=dry_run, git_setup=not scene.playing())
+    result: Initialised = {**started, **dry_json(dry_run)}
     in_git = repo.of(folder) is not None and os.path.isdir(folder)
-    # In git: ready for clones; but never from a scene, whose files may come from a clone
-    # of anyone's, inside a repository of yours: a person runs git setup.
-    if in_git and not scene.playing():
-        # A dry run made no campaign.toml: the folder is the campaign it would be.
-        camp = Campaign(folder, folder) if dry_run else Campaign.around(folder)
-        result["git"] = gitsetup.setup(opener(dry_run), camp, note, dry_run=dry_run).as_json()
     emit(json, result, lambda: dry(_text(folder, result["created"], result["kept"],
                                          in_git=in_git, set_up=result["git"] is not None),
                                    dry_run))

@@ -13,18 +13,14 @@ from cwx.cli.common import (
     KeepWhite,
     MaybeChar,
     SpendWhite,
-    about,
     complete_bags,
     complete_traits,
     group,
     here,
-    reading,
 )
 from cwx.cli.output import JsonFlag, emit
-from cwx.rules import clockworx, colorwheel, odds
+from cwx.rules import colorwheel, odds
 from cwx.rules.odds import ClockOdds, WheelOdds
-from cwx.systems import clockworx as clockworx_system
-from cwx.systems import colorwheel as colorwheel_system
 
 if TYPE_CHECKING:
     from cwx.commands._results import ClockChances, ClockChancesAll, WheelChances, WheelChancesAll
@@ -58,12 +54,7 @@ def clock(
         if char is None or trait is None:
             raise BadValue("odds from the sheet need both the character (--char) and the "
                            "trait (--trait)")
-        camp = here()
-        path = camp.character(char)
-        with reading([path], camp) as change:
-            sheet = change.character(path, clockworx_system.NAME)
-        with about(path):
-            score = sheet.traits[clockworx.require_trait(sheet.traits, trait)]
+        score = here().score(char, trait)
     if all_:
         rows = [odds.clock(s) for s in (None, 1, 2, 3, 4, 5, 6)]
         every: ClockChancesAll = {"odds": [_clock_json(r) for r in rows]}
@@ -107,9 +98,12 @@ def wheel(
     """
     _one_way(colour, char, trait, all_, white is not None or black is not None)
     held = colorwheel.Luck(white or 0, black or 0)
-    if char is not None:
-        bag, held, colour = _from_sheet(char, bag, trait, colour)
-    table = _table(bag, held)
+    if char is None and bag is None:  # a new bag: no campaign to read (start-up)
+        spare = colorwheel.DEFAULT_RESERVE
+        table = colorwheel.Table(colorwheel.Bag(), colorwheel.Luck(spare, spare), held)
+    else:
+        table, named = here().table(char, bag=bag, trait=trait, held=held)
+        colour = named or colour
     policy = odds.Policy(keep_white, keep_black, spend_white)
     if all_:
         rows = [odds.wheel(table, c, policy) for c in colorwheel.COLOURS]
@@ -135,30 +129,6 @@ def _one_way(colour: str | None, char: str | None, trait: str | None, all_: bool
     if all_ == (colour is not None or trait is not None):
         raise BadValue("say the action's colour with --color (or --trait with --char), or "
                        "ask for --all of them")
-
-
-def _from_sheet(char: str, bag: str | None, trait: str | None, colour: str | None,
-                ) -> tuple[str, colorwheel.Luck, str | None]:
-    """The campaign's bag, the luck the character holds, and the colour of its trait."""
-    camp = here()
-    path = camp.character(char)
-    bag = camp.of(path).bag(bag)
-    with reading([path], camp) as change:
-        sheet = change.character(path, colorwheel_system.NAME)
-    if trait is not None:
-        with about(path):
-            colour = colorwheel.trait_colour(sheet.traits, trait)
-    return bag, sheet.luck, colour
-
-
-def _table(bag: str | None, held: colorwheel.Luck) -> colorwheel.Table:
-    if bag is None:
-        spare = colorwheel.DEFAULT_RESERVE
-        return colorwheel.Table(colorwheel.Bag(), colorwheel.Luck(spare, spare), held)
-    camp = here()
-    with reading([bag], camp) as change:
-        sheet = change.bag(bag)
-    return colorwheel.Table(sheet.bag, sheet.reserve, held)
 
 
 def _percent(value: Fraction) -> str:

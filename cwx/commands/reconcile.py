@@ -5,11 +5,9 @@ from typing import TYPE_CHECKING
 from cwx.base.ink import plural
 from cwx.base.printable import printable
 from cwx.campaign import accounts
-from cwx.campaign.folder import Campaign
-from cwx.cli.common import CampaignFolder, DryRun, command, dry, opener
+from cwx.cli.common import CampaignFolder, DryRun, command, dry, here
 from cwx.cli.output import JsonFlag, dry_json, emit
 from cwx.cli.views import value_text
-from cwx.git import grows
 
 if TYPE_CHECKING:
     from cwx.campaign.results import Reconciled
@@ -30,9 +28,7 @@ def reconcile(
 
     Example: cwx reconcile
     """
-    camp = Campaign.around(folder)
-    grows.refuse_rewritten(camp.needed(), "cwx reconcile")  # as the hooks refuse it
-    corrected = accounts.reconcile(opener(dry_run), camp)
+    corrected = here(folder).reconcile(dry_run=dry_run)
     result: Reconciled = {"corrected": [c.as_json() for c in corrected], **dry_json(dry_run)}
     emit(json, result,
          lambda: dry(text(corrected), dry_run))

@@ -15,7 +15,6 @@ from cwx.cli.common import (
     complete_characters,
     dry,
     here,
-    opener,
 )
 from cwx.cli.output import JsonFlag, dry_json, emit
 
@@ -43,10 +42,7 @@ def retire(
 
     Example: cwx retire rick
     """
-    camp = here()
-    path = camp.character(file) if camp.root is not None else file
-    done = accounts.retire(opener(dry_run), camp.of(path), path, bag)
-    trouble = accounts.removed(path) if not dry_run else None
+    done, trouble = here().retire(file, bag=bag, dry_run=dry_run)
     result: Retirement = {"retired": done.file, "kind": done.kind,
               "dice": {"white": done.dice.white, "black": done.dice.black}, "bag": done.bag,
               "supply": {"white": done.supply.white, "black": done.supply.black},

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cwx.campaign import sync as syncing
-from cwx.cli.common import changing, command, here, note
+from cwx.cli.common import command, here, note
 from cwx.cli.output import JsonFlag, emit
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def sync(
     """
     steps: list[str] = []
     say = steps.append if json else _step
-    done = syncing.sync(changing, here(), message, say)
+    done = here().sync(message, say)
     result: SyncSteps = {**done.as_json(), "steps": steps}
     emit(json, result, lambda: _summary(done))
     if done.problems:

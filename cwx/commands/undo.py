@@ -15,7 +15,6 @@ from cwx.cli.common import (
     complete_players,
     dry,
     here,
-    opener,
 )
 from cwx.cli.output import JsonFlag, Utc, dry_json, emit
 
@@ -54,14 +53,8 @@ def undo(
 
     Example: cwx undo --char sue.toml    (one named: cwx undo 3f9a2c)
     """
-    from cwx.campaign import players
-
     camp = here()
-    char = camp.character(char) if char else None
-    camp = camp.of(char) if char else camp
-    player = players.checked(player, "--player") if player is not None else \
-        players.current(camp.journal_folder)
-    undoing = accounts.undo(opener(dry_run), camp, char, player, redo=redo, named=event)
+    undoing = camp.undo(event, char=char, player=player, redo=redo, dry_run=dry_run)
     result: Undone = {**accounts.undid(undoing),
                       "restores": [item.as_json() for item in undoing.restored],
                       **dry_json(dry_run)}

@@ -5,11 +5,9 @@ from typing import Annotated
 import typer
 
 from cwx.base.errors import BadValue
-from cwx.cli.common import BagFile, CharFile, Colour, group
+from cwx.cli.common import BagFile, CharFile, Colour, group, here
 from cwx.cli.output import JsonFlag, colour_on, emit
-from cwx.commands._wheel import Move, wheel_move
-from cwx.rules import colorwheel
-from cwx.systems.colorwheel import WheelCharacter, luck_text, traded
+from cwx.systems.colorwheel import luck_text
 
 app = group("wheel", "Color Wheel: trade whites for new traits.")
 
@@ -33,12 +31,8 @@ def buy(
     if colour is None:
         raise BadValue("say the new trait's colour with --color")
 
-    def play(sheet: WheelCharacter, table: colorwheel.Table) -> Move:
-        bought = colorwheel.trade(table, sheet.traits, colour, trait)
-        return Move(bought.table, traded(bought), traits=bought.traits)
-
-    sheet, move = wheel_move("wheel buy", char, bag, play)
-    result = move.result
-    emit(json, result, lambda: f"{sheet.name} trades {result['cost']} whites for "
+    done = here().buy(char, trait=trait, colour=colour, bag=bag)
+    result = done.result
+    emit(json, result, lambda: f"{done.who} trades {result['cost']} whites for "
                                f"{result['trait']} ({result['color']}).\n"
-                               f"  luck  {luck_text(move.table.held, colour_on())}")
+                               f"  luck  {luck_text(done.table.held, colour_on())}")

@@ -5,19 +5,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx.cli.common import (
-    CharFile,
-    about,
-    changing,
-    complete_characters,
-    complete_traits,
-    group,
-    here,
-)
+from cwx.cli.common import CharFile, complete_characters, complete_traits, group, here
 from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.cli.views import value_text
-from cwx.rules import clockworx
-from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import XP, advancement_json, advancement_text
 
 if TYPE_CHECKING:
@@ -41,17 +31,8 @@ def spend(
 
     Example: cwx xp spend --char kris --raise Repair
     """
-    camp = here()
-    char = camp.character(char)
-    with changing("xp spend", [char], camp.of(char)) as change:
-        sheet = change.character(char, clockworx_system.NAME)
-        with about(char):
-            step = clockworx.advance(sheet.traits, sheet.xp, new=new, raise_=raise_)
-        change.save(char, sheet, sheet._replace(traits={**sheet.traits, step.trait: step.score},
-                                                xp=step.xp_total))
-        result = advancement_json(step)
-        change.record(result, who=sheet.name, file=char)
-    emit(json, result, lambda: advancement_text(step))
+    step = here().spend_xp(char, new=new, raise_=raise_)
+    emit(json, advancement_json(step), lambda: advancement_text(step))
 
 
 @app.command("history")

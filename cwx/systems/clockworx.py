@@ -203,6 +203,12 @@ def earned(sheet: ClockCharacter) -> str | None:
     return None
 
 
+def after_outcome(sheet: ClockCharacter, outcome: clockworx.ClockOutcome) -> ClockCharacter:
+    """The character once an action is resolved: its experience added (C4, C5), wherever the
+    action was resolved (at the table, or a guess settled by the reveal)."""
+    return sheet._replace(xp=sheet.xp + outcome.xp)
+
+
 def outcome_json(outcome: clockworx.ClockOutcome) -> Outcome:
     """A resolved action: the journal's result, and --json's (SPEC section 4)."""
     return {"target": outcome.target, "guess": outcome.guess, "distance": outcome.distance,
