@@ -218,3 +218,26 @@ def test_a_file_named_in_other_bytes_than_utf8_is_said_so_with_what_to_do(table:
         assert "nan, inf" not in ran.error
     journal = (table / "journal.jsonl").read_bytes()
     assert b"\xff" not in journal and b"\\udcff" not in journal
+
+
+def test_a_scene_played_from_outside_its_campaign_acts_inside_it(tmp_path: Path) -> None:
+    # "cwx play camp/scene.cwx" from a home folder that is no campaign: the scene is
+    # bound by the campaign that holds it, not by the home folder it is played from.
+    home = tmp_path / "home"
+    camp = saga(home / "camp")
+    script = camp / "scene.cwx"
+    for line in (f"char new .bash_profile {' '.join(CLOCKWORX)}",
+                 f"char new camp/../.zshenv {' '.join(CLOCKWORX)}",
+                 f"char new x.toml {' '.join(CLOCKWORX)}"):
+        script.write_text(line + "\n")
+        ran = cwx("play", "camp/scene.cwx", cwd=home)
+        assert ran.status == 2 and "outside the campaign at" in ran.error, (line, ran.error)
+    assert sorted(os.listdir(home)) == ["camp"]
+
+
+def test_a_scene_names_no_hidden_file_nor_installs_completion(table: Path) -> None:
+    for line in (f"char new .bash_profile.toml {' '.join(CLOCKWORX)}",
+                 f"char new sub/.hidden/x.toml {' '.join(CLOCKWORX)}"):
+        assert "no hidden file or folder" in _refused(table, line)
+    for line in ("--install-completion=zsh", "--show-completion=bash", "--install-completion"):
+        assert "completion is installed from the shell" in _refused(table, line)

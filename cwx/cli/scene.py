@@ -47,7 +47,7 @@ def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
                     (i == 0 or words[i - 1] != "--paint")), None)
     if command == "play":
         raise BadValue("a scene plays cwx commands; `play` is the scene itself")
-    if {"--install-completion", "--show-completion"} & set(words):
+    if {"--install-completion", "--show-completion"} & {w.split("=", 1)[0] for w in words}:
         raise BadValue("a scene plays the game; completion is installed from the shell "
                        "(cwx --install-completion SHELL), never by a scene")
     if words and words[0] in known:
@@ -58,12 +58,19 @@ def words_of(line: str, known: dict[str, list[str]]) -> list[str]:
     return words
 
 
-def campaign_played() -> str:
-    """The real folder a scene acts in: the campaign of the folder it is played from, or,
-    outside any campaign, that folder itself (and what lies below it)."""
+def campaign_played(script: str | None = None) -> str:
+    """The real folder a scene acts in: the campaign of the folder it is played from;
+    outside any campaign, the campaign that holds the script (a README's `cwx play
+    camp/scene.cwx`, run from a home folder, plays inside camp), else the script's own
+    folder, else the folder it is played from (and what lies below it)."""
     from cwx.campaign.folder import root_above
 
-    return os.path.realpath(root_above(".") or ".")
+    if (here := root_above(".")) is not None:
+        return os.path.realpath(here)
+    if script is not None and script != "-":
+        folder = os.path.dirname(os.path.abspath(script))
+        return os.path.realpath(root_above(folder) or folder)
+    return os.path.realpath(".")
 
 
 # Where a line names a place: a file or a folder (FILE, PATH, DIR), or a character by its
@@ -101,11 +108,22 @@ def confined(words: Sequence[str], bound: str) -> None:
                 with contextlib.suppress(CwxError):
                     found = Campaign.around(".").character(path)
             real = os.path.realpath(found)
+            hidden = next((part for part in _below(real, bound) if part.startswith(".")), None)
+            if hidden is not None:  # a shell's start-up file, git's folder: never a game's
+                raise BadValue(f"{path}: a scene names no hidden file or folder ({hidden}); "
+                               "campaign files are never hidden")
             if not inside(real, bound):
                 linked = real != os.path.normpath(os.path.abspath(found))
                 how = "leads through a link to" if linked else "is"
                 raise BadValue(f"{path} {how} {real}, outside the campaign at {bound}; a "
                                "scene acts only inside the campaign it is played in")
+
+
+def _below(real: str, bound: str) -> list[str]:
+    """The parts of the path `real` below the folder `bound` (none when it lies outside)."""
+    relative = os.path.relpath(real, bound)
+    return [] if relative.startswith(os.pardir) else [p for p in relative.split(os.sep)
+                                                      if p != os.curdir]
 
 
 def run(words: Sequence[str], *, as_json: bool) -> int:
@@ -129,7 +147,7 @@ def playing() -> bool:
 
 
 def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool,
-         start: int = 1, resume: str | None = None) -> int:
+         start: int = 1, resume: str | None = None, script: str | None = None) -> int:
     """Every line of a scene script from line `start` on, in turn (the lines before are
     skipped, never run); the first that fails (exit 2 or more) stops it, named
     (`scene.cwx:14: …`) with how to resume the script `resume` there, unless
@@ -140,15 +158,14 @@ def play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool,
     try:
         with lazy.keeping_built():
             return _play(lines, name, keep_going=keep_going, as_json=as_json, start=start,
-                         resume=resume)
+                         resume=resume, bound=campaign_played(script))
     finally:
         _playing.pop()
 
 
 def _play(lines: Iterable[str], name: str, *, keep_going: bool, as_json: bool, start: int,
-          resume: str | None) -> int:
+          resume: str | None, bound: str) -> int:
     known = shortcuts()
-    bound = campaign_played()
     failed = 0
     for number, line in enumerate(lines, 1):
         if number < start:  # played before: running it again would count it twice

@@ -59,5 +59,6 @@ def play(
         raise BadValue(f"--from {start}: the script has {plural(len(lines), 'line')}; name "
                        "one of them", path=name)
     status = scene.play(lines, os.path.basename(name) if name != "-" else "-",
-                        keep_going=keep_going, as_json=json, start=start, resume=name)
+                        keep_going=keep_going, as_json=json, start=start, resume=name,
+                        script=name)
     raise typer.Exit(status)
