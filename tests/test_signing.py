@@ -110,7 +110,9 @@ def _forge(table: Table, *, sign_as: str | None, player: str = "Alice") -> None:
     table.git(mallory, "pull", "--quiet")
     path = mallory / "journal.jsonl"
     line = json.loads(path.read_text().splitlines()[-1])
-    line.update(id="f" * 16, player=player, changes=[])  # a turn that moves nothing
+    line.update(id="f" * 16, player=player, changes=[])  # a turn that moves nothing:
+    if line["command"] == "clock resolve":  # a guess the rules give nothing for (C4)
+        line["result"].update(guess=10, distance=6, success=False, critical=False, xp=0)
     with open(path, "a") as journal:
         journal.write(json.dumps(line, separators=(",", ":")) + "\n")
     signing = ["-c", "gpg.format=ssh", "-c",
