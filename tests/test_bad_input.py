@@ -139,7 +139,7 @@ def _load_everything(path: Path) -> None:
             files.sheet_from(files.parse(raw, str(path)), raw, str(path), kind)
 
 
-@settings(max_examples=400)
+@settings(max_examples=250)
 @given(st.binary(max_size=600))
 def test_random_bytes_give_only_cwx_errors(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "fuzz.toml"
@@ -162,7 +162,7 @@ TOML_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=250)
 @given(st.dictionaries(TOML_KEYS, TOML_VALUES, max_size=6))
 def test_random_toml_documents_give_only_cwx_errors(tmp_path: Path,
                                                     document: dict[str, object]) -> None:
