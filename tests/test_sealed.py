@@ -110,3 +110,27 @@ def test_a_players_clone_holds_the_gm_to_the_number_it_guessed_on(tmp_path: Path
     checked = play(alice, "Alice", "check", status=1)
     assert f"this clone guessed for kris.toml on commitment {commitment[:12]}, but the " \
            "journal holds no such guess now" in checked
+
+
+def test_a_reveal_that_settles_a_guess_twice_or_a_guess_never_made_is_named(
+        tmp_path: Path) -> None:
+    _, gm, alice, _ = table_of_three(tmp_path)
+    _guess(gm, alice)
+    play(gm, "GM", "clock", "reveal")
+    path = gm / "journal.jsonl"
+    reveal = json.loads(path.read_text().splitlines()[-1])
+    copied = {**reveal, "id": "e" * 16}  # the same reveal again: the guess settled twice
+    never = {**reveal, "id": "d" * 16, "result": {**reveal["result"], "guesses": [
+        {**reveal["result"]["guesses"][0], "id": "deadbeefdeadbeef"}]}}
+    with open(path, "a") as journal:
+        for line in (copied, never):
+            journal.write(json.dumps(line, separators=(",", ":")) + "\n")
+    play(gm, "GM", "reconcile")  # as the hook does on the pull that brings them
+    checked = play(gm, "GM", "check", status=1)
+    assert f"reveal eeeeeeee settles guess {reveal['result']['guesses'][0]['id'][:8]}, but " \
+           f"reveal {reveal['id'][:8]} settled it already" in checked
+    assert "reveal dddddddd settles guess deadbeef, but no guess line in the journal made " \
+           "it" in checked
+    for forged in ("e" * 16, "d" * 16):  # the advice, followed
+        play(gm, "GM", "undo", forged)
+    assert "settles guess" not in play(gm, "GM", "check")

@@ -703,7 +703,7 @@ def named_undoable(path: str, wanted: str, name: str | None, player: str | None,
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, guesses.Settled(path))
     if why is not None and not redo and event.id not in undos.undone | undos.void and \
-            _forged(event):
+            (_forged(event) or _settles_in_vain(path, event)):
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
@@ -717,6 +717,20 @@ def _forged(event: journal.Event) -> bool:
     from cwx.journal import rederive
 
     return bool(rederive.replayed(event)) if event.undoes is None else False
+
+
+def _settles_in_vain(path: str, event: journal.Event) -> bool:
+    """Whether `event` is a reveal that settles a guess never made, or one settled already
+    (`cwx check` names it): anyone takes it back."""
+    from cwx.campaign import guesses
+
+    if guesses.SETTLED not in event.result or "nonce" not in event.result:
+        return False
+    counting = guesses.Counting()
+    for item in journal.read(path):
+        if not isinstance(item, journal.BadLine):
+            counting.note(item)
+    return any(reveal == event.id for _, reveal, _, _ in counting.settled_in_vain())
 
 
 MIN_PREFIX = 4  # as git: fewer digits name too many events to be meant

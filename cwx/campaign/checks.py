@@ -207,6 +207,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
                                                      replaying.note, *ticking))
             said += _forged(path, replaying, counting) + _swapped(path, counting) + \
+                _in_vain(path, counting) + \
                 _not_as_guessed(path, home, counting)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
@@ -276,6 +277,15 @@ def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:
                      "guess; the table settles it (the guess's experience by hand, `cwx "
                      "adopt`)", path=path, line=line)
             for line, reveal, guess, commitment in counting.settled_on_another()]
+
+
+def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
+    """Each reveal that settles a guess never made, or one settled already: experience the
+    rules never gave."""
+    return [CwxError(f"reveal {reveal[:8]} settles guess {guess[:8]}, but {why}: its "
+                     "experience is none the rules give (a reveal line written or copied by "
+                     f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
+            for line, reveal, guess, why in counting.settled_in_vain()]
 
 
 def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:

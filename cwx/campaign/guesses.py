@@ -142,6 +142,22 @@ class Counting:
                 for guess, line, reveal, commitment in self.opened
                 if guess in self.found and self.found[guess].commitment != commitment]
 
+    def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
+        """Each reveal (its line and id) that settles a guess no guess line made, or one an
+        earlier reveal settled (a reveal line copied with a new id): why, in words."""
+        first: dict[str, str] = {}  # a guess -> the reveal that settled it first
+        said = []
+        undone = self.turns.undone()
+        for guess, line, reveal, _ in self.opened:
+            if reveal in undone:  # taken back: it settles nothing
+                continue
+            if guess not in self.found:
+                said.append((line, reveal, guess, "no guess line in the journal made it"))
+            elif first.setdefault(guess, reveal) != reveal:
+                said.append((line, reveal, guess,
+                             f"reveal {first[guess][:8]} settled it already"))
+        return said
+
     def board(self) -> Board:
         undone = self.turns.undone()
         left = sorted((guess for guess in self.found.values()
