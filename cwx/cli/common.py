@@ -38,6 +38,9 @@ MaybeChar = Annotated[str | None, typer.Option(
     "--char", "-c", metavar="CHAR", show_default=False,
     autocompletion=lambda ctx: complete_characters(ctx),
     help="The character: a file, or a name in the campaign.")]
+CharNamed = Annotated[str, typer.Argument(
+    help="The character: a file, or a name in the campaign.", metavar="CHAR",
+    autocompletion=lambda ctx: complete_characters(ctx), show_default=False)]
 BagFile = Annotated[str | None, typer.Option(
     "--bag", "-b", metavar="FILE", show_default="the campaign's bag",
     autocompletion=lambda: complete_bags(), help="The bag's file.")]

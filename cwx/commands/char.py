@@ -7,9 +7,9 @@ import typer
 from cwx import systems
 from cwx.base.errors import BadValue
 from cwx.cli.common import (
+    CharNamed,
     DryRun,
     Force,
-    complete_characters,
     complete_systems,
     dry,
     group,
@@ -56,9 +56,7 @@ def new(
 
 @app.command("show")
 def show(
-    char: Annotated[str, typer.Argument(
-        help="The character: a file, or a name in the campaign.", metavar="CHAR",
-        autocompletion=complete_characters, show_default=False)],
+    char: CharNamed,
     json: JsonFlag = False,
 ) -> None:
     """Show a character's sheet (the party at a glance: cwx party).

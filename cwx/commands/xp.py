@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cwx.cli.common import CharFile, complete_characters, complete_traits, group, here
+from cwx.cli.common import CharFile, CharNamed, complete_traits, group, here
 from cwx.cli.output import JsonFlag, Utc, emit
 from cwx.cli.views import value_text
 from cwx.systems.clockworx import XP, advancement_json, advancement_text
@@ -37,9 +37,7 @@ def spend(
 
 @app.command("history")
 def history(
-    char: Annotated[str, typer.Argument(
-        help="The character: a file, or a name in the campaign.", metavar="CHAR",
-        autocompletion=complete_characters, show_default=False)],
+    char: CharNamed,
     json: JsonFlag = False,
     utc: Utc = False,
 ) -> None:
