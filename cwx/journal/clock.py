@@ -31,8 +31,7 @@ _at: Any = None  # the search for a line's `at`, compiled when a line is first r
 def stamp(now: float, latest: str | None) -> str:
     """The stamp of an event made at `now` (seconds since the epoch) in a journal whose
     latest stamp is `latest`: the wall clock, unless the journal is already past it."""
-    wall = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + \
-        f".{int(now * 1000) % 1000:03d}Z"
+    wall = journal.stamp_at(now)
     return wall if latest is None or wall > latest else after(latest)
 
 

@@ -115,11 +115,15 @@ def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
     """A new event with a random id, stamped `at` (journal/clock.py), else now (UTC,
     milliseconds)."""
     if at is None:
-        now = time.time()
-        at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + \
-            f".{int(now * 1000) % 1000:03d}Z"
+        at = stamp_at(time.time())
     return Event(VERSION, os.urandom(8).hex(), at, command, who, file, bag, dict(result or {}),
                  tuple(changes), undoes, player)
+
+
+def stamp_at(seconds: float) -> str:
+    """The journal's stamp of a moment (seconds since the epoch): UTC, to the millisecond."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + \
+        f".{int(seconds * 1000) % 1000:03d}Z"
 
 
 def dumps(value: Any, *, ascii: bool = False) -> str:
