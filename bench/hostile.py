@@ -58,6 +58,22 @@ def a_file_an_event(events: int = EVENTS) -> Iterator[str]:
                      changes=[{"file": f"bag{n}.toml", "created": True, "text": text}])
 
 
+def files_a_change(events: int = EVENTS) -> Iterator[str]:
+    """Every change names a file no other names: 800,000 files (a campaign holds 1,000)."""
+    for n in range(events):
+        yield _event(n, file=f"c{n}.toml", changes=[
+            {"file": f"c{n}_{i}.toml", "key": "xp", "from": 0, "to": 1} for i in range(8)])
+
+
+def a_bag_a_draw(events: int = EVENTS) -> Iterator[str]:
+    """Every draw is from a bag no other draw names."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag=f"bag{n}.toml",
+                     result={"color": "red", "draws": ["white", "red"], "success": True,
+                             "recorded": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
 def long_lists(events: int = EVENTS) -> Iterator[str]:
     """Every change adds names no other adds to one list."""
     for n in range(events):
@@ -114,6 +130,8 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "three 15 MB lines": huge_lines,
     "a key a change": a_key_a_change,
     "a file an event": a_file_an_event,
+    "a file a change": files_a_change,
+    "a bag a draw": a_bag_a_draw,
     "long lists": long_lists,
     "turns naming many": turns_naming_many,
     "slow TOML texts": slow_texts,
@@ -149,6 +167,7 @@ COMMANDS = {
     "luck spend": ["luck", "spend", "-c", "sue"],
     "reconcile": ["reconcile"],
     "recap --all": ["recap", "--all"],
+    "audit": ["audit", "--all-draws"],
 }
 
 
@@ -277,6 +296,28 @@ def many_sheets(count: int, traits: int, *args: str,
     return made
 
 
+def fat_sheets(count: int, *args: str, git: bool = False) -> Callable[[Path], list[str]]:
+    """A folder of `count` characters of 64 KiB each (their notes), each within a file's
+    bounds and all within the campaign's count of files and of values; `args` may name
+    them all as PARTY; `git`: the campaign a clone of its own, committed."""
+    notes = "".join(f'n{i} = "{"x" * 6500}"\n' for i in range(10))
+    text = SMALL_SHEET + "\n[notes]\n" + notes
+
+    def made(folder: Path) -> list[str]:
+        (folder / "party").mkdir()
+        names = [f"party/c{n}.toml" for n in range(count)]
+        for name in names:
+            (folder / name).write_text(text)
+        if git:
+            quiet = {"cwd": folder, "check": True, "capture_output": True}
+            subprocess.run(["git", "init", "-q", "-b", "main"], **quiet)  # type: ignore[call-overload]
+            subprocess.run(["git", "add", "-A"], **quiet)  # type: ignore[call-overload]
+            subprocess.run(["git", "-c", "user.name=B", "-c", "user.email=b@b", "commit", "-qm",
+                            "party"], **quiet)  # type: ignore[call-overload]
+        return [part for arg in args for part in (names if arg == "PARTY" else [arg])]
+    return made
+
+
 # (name, what it makes, the most MB, the most CPU seconds; a refusal, exit 2 in one line,
 # is within budget)
 BUDGETS: list[tuple[str, Callable[[Path], list[str]], float, float]] = [
@@ -299,16 +340,26 @@ BUDGETS: list[tuple[str, Callable[[Path], list[str]], float, float]] = [
      100, 2),
     ("reconcile, 19 sheets of 990 differences",
      many_sheets(19, 990, "reconcile", "--dry-run", known=True), 100, 2),
+    # The most bytes a campaign could hold by the bounds of files and values alone (past
+    # its bound of bytes: once 150-330 MB), and just within that bound.
+    *((f"{command}, {count} sheets of 64 KiB", fat_sheets(count, *args, git=command == "sync"),
+       100, 2)
+      for count in (990, 120)
+      for command, args in (("party", ["party"]), ("check", ["check"]),
+                            ("reconcile", ["reconcile", "--dry-run"]),
+                            ("adopt", ["adopt", "PARTY"]), ("sync", ["sync"]))),
 ]
 RECAP_SIZES = (4_000, 16_000, EVENTS)
 RECAP_TIMES_CHECK = 3  # a recap reads what check reads, and tells it
 
 
-def budgets(scratch: Path) -> int:
+def budgets(scratch: Path, chosen: Callable[[str], bool]) -> int:
     """Each input with a budget of its own, and recap against check; the failures."""
     failed = 0
     print(f"\n{'input':36} {'MB':>7} {'CPU s':>7} {'budget':>14}")
     for name, made, most_mb, most_cpu in BUDGETS:
+        if not chosen(name):
+            continue
         folder = campaign(scratch / "budget", iter(()))
         spent = cost(folder, made(folder))
         refused = spent.status == 2 and spent.said == 1
@@ -319,6 +370,8 @@ def budgets(scratch: Path) -> int:
               f"{'  (refused)' if refused else ''}{'  FAIL' if over else ''}")
         subprocess.run(["rm", "-rf", str(folder)], check=True)  # rmtree recurses a folder a level
     for events in RECAP_SIZES:
+        if not chosen(f"recap, {events:,} events a file each"):
+            continue
         folder = campaign(scratch / "recap", a_file_an_event(events))
         recap, check = cost(folder, ["recap"]), cost(folder, ["check"])
         over = recap.cpu > RECAP_TIMES_CHECK * check.cpu or recap.mb > MEMORY_LIMIT_MB
@@ -329,28 +382,35 @@ def budgets(scratch: Path) -> int:
     return failed
 
 
-def main() -> int:
+def main(only: list[str]) -> int:
+    """Every row, or those whose name holds one of `only` (`python bench/hostile.py
+    "a file a change"`)."""
     import tempfile
 
+    def chosen(name: str) -> bool:
+        return not only or any(word in name for word in only)
+
     failed = 0
-    print(f"{'journal':20} {'command':14} {'MB':>7} {'seconds':>8}")
+    print(f"{'journal':20} {'command':14} {'MB':>7} {'seconds':>8} {'CPU s':>7}")
     with tempfile.TemporaryDirectory() as scratch:
         for name, lines in JOURNALS.items():
             for command, args in COMMANDS.items():
+                if not chosen(f"{name} {command}"):
+                    continue
                 folder = campaign(Path(scratch) / f"{name}-{command}".replace(" ", "-"),
                                   lines())
-                mb, seconds, *_ = cost(folder, args)
+                mb, seconds, cpu, *_ = cost(folder, args)
                 failed += mb > MEMORY_LIMIT_MB
-                print(f"{name:20} {command:14} {mb:7.1f} {seconds:8.2f}"
+                print(f"{name:20} {command:14} {mb:7.1f} {seconds:8.2f} {cpu:7.2f}"
                       f"{'  FAIL' if mb > MEMORY_LIMIT_MB else ''}")
                 shutil.rmtree(folder)
-        failed += budgets(Path(scratch))
+        failed += budgets(Path(scratch), chosen)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
     began = time.perf_counter()
-    status = main()
+    status = main(sys.argv[1:])
     print(f"({time.perf_counter() - began:.0f} s; peak memory of this script "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
     sys.exit(status)

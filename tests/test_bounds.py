@@ -260,6 +260,28 @@ def test_a_campaign_whose_files_hold_too_much_together_is_read_no_further(
     assert run("reconcile", "--dry-run", cwd=played).status == 0
 
 
+def test_a_campaign_whose_files_hold_too_many_bytes_together_is_read_no_further(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx.campaign import folder as campaign
+    from tests.helpers import cwx as run
+
+    monkeypatch.setattr(campaign, "MAX_HELD_BYTES", 1 << 20)  # the same sum as at 8 MiB, cheaper
+    notes = "\n[notes]\n" + "".join(f'n{i} = "{"x" * 6000}"\n' for i in range(10))
+    party = [played / f"c{n}.toml" for n in range(25)]  # each within a file's bounds
+    for path in party:
+        path.write_text(_traits(3) + notes)
+    said = ".: its files hold more than 1 MiB together, and cwx reads a campaign of up to that much"
+    checked = run("check", cwd=played)
+    assert checked.status == 1 and said in checked.stdout
+    assert checked.stdout.count("\n") == 2  # the one finding, and the count
+    for command in (["party"], ["reconcile", "--dry-run"], ["adopt", *map(str, party)]):
+        ran = run(*command, cwd=played)
+        assert ran.status == 2 and said in ran.error and ran.stderr.count("\n") == 1, command
+    for path in party[12:]:
+        path.unlink()
+    assert run("party", cwd=played).status == 0
+
+
 def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
     from cwx.campaign import folder as campaign
     from cwx.toml import tomlread
@@ -271,3 +293,4 @@ def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
         assert f"{tomlread.MAX_VALUES:,} keys and list items" in text, doc
         assert f"at most {campaign.MAX_FILES:,} TOML files" in text, doc
         assert f"{campaign.MAX_HELD:,} keys and list items together" in text, doc
+        assert f"at most {campaign.MAX_HELD_BYTES >> 20} MiB together" in text, doc

@@ -67,7 +67,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     for path in found.tomls:
         kind, file, said = _check_toml(path, first)
         try:
-            held.add(file.data)
+            held.add(file.data, len(file.raw))
         except BadFile as crowded:  # read no further: the one finding
             return Report(named(first.root) if first.root else None, {}, [], [crowded])
         problems += said

@@ -16,7 +16,7 @@ from typing import Any, Self
 
 from cwx.base.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.base.record import Record
-from cwx.campaign.folder import Campaign, confine, stem
+from cwx.campaign.folder import Campaign, Held, confine, stem
 from cwx.journal import lines as journal
 from cwx.store import durable, locks, redo
 from cwx.systems import sheets
@@ -107,6 +107,8 @@ class Change:
             _in_one_campaign(camp, list(played))
             _named_in_utf8(camp, list(played))
         self.loaded: dict[str, Loaded] = {}
+        # Held at once, so held to the campaign's bounds (adopt of a thousand full files).
+        self.held = Held(os.path.relpath(camp.root or camp.folder))
         self.event: dict[str, Any] | None = None
         self.corrections: set[tuple[str, Key]] = set()
         self.journaled: list[journal.Edit] = []  # what the journal says beyond the edits
@@ -126,7 +128,9 @@ class Change:
         if path not in self.loaded:
             raw = read_bytes(path)
             mode = os.stat(path).st_mode & 0o7777
-            self.loaded[path] = Loaded(path, self.files[path], raw, parse(raw, path), mode, [])
+            data = parse(raw, path)
+            self.held.add(data, len(raw))
+            self.loaded[path] = Loaded(path, self.files[path], raw, data, mode, [])
         return self.loaded[path]
 
     def sheet(self, path: str, kind: str | None = None) -> Any:

@@ -205,11 +205,13 @@ class Campaign:
                     continue
                 seen.add(real)
                 try:
-                    data = tomlread.parse(tomlread.read_bytes(path), path)
+                    raw = tomlread.read_bytes(path)
+                    data = tomlread.parse(raw, path)
                 except CwxError as error:
                     unread.append(error)
                     continue
-                held.add(data)
+                held.add(data, len(raw))
+                del raw  # only the data is kept: the bytes of a thousand files are not
                 kind = systems.kind_of(data)
                 if kind is not None:
                     members.append(Member(path, kind, data))
@@ -450,25 +452,36 @@ class Found(Record):
 
 MAX_FILES = 1000  # TOML files under a campaign (a table's are a few dozen): docs/rules.md
 MAX_HELD = 20_000  # keys and list items its files hold together (a table's, a few thousand)
+# Bytes its files hold together (a table's, well under one MiB): a command holds every file
+# it reads at once, each several times its size once parsed, and a thousand files each
+# within its own 64 KiB would cost a command 330 MB (bench/hostile.py).
+MAX_HELD_BYTES = 8 << 20
 
 
 class Held:
-    """The keys and list items of a campaign's files read so far: past MAX_HELD, a
-    BadFile naming the campaign (each file is within its own bound, not a thousand of
-    them together)."""
+    """The keys and list items, and the bytes, of a campaign's files read so far: past
+    MAX_HELD or MAX_HELD_BYTES, a BadFile naming the campaign (each file is within its
+    own bound, not a thousand of them together)."""
 
     def __init__(self, root: str) -> None:
-        self.root, self.count = root, 0
+        self.root, self.count, self.size = root, 0, 0
 
-    def add(self, data: dict[str, Any]) -> None:
+    def add(self, data: dict[str, Any], size: int) -> None:
+        """Count a file read, of `size` bytes, that holds `data`."""
         from cwx.toml import tomlread
 
         self.count += tomlread.values_in(data)
+        self.size += size
         if self.count > MAX_HELD:
             raise BadFile(f"its files hold more than {MAX_HELD:,} keys and list items "
                           "together, and cwx reads a campaign of up to that many (a table's "
                           "hold a few thousand); move those that are not the campaign's out "
                           "of it", path=self.root)
+        if self.size > MAX_HELD_BYTES:
+            raise BadFile(f"its files hold more than {MAX_HELD_BYTES >> 20} MiB together, and "
+                          "cwx reads a campaign of up to that much (a table's hold well under "
+                          "one); move those that are not the campaign's out of it, and long "
+                          "notes into files of their own that are not .toml", path=self.root)
 
 
 def files_under(paths: Sequence[str], *, nested: bool = True) -> Found:
