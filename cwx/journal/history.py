@@ -57,7 +57,7 @@ class Journal:
         those of the file `name` (with `touching`, also others' changes to it), or the
         last N of them. Its `events()` may be read again; its `turns` hold the undos."""
         self.file.seek(0)  # each order reads the journal from its start
-        order = Timeline(self.file, name, last, tick, touching=touching)
+        order = Timeline(self.file, name, last, tick, touching=touching, path=self.path)
         if self._turns is None and name is None and last is None:
             self._turns = order.turns  # a whole pass noted every undo and turn
         return order

@@ -44,6 +44,11 @@ MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
 # counts its own): a sheet has a few dozen; a line of a million would cost 100 MB parsed.
 MAX_VALUES = 20_000
 MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
+# Files (characters and bags) a journal names in all: a campaign holds at most 1,000 at
+# once (folder.MAX_FILES), and a long one makes and retires a few hundred more. Readers
+# keep something of each file named (the ledger, the audit's bags, check's look at each),
+# so a journal naming 800,000 cost them 300 MB and tens of seconds.
+MAX_NAMED = 10_000
 _AT = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z"
 
 
@@ -444,6 +449,46 @@ MAX_KNOWN = 1 << 16
 MAX_TURNS = 16 << 20
 
 
+class Crowded(BadFile):
+    """A journal naming more files than MAX_NAMED, at the line that names one past it."""
+
+
+class Named:
+    """The files a journal's lines name (an event's file and bag, its changes' files),
+    counted in the journal's order: the line that names one past MAX_NAMED is refused, a
+    BadFile naming it. Each name is kept as its hash: the set of 10,000 names of 4 KiB
+    would itself be 40 MB."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.seen: set[int] = set()
+
+    def note(self, number: int, file: object, bag: object, changes: Sequence[Any]) -> None:
+        """A line's names: its file and bag, and each change's file (a change that names
+        none names nothing)."""
+        add = self.seen.add
+        for name in (file, bag):
+            if type(name) is str:
+                add(hash(name))
+        for change in changes:
+            named = change.file if type(change) is Edit else \
+                change.get("file") if type(change) is dict else None
+            if type(named) is str:
+                add(hash(named))
+        if len(self.seen) > MAX_NAMED:
+            raise Crowded(crowded(), path=self.path, line=number)
+
+    def event(self, event: Event) -> None:
+        self.note(event.line, event.file, event.bag, event.changes)
+
+
+def crowded() -> str:
+    return (f"names more than {MAX_NAMED:,} files from the journal's start to here, and cwx "
+            f"reads a journal of up to that many (a campaign holds at most 1,000 at once): "
+            "no table's journal names so many. Find the commit that brought this line "
+            "(git blame journal.jsonl) and settle it with its author")
+
+
 def _undone_by(counting: Mapping[str, str]) -> set[str]:
     """The changes undone, given the undo that counts for each: a change is undone while
     the chain of undos from it (an undo, its redo, that redo's undo...) is of odd length."""
@@ -665,9 +710,10 @@ class Stamp(Record):
     line: int
 
 
-def stamp_of(raw: bytes, number: int) -> Stamp | BadLine:
+def stamp_of(raw: bytes, number: int, named: Named | None = None) -> Stamp | BadLine:
     """An event's time, id and file, for ordering a long journal: its envelope is checked
-    as `parse` checks it, its changes are not (they are, when the event is shown)."""
+    as `parse` checks it, its changes are not (they are, when the event is shown). `named`
+    counts the files it names (a Crowded past its bound)."""
     try:
         data = _decode(raw.decode("utf-8"))
     except (ValueError, RecursionError):
@@ -678,8 +724,15 @@ def stamp_of(raw: bytes, number: int) -> Stamp | BadLine:
         if type(version) is int and version in VERSIONS and type(id_) is str and \
                 type(at) is str and type(get("command")) is str and stamped(at) and \
                 (file is None or type(file) is str):
+            if named is not None:
+                changes = get("changes")
+                named.note(number, file, get("bag"), changes if type(changes) is list else ())
             return Stamp(at if len(at) == 24 else f"{at[:-1]}.000Z", id_, file, number)
     whole = parse(raw, number, envelope=True)  # the slow way, to say why it is no event
+    if named is not None and isinstance(whole, Event):  # its changes unread: read them
+        event = parse(raw, number)
+        if isinstance(event, Event):
+            named.event(event)
     return Stamp(whole.when, whole.id, whole.file, number) if isinstance(whole, Event) else whole
 
 

@@ -15,7 +15,18 @@ import os
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from cwx.journal.lines import MAX_LINE, BadLine, Event, Stamp, Turns, lines_of, parse, spellings, stamp_of
+from cwx.journal.lines import (
+    MAX_LINE,
+    BadLine,
+    Event,
+    Named,
+    Stamp,
+    Turns,
+    lines_of,
+    parse,
+    spellings,
+    stamp_of,
+)
 
 Place = tuple[str, int, int]  # (when, line, offset)
 # The wanted events, in time order, as often as asked: each line's number, and where it
@@ -35,15 +46,17 @@ class Timeline:
 
     def __init__(self, file: BinaryIO, name: str | None = None,
                  last: int | None = None, tick: Callable[[int], None] | None = None, *,
-                 touching: bool = False) -> None:
+                 touching: bool = False, path: str = "journal.jsonl") -> None:
         """`tick` hears how many of the journal's lines were read, now and then (progress).
         With `touching`, the events of `name` are also those of others that change it (a
-        reveal settling a guess, a reconcile, an adopt)."""
+        reveal settling a guess, a reconcile, an adopt). A journal naming too many files
+        is refused at its line (lines.Crowded, naming it `path`), before any is shown."""
         self.file = file
         self.turns = Turns()  # which draws a spend or curse turned, which undos count
         self.skipped = Skipped()  # lines that are not events
         wanted = _wanted(name, touching)
-        self.order = _in_time_order(file, wanted, last, self.turns, self.skipped, tick)
+        self.order = _in_time_order(file, wanted, last, self.turns, self.skipped, tick,
+                                    Named(path))
 
     def events(self) -> Iterator[Event]:
         """The chosen events, read again whole; one whose changes are not a journal's is
@@ -95,7 +108,8 @@ def _wanted(name: str | None, touching: bool) -> Wanted:
 
 
 def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Turns,
-                   skipped: Skipped, tick: Callable[[int], None] | None) -> Places:
+                   skipped: Skipped, tick: Callable[[int], None] | None,
+                   named: Named) -> Places:
     latest: list[Place] = []
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
     previous = ""
@@ -115,7 +129,7 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
             event = parse(raw, number)
             if isinstance(event, Event):
                 turned.note(event)
-        stamp = stamp_of(raw, number)
+        stamp = stamp_of(raw, number, named)
         if isinstance(stamp, BadLine):
             skipped.add(number)
         elif wanted is None or wanted(raw, stamp):
