@@ -21,7 +21,8 @@ from cwx.git import grows
 from tests.helpers import cwx
 from tests.test_git import Table, value
 
-MALLORY = {"GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table"}
+MALLORY = {"GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table",
+           "GIT_COMMITTER_NAME": "Mallory", "GIT_COMMITTER_EMAIL": "m@table"}
 
 
 # ---------------------------------------------------------------- the pure rule
@@ -47,9 +48,15 @@ def test_a_line_changed_removed_or_moved_is_the_break() -> None:
     assert grows.extends(old, changed) == grows.Break(2, "changed")
     assert grows.extends(old, _lines("a", "c")) == grows.Break(2, "removed")
     assert grows.extends(old, _lines("a", "c", "b")) == grows.Break(3, "moved")
-    # A union merge of the rewritten line with the original keeps both: one id, two lines.
+    # A union merge of the rewritten line with the original keeps both: one id, two lines,
+    # named as what it is, a line repeating an earlier event's id.
     twin = changed.split(b"\n")[1] + b"\n"
-    assert grows.extends(old, old + twin) == grows.Break(2, "changed")
+    assert grows.extends(old, old + twin) == grows.Break(2, "repeated")
+    again = _lines("a", "x", "b", "c").replace(b'"id":"x","n":1', b'"id":"a","n":2')
+    assert grows.extends(old, again) == grows.Break(1, "repeated")
+    said = grows.Rewrite("1" * 40, "2" * 40, "Mallory <m@table>", 2, "repeated").said()
+    assert said == ("commit 111111111111 by Mallory <m@table> added a line repeating the id "
+                    "of line 2 (an earlier event's id) of the journal as 222222222222 had it")
 
 
 @settings(max_examples=40)
@@ -138,7 +145,7 @@ def rewrite(table: Table, how: str, message: str = "tidy") -> str:
     else:  # reorder
         lines[-2], lines[-1] = lines[-1], lines[-2]
     path.write_text("".join(lines))
-    env = {**table.env, **MALLORY, "GIT_COMMITTER_NAME": "Mallory"}
+    env = {**table.env, **MALLORY}
     for args in (("commit", "--quiet", "--no-verify", "-am", message), ("push", "--quiet")):
         done = subprocess.run(["git", *args], cwd=mallory, env=env, capture_output=True,
                               text=True)
@@ -229,6 +236,79 @@ def test_check_names_a_rewrite_in_any_clone_however_it_came(table: Table) -> Non
     assert kept and "ok " in kept[0].read_text()
 
 
+def rewrite_history(table: Table) -> str:
+    """Mallory rewrites the whole history (`git rebase --root`, editing the old commit
+    that gave Kris 2 xp to give 200) and force-pushes it: each commit of the new history
+    extends its parent, and the author of the edited one is still its player. The edited
+    commit's id."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    env = {**table.env, **MALLORY,
+           "GIT_SEQUENCE_EDITOR": "sed -i 's/^pick \\(.* victim +2 xp\\)$/edit \\1/'"}
+
+    def run(*args: str) -> None:
+        done = subprocess.run(["git", *args], cwd=mallory, env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stderr
+
+    run("rebase", "--quiet", "--interactive", "--root")
+    path = mallory / "journal.jsonl"
+    path.write_text(path.read_text().replace('"to":2}', '"to":200}'))
+    run("commit", "--quiet", "--no-verify", "--amend", "--no-edit", "-a")
+    run("rebase", "--continue")
+    run("push", "--quiet", "--force", "origin", "main")
+    edited = table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+    assert table.git(mallory, "show", "-s", "--format=%an %cn", edited).stdout.split() == \
+        ["Player", "Mallory"]
+    return edited
+
+
+@pytest.mark.parametrize("how", ["reset", "forced pull"])
+def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
+        table: Table, how: str) -> None:
+    camp = table.folder / "camp"
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    assert cwx("check", cwd=camp).status == 0  # this clone proves its journal
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    bad = rewrite_history(table)
+    if how == "reset":  # no hook runs: HEAD simply moves onto the rewritten history
+        table.git(camp, "fetch", "--quiet")
+        table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    else:  # the hook refuses the pull, and the player forces it anyway
+        pulled = table.git(camp, "pull", "--quiet", "--no-rebase", check=False)
+        assert "cwx reconciled nothing" in pulled.stderr
+        assert f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) " \
+               f"changed line" in pulled.stderr
+        assert f"Next: `git reset --keep {proven[:12]}`" in pulled.stderr
+        table.git(camp, "merge", "--abort", check=False)
+        table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == bad
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert (f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) changed "
+            f"line 3 of the journal as this clone had proven it (at {proven[:12]})"
+            in checked.stdout)
+    refused = cwx("reconcile", cwd=camp)
+    assert refused.status == 2 and "changed nothing" in refused.error
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=camp).status == 0
+    synced = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
+    assert synced.status == 2 and f"commit {bad[:12]} by Mallory" in synced.error
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == bad  # nothing committed
+    table.git(camp, "checkout", "--quiet", "--", ".")  # the turn is played again later
+    # The one next step, followed as said: this clone is back on what it had proven.
+    found = re.search(r"`(git reset --keep [0-9a-f]+)`", checked.stdout)
+    assert found, checked.stdout
+    table.git(camp, *found.group(1).split()[1:])
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    assert cwx("check", cwd=camp).status == 0
+    # A fresh clone of the rewritten origin has no history of its own to compare with
+    # (docs/rules.md): it names the line by the rules' re-play alone, and nobody by it.
+    fresh = cwx("check", cwd=table.clone("fresh"))
+    assert fresh.status == 1 and "the rules give 0 → 2" in fresh.stdout
+    assert "Mallory" not in fresh.stdout
+
+
 def test_a_hand_edit_of_a_committed_line_is_named_and_never_committed(table: Table) -> None:
     camp = table.folder / "camp"
     path = camp / "journal.jsonl"
@@ -286,7 +366,7 @@ def test_random_rewrites_by_a_clone_with_push_access_are_refused_or_named(
         else:
             lines.insert(0, lines.pop(max(at, 1)))
         path.write_text("".join(lines))
-        env = {**made.env, **MALLORY, "GIT_COMMITTER_NAME": "Mallory"}
+        env = {**made.env, **MALLORY}
         for args in (("commit", "--quiet", "--no-verify", "-am", "tidy"), ("push", "--quiet")):
             subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
         pulled = made.git(camp, "pull", "--quiet", "--no-rebase")

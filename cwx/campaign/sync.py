@@ -47,6 +47,9 @@ class Synced(Record):
 
 def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Say) -> Synced:
     share = sharing(camp, say)
+    # A history that rewrote the journal this clone had (however HEAD came onto it) is
+    # never built on nor shared: stopped before anything is committed.
+    grows.refuse_rewritten(share.root, "cwx sync", "would share turns on a rewritten journal")
     committed, subject = send(camp, share, message, say)
     if share.where is None:
         say((f"no remote: committed {committed} here only" if committed else

@@ -14,11 +14,15 @@ import hashlib
 import os
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
+
+if TYPE_CHECKING:
+    from cwx.git.seen import Seen
 
 # The id as cwx writes every line (`{"v":2,"id":"…",`): a line of another shape has no id
 # here, and is held to the first rule alone.
@@ -27,29 +31,41 @@ _ID = re.compile(rb'^\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"', re.M)
 
 class Break(Record):
     """Where a journal stops extending an older one: the older journal's line (from 1), and
-    what became of it ("changed", "removed" or "moved")."""
+    what became of it ("changed", "removed" or "moved"), or "repeated": a line added
+    that carries its id (an earlier event's) with other contents."""
 
     line: int
     how: str
 
 
 class Rewrite(Record):
-    """A commit whose journal does not extend a parent's (or the work tree's, HEAD's)."""
+    """A commit whose journal does not extend a parent's (or the work tree's, HEAD's), or
+    (`proven`) a history whose journal does not extend the one this clone had proven."""
 
     commit: str  # its full id; "" for the work tree
-    parent: str  # the parent's full id (for the work tree, HEAD's)
-    author: str  # "Mallory <m@table>"
+    parent: str  # the parent's full id (for the work tree, HEAD's; if proven, the clone's)
+    author: str  # who committed it: "Mallory <m@table>" (and who authored it, if another)
     line: int  # as the parent's journal numbers it
     how: str
+    proven: bool = False  # `parent` is the commit this clone last proved the journal at
+    made: bool = True  # the commit made the change (False: HEAD was moved onto it)
 
     def said(self) -> str:
         """"commit 1a2b3c4d5e6f by Mallory <m@table> changed line 7 of the journal as
         9f8e7d6c5b4a had it"."""
+        what = (f"added a line repeating the id of line {self.line} (an earlier event's id) "
+                if self.how == "repeated" else f"{self.how} line {self.line} ")
         if not self.commit:
-            return (f"the journal here {self.how} line {self.line} of the journal as the "
-                    f"last commit ({self.parent[:12]}) has it")
-        return (f"commit {self.commit[:12]} by {self.author} {self.how} line {self.line} of "
-                f"the journal as {self.parent[:12]} had it")
+            return f"the journal here {what}of the journal as the last commit " \
+                f"({self.parent[:12]}) has it"
+        had = (f"of the journal as this clone had proven it (at {self.parent[:12]})"
+               if self.proven else f"of the journal as {self.parent[:12]} had it")
+        if not self.made:
+            return (f"the history this clone now stands on (HEAD {self.commit[:12]}, "
+                    f"committed by {self.author}) {what.replace('added', 'holds', 1)}{had}: "
+                    "no commit of it made the change, the branch was moved there (a reset "
+                    "or a forced push)")
+        return f"commit {self.commit[:12]} by {self.author} {what}{had}"
 
 
 def split(raw: bytes) -> list[bytes]:
@@ -96,7 +112,7 @@ def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
     for number, line in enumerate(old, 1):
         found = _ID.match(line)
         if found and found.group(1) in ids:
-            return Break(number, "changed")
+            return Break(number, "repeated")
     return None
 
 
@@ -247,14 +263,100 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
             read.close()
     if proven is not None:
         whole = not found and not any(commit not in proven.commits for commit, _ in listed)
+        drifted = _against_seen(clone, path, whole)
+        if drifted is not None:
+            whole = False
+            if all(drifted.commit != other.commit for other in found):
+                found.append(drifted)
         proven.save(repo.git(clone, "rev-parse", "HEAD") if whole else proven.clean)
     return found
 
 
+def _against_seen(clone: Repository, path: str, whole: bool) -> Rewrite | None:
+    """HEAD's journal against the one this clone last proved (seen.py), however HEAD
+    came here: the first line it no longer holds as it was, named by the commit that
+    broke it; else, when HEAD's whole history is proven (`whole`), HEAD's journal kept
+    as the one proven."""
+    from cwx.git import seen
+
+    kept = seen.recalled(clone, path)
+    head = repo.git(clone, "rev-parse", "HEAD")
+    blob = blob_ids(clone, [head], path).get(head, "")
+    if kept is not None and kept.blob == blob:
+        return None
+    read = Blobs(clone)
+    try:
+        now = seen.form(read(blob))
+    finally:
+        read.close()
+    if kept is not None and (gap := extends(kept.form, now)) is not None:
+        return _breaker(clone, path, kept, gap, head)
+    if whole:
+        seen.remember(clone, path, seen.Seen(head, blob, now))
+    return None
+
+
+def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) -> Rewrite:
+    """Who broke the journal this clone had proven: the first commit (oldest first) of
+    HEAD's history, past the proven one, whose journal changes, repeats or moves a proven
+    line, or leaves out the broken one while holding a later one (it rewrote the history,
+    a commit anew in its committer's name); else HEAD, moved onto a history without it."""
+    from cwx.git import seen
+
+    had = kept.commit if _holds(clone, kept.commit) else None
+    old = split(kept.form)
+    at = {line: number for number, line in enumerate(old)}
+    ids = {found.group(1) for line in old if (found := _ID.match(line))}
+    listed = [commit for commit, _ in walked(clone, path, had)]
+    blobs_of = blob_ids(clone, listed, path)
+    read = Blobs(clone)
+    try:
+        for commit in listed:
+            made = seen.form(read(blobs_of.get(commit, "")))
+            if _breaks(split(made), at, ids, gap):
+                own = extends(kept.form, made)  # what this commit did, if it says more
+                said = own if own is not None and own.how != "removed" else gap
+                return Rewrite(commit, kept.commit, _author(clone, commit), said.line,
+                               said.how, proven=True)
+    finally:
+        read.close()
+    return Rewrite(head, kept.commit, _author(clone, head), gap.line, gap.how,
+                   proven=True, made=False)
+
+
+def _breaks(new: list[bytes], at: dict[bytes, int], ids: set[bytes], gap: Break) -> bool:
+    """Whether a journal (as digests) breaks the proven one (`at`: its lines' places,
+    `ids`: theirs) as no honest commit's can: a proven line's id on other contents, proven
+    lines in another order, or the broken line left out where a later one is held."""
+    last = -1
+    held: set[int] = set()
+    for line in new:
+        number = at.get(line)
+        if number is None:
+            found = _ID.match(line)
+            if found and found.group(1) in ids:
+                return True
+            continue
+        if number < last:
+            return True
+        last = number
+        held.add(number)
+    return gap.how == "removed" and gap.line - 1 not in held and last > gap.line - 1
+
+
+def _holds(clone: Repository, commit: str) -> bool:
+    return repo.run(clone, "cat-file", "-e", f"{commit}^{{commit}}").returncode == 0
+
+
 def _author(clone: Repository, commit: str) -> str:
+    """Who committed `commit` (who rewrote a history commits anew, keeping the authors),
+    and who authored it where that is another."""
     from cwx.base.printable import printable
 
-    return printable(repo.git(clone, "show", "-s", "--format=%an <%ae>", commit))
+    committer, _, author = repo.git(clone, "show", "-s", "--format=%cn <%ce>%x00%an <%ae>",
+                                    commit).partition("\0")
+    return printable(committer if author in ("", committer) else
+                     f"{committer} (authored by {author})")
 
 
 def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | None:
@@ -283,9 +385,11 @@ def brought(clone: Repository, path: str, before: str) -> Rewrite | None:
     journal: a commit rewriting a line (of any history HEAD has now and `before` had not),
     or HEAD's journal not extending `before`'s (a history made anew), named by the first
     brought commit whose journal does not extend `before`'s."""
-    for found in rewrites(clone, path):
-        if repo.run(clone, "merge-base", "--is-ancestor", found.commit,
-                    before).returncode != 0:
+    # A break of what this clone had proven first: it names who rewrote the history, where
+    # a merge of the two histories is only where the two met.
+    for found in sorted(rewrites(clone, path), key=lambda rewrite: not rewrite.proven):
+        if found.proven or repo.run(clone, "merge-base", "--is-ancestor", found.commit,
+                                    before).returncode != 0:
             return found
     blobs_of = blob_ids(clone, [before, "HEAD"], path)
     if blobs_of.get(before) == blobs_of.get("HEAD") or not blobs_of.get(before):
@@ -325,11 +429,12 @@ def findings(root: str, journal_file: str) -> list[CwxError]:
         here = in_work_tree(clone, path, os.path.join(root, "journal.jsonl"))
     except CwxError:
         return []  # git cannot answer (not installed, no commit): nothing to say of history
-    said = [CwxError(f"{rewrite.said()}: {RULE}. Take it out of the table's "
-                     f"history: `git reset --keep {rewrite.parent[:12]}` puts "
-                     "this clone back before it (the turns after it are played again), and "
-                     "`git push --force-with-lease` that once the table agrees",
-                     path=journal_file) for rewrite in found]
+    said = [CwxError(f"{rewrite.said()}: {RULE}. " + (
+        _back(clone, rewrite) if rewrite.proven else
+        "Take it out of the table's history: "
+        f"`git reset --keep {rewrite.parent[:12]}` puts this clone back before it (the "
+        "turns after it are played again), and `git push --force-with-lease` that once the "
+        "table agrees"), path=journal_file) for rewrite in found]
     if here is not None:
         said.append(CwxError(f"{here.said()}: {RULE}. `git diff -- {_typed(journal_file)}` "
                              "shows it: put the committed line back as it was",
@@ -352,11 +457,25 @@ def refusal(clone: Repository, folder: str, before: str | None, what: str) -> st
         return None
     from cwx.base.printable import printable
 
+    if found.proven:
+        return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. Next: "
+                         f"{_back(clone, found)}")
     return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. "
                      f"Next: `git reset --keep {before[:12]}` takes this clone back to "
                      f"before the {what} (your own commits kept); cwx check names "
                      f"{found.commit[:12]} in every clone that has it, until the table takes "
                      "it out of its history")
+
+
+def _back(clone: Repository, rewrite: Rewrite) -> str:
+    """The one step back to the history this clone had proven (a rewrite of it named)."""
+    had = rewrite.parent[:12]
+    step = (f"`git reset --keep {had}` puts this clone back on the history it had proven "
+            "(a turn committed since on the other is left out of it: play it again)")
+    if _holds(clone, rewrite.parent):
+        return step + "; the table then keeps that history (`git push --force-with-lease`)"
+    return (f"this clone no longer holds {had}, the history it had proven: `git fetch` it "
+            f"from a clone that does, then {step}")
 
 
 def _typed(path: str) -> str:
@@ -365,10 +484,11 @@ def _typed(path: str) -> str:
     return typed(path)
 
 
-def refuse_rewritten(root: str, what: str) -> None:
-    """`what` (a command settling files by the ledger) refused while the campaign's
-    journal history holds a rewrite: it would bring the files to the rewritten past."""
+def refuse_rewritten(root: str, what: str,
+                     would: str = "would bring the files to a rewritten journal") -> None:
+    """`what` (a command settling files by the ledger, or sharing them) refused while the
+    campaign's journal history holds a rewrite: it would build on the rewritten past."""
     found = findings(root, os.path.join(root, "journal.jsonl"))
     if found:
-        raise Conflict(f"{what} would bring the files to a rewritten journal, so cwx changed "
-                       f"nothing: {found[0].message}", path=found[0].path)
+        raise Conflict(f"{what} {would}, so cwx changed nothing: {found[0].message}",
+                       path=found[0].path)
