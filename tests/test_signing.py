@@ -52,6 +52,9 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         table = Table(folder)
         alice = table.clone("alice")
         assert cwx("init", ".", cwd=alice, env=as_player(folder, "alice")).status == 0
+        settings_file = alice / "campaign.toml"  # Alice is the GM
+        settings_file.write_text(settings_file.read_text().replace(
+            "[campaign]\n", '[campaign]\ngm = ["Alice"]\n'))
         with open(alice / "campaign.toml", "a") as settings:
             settings.write(f'\n[keys]\nAlice = "{public(folder, "alice")}"\n'
                            f'Bob = "{public(folder, "bob")}"\n')
@@ -103,6 +106,11 @@ def test_turns_synced_with_keys_are_signed_and_proven(table: Table) -> None:
     assert cwx("check", "--signed", cwd=alice).status == 0
 
 
+def _signing(table: Table, sign_as: str | None) -> list[str]:
+    return ["-c", "gpg.format=ssh", "-c", f"user.signingkey={table.folder / 'keys' / sign_as}",
+            "-c", "commit.gpgsign=true"] if sign_as else []
+
+
 def _forge(table: Table, *, sign_as: str | None, player: str = "Alice") -> None:
     """Mallory appends a turn in `player`'s name (a copy of a line, a new id), commits it,
     signed with `sign_as`'s key or not at all, and pushes."""
@@ -115,11 +123,8 @@ def _forge(table: Table, *, sign_as: str | None, player: str = "Alice") -> None:
         line["result"].update(guess=10, distance=6, success=False, critical=False, xp=0)
     with open(path, "a") as journal:
         journal.write(json.dumps(line, separators=(",", ":")) + "\n")
-    signing = ["-c", "gpg.format=ssh", "-c",
-               f"user.signingkey={table.folder / 'keys' / sign_as}", "-c",
-               "commit.gpgsign=true"] if sign_as else []
     env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table"}
-    for args in ((*signing, "commit", "--quiet", "--no-verify", "-am", "a turn"),
+    for args in ((*_signing(table, sign_as), "commit", "--quiet", "--no-verify", "-am", "a turn"),
                  ("push", "--quiet")):
         subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
 
@@ -170,3 +175,84 @@ def test_check_signed_cannot_run_without_keys(tmp_path: Path) -> None:
     assert cwx("init", ".", cwd=clone).status == 0
     ran = cwx("check", "--signed", cwd=clone)
     assert ran.status == 2 and "lists no players' keys" in ran.error
+
+
+def _keys_changed(table: Table, clone: Path, name: str, key: str, *,
+                  sign_as: str | None, who: str = "Mallory") -> str:
+    """`name`'s key in campaign.toml set to the public key `key` (a file in keys/), in a
+    commit of `who`'s signed with `sign_as`'s key (or not signed), pushed: its id."""
+    table.git(clone, "pull", "--quiet", "--no-rebase")
+    settings = clone / "campaign.toml"
+    lines = [line for line in settings.read_text().splitlines()
+             if not line.startswith(f"{name} = ")]
+    settings.write_text("\n".join([*lines, f'{name} = "{public(table.folder, key)}"']) + "\n")
+    env = {**table.env, "GIT_AUTHOR_NAME": who, "GIT_AUTHOR_EMAIL": f"{who[0].lower()}@table",
+           "GIT_COMMITTER_NAME": who, "GIT_COMMITTER_EMAIL": f"{who[0].lower()}@table"}
+    for args in ((*_signing(table, sign_as), "commit", "--quiet", "--no-verify", "-am",
+                  f"{name}'s key"), ("push", "--quiet")):
+        subprocess.run(["git", *args], cwd=clone, env=env, check=True, capture_output=True)
+    return table.git(clone, "rev-parse", "HEAD").stdout.strip()
+
+
+@pytest.mark.parametrize("sign_as", [None, "mallory", "bob"])
+def test_a_players_key_taken_over_is_named_and_the_lines_forged_before_it_stay_named(
+        table: Table, sign_as: str | None) -> None:
+    # Mallory forges a turn in Alice's name, signed with his own key, then lists his key
+    # as Alice's: both are named, whoever signed the change that is not Alice's or a GM's.
+    _forge(table, sign_as="mallory")
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    taken = _keys_changed(table, mallory, "Alice", "mallory", sign_as=sign_as)
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    assert public(table.folder, "mallory") in (alice / "campaign.toml").read_text()
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1
+    said = [p["message"] for p in checked.json["problems"]]
+    signer = {None: "unsigned", "mallory": "signed with a key not in force before it",
+              "bob": "signed by Bob's key"}[sign_as]
+    assert (f"commit {taken[:12]} by Mallory <m@table> changed Alice's key in campaign.toml, "
+            f"{signer}, not by Alice's own (the key before it) nor a GM's key: the change "
+            "does not count") in said[0]
+    assert checked.json["problems"][0]["file"].endswith("campaign.toml")
+    assert "names Alice, but arrived in commit" in said[1]
+    assert "with a key not in force for Alice when it arrived" in said[1]
+    assert len(said) == 2 and checked.json["signed"]["unsigned"] == 1
+    # A turn Mallory signs as Alice after the change is named as well.
+    _forge(table, sign_as="mallory")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    again = cwx("check", "--signed", "--json", cwd=alice)
+    assert again.json["signed"]["unsigned"] == 2
+
+
+def test_a_key_replaced_by_its_player_or_lost_and_replaced_by_the_gm_counts(
+        table: Table) -> None:
+    for name in ("alice2", "bob2", "carol"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f",
+                        str(table.folder / "keys" / name)], check=True)
+    alice, bob = table.folder / "alice", table.folder / "bob"
+    # Alice replaces her key in a commit her old key signs, and plays with the new one.
+    _keys_changed(table, alice, "Alice", "alice2", sign_as="alice", who="Alice")
+    new_alice = {"CWX_PLAYER": "Alice", "CWX_SIGNING_KEY": str(table.folder / "keys/alice2")}
+    assert cwx("clock", "resolve", "-T", 6, "-g", 5, "-t", "run", "-c", "kris", cwd=alice,
+               env=new_alice).status == 0
+    assert cwx("sync", cwd=alice, env=new_alice).status == 0
+    # Bob lost his: the GM (Alice) lists his new one, signed with her key.
+    _keys_changed(table, alice, "Bob", "bob2", sign_as="alice2", who="Alice")
+    # Carol, new to the table, lists her own first key, in a commit nobody signs.
+    carol = table.clone("carol")
+    _keys_changed(table, carol, "Carol", "carol", sign_as=None, who="Carol")
+    for clone, name, key in ((bob, "Bob", "bob2"), (carol, "Carol", "carol")):
+        player = {"CWX_PLAYER": name, "CWX_SIGNING_KEY": str(table.folder / "keys" / key)}
+        table.git(clone, "pull", "--quiet", "--no-rebase")
+        assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "tough", "-c", "kris",
+                   cwd=clone, env=player).status == 0
+        synced = cwx("sync", cwd=clone, env=player)
+        assert synced.status == 0, synced.stderr
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 0, checked.stdout
+    assert checked.json["signed"]["lines"] == len((alice / "journal.jsonl").read_text()
+                                                  .splitlines())
+    # Bob's old key signs nothing now: a turn signed with it is named.
+    _forge(table, sign_as="bob", player="Bob")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    assert cwx("check", "--signed", "--json", cwd=alice).json["signed"]["unsigned"] == 1

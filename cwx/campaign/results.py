@@ -173,8 +173,9 @@ class Checked(TypedDict):
                     "them may be wrong).")]
     signed: Annotated[Signed | None, Shape(
         description="With --signed: the journal's lines, and how many did not arrive in a "
-                    "commit signed by the key campaign.toml lists for the player they name "
-                    "(each is a problem). Null without --signed.")]
+                    "commit signed by the key campaign.toml had in force then for the player "
+                    "they name (each is a problem, as is each change of the keys that does "
+                    "not count). Null without --signed.")]
 
 
 class Signed(TypedDict):

@@ -54,7 +54,7 @@ def check(
     with progress.shown("Checking the journal", not json) as meter:
         report = checks.check(paths or ["."], meter)
     if proven is not None:
-        report = report._replace(problems=[*report.problems, *proven[1]])
+        report = report._replace(problems=[*report.problems, *proven[2]])
     result: Checked = {
         "ok": not report.problems,
         "checked": report.checked,
@@ -70,7 +70,7 @@ def check(
         "ahead": [{"file": line.path, "line": line.line, "at": line.at}
                   for line in report.ahead],
         # Null without --signed: one shape either way.
-        "signed": None if proven is None else {"lines": proven[0], "unsigned": len(proven[1])},
+        "signed": None if proven is None else {"lines": proven[0], "unsigned": proven[1]},
     }
     emit(json, result, lambda: text(report))
     if _unseen(report):  # what check cannot read it cannot call valid: as for a missing path
@@ -79,8 +79,9 @@ def check(
         raise typer.Exit(FINDINGS)
 
 
-def _signed(paths: list[str]) -> tuple[int, list[Any]]:
-    """--signed: the campaign's journal lines, and those not signed by their player's key."""
+def _signed(paths: list[str]) -> tuple[int, int, list[Any]]:
+    """--signed: the campaign's journal lines, how many are not signed by their player's
+    key, and each named (with each change of the keys that does not count)."""
     from cwx.campaign.folder import Campaign
     from cwx.git import signing
 

@@ -9,13 +9,16 @@ import base64
 import binascii
 import json
 import os
-import tempfile
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import grows, repo
 from cwx.git.repo import Repository
+
+if TYPE_CHECKING:
+    from cwx.git.keyring import Unheld
 
 # The key types OpenSSH signs with (ssh-keygen -Y sign); a DSA key signs nothing now.
 TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
@@ -47,9 +50,20 @@ def _read(root: str) -> tuple[dict[str, str], list[CwxError]]:
     path = os.path.join(root, SETTINGS)
     try:
         raw = tomlread.read_bytes(path)
-        table = tomlread.parse(raw, path).get("keys")
     except CwxError:
         return {}, []  # campaign.toml's own problem, which check names already
+    return listed(raw, path)
+
+
+def listed(raw: bytes, path: str) -> tuple[dict[str, str], list[CwxError]]:
+    """The players' keys a campaign.toml's text lists (the ones that are keys), and what
+    is wrong with the others."""
+    from cwx.toml import tomlread
+
+    try:
+        table = tomlread.parse(raw, path).get("keys")
+    except CwxError:
+        return {}, []
     if table is None:
         return {}, []
     if not isinstance(table, dict):
@@ -161,11 +175,14 @@ class Unsigned(Record):
     why: str
 
 
-def verify(root: str) -> tuple[int, list[CwxError]]:
-    """How many lines HEAD's journal holds, and each whose commit is not signed by the key
-    `[keys]` lists for the player it names, named (a hundred, then counted). Cannot run
+def verify(root: str) -> tuple[int, int, list[CwxError]]:
+    """How many lines HEAD's journal holds and how many of them are not signed by the key
+    in force for the player each names when it arrived, with each named (a hundred, then
+    counted), and each change of the keys that does not count (keyring.py). Cannot run
     (an error) outside git, without keys, or without ssh-keygen."""
     import shutil
+
+    from cwx.git import keyring
 
     journal_file = os.path.join(root, "journal.jsonl")
     clone = repo.of(root)
@@ -180,13 +197,17 @@ def verify(root: str) -> tuple[int, list[CwxError]]:
     if shutil.which("ssh-keygen") is None:
         raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
                       "with; install it", path=root)
-    path = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
-    count, lines = unsigned(clone, path, keys)
+    top = os.path.realpath(root)
+    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
+    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
+    count, lines, unheld = unsigned(clone, path, settings)
     found = [_said(item, journal_file) for item in lines]
     if len(found) > SHOWN:
         found = [*found[:SHOWN], CwxError(f"and {len(found) - SHOWN} more lines not signed by "
                                           "their player's key", path=journal_file)]
-    return count, found
+    changes = [CwxError(keyring.said(change), path=os.path.join(root, "campaign.toml"))
+               for change in unheld]
+    return count, len(lines), [*changes, *found]
 
 
 def _said(item: Unsigned, journal_file: str) -> CwxError:
@@ -196,34 +217,43 @@ def _said(item: Unsigned, journal_file: str) -> CwxError:
 
 
 def unsigned(clone: Repository, path: str,
-             keys: Mapping[str, str]) -> tuple[int, list[Unsigned]]:
-    """How many lines HEAD's journal (at `path` from the clone's top) holds, and those not
-    signed as they should be: each line's commit is the first of HEAD's history that held
-    it."""
+             settings: str) -> tuple[int, list[Unsigned], list[Unheld]]:
+    """How many lines HEAD's journal (at `path` from the clone's top) holds, those not
+    signed by the key in force for their player when they arrived (each line's commit is
+    the first of HEAD's history that held it), and the changes of campaign.toml's (at
+    `settings`) keys that did not count."""
+    from cwx.git import keyring
+
     arrived = arrivals(clone, path)
     if not arrived:
-        return 0, []
-    names = list(keys)
-    signed = _signatures(clone, sorted({commit for _, commit in arrived}), keys, names)
+        return 0, [], []
+    ring = keyring.ring(clone, path, settings, {commit for _, commit in arrived})
     found: list[Unsigned] = []
     for number, (line, commit) in enumerate(arrived, 1):
-        player = _player(line)
-        by, status, author = signed.get(commit, (None, "N", "someone"))
-        name = named(keys, player)
-        if name is not None and by == name:
+        player = player_of(line)
+        status, key, author = ring.signatures.get(commit, ("N", None, "someone"))
+        held = keyring.held_at(ring, commit)
+        folded = player.strip().casefold() if player is not None else ""
+        wanted = {keys[folded] for keys in (h.keys for h in held) if folded in keys}
+        if key is not None and key in wanted:
             continue
+        by = next((ring.names.get(n, n) for h in held for n, k in h.keys.items() if k == key),
+                  None) if key is not None else None
         if player is None:
             why = "and no player's turn can be proven"
-        elif name is None:
-            why = f"and {player} has no key in campaign.toml"
+        elif not wanted:
+            why = f"and {player} has no key in campaign.toml" + (
+                " in force when it arrived" if folded in ring.names else "")
         elif status == "N":
             why = f"unsigned (by {author})"
         elif by is None:
-            why = f"signed by {author} with a key campaign.toml does not list (or not good)"
+            why = f"signed by {author} with a key campaign.toml does not list (or not good)" \
+                if key is None else f"signed by {author} with a key not in force for " \
+                f"{player} when it arrived (a change of [keys] that did not count)"
         else:
             why = f"signed by {by}'s key"
         found.append(Unsigned(number, player, commit, why))
-    return len(arrived), found
+    return len(arrived), found, ring.unheld
 
 
 def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
@@ -256,42 +286,10 @@ def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     return [(line, first.get(line, "")) for line in lines]
 
 
-def _player(line: bytes) -> str | None:
+def player_of(line: bytes) -> str | None:
     try:
         data = json.loads(line)
     except ValueError:
         return None
     player = data.get("player") if isinstance(data, dict) else None
     return player if isinstance(player, str) else None
-
-
-def _signatures(clone: Repository, commits: list[str], keys: Mapping[str, str],
-                names: list[str]) -> dict[str, tuple[str | None, str, str]]:
-    """For each commit: the player whose key signed it (None: none of the table's, or
-    not good), git's status letter (%G?) and its author, by git's own verification with
-    an allowed-signers file made from `keys` (in the clone's git folder, then removed)."""
-    folder = os.path.join(repo.git_folder(clone), "cwx")
-    os.makedirs(folder, exist_ok=True)
-    # Principals by number: a player's name may hold spaces, which the file cannot.
-    text = "".join(f"cwx-key-{n} {keys[name]}\n" for n, name in enumerate(names))
-    handle, signers = tempfile.mkstemp(prefix="allowed-signers-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="ascii") as file:
-            file.write(text)
-        done = repo.run(clone, "-c", "gpg.format=ssh", "-c",
-                        f"gpg.ssh.allowedSignersFile={signers}", "log", "--no-walk=unsorted",
-                        "--stdin", "--format=%H%x1f%G?%x1f%GS%x1f%an <%ae>",
-                        input="".join(f"{c}\n" for c in commits if c).encode())
-    finally:
-        os.unlink(signers)
-    found: dict[str, tuple[str | None, str, str]] = {}
-    for row in done.stdout.decode("utf-8", "replace").splitlines():
-        commit, status, principal, author = [*row.split("\x1f"), "", "", ""][:4]
-        by = None
-        if status == "G" and principal.startswith("cwx-key-"):
-            number = principal.removeprefix("cwx-key-")
-            by = names[int(number)] if number.isdigit() and int(number) < len(names) else None
-        from cwx.base.printable import printable
-
-        found[commit] = (by, status, printable(author))
-    return found

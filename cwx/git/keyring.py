@@ -1,0 +1,251 @@
+"""The players' keys in force along a campaign's history (docs/rules.md, "Signed turns").
+
+The first keys campaign.toml lists are taken as written. After that, a commit that
+changes, removes or adds a player's key, or changes the GMs (`gm`), counts only when it
+is signed by a key in force before it: the player's own (their old key), or a GM's. A
+newcomer's first key (a name no journal line has played yet) counts as written. A change
+that does not count leaves the keys as they were, and is named; each journal line is
+verified against the key in force when it arrived, not today's.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+
+from cwx.base.record import Record
+from cwx.git import grows, repo, signing
+from cwx.git.repo import Repository
+
+
+class Held(Record):
+    """What is in force at a commit: each player's key (by name, folded), and the GMs."""
+
+    keys: dict[str, str]
+    gms: frozenset[str]
+
+
+class Unheld(Record):
+    """A change of campaign.toml's keys or GMs that does not count."""
+
+    commit: str
+    by: str  # who committed it
+    player: str | None  # whose key it changed (None: the GMs)
+    how: str  # "changed", "added", "removed"
+    signed: str  # "unsigned", "signed by Bob's key", …
+
+
+class Ring(Record):
+    """The keys in force at each commit of HEAD's history that touched the journal or
+    campaign.toml, each one's first parent there, the changes that did not count, and
+    each commit's signature as git verified it: its status (%G?) and key."""
+
+    held: dict[str, Held]
+    first: dict[str, str]
+    unheld: list[Unheld]
+    signatures: dict[str, tuple[str, str | None, str]]  # and its author
+    names: dict[str, str]  # a folded name as campaign.toml last wrote it
+
+
+EMPTY = Held({}, frozenset())
+
+
+def ring(clone: Repository, journal: str, settings: str,
+         wanted: Iterable[str] = ()) -> Ring:
+    """The keys in force along HEAD's history of `journal` and `settings` (paths from the
+    clone's top), with the signatures of `wanted` commits verified as well."""
+    done = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
+                    "--reverse", "HEAD", "--", f":(literal){journal}", f":(literal){settings}")
+    listed = [(commit, parents) for commit, *parents in
+              (line.split() for line in done.stdout.decode().splitlines())]
+    every = sorted({c for commit, parents in listed for c in (commit, *parents)})
+    settings_of = grows.blob_ids(clone, every, settings)
+    journal_of = grows.blob_ids(clone, every, journal)
+    read = grows.Blobs(clone)
+    try:
+        listings = {blob: _listing(read(blob), settings) for blob in set(settings_of.values())}
+        # The commits whose keys may have changed: campaign.toml differs from each parent's.
+        touched = [commit for commit, parents in listed if parents and all(
+            settings_of.get(parent) != settings_of.get(commit) for parent in parents)]
+        keys = sorted({key for listing in listings.values() for key in listing.keys.values()})
+        signatures = _verified(clone, sorted({*touched, *wanted}), keys)
+        names = {folded: name for blob in listings for folded, name in
+                 _names(read(blob), settings).items()}
+        walk = _Walk(listings, settings_of, signatures, names, read, journal_of)
+        for commit, parents in listed:
+            walk.step(clone, commit, [p for p in parents if p in walk.held])
+    finally:
+        read.close()
+    return Ring(walk.held, walk.first, walk.unheld, signatures, names)
+
+
+class _Walk:
+    """The keys in force, commit by commit, oldest first."""
+
+    def __init__(self, listings: dict[str, Held], settings_of: dict[str, str],
+                 signatures: dict[str, tuple[str, str | None, str]], names: dict[str, str],
+                 read: grows.Blobs, journal_of: dict[str, str]) -> None:
+        self.listings, self.settings_of = listings, settings_of
+        self.signatures, self.names, self.read = signatures, names, read
+        self.journal_of = journal_of
+        self.held: dict[str, Held] = {}
+        self.first: dict[str, str] = {}
+        self.unheld: list[Unheld] = []
+
+    def listing(self, commit: str) -> Held:
+        return self.listings.get(self.settings_of.get(commit, ""), EMPTY)
+
+    def step(self, clone: Repository, commit: str, parents: list[str]) -> None:
+        now = self.listing(commit)
+        if parents:
+            self.first[commit] = parents[0]
+        if not any(self.held[parent].keys for parent in parents):
+            self.held[commit] = now  # the table's first keys: taken as written
+            return
+        base = self.held[parents[0]]
+        keys: dict[str, str] = {}
+        for name in sorted({*now.keys, *(n for p in parents for n in self.listing(p).keys),
+                            *(n for p in parents for n in self.held[p].keys)}):
+            key = self._key(clone, commit, parents, name, now.keys.get(name), base)
+            if key is not None:
+                keys[name] = key
+        self.held[commit] = Held(keys, self._gms(clone, commit, parents, now.gms, base))
+
+    def _key(self, clone: Repository, commit: str, parents: list[str], name: str,
+             new: str | None, base: Held) -> str | None:
+        same = [p for p in parents if self.listing(p).keys.get(name) == new]
+        if same:  # as a parent listed it: in force as it was there
+            return self.held[next((p for p in same if self.held[p].keys.get(name) == new),
+                                  same[0])].keys.get(name)
+        old = base.keys.get(name)
+        if new == old or self._counts(commit, old, base, name, parents[0]):
+            return new
+        how = "added" if old is None else "removed" if new is None else "changed"
+        self.unheld.append(Unheld(commit, _committer(clone, commit),
+                                  self.names.get(name, name), how, self._said(commit, base)))
+        return old
+
+    def _gms(self, clone: Repository, commit: str, parents: list[str], new: frozenset[str],
+             base: Held) -> frozenset[str]:
+        same = [p for p in parents if self.listing(p).gms == new]
+        if same:
+            return self.held[same[0]].gms
+        if new == base.gms or self._by_a_gm(commit, base):
+            return new
+        self.unheld.append(Unheld(commit, _committer(clone, commit), None, "changed",
+                                  self._said(commit, base)))
+        return base.gms
+
+    def _counts(self, commit: str, old: str | None, base: Held, name: str,
+                parent: str) -> bool:
+        """Whether a change of `name`'s key in `commit` counts: signed by the old key or a
+        GM's; a newcomer's first key counts as written."""
+        if old is None and name not in self._played(parent):
+            return True
+        status, key = self.signatures.get(commit, ("N", None, ""))[:2]
+        return (status == "G" and key is not None and key == old) or \
+            self._by_a_gm(commit, base)
+
+    def _by_a_gm(self, commit: str, base: Held) -> bool:
+        status, key = self.signatures.get(commit, ("N", None, ""))[:2]
+        return status == "G" and key is not None and \
+            key in {base.keys[gm] for gm in base.gms if gm in base.keys}
+
+    def _played(self, commit: str) -> set[str]:
+        """The players (folded) the journal at `commit` names."""
+        raw = self.read(self.journal_of.get(commit, ""))
+        return {player.strip().casefold() for line in grows.split(raw)
+                if (player := signing.player_of(line)) is not None}
+
+    def _said(self, commit: str, base: Held) -> str:
+        status, key = self.signatures.get(commit, ("N", None, ""))[:2]
+        if status == "N":
+            return "unsigned"
+        holder = next((n for n, k in base.keys.items() if k == key), None) if key else None
+        if holder is None:
+            return "signed with a key not in force before it"
+        return f"signed by {self.names.get(holder, holder)}'s key"
+
+
+def said(unheld: Unheld) -> str:
+    """What check --signed says of a change that does not count."""
+    what, whose = ("the GMs (gm)", "a GM's") if unheld.player is None else \
+        (f"{unheld.player}'s key", f"a GM's ({unheld.player} played before, with no key)")\
+        if unheld.how == "added" else \
+        (f"{unheld.player}'s key", f"{unheld.player}'s own (the key before it) nor a GM's")
+    return (f"commit {unheld.commit[:12]} by {unheld.by} {unheld.how} {what} in "
+            f"campaign.toml, {unheld.signed}, not by {whose} key: the change does not "
+            "count, and turns after it are verified against the keys before it. A lost "
+            "key is replaced in a commit a GM signs (docs/rules.md, \"Signed turns\")")
+
+
+def held_at(found: Ring, commit: str) -> list[Held]:
+    """The keys in force when `commit` arrived: at it, and just before it."""
+    at = [found.held[commit]] if commit in found.held else []
+    parent = found.first.get(commit)
+    return at + ([found.held[parent]] if parent in found.held else [])
+
+
+def _listing(raw: bytes, path: str) -> Held:
+    """What a campaign.toml's text lists: the keys (by name, folded) and the GMs."""
+    keys, _ = signing.listed(raw, path)
+    return Held({name.casefold(): key for name, key in keys.items()}, _gms_of(raw, path))
+
+
+def _names(raw: bytes, path: str) -> dict[str, str]:
+    keys, _ = signing.listed(raw, path)
+    return {name.casefold(): name for name in keys}
+
+
+def _gms_of(raw: bytes, path: str) -> frozenset[str]:
+    from cwx.base.errors import CwxError
+    from cwx.toml import tomlread
+
+    try:
+        table = tomlread.parse(raw, path).get("campaign")
+    except CwxError:
+        return frozenset()
+    given = table.get("gm") if isinstance(table, dict) else None
+    if not isinstance(given, list):
+        return frozenset()
+    return frozenset(name.strip().casefold() for name in given if isinstance(name, str))
+
+
+def _committer(clone: Repository, commit: str) -> str:
+    from cwx.base.printable import printable
+
+    return printable(repo.git(clone, "show", "-s", "--format=%cn <%ce>", commit))
+
+
+def _verified(clone: Repository, commits: list[str],
+              keys: list[str]) -> dict[str, tuple[str, str | None, str]]:
+    """For each commit: git's status letter (%G?), the key (of `keys`) that signed it
+    (None: none of them, or not good) and its author, by git's own verification with an allowed-signers
+    file of `keys` (in the clone's git folder, then removed)."""
+    if not commits:
+        return {}
+    folder = os.path.join(repo.git_folder(clone), "cwx")
+    os.makedirs(folder, exist_ok=True)
+    # Principals by number: a key is what is proven, whoever campaign.toml named by it.
+    text = "".join(f"cwx-key-{n} {key}\n" for n, key in enumerate(keys))
+    handle, signers = tempfile.mkstemp(prefix="allowed-signers-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(text)
+        done = repo.run(clone, "-c", "gpg.format=ssh", "-c",
+                        f"gpg.ssh.allowedSignersFile={signers}", "log", "--no-walk=unsorted",
+                        "--stdin", "--format=%H%x1f%G?%x1f%GS%x1f%an <%ae>",
+                        input="".join(f"{c}\n" for c in commits if c).encode())
+    finally:
+        os.unlink(signers)
+    from cwx.base.printable import printable
+
+    found: dict[str, tuple[str, str | None, str]] = {}
+    for row in done.stdout.decode("utf-8", "replace").splitlines():
+        commit, status, principal, author = [*row.split("\x1f"), "", "", ""][:4]
+        number = principal.removeprefix("cwx-key-")
+        key = keys[int(number)] if status == "G" and principal.startswith("cwx-key-") and \
+            number.isdigit() and int(number) < len(keys) else None
+        found[commit] = (status, key, printable(author))
+    return found
