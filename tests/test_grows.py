@@ -309,6 +309,23 @@ def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
     assert "Mallory" not in fresh.stdout
 
 
+def test_a_branch_moved_back_past_a_proven_line_is_named(table: Table) -> None:
+    camp, mallory = table.folder / "camp", table.folder / "mallory"
+    assert cwx("check", cwd=camp).status == 0
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    table.git(mallory, "pull", "--quiet")
+    table.git(mallory, "push", "--quiet", "--force", "origin", "HEAD~1:main")
+    table.git(camp, "fetch", "--quiet")
+    table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert ("committed by Player <p@table>) does not hold line 3 of the journal as this "
+            f"clone had proven it (at {proven[:12]}) as it was: no commit of it made the "
+            "change, the branch was moved there") in checked.stdout
+    table.git(camp, "reset", "--quiet", "--keep", proven)
+    assert cwx("check", cwd=camp).status == 0
+
+
 def test_a_hand_edit_of_a_committed_line_is_named_and_never_committed(table: Table) -> None:
     camp = table.folder / "camp"
     path = camp / "journal.jsonl"

@@ -62,9 +62,9 @@ class Rewrite(Record):
                if self.proven else f"of the journal as {self.parent[:12]} had it")
         if not self.made:
             return (f"the history this clone now stands on (HEAD {self.commit[:12]}, "
-                    f"committed by {self.author}) {what.replace('added', 'holds', 1)}{had}: "
-                    "no commit of it made the change, the branch was moved there (a reset "
-                    "or a forced push)")
+                    f"committed by {self.author}) does not hold line {self.line} {had} as "
+                    "it was: no commit of it made the change, the branch was moved there "
+                    "(a reset or a forced push)")
         return f"commit {self.commit[:12]} by {self.author} {what}{had}"
 
 

@@ -92,6 +92,7 @@ class _Walk:
         self.held: dict[str, Held] = {}
         self.first: dict[str, str] = {}
         self.unheld: list[Unheld] = []
+        self.players: dict[str, set[str]] = {}
 
     def listing(self, commit: str) -> Held:
         return self.listings.get(self.settings_of.get(commit, ""), EMPTY)
@@ -153,10 +154,13 @@ class _Walk:
             key in {base.keys[gm] for gm in base.gms if gm in base.keys}
 
     def _played(self, commit: str) -> set[str]:
-        """The players (folded) the journal at `commit` names."""
-        raw = self.read(self.journal_of.get(commit, ""))
-        return {player.strip().casefold() for line in grows.split(raw)
-                if (player := signing.player_of(line)) is not None}
+        """The players (folded) the journal at `commit` names (read once a journal)."""
+        blob = self.journal_of.get(commit, "")
+        if blob not in self.players:
+            self.players[blob] = {player.strip().casefold() for line in
+                                  grows.split(self.read(blob))
+                                  if (player := signing.player_of(line)) is not None}
+        return self.players[blob]
 
     def _said(self, commit: str, base: Held) -> str:
         status, key = self.signatures.get(commit, ("N", None, ""))[:2]
