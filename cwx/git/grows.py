@@ -5,7 +5,9 @@ A commit's journal *extends* each parent's when every line of the parent's is in
 and in the parent's order, and no line it adds carries the id of a line the parent had
 with other contents. New lines may stand anywhere among the old ones: a union merge
 interleaves two clones' lines, a rebase puts one clone's after the other's. What is proven
-is kept in the clone's git folder (cwx/), by commit id, so a long history is proven once.
+is kept in the clone's git folder (cwx/), by commit id, so a long history is proven once;
+and the last journal proven whole (seen.py), so a history made anew, whose every commit
+extends its parent, is named against what this clone had.
 """
 
 from __future__ import annotations
