@@ -256,3 +256,46 @@ def test_a_key_replaced_by_its_player_or_lost_and_replaced_by_the_gm_counts(
     _forge(table, sign_as="bob", player="Bob")
     table.git(alice, "pull", "--quiet", "--no-rebase")
     assert cwx("check", "--signed", "--json", cwd=alice).json["signed"]["unsigned"] == 1
+
+
+def test_first_keys_of_a_history_of_its_own_merged_in_do_not_count(table: Table) -> None:
+    # Mallory starts a history of his own listing his key as Alice's, with a turn in her
+    # name signed by it, and merges it into the table's.
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    table.git(mallory, "pull", "--quiet")
+    journal = (mallory / "journal.jsonl").read_text()
+    line = json.loads(journal.splitlines()[-1])
+    line.update(id="e" * 16, player="Alice", changes=[])
+    forged = json.dumps(line, separators=(",", ":")) + "\n"
+    env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table",
+           "GIT_COMMITTER_NAME": "Mallory", "GIT_COMMITTER_EMAIL": "m@table"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *_signing(table, "mallory"), *args], cwd=mallory, env=env,
+                       check=True, capture_output=True)
+
+    settings = (mallory / "campaign.toml").read_text()
+    git("checkout", "--quiet", "--orphan", "side")
+    git("rm", "-rfq", "--cached", ".")
+    (mallory / "campaign.toml").write_text(
+        f'[campaign]\nname = "x"\n\n[keys]\nAlice = "{public(table.folder, "mallory")}"\n')
+    (mallory / "journal.jsonl").write_text(forged)
+    git("add", "campaign.toml", "journal.jsonl")
+    git("commit", "--quiet", "--no-verify", "-m", "a table")
+    git("clean", "-fdq")
+    git("checkout", "--quiet", "-f", "main")
+    subprocess.run(["git", "merge", "--quiet", "--no-commit", "--allow-unrelated-histories",
+                    "side"], cwd=mallory, env=env, capture_output=True)
+    (mallory / "campaign.toml").write_text(settings.replace(public(table.folder, "alice"),
+                                                            public(table.folder, "mallory")))
+    (mallory / "journal.jsonl").write_text(journal + forged)
+    git("add", "campaign.toml", "journal.jsonl")
+    git("commit", "--quiet", "--no-verify", "-m", "merged")
+    git("push", "--quiet", "origin", "main")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1
+    said = [p["message"] for p in checked.json["problems"]]
+    assert any("as a table's first keys, beside the table's own" in m for m in said), said
+    assert any("by Mallory <m@table> changed Alice's key" in m for m in said), said
+    assert checked.json["signed"]["unsigned"] == 1  # the forged turn; every other proven

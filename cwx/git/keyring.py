@@ -32,8 +32,8 @@ class Unheld(Record):
     commit: str
     by: str  # who committed it
     player: str | None  # whose key it changed (None: the GMs)
-    how: str  # "changed", "added", "removed"
-    signed: str  # "unsigned", "signed by Bob's key", …
+    how: str  # "changed", "added", "removed"; "listed": first keys beside the table's
+    signed: str  # "unsigned", "signed by Bob's key", …; for "listed", the table's commit
 
 
 class Ring(Record):
@@ -75,6 +75,13 @@ def ring(clone: Repository, journal: str, settings: str,
         walk = _Walk(listings, settings_of, signatures, names, read, journal_of)
         for commit, parents in listed:
             walk.step(clone, commit, [p for p in parents if p in walk.held])
+        if len(walk.firsts) > 1:  # first keys listed twice: the table's line's only count
+            line = set(repo.git(clone, "rev-list", "--first-parent", "HEAD").split())
+            trusted = next((c for c in walk.firsts if c in line), walk.firsts[0])
+            walk = _Walk(listings, settings_of, signatures, names, read, journal_of,
+                         trusted)
+            for commit, parents in listed:
+                walk.step(clone, commit, [p for p in parents if p in walk.held])
     finally:
         read.close()
     return Ring(walk.held, walk.first, walk.unheld, signatures, names)
@@ -85,8 +92,11 @@ class _Walk:
 
     def __init__(self, listings: dict[str, Held], settings_of: dict[str, str],
                  signatures: dict[str, tuple[str, str | None, str]], names: dict[str, str],
-                 read: grows.Blobs, journal_of: dict[str, str]) -> None:
+                 read: grows.Blobs, journal_of: dict[str, str],
+                 trusted: str | None = None) -> None:
         self.listings, self.settings_of = listings, settings_of
+        self.trusted = trusted  # the one commit whose first keys count (None: any)
+        self.firsts: list[str] = []  # the commits that listed first keys
         self.signatures, self.names, self.read = signatures, names, read
         self.journal_of = journal_of
         self.held: dict[str, Held] = {}
@@ -102,7 +112,16 @@ class _Walk:
         if parents:
             self.first[commit] = parents[0]
         if not any(self.held[parent].keys for parent in parents):
-            self.held[commit] = now  # the table's first keys: taken as written
+            if now.keys:
+                self.firsts.append(commit)
+            if not now.keys or self.trusted in (None, commit):
+                self.held[commit] = now  # the table's first keys: taken as written
+                return
+            # First keys again, beside the table's (a history of its own, merged in):
+            # none of them counts.
+            self.unheld.append(Unheld(commit, _committer(clone, commit), None, "listed",
+                                      self.trusted))
+            self.held[commit] = EMPTY
             return
         base = self.held[parents[0]]
         keys: dict[str, str] = {}
@@ -116,9 +135,12 @@ class _Walk:
     def _key(self, clone: Repository, commit: str, parents: list[str], name: str,
              new: str | None, base: Held) -> str | None:
         same = [p for p in parents if self.listing(p).keys.get(name) == new]
-        if same:  # as a parent listed it: in force as it was there
-            return self.held[next((p for p in same if self.held[p].keys.get(name) == new),
-                                  same[0])].keys.get(name)
+        # As a parent listed it: in force as it was there, where it counted there (a merge
+        # bringing a change that counted on its branch), or as on the first parent. A
+        # merge taking another parent's listing that never counted changes the first's.
+        counted = [p for p in same if self.held[p].keys.get(name) == new]
+        if counted or parents[0] in same:
+            return self.held[(counted or parents)[0]].keys.get(name)
         old = base.keys.get(name)
         if new == old or self._counts(commit, old, base, name, parents[0]):
             return new
@@ -130,8 +152,9 @@ class _Walk:
     def _gms(self, clone: Repository, commit: str, parents: list[str], new: frozenset[str],
              base: Held) -> frozenset[str]:
         same = [p for p in parents if self.listing(p).gms == new]
-        if same:
-            return self.held[same[0]].gms
+        counted = [p for p in same if self.held[p].gms == new]
+        if counted or parents[0] in same:
+            return self.held[(counted or parents)[0]].gms
         if new == base.gms or self._by_a_gm(commit, base):
             return new
         self.unheld.append(Unheld(commit, _committer(clone, commit), None, "changed",
@@ -174,6 +197,11 @@ class _Walk:
 
 def said(unheld: Unheld) -> str:
     """What check --signed says of a change that does not count."""
+    if unheld.how == "listed":
+        return (f"commit {unheld.commit[:12]} by {unheld.by} lists players' keys in "
+                "campaign.toml as a table's first keys, beside the table's own (listed in "
+                f"{unheld.signed[:12]}): a history of its own, merged in. None of them "
+                "counts, and turns signed with them are named")
     what, whose = ("the GMs (gm)", "a GM's") if unheld.player is None else \
         (f"{unheld.player}'s key", f"a GM's ({unheld.player} played before, with no key)")\
         if unheld.how == "added" else \
