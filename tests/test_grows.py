@@ -288,6 +288,7 @@ def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
     assert (f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) changed "
             f"line 3 of the journal as this clone had proven it (at {proven[:12]})"
             in checked.stdout)
+    assert "`cwx reconcile`" not in checked.stdout  # no advice to follow the rewrite
     refused = cwx("reconcile", cwd=camp)
     assert refused.status == 2 and "changed nothing" in refused.error
     assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
