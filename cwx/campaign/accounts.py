@@ -21,7 +21,7 @@ from cwx.base.ink import plural
 from cwx.base.record import Record
 from cwx.campaign.files import Change
 from cwx.campaign.folder import Campaign
-from cwx.journal import ledger
+from cwx.journal import history, ledger
 from cwx.journal import lines as journal
 from cwx.systems import sheets
 from cwx.toml import tomledit
@@ -169,9 +169,7 @@ def _saw(change: Change, file: str) -> dict[str, Any]:
     was made on another clone that never saw the end, and is a clash, never lost."""
     if change.journal is None:
         return {}
-    name = change.name_of(file)
-    latest = journal.latest(change.journal, journal.dumps(name).encode(), lambda event:
-                            event.file == name or any(c.file == name for c in event.changes))
+    latest = history.latest_of(change.journal, change.name_of(file))
     return {"saw": {"at": latest.when, "id": latest.id}} if latest is not None else {}
 
 
@@ -213,16 +211,15 @@ def _bought(path: str, name: str) -> str | None:
     made, not undone."""
     from cwx.journal import events
 
-    turns = journal.Turns()
+    with history.opened(path) as read:
+        passed = read.undone() | read.void()
     made: journal.Order | None = None
     bought: list[journal.Event] = []
-    for item in journal.holding(path, (*journal.spellings(name), b'"undoes"')):
-        turns.note(item)
+    for item in history.naming(path, name):
         if any(c.key is None and c.file == name and c.text is not None for c in item.changes):
             made = max(made, item.order) if made else item.order
         if item.file == name and events.kind(item.command).buys:
             bought.append(item)
-    passed = turns.undone() | turns.void()
     live = [e for e in bought if e.id not in passed and (made is None or e.order > made)]
     if not live:
         return None
@@ -598,10 +595,8 @@ class _Undos(Record):
     undoes: dict[str, str]  # a counting undo -> what it takes back
 
 
-def _undos(path: str) -> _Undos:
-    turns = journal.Turns()
-    for item in journal.holding(path, (b'"undoes"', b'"turns"')):
-        turns.note(item)
+def _undos(read: history.Journal) -> _Undos:
+    turns = read.turns()
     void, undone = turns.void(), turns.undone()
     counting = {target: min(undos)[1] for target, undos in turns.undos.items()
                 if min(undos)[1] not in void}
@@ -618,7 +613,7 @@ class _Asked(Record):
 
 
 def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
-             settled: Any) -> str | None:
+             read: history.Journal) -> str | None:
     """Why `event` is not one this undo may take back (None: it may)."""
     from cwx.journal import events
 
@@ -644,7 +639,7 @@ def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
     if event.undoes is not None or not kind.undoable or \
             not (kind.action or any(c.key is not None for c in event.changes)):
         return f"is a `{event.command}`, which undo never takes back"
-    if kind.pending and event.id in settled:  # the reveal's now, which no undo takes back
+    if kind.pending and event.id in read.guesses().settled:  # the reveal's now, which no undo takes back
         return "is a guess the reveal settled"
     return None
 
@@ -660,15 +655,13 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     counting in the ledger (an action that changed no file, a failed draw, is one too);
     with `redo`, their most recent undo still standing. A change undone and redone before
     is undone again by undoing its redo: each change has one chain of undos."""
-    from cwx.campaign import guesses
-
-    undos, asked = _undos(path), _asked(name, player, redo)
-    settled = guesses.Settled(path)
-    best: journal.Event | None = None
-    for event in journal.events_in(path):
-        if (best is None or (event.when, event.id) > (best.when, best.id)) and \
-                _why_not(event, asked, undos, settled) is None:
-            best = event
+    with history.opened(path) as read:
+        undos, asked = _undos(read), _asked(name, player, redo)
+        best: journal.Event | None = None
+        for event in history.every(path):
+            if (best is None or (event.when, event.id) > (best.when, best.id)) and \
+                    _why_not(event, asked, undos, read) is None:
+                best = event
     if best is None:
         what, verb = ("undo", "redo") if redo else ("change", "undo")
         whose = f" of {name}" if name else ""
@@ -683,27 +676,32 @@ def named_undoable(path: str, wanted: str, name: str | None, player: str | None,
     by the same rules as the latest: a change that stands is undone; an undo that stands
     is undone, which makes its change again; with `redo`, a change undone (or the undo
     that took it back) is made again."""
-    from cwx.campaign import guesses
+    with history.opened(path) as read:
+        return _named(read, _by_id(path, wanted), name, player, redo)
 
-    event = _by_id(path, wanted)
-    undos = _undos(path)
+
+def _named(read: history.Journal, event: journal.Event, name: str | None,
+           player: str | None, redo: bool) -> Undoing:
+    """named_undoable, the journal open: every question of it answered by one model."""
+    path = read.path
+    undos = _undos(read)
     if event.undoes is not None and event.id not in undos.undone | undos.void:
         root = _root(event, undos.undoes)
         if root in undos.undone:
             redo = True  # undoing an undo makes its change again
         elif not redo:  # undoing a redo takes its change back again
-            event = _event(path, root) or event
+            event = history.event(path, root) or event
     elif event.undoes is None and redo:
         if event.id not in undos.undone:
             raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is not undone, so there "
                               "is nothing to redo; cwx undo ID takes it back", path=path)
-        event = _event(path, _last_link(event.id, undos)) or event
+        event = history.event(path, _last_link(event.id, undos)) or event
     elif event.id in undos.undone:
         raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
                           f"--redo {event.id[:12]} makes it again", path=path)
-    why = _why_not(event, _asked(name, player, redo), undos, guesses.Settled(path))
+    why = _why_not(event, _asked(name, player, redo), undos, read)
     if why is not None and not redo and event.id not in undos.undone | undos.void and \
-            (_forged(event) or _settles_in_vain(path, event)):
+            (_forged(event) or _settles_in_vain(read, event)):
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
@@ -719,18 +717,14 @@ def _forged(event: journal.Event) -> bool:
     return bool(rederive.replayed(event)) if event.undoes is None else False
 
 
-def _settles_in_vain(path: str, event: journal.Event) -> bool:
+def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
     """Whether `event` is a reveal that settles a guess never made, or one settled already
     (`cwx check` names it): anyone takes it back."""
     from cwx.campaign import guesses
 
     if guesses.SETTLED not in event.result or "nonce" not in event.result:
         return False
-    counting = guesses.Counting()
-    for item in journal.read(path):
-        if not isinstance(item, journal.BadLine):
-            counting.note(item)
-    return any(reveal == event.id for _, reveal, _, _ in counting.settled_in_vain())
+    return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain())
 
 
 MIN_PREFIX = 4  # as git: fewer digits name too many events to be meant
@@ -744,10 +738,7 @@ def _by_id(path: str, wanted: str) -> journal.Event:
     if len(given) < MIN_PREFIX or len(given) > journal.MAX_ID:
         raise BadValue(f"{typed(wanted)}: give an event's id, or at least its first "
                        f"{MIN_PREFIX} characters (cwx log shows them)")
-    found: dict[str, journal.Event] = {}
-    for event in journal.holding(path, (given.encode(), wanted.strip().encode())):
-        if event.id.casefold().startswith(given):
-            found.setdefault(event.id, event)  # git's union can copy a line: once
+    found = history.starting(path, wanted.strip())
     if not found:
         raise BadValue(f"no event of the journal has an id starting {typed(wanted)}; cwx log "
                        "shows each event's", path=path)
@@ -772,18 +763,10 @@ def _undoing(path: str, best: journal.Event, undos: _Undos) -> Undoing:
     """What taking back `best` does: a redo (an undo undone), or an undo of a change, whose
     chain's last link is what is taken back."""
     if best.undoes is not None:
-        change = _event(path, _root(best, undos.undoes)) or best
+        change = history.event(path, _root(best, undos.undoes)) or best
         return Undoing(best, change, redo=change.id in undos.undone)
     link = _last_link(best.id, undos)
-    return Undoing(_event(path, link) or best if link != best.id else best, best)
-
-
-def _event(path: str, id_: str) -> journal.Event | None:
-    wanted = id_.encode()
-    for item in journal.holding(path, (wanted,)):
-        if item.id == id_:
-            return item
-    return None
+    return Undoing(history.event(path, link) or best if link != best.id else best, best)
 
 
 def _root(undo: journal.Event, undoes: dict[str, str]) -> str:
@@ -852,7 +835,7 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
 def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
     """A file of `names` retired after the change `target` (which undo then never takes
     back: the retirement moved its dice as they were)."""
-    for item in journal.holding(path, (b'"removed"',)):
+    for item in history.retiring(path):
         if item.order > target.order:
             for step in item.changes:
                 if step.removed and step.file in names:
@@ -868,10 +851,9 @@ def _turned_since(path: str, redone: journal.Event) -> None:
     draw = redone.result.get("turns")
     if not events.kind(redone.command).turn or not isinstance(draw, str):
         return
-    turns = journal.Turns()
-    for event in journal.events_in(path):
-        turns.note(event)
-    if turns.by(draw) is not None:
+    with history.opened(path) as read:
+        turned = read.turns().by(draw)
+    if turned is not None:
         raise RuleForbids(f"cannot redo `{redone.command}`: its draw was turned again since "
                           "(a draw is turned once); undo that turn first", path=path)
 

@@ -6,7 +6,7 @@ placed at a file, line and key; the command prints them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cwx import systems
@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, ledger, rederive
+from cwx.journal import clock, history, ledger, rederive
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -218,7 +218,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                                         {os.path.realpath(e.path) for e in problems if e.path},
                                         supplies)
         else:
-            for item in journal.read(path):
+            for item in history.lines(path):
                 if isinstance(item, journal.BadLine):
                     lines.add(item)
                 else:
@@ -245,7 +245,8 @@ def _forged(path: str, replaying: rederive.Replaying,
             counting: guesses.Counting) -> list[CwxError]:
     """Each change of the journal the rules do not give (docs/rules.md, "What check
     proves"), an event taken back by an undo aside."""
-    shown, more = replaying.forged(counting.turns.undone(), lambda wanted: _named(path, wanted))
+    shown, more = replaying.forged(counting.turns.undone(),
+                                   lambda wanted: history.with_ids(path, wanted))
     said = [CwxError(rederive.told(item), path=path, line=item.line) for item in shown]
     if more:
         said.append(CwxError(f"and {more} more events whose changes the rules do not give",
@@ -262,15 +263,6 @@ def _gms(home: Campaign | None) -> tuple[str, ...] | None:
         return home.settings().gm
     except CwxError:
         return None
-
-
-def _named(path: str, wanted: set[str]) -> Iterator[journal.Event]:
-    """The events of the journal at `path` whose ids are `wanted`: only their lines
-    parsed, for a few; every line read again, for many."""
-    if len(wanted) <= 1000:
-        yield from journal.holding(path, tuple(sorted(id_.encode() for id_ in wanted)))
-    else:
-        yield from (event for event in journal.events_in(path) if event.id in wanted)
 
 
 def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:

@@ -259,12 +259,10 @@ def _opens(change: Change, commitment: str) -> dict[str, Any]:
 def _sealed_to_resolve(change: Change, path: str) -> Seal:
     """The sealed number a guess is resolved against, witnessed by the journals."""
     from cwx.campaign import seal
-    from cwx.journal import lines as journal
 
     sealed = seal.to_reveal(change.raw(path), path, change.journal)
     # The journal it is published in is the witness (the change is journaled there).
-    witness = change.campaign.journal_file
-    return seal.to_resolve(sealed, [journal.lines_from_end(witness)], path)
+    return seal.to_resolve(sealed, [change.campaign.journal_file], path)
 
 
 def _mark_revealed(change: Change, path: str, sealed: Seal) -> None:

@@ -14,13 +14,23 @@ no guess.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import Conflict, RuleForbids
-from cwx.base.record import Record
 from cwx.campaign import seal
 from cwx.journal import lines as journal
+
+# What the journal says of guesses is its model's: named here for the campaign's readers.
+from cwx.journal.sealed import REPLACES as REPLACES
+from cwx.journal.sealed import SETTLED as SETTLED
+from cwx.journal.sealed import Board as Board
+from cwx.journal.sealed import Counting as Counting
+from cwx.journal.sealed import Guess as Guess
+from cwx.journal.sealed import board as board
+from cwx.journal.sealed import guess_of as guess_of
+from cwx.journal.sealed import late as late
+from cwx.journal.sealed import settlements as settlements
 from cwx.rules import clockworx
 from cwx.systems import clockworx as system
 
@@ -30,150 +40,15 @@ if TYPE_CHECKING:
     from cwx.campaign.results import Counted, Pending, SettledGuess, Waiting
 
 GUESSING = system.GUESSING  # the journal's event of a pending guess
-SETTLED: Final = "guesses"  # the key of a reveal's result that lists the guesses it settled
 SEALING = seal.SEALING  # the journal's event that publishes a commitment
-REPLACES = "replaces"  # the key of a seal's result naming the commitment it seals over
-VOIDS = "void"  # ... and listing the guesses waiting on it, made void (--void)
-MAX_REPLACED = 10_000  # seals sealed over that a board keeps: a table makes a few
+VOIDS = "void"  # the key of a seal's result listing the guesses it makes void (--void)
 
 
-class Guess(Record):
-    """A pending guess, as its journal line says."""
-
-    id: str
-    when: str
-    who: str | None
-    file: str | None  # as the journal names it
-    player: str | None
-    commitment: str
-    guess: int
-    trait: str | None
-    score: int | None
-
-    def as_json(self) -> Waiting:
-        return {"id": self.id, "at": self.when, "who": self.who, "file": self.file,
-                "player": self.player, "commitment": self.commitment, "guess": self.guess,
-                "trait": self.trait, "score": self.score}
-
-
-class Board(Record):
-    """What the journal says of guesses: those waiting, and those settled (by whom)."""
-
-    pending: tuple[Guess, ...]  # in time order
-    settled: Mapping[str, str]  # a guess's id -> the id of the reveal that settled it
-    revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
-    void: tuple[Guess, ...] = ()  # guesses on a number the GM sealed anew over (--void)
-    replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
-
-    def on(self, commitment: str) -> list[Guess]:
-        """The guesses a reveal of `commitment` settles: those waiting on it while it is
-        sealed. One that reaches the GM after the number was shown counts for nothing,
-        whatever its stamp says: a stamp is a clone's word, and anyone could write one
-        from before the reveal once the number is known."""
-        if commitment in self.revealed:
-            return []
-        return [guess for guess in self.pending if guess.commitment == commitment]
-
-
-def guess_of(event: journal.Event) -> Guess | None:
-    """The guess an event of GUESSING holds; None for a line that holds no guess cwx made."""
-    result = event.result
-    commitment, guess = result.get("commitment"), result.get("guess")
-    trait, score = result.get("trait"), result.get("score")
-    if event.command != GUESSING or result.get("pending") is not True or \
-            not isinstance(commitment, str) or len(commitment) != 64 or \
-            not _whole(guess, 12) or not (trait is None or isinstance(trait, str)) or \
-            not (score is None or _whole(score, 6)):
-        return None
-    assert isinstance(guess, int)
-    return Guess(event.id, event.when, event.who, event.file, event.player, commitment, guess,
-                 trait, score)
-
-
-def _whole(value: object, most: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
-
-
-def board(journal_path: str | None) -> Board:
-    """The journal's guesses, read once (only lines that can hold a guess, a settlement,
-    a reveal, a seal over another or an undo are parsed)."""
-    counting = Counting()
-    if journal_path is not None:
-        for item in journal.holding(journal_path, (b'"pending"', b'"nonce"', b'"undoes"',
-                                                   b'"replaces"')):
-            counting.note(item)
-    return counting.board()
-
-
-class Counting:
-    """A board made of events as they come: from its own read of the journal, or from a
-    read another reader makes anyway (check's ledger), so the journal is read once."""
-
-    def __init__(self) -> None:
-        self.turns = journal.Turns()
-        self.found: dict[str, Guess] = {}
-        self.settled: dict[str, str] = {}
-        self.revealed: dict[str, str] = {}
-        self.replaced: dict[str, str] = {}
-        self.opened: list[tuple[str, int, str, str]] = []  # (guess, reveal line, id, commitment)
-
-    def note(self, item: journal.Event) -> None:
-        if item.undoes or "turns" in item.result:
-            self.turns.note(item)
-        if item.command == GUESSING and (guess := guess_of(item)) is not None:
-            self.found.setdefault(guess.id, guess)  # git's union may copy a line
-        over = item.result.get(REPLACES)
-        if item.command == seal.SEALING and isinstance(over, str) and \
-                len(self.replaced) < MAX_REPLACED:
-            self.replaced.setdefault(over, item.id)
-        commitment = item.result.get("commitment")
-        if isinstance(commitment, str) and "nonce" in item.result and \
-                seal.reveals(item.result, commitment):
-            self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
-            for entry in _entries(item.result.get(SETTLED)):
-                self.settled.setdefault(entry, item.id)
-                if len(self.opened) < MAX_REPLACED:
-                    self.opened.append((entry, item.line, item.id, commitment))
-
-    def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
-        """Each reveal (its line and id) that settles a guess made on another commitment
-        than the one it shows: the number was swapped after the guess."""
-        return [(line, reveal, self.found[guess], commitment)
-                for guess, line, reveal, commitment in self.opened
-                if guess in self.found and self.found[guess].commitment != commitment]
-
-    def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
-        """Each reveal (its line and id) that settles a guess no guess line made, or one an
-        earlier reveal settled (a reveal line copied with a new id): why, in words."""
-        first: dict[str, str] = {}  # a guess -> the reveal that settled it first
-        said = []
-        undone = self.turns.undone()
-        for guess, line, reveal, _ in self.opened:
-            if reveal in undone:  # taken back: it settles nothing
-                continue
-            if guess not in self.found:
-                said.append((line, reveal, guess, "no guess line in the journal made it"))
-            elif first.setdefault(guess, reveal) != reveal:
-                said.append((line, reveal, guess,
-                             f"reveal {first[guess][:8]} settled it already"))
-        return said
-
-    def board(self) -> Board:
-        undone = self.turns.undone()
-        left = sorted((guess for guess in self.found.values()
-                       if guess.id not in self.settled and guess.id not in undone),
-                      key=lambda guess: (guess.when, guess.id))
-        # A guess on a number sealed over before its reveal waits for nothing: void.
-        void = tuple(guess for guess in left if guess.commitment in self.replaced and
-                     guess.commitment not in self.revealed)
-        waiting = tuple(guess for guess in left if guess not in void)
-        return Board(waiting, self.settled, self.revealed, void, self.replaced)
-
-
-def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
-    """When the number a waiting guess is made on was first shown, if it was: the guess
-    reached the GM after the reveal and counts for nothing (Board.on)."""
-    return revealed.get(guess.commitment)
+def as_waiting(guess: Guess) -> Waiting:
+    """A guess waiting, as --json says it."""
+    return {"id": guess.id, "at": guess.when, "who": guess.who, "file": guess.file,
+            "player": guess.player, "commitment": guess.commitment, "guess": guess.guess,
+            "trait": guess.trait, "score": guess.score}
 
 
 def said_void(seal_id: str) -> str:
@@ -217,20 +92,6 @@ class Settled:
         read = self._board()
         waiting = next((guess for guess in read.pending if guess.id == event.id), None)
         return None if waiting is None else late(waiting, read.revealed)
-
-
-def settlements(journal_path: str) -> dict[str, Mapping[str, Any]]:
-    """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
-    found: dict[str, Mapping[str, Any]] = {}
-    for item in journal.holding(journal_path, (b'"guesses"',)):
-        commitment = item.result.get("commitment")
-        listed = item.result.get(SETTLED)
-        if isinstance(commitment, str) and isinstance(listed, list) and \
-                seal.reveals(item.result, commitment):
-            for entry in listed[:10_000]:
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                    found.setdefault(entry["id"], entry)
-    return found
 
 
 def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:
@@ -294,13 +155,6 @@ def told_undone(told: str) -> str:
     """A guess told pending, told without its wait: it waits for nothing any more."""
     waiting = told.rfind(": pending on ")
     return told[:waiting] if waiting >= 0 else told
-
-
-def _entries(listed: object) -> Iterable[str]:
-    if isinstance(listed, list):
-        for entry in listed[:10_000]:
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                yield entry["id"]
 
 
 # ---------------------------------------------------------------- a guess
@@ -378,8 +232,6 @@ def keep(root: str, file: str | None, commitment: str) -> None:
 
 def kept(root: str) -> list[tuple[str | None, str]]:
     """The (file, commitment) of each guess this clone made (a few hundred at most kept)."""
-    import json
-
     path = _kept_at(root)
     if path is None or not os.path.isfile(path) or os.path.islink(path):
         return []
@@ -387,7 +239,7 @@ def kept(root: str) -> list[tuple[str | None, str]]:
     with open(path, "rb") as file:
         for raw in file.read(1 << 20).splitlines()[:10_000]:
             try:
-                item = json.loads(raw)
+                item = journal.decoded(raw)
             except ValueError:
                 continue
             if isinstance(item, dict) and isinstance(item.get("commitment"), str) and \
@@ -493,12 +345,12 @@ def scores_held(journal_path: str, guesses: Sequence[Guess],
     or changed the file (one made by hand and adopted: its own value stands). The journal
     is read once for them all."""
     from cwx.base.errors import CwxError
-    from cwx.journal import ledger
+    from cwx.journal import history, ledger
     from cwx.toml import tomlread
 
     files = {guess.file for guess in guesses if guess.file is not None}
     steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
-    for event in journal.events_in(journal_path):
+    for event in history.every(journal_path):
         steps += [((event.when, event.id), step) for step in event.changes
                   if step.file in files]
     found: dict[str, set[int | None] | None] = {}

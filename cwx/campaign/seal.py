@@ -14,13 +14,13 @@ reveal journaled for this commitment outranks the file.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.record import Record
 from cwx.journal import lines as journal
+from cwx.journal import sealed as journaled
 from cwx.rules import clockworx
 
 if TYPE_CHECKING:
@@ -76,14 +76,11 @@ class Seal(Record):
                 "verified": True}
 
 
-# hashlib, hmac and secrets are imported where a number is sealed or checked: loading
-# them costs a command about 20 ms, and reading what the journal says of seals needs none.
-
-
-def commitment(target: int, nonce: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(f"cwx-seal-v1:{target}:{nonce}".encode()).hexdigest()
+# How a number is bound to its commitment: the journal's model checks each reveal by it.
+commitment = journaled.commitment
+well_formed = journaled.well_formed
+verified = journaled.verified
+reveals = journaled.reveals
 
 
 def new(target: int) -> Seal:
@@ -93,24 +90,6 @@ def new(target: int) -> Seal:
     clockworx.check_position(target, "the sealed number")
     nonce = secrets.token_hex(NONCE_BYTES)
     return Seal(target, nonce, commitment(target, nonce))
-
-
-def well_formed(value: str, what: str) -> str:
-    """A commitment or nonce as cwx writes them: 64 hexadecimal digits (case ignored)."""
-    folded = value.strip().lower()
-    if not re.match(_HEX64, folded):
-        raise BadValue(f"{what} must be 64 hexadecimal digits, as cwx prints it; "
-                       f"got {len(value)} characters")
-    return folded
-
-
-def verified(commitment_hex: str, target: int, nonce: str) -> bool:
-    """Whether `target` and `nonce` are the ones the commitment was made from."""
-    import hmac
-
-    clockworx.check_position(target, "--target")
-    expected = commitment(target, well_formed(nonce, "the nonce"))
-    return hmac.compare_digest(expected, well_formed(commitment_hex, "the commitment"))
 
 
 def encode(sealed: Seal) -> str:
@@ -125,7 +104,7 @@ def decode(raw: bytes | None, path: str) -> Seal:
         raise BadFile("no sealed number here; the GM seals one with cwx clock pick --seal",
                       path=path)
     try:
-        data = json.loads(raw)
+        data = journal.decoded(raw)
         sealed = Seal(data["target"], data["nonce"], data["commitment"], data["revealed"])
         intact = isinstance(sealed.revealed, bool) and isinstance(sealed.target, int) and \
             verified(sealed.commitment, sealed.target, sealed.nonce)
@@ -147,7 +126,7 @@ def replacing(current: Seal, *, path: str) -> None:
                           "pass --force to seal a new one instead", path=path)
 
 
-SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
+SEALING = journaled.SEALING  # the journal's event that publishes a commitment
 OPENS = "seal"  # the key of a reveal's result naming the seal (its id) it opens
 MAX_HEARD = 100_000  # seals and reveals a reader keeps: a table makes a few hundred
 
@@ -189,8 +168,7 @@ def published(journal_path: str | None) -> str | None:
     import time
 
     horizon = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + FUTURE))
-    event = journal.latest(journal_path, SEALING.encode(),
-                           lambda e: e.command == SEALING and e.when <= horizon)
+    event = journaled.latest_seal(journal_path, horizon)
     commitment = event.result.get("commitment") if event else None
     return commitment if isinstance(commitment, str) else None
 
@@ -204,14 +182,7 @@ def published_by(journal_path: str | None, commitment_hex: str) -> str | None:
     """The id of the latest seal in the journal that published this commitment, or None."""
     if journal_path is None:
         return None
-    wanted = commitment_hex.encode()
-    for raw in journal.lines_from_end(journal_path):
-        if wanted in raw:
-            event = journal.parse(raw)
-            if isinstance(event, journal.Event) and event.command == SEALING and \
-                    event.result.get("commitment") == commitment_hex:
-                return event.id
-    return None
+    return journaled.published_by(journal_path, commitment_hex)
 
 
 def short(commitment_hex: str) -> str:
@@ -233,17 +204,6 @@ def as_published(sealed: Seal, journal_path: str | None, path: str) -> Seal:
                       f"journal published (the latest is {short(latest)}): the sealed file "
                       "was replaced, and nothing is revealed. The GM seals anew with cwx "
                       "clock pick --seal --force", path=path)
-
-
-def reveals(result: Mapping[str, Any], commitment_hex: str) -> bool:
-    """Whether a journaled reveal's number and nonce are the ones the commitment was made
-    from (a line anyone could write says nothing unless it is)."""
-    target, nonce = result.get("target"), result.get("nonce")
-    try:
-        return isinstance(target, int) and isinstance(nonce, str) and \
-            verified(commitment_hex, target, nonce)
-    except BadValue:
-        return False
 
 
 class Shown(Record):
@@ -319,7 +279,7 @@ class Reveals:
 def shown(journal_path: str) -> list[Shown]:
     """Every reveal in the journal, in its order (Reveals.shown), its lines alone read."""
     heard = Reveals()
-    for item in journal.holding(journal_path, (b'"commitment"',)):
+    for item in journaled.with_commitments(journal_path):
         heard.note(item)
     return heard.shown()
 
@@ -368,31 +328,14 @@ def to_reveal(raw: bytes | None, path: str, journal_path: str | None) -> Seal:
     return as_published(sealed, journal_path, path)
 
 
-def to_resolve(sealed: Seal, journal_lines: Iterable[Iterable[bytes]], path: str) -> Seal:
+def to_resolve(sealed: Seal, witnesses: Iterable[str], path: str) -> Seal:
     """The seal a guess is resolved against: never one already revealed, whatever its file
-    says now (the journals, newest line first, are the witness)."""
+    says now (the journals at `witnesses` are the witness)."""
     if sealed.revealed:
         raise RuleForbids("the sealed number was already revealed; the GM seals a new one "
                           "with cwx clock pick --seal", path=path)
-    if any(revealed_in(lines, sealed.commitment) for lines in journal_lines):
+    if any(journaled.revealed(witness, sealed.commitment) for witness in witnesses):
         raise RuleForbids("the journal shows this sealed number was revealed, though its "
                           "file was edited to say it was not; the GM seals a new one with "
                           "cwx clock pick --seal --force", path=path)
     return sealed
-
-
-def revealed_in(lines: Iterable[bytes], commitment_hex: str) -> bool:
-    """Whether a journal, newest line first, revealed this commitment after sealing
-    it; only lines holding it are parsed, and the search stops at the sealing."""
-    wanted = commitment_hex.encode()
-    for raw in lines:
-        if wanted not in raw:
-            continue
-        event = journal.parse(raw)
-        if isinstance(event, journal.BadLine) or event.result.get("commitment") != commitment_hex:
-            continue
-        if "nonce" in event.result and reveals(event.result, commitment_hex):
-            return True
-        if event.command == SEALING:
-            return False
-    return False

@@ -110,15 +110,17 @@ class _Moved(Exception):
 def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
     """Turn the character's last draw, as the rules allow: a white spent on a failure,
     or the GM's black on a success (W5, W6); the bag is the one that draw came from."""
+    from cwx.journal import history
+
     rule = colorwheel.spend if turned == "spend" else colorwheel.curse
     char = camp.character(char)
     at = camp.of(char)
     for _ in range(10):
-        seen = journal.last_action(at.journal_file, at.name_of(char))  # the draw's bag
+        seen = history.last_action(at.journal_file, at.name_of(char))  # the draw's bag
         from_draw = _bag_of(at, seen) if bag is None else None
 
         def play(sheet: Any, table: Table, seen: journal.Action | None = seen) -> Move:
-            action = journal.last_action(at.journal_file, at.name_of(char))  # locked
+            action = history.last_action(at.journal_file, at.name_of(char))  # locked
             if (action and action.event.id) != (seen and seen.event.id):
                 raise _Moved
             with saying(colorwheel.NoDraw, " (cwx bag draw, with --drawn for dice drawn by "
@@ -178,11 +180,13 @@ def end(camp: Campaign, char: str, bag: str | None) -> Move:
     """The character's luck settled at the end of a game (W7): the move's `settlement`.
     A game already ended (or never begun) with no black held is left as it is: nothing to
     settle (None), nothing written."""
+    from cwx.journal import history
+
     char = camp.character(char)
     at = camp.of(char)
 
     def play(sheet: system.WheelCharacter, table: Table) -> Move:
-        last = journal.last_action(at.journal_file, at.name_of(char))  # under the lock
+        last = history.last_action(at.journal_file, at.name_of(char))  # under the lock
         if not colorwheel.to_settle(system.last_action(last), table.held):
             raise _Settled(sheet.name, table)
         settlement = colorwheel.settle(table)

@@ -66,7 +66,7 @@ def check(
         # Null outside a campaign (no supply to count): one shape wherever it runs.
         "supply": None if report.supply is None else
         {"white": report.supply.white, "black": report.supply.black},
-        "pending": [guess.as_json() for guess in report.pending],
+        "pending": [guesses.as_waiting(guess) for guess in report.pending],
         "ahead": [{"file": line.path, "line": line.line, "at": line.at}
                   for line in report.ahead],
         # Null without --signed: one shape either way.

@@ -1,7 +1,9 @@
 """What the commands ask of the journal, answered from one parse of it (journal.parse,
 typed immutable events) in one played order (timeline.Timeline), as a stream: the events
 of a file, with those of others that changed it; what is undone or counts for nothing;
-a key's steps and a file's ledger at any event; each event in words.
+a key's steps and a file's ledger at any event; each event in words; the guesses on
+sealed numbers, late or void (sealed.py). What a command asks once (an event by its id,
+a file's latest, a character's last action) is read from only the lines that can say it.
 
     with history.opened(path) as read:
         for step in read.steps("kris.toml", "xp"):
@@ -18,7 +20,7 @@ from typing import Any, BinaryIO
 from cwx import systems
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
-from cwx.journal import events, ledger, story
+from cwx.journal import events, ledger, sealed, story
 from cwx.journal import lines as journal
 from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
@@ -50,6 +52,8 @@ class Journal:
         self.path = path
         self.file = file
         self._turns: Turns | None = None
+        self._heard: sealed.Counting | None = None
+        self._guesses: sealed.Board | None = None
 
     def played(self, name: str | None = None, *, touching: bool = False,
                last: int | None = None, tick: Callable[[int], None] | None = None) -> Timeline:
@@ -79,6 +83,26 @@ class Journal:
     def void(self) -> set[str]:
         """The undos and turns that count for nothing (two clones made them at once)."""
         return self.turns().void()
+
+    def guesses(self) -> sealed.Board:
+        """The guesses on sealed numbers: waiting, settled, void (sealed.py); only the
+        lines that may hold one parsed, once."""
+        if self._guesses is None:
+            self._heard = sealed.counted(self.path)
+            self._guesses = self._heard.board()
+        return self._guesses
+
+    def late(self) -> dict[str, str]:
+        """The guesses that reached the GM after the reveal, which count for nothing (by
+        id: when their number was first shown)."""
+        return self.guesses().late()
+
+    def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
+        """Each reveal (line, id) that settles a guess (id) never made, or one an earlier
+        reveal settled, and why in words; an undone reveal settles nothing."""
+        self.guesses()
+        assert self._heard is not None
+        return self._heard.settled_in_vain(self.undone())
 
     def told(self, event: Event, *, actor: bool = True) -> str:
         """The event in words, as the recap and a commit message tell it."""
@@ -149,6 +173,66 @@ def set_by_table(path: str) -> set[tuple[str, str]] | None:
             if len(found) > MAX_SET:
                 return None
     return found
+
+
+def every(path: str) -> Iterator[Event]:
+    """Every event, in the journal's order, as a stream (a line that is none is left
+    out: `cwx check` names it)."""
+    return journal.events_in(path)
+
+
+def lines(path: str) -> Iterator[Event | journal.BadLine]:
+    """Every line, in the journal's order, as an event or why it is none (as check says)."""
+    return journal.read(path)
+
+
+def with_ids(path: str, wanted: set[str]) -> Iterator[Event]:
+    """The events whose ids are `wanted`: only their lines parsed, for a few; every line
+    read again, for many."""
+    if len(wanted) <= 1000:
+        return journal.holding(path, tuple(sorted(id_.encode() for id_ in wanted)))
+    return (event for event in journal.events_in(path) if event.id in wanted)
+
+
+def event(path: str, id_: str) -> Event | None:
+    """The event whose id is `id_` (only lines holding it parsed)."""
+    return next((item for item in journal.holding(path, (id_.encode(),)) if item.id == id_),
+                None)
+
+
+def starting(path: str, given: str) -> dict[str, Event]:
+    """Each event whose id starts with `given`, case ignored (as git takes a short hash),
+    once however often git's union copied its line."""
+    folded = given.casefold()
+    found: dict[str, Event] = {}
+    for item in journal.holding(path, (folded.encode(), given.encode())):
+        if item.id.casefold().startswith(folded):
+            found.setdefault(item.id, item)
+    return found
+
+
+def naming(path: str, name: str) -> Iterator[Event]:
+    """In the journal's order, the events whose lines name the file `name` (its own, or
+    a change of it, or another word of it): only those lines parsed."""
+    return journal.holding(path, journal.spellings(name))
+
+
+def latest_of(path: str, name: str) -> Event | None:
+    """The latest event (by stamp) of the file `name`, or changing it, read from the
+    journal's end."""
+    return journal.latest(path, journal.dumps(name).encode(), lambda event: event.file == name
+                          or any(change.file == name for change in event.changes))
+
+
+def retiring(path: str) -> Iterator[Event]:
+    """In the journal's order, the events that remove a file (a retire)."""
+    return (item for item in journal.holding(path, (b'"removed"',))
+            if any(change.removed for change in item.changes))
+
+
+def last_action(path: str, name: str) -> journal.Action | None:
+    """The character's latest action not undone, and whether it was turned (luck)."""
+    return journal.last_action(path, name)
 
 
 @contextmanager

@@ -701,6 +701,12 @@ def parse(raw: bytes, number: int = 0, *, envelope: bool = False) -> Event | Bad
         return BadLine(number, f"is not a journal event ({error})")
 
 
+def decoded(raw: bytes) -> Any:
+    """A JSON record cwx wrote beside the journal (a sealed number, a clone's guesses),
+    decoded as a line is: no NaN or infinity, nothing after it; ValueError if it is none."""
+    return _decode(raw.decode("utf-8"))
+
+
 class Stamp(Record):
     """What orders and chooses an event, read without the rest of it."""
 
