@@ -4,7 +4,11 @@ every change to a character's experience, those other events made included."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from cwx.base.errors import RuleForbids
 from cwx.journal import history
 from cwx.journal import lines as journal
 from cwx.rules import clockworx
@@ -72,3 +76,74 @@ def test_the_state_at_an_event_is_the_ledger_folded_to_it(tmp_path: Path) -> Non
         assert read.state("k.toml")["xp"].value == 5
         assert [step.after for step in read.steps("k.toml", "xp")] == [2, 3, 4, 5]
         assert [e.id for e in read.touching("k.toml")] == [made.id] + [m.id for m in moves]
+
+
+def _sealed_journal(path: Path) -> dict[str, journal.Event]:
+    """A guess settled, one late (after its reveal), one void (its number sealed over),
+    and the reveal copied with a new id (settling the first guess again)."""
+    from cwx.campaign import seal
+    from cwx.systems.clockworx import GUESSING
+
+    shown, over = seal.new(5), seal.new(7)
+
+    def at(second: int) -> str:
+        return f"2026-01-01T00:00:{second:02d}.000Z"
+
+    def guess(second: int, commitment: str) -> journal.Event:
+        return journal.new(GUESSING, [], result={"pending": True, "commitment": commitment,
+                                                 "guess": 3, "trait": None, "score": 2},
+                           at=at(second))
+
+    made = {"seal": journal.new("clock pick --seal", [], result={
+        "commitment": shown.commitment}, at=at(0)), "settled": guess(1, shown.commitment)}
+    entry = {"id": made["settled"].id, "who": None, "file": None, "player": None,
+             **clockworx.resolve(5, 3, 2, None)._asdict()}
+    made["reveal"] = journal.new("clock reveal", [], at=at(2), result={
+        "commitment": shown.commitment, "target": 5, "nonce": shown.nonce, "guesses": [entry]})
+    made["late"] = guess(3, shown.commitment)
+    made["over"] = journal.new("clock pick --seal", [], result={"commitment": over.commitment},
+                               at=at(4))
+    made["void"] = guess(5, over.commitment)
+    made["anew"] = journal.new("clock pick --seal", [], at=at(6), result={
+        "commitment": seal.new(9).commitment, "replaces": over.commitment})
+    made["copied"] = made["reveal"]._replace(id="e" * 16, at=at(7))
+    path.write_bytes(b"".join(journal.encode(event) for event in made.values()))
+    return made
+
+
+def test_late_void_and_a_reveal_in_vain_are_asked_of_the_one_model(tmp_path: Path) -> None:
+    path = tmp_path / "journal.jsonl"
+    made = _sealed_journal(path)
+    with history.opened(str(path)) as read:
+        assert read.late() == {made["late"].id: made["reveal"].at}
+        board = read.guesses()
+        assert [guess.id for guess in board.void] == [made["void"].id]
+        assert board.settled == {made["settled"].id: made["reveal"].id}
+        assert read.settled_in_vain() == [(8, "e" * 16, made["settled"].id,
+                                           f"reveal {made['reveal'].id[:8]} settled it already")]
+
+
+def test_undo_of_a_reveal_in_vain_reads_the_journal_once(tmp_path: Path,
+                                                          monkeypatch: Any) -> None:
+    # Only the lines that can say what undo asks are parsed, the guesses' once: no whole
+    # read of the journal, for the reveal or anything else.
+    from cwx.campaign import accounts
+    from cwx.journal import sealed
+
+    path = tmp_path / "journal.jsonl"
+    made = _sealed_journal(path)
+    counted = []
+    real = sealed.counted
+    monkeypatch.setattr(sealed, "counted", lambda *a: counted.append(a) or real(*a))
+
+    def whole(*_: object) -> None:
+        raise AssertionError("the whole journal read")
+
+    monkeypatch.setattr(journal, "read", whole)
+    monkeypatch.setattr(journal, "events_in", whole)
+    undoing = accounts.named_undoable(str(path), "eeeeeeee", None, None)
+    assert undoing.target == undoing.change == made["copied"]._replace(line=8)
+    assert len(counted) == 1
+    with pytest.raises(RuleForbids) as refused:
+        accounts.named_undoable(str(path), made["reveal"].id, None, None)
+    assert "which undo never takes back" in refused.value.message  # the first one stands
