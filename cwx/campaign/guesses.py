@@ -65,33 +65,10 @@ def said_late(shown: str) -> str:
             "(the table may give its experience by hand, and adopt it)")
 
 
-class Settled:
-    """Whether a guess was settled, the journal read once, when first asked (a log or an
-    undo that meets no guess reads it no more)."""
-
-    def __init__(self, journal_path: str) -> None:
-        self.path = journal_path
-        self.read: Board | None = None
-
-    def _board(self) -> Board:
-        if self.read is None:
-            self.read = board(self.path)
-        return self.read
-
-    def __contains__(self, guess: object) -> bool:
-        return guess in self._board().settled
-
-    def void(self, event: journal.Event) -> str | None:
-        """Why a guess is void (`said_void`), if it is."""
-        read = self._board()
-        guess = next((guess for guess in read.void if guess.id == event.id), None)
-        return None if guess is None else said_void(read.replaced[guess.commitment])
-
-    def late(self, event: journal.Event) -> str | None:
-        """When the number was shown that a guess still waiting came after (see `late`)."""
-        read = self._board()
-        waiting = next((guess for guess in read.pending if guess.id == event.id), None)
-        return None if waiting is None else late(waiting, read.revealed)
+def why_void(found: Board, guess: str) -> str | None:
+    """Why the guess of id `guess` is void (`said_void`), if it is."""
+    void = next((item for item in found.void if item.id == guess), None)
+    return None if void is None else said_void(found.replaced[void.commitment])
 
 
 def told_settled(event: journal.Event, entry: Mapping[str, Any]) -> str:

@@ -64,7 +64,7 @@ def log(
         if json or jsonl:
             _print_json(order.events(), lines=jsonl)
         else:
-            _print_table(order, camp.name_of(char) if char else None, guesses.Settled(path),
+            _print_table(order, camp.name_of(char) if char else None, read,
                          paging=not no_pager)
         _left_out(path, order.skipped)  # after: reading the events finds the last of them
 
@@ -92,7 +92,7 @@ def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
     out.write("]}\n")
 
 
-def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
+def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
                  paging: bool) -> None:
     rows = order.events()
     first = next(rows, None)
@@ -106,7 +106,7 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
     with progress.shown("Laying out the table") as meter:
         # a first pass for the widths, streamed
         for number, event in enumerate(itertools.chain((first,), rows), 1):
-            row = _row(event, order.turns, settled)
+            row = _row(event, order.turns, read)
             widths = [max(w, _width(cell)) for w, cell in zip(widths, row, strict=True)]
             if kept is not None:
                 kept.append("\0".join(row))  # printable: no cell holds a NUL
@@ -115,7 +115,7 @@ def _print_table(order: Timeline, name: str | None, settled: guesses.Settled, *,
             if meter is not None and not number % TICK:
                 meter(number)
     again = (tuple(row.split("\0")) for row in kept) if kept is not None else \
-        (_row(event, order.turns, settled) for event in order.events())
+        (_row(event, order.turns, read) for event in order.events())
     with paged(paging):
         print(_line(header, widths))
         for row in again:
@@ -144,7 +144,7 @@ def _width(text: str) -> int:
 _WIDER = re.compile("[^\x00-\x7f]")
 
 
-def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -> tuple[str, ...]:
+def _row(event: journal.Event, turns: journal.Turns, read: history.Journal) -> tuple[str, ...]:
     # Any line may have been written by another program or player: shown, never obeyed.
     kind = events.kind(event.command)
     detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
@@ -153,24 +153,25 @@ def _row(event: journal.Event, turns: journal.Turns, settled: guesses.Settled) -
             printable(event.id[:8]),  # enough to name it to cwx undo ID
             printable(event.player or "-"),
             printable(event.who or ("-" if kind.table else "GM")), printable(what),
-            printable(_outcome(event, kind, turns, settled)), printable(_change(event, kind)))
+            printable(_outcome(event, kind, turns, read)), printable(_change(event, kind)))
 
 
 def _what(result: Mapping[str, Any]) -> str | None:
     return result.get("trait") or result.get("color")
 
 
-def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, settled: guesses.Settled) -> str:
+def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, read: history.Journal) -> str:
     if event.id in turns.void():  # an undo or turn two clones made at once
         return "counts for nothing: another undo came first, or what it undoes counts " \
                "for nothing" if event.undoes else \
             "counts for nothing: another turn of that draw came first"
-    if kind.pending and event.id in settled:
+    board = read.guesses() if kind.pending else None  # read once, when a guess is met
+    if board is not None and event.id in board.settled:
         return "settled by the reveal"
     if kind.table:  # the one event check takes as written (docs/rules.md, "What check proves")
         return "correction, as the table says"
-    shown = settled.late(event) if kind.pending else None
-    void = settled.void(event) if kind.pending else None
+    shown = read.late().get(event.id) if board is not None else None
+    void = guesses.why_void(board, event.id) if board is not None else None
     said = [void if void is not None else (kind.outcome or _succeeded)(event.result)
             if shown is None else f"late: {guesses.said_late(shown)}"]
     if (turned := turns.by(event.id)) is not None:

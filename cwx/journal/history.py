@@ -54,6 +54,7 @@ class Journal:
         self._turns: Turns | None = None
         self._heard: sealed.Counting | None = None
         self._guesses: sealed.Board | None = None
+        self._late: dict[str, str] | None = None
 
     def played(self, name: str | None = None, *, touching: bool = False,
                last: int | None = None, tick: Callable[[int], None] | None = None) -> Timeline:
@@ -95,7 +96,9 @@ class Journal:
     def late(self) -> dict[str, str]:
         """The guesses that reached the GM after the reveal, which count for nothing (by
         id: when their number was first shown)."""
-        return self.guesses().late()
+        if self._late is None:
+            self._late = self.guesses().late()
+        return self._late
 
     def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
         """Each reveal (line, id) that settles a guess (id) never made, or one an earlier
