@@ -21,7 +21,7 @@ from cwx.base.ink import plural
 from cwx.base.record import Record
 from cwx.campaign.files import Change
 from cwx.campaign.folder import Campaign
-from cwx.journal import history, ledger
+from cwx.journal import history, ledger, recent
 from cwx.journal import lines as journal
 from cwx.systems import sheets
 from cwx.toml import tomledit
@@ -169,7 +169,7 @@ def _saw(change: Change, file: str) -> dict[str, Any]:
     was made on another clone that never saw the end, and is a clash, never lost."""
     if change.journal is None:
         return {}
-    latest = history.latest_of(change.journal, change.name_of(file))
+    latest = recent.latest_of(change.journal, change.name_of(file))
     return {"saw": {"at": latest.when, "id": latest.id}} if latest is not None else {}
 
 

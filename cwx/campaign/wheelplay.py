@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, Conflict, about, saying
 from cwx.base.record import Record
-from cwx.journal import lines as journal
+from cwx.journal import recent
 from cwx.rules import colorwheel
 from cwx.rules.colorwheel import Bag, Question, Table, Turn
 from cwx.systems import colorwheel as system
@@ -110,17 +110,15 @@ class _Moved(Exception):
 def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
     """Turn the character's last draw, as the rules allow: a white spent on a failure,
     or the GM's black on a success (W5, W6); the bag is the one that draw came from."""
-    from cwx.journal import history
-
     rule = colorwheel.spend if turned == "spend" else colorwheel.curse
     char = camp.character(char)
     at = camp.of(char)
     for _ in range(10):
-        seen = history.last_action(at.journal_file, at.name_of(char))  # the draw's bag
+        seen = recent.last_action(at.journal_file, at.name_of(char))  # the draw's bag
         from_draw = _bag_of(at, seen) if bag is None else None
 
-        def play(sheet: Any, table: Table, seen: journal.Action | None = seen) -> Move:
-            action = history.last_action(at.journal_file, at.name_of(char))  # locked
+        def play(sheet: Any, table: Table, seen: recent.Action | None = seen) -> Move:
+            action = recent.last_action(at.journal_file, at.name_of(char))  # locked
             if (action and action.event.id) != (seen and seen.event.id):
                 raise _Moved
             with saying(colorwheel.NoDraw, " (cwx bag draw, with --drawn for dice drawn by "
@@ -137,7 +135,7 @@ def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
                    "command again", path=at.journal_file)
 
 
-def _bag_of(camp: Campaign, action: journal.Action | None) -> str | None:
+def _bag_of(camp: Campaign, action: recent.Action | None) -> str | None:
     """The bag the character's last draw came from, as its journal names it."""
     if action is None or not action.event.bag:
         return None
@@ -180,13 +178,11 @@ def end(camp: Campaign, char: str, bag: str | None) -> Move:
     """The character's luck settled at the end of a game (W7): the move's `settlement`.
     A game already ended (or never begun) with no black held is left as it is: nothing to
     settle (None), nothing written."""
-    from cwx.journal import history
-
     char = camp.character(char)
     at = camp.of(char)
 
     def play(sheet: system.WheelCharacter, table: Table) -> Move:
-        last = history.last_action(at.journal_file, at.name_of(char))  # under the lock
+        last = recent.last_action(at.journal_file, at.name_of(char))  # under the lock
         if not colorwheel.to_settle(system.last_action(last), table.held):
             raise _Settled(sheet.name, table)
         settlement = colorwheel.settle(table)

@@ -3,7 +3,8 @@ typed immutable events) in one played order (timeline.Timeline), as a stream: th
 of a file, with those of others that changed it; what is undone or counts for nothing;
 a key's steps and a file's ledger at any event; each event in words; the guesses on
 sealed numbers, late or void (sealed.py). What a command asks once (an event by its id,
-a file's latest, a character's last action) is read from only the lines that can say it.
+a file's retirements) is read from only the lines that can say it; what the journal's
+end says (a character's last action, a file's latest event), backwards (recent.py).
 
     with history.opened(path) as read:
         for step in read.steps("kris.toml", "xp"):
@@ -220,22 +221,10 @@ def naming(path: str, name: str) -> Iterator[Event]:
     return journal.holding(path, journal.spellings(name))
 
 
-def latest_of(path: str, name: str) -> Event | None:
-    """The latest event (by stamp) of the file `name`, or changing it, read from the
-    journal's end."""
-    return journal.latest(path, journal.dumps(name).encode(), lambda event: event.file == name
-                          or any(change.file == name for change in event.changes))
-
-
 def retiring(path: str) -> Iterator[Event]:
     """In the journal's order, the events that remove a file (a retire)."""
     return (item for item in journal.holding(path, (b'"removed"',))
             if any(change.removed for change in item.changes))
-
-
-def last_action(path: str, name: str) -> journal.Action | None:
-    """The character's latest action not undone, and whether it was turned (luck)."""
-    return journal.last_action(path, name)
 
 
 @contextmanager

@@ -431,15 +431,6 @@ def _kind(command: str) -> Any:
     return events.kind(command)
 
 
-class Action(Record):
-    """A character's last action, as luck spend and the GM's curse see it."""
-
-    event: Event
-    turned: bool  # already turned: by a white spent in the draw, or by a later spend or curse
-    undone_turns: tuple[str, ...] = ()  # its turns undone since: a new turn names them
-
-
-LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
 Order = tuple[str, str, int]  # Event.order
 
 
@@ -598,69 +589,10 @@ class Turns:
         return live[-1] if live else None
 
 
-def last_action(path: str, name: str) -> Action | None:
-    """The character's latest action not undone, read from the journal's end; the
-    search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
-    actions: list[Event] = []
-    turns = Turns()
-    best: Event | None = None
-    spelled = spellings(name)
-    looked = 0  # lines read since the first action was found
-    for raw in lines_from_end(path):
-        if best is not None:
-            looked += 1
-            if looked > LOOK_BACK:
-                break
-        if not any(spelling in raw for spelling in spelled):
-            continue
-        event = parse(raw)
-        if isinstance(event, BadLine) or event.file != name:
-            continue
-        turns.note(event)
-        if _kind(event.command).action:  # a game's move (not a making, an undo...)
-            # Kept without its changes and nested results: what luck reads is plain, and
-            # 2,000 hostile lines of a million values each must not all be held.
-            actions.append(event._replace(changes=(), result={
-                key: value for key, value in event.result.items()
-                if type(value) in (str, int, bool, float) or value is None}))
-            if best is None and event.id not in turns.undos:  # undone: look on
-                best = event
-            elif best is None and len(actions) > LOOK_BACK:
-                break  # that many actions, every one undone: no journal of cwx's
-    undone = turns.undone()
-    live = [event for event in actions if event.id not in undone]
-    if not live:
-        return None
-    best = max(live, key=lambda event: (event.when, event.id))
-    turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
-    return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
-                                             if turn in undone)))
-
-
 def spellings(name: str) -> tuple[bytes, ...]:
     """A name as a journal line holds it: as cwx writes it (UTF-8), and escaped to ASCII,
     as another JSON writer may have."""
     return tuple({dumps(name).encode(), dumps(name, ascii=True).encode()})
-
-
-def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event | None:
-    """The latest event (by `at`, `id`) that `wanted` chooses, read from the end of the
-    journal; only lines holding the bytes `holding` are parsed. Git may merge two clones'
-    lines out of time order, so the search goes on LOOK_BACK lines past the first found."""
-    best: Event | None = None
-    looked = 0
-    for raw in lines_from_end(path):
-        if best is not None:
-            looked += 1
-            if looked > LOOK_BACK:
-                break
-        if holding not in raw:
-            continue
-        event = parse(raw)
-        if isinstance(event, Event) and wanted(event) and \
-                (best is None or (event.when, event.id) > (best.when, best.id)):
-            best = event
-    return best
 
 
 def events_in(path: str) -> Iterator[Event]:

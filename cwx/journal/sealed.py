@@ -13,6 +13,7 @@ from typing import Any, Final
 from cwx.base.errors import BadValue
 from cwx.base.record import Record
 from cwx.journal import lines as journal
+from cwx.journal import recent
 from cwx.rules import clockworx
 from cwx.systems.clockworx import GUESSING
 
@@ -236,8 +237,8 @@ def settlements(path: str) -> dict[str, Mapping[str, Any]]:
 
 def latest_seal(path: str, until: str) -> journal.Event | None:
     """The journal's latest seal stamped no later than `until` (read from its end)."""
-    return journal.latest(path, SEALING.encode(),
-                          lambda event: event.command == SEALING and event.when <= until)
+    return recent.latest(path, SEALING.encode(),
+                         lambda event: event.command == SEALING and event.when <= until)
 
 
 def published_by(path: str, commitment_hex: str) -> str | None:

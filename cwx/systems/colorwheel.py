@@ -296,7 +296,7 @@ def traded(trade: colorwheel.Trade) -> Traded:
 
 
 def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> Turned:
-    """Luck turning the last draw (journal.Action): the journal's result, and --json's."""
+    """Luck turning the last draw (recent.Action): the journal's result, and --json's."""
     result: Turned = {"turns": action.event.id, "success": turn == "spend",
                               "luck": luck_json(after.held)}
     if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
@@ -305,7 +305,7 @@ def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> Turne
 
 
 def last_action(action: Any) -> colorwheel.LastAction | None:
-    """A character's last action in the journal (journal.Action), as the rules see it."""
+    """A character's last action in the journal (recent.Action), as the rules see it."""
     if action is None:
         return None
     event = action.event

@@ -1,0 +1,89 @@
+"""What the journal's end says, read backwards a block at a time: a character's last
+action (what luck turns), a file's latest event, the latest seal. Each costs what lies
+after what it looks for, not the campaign's length, and loads little: a command that
+asks one thing of the journal reads no more of it (history.py reads it whole)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cwx.base.record import Record
+from cwx.journal import events
+from cwx.journal import lines as journal
+from cwx.journal.lines import Event
+
+
+class Action(Record):
+    """A character's last action, as luck spend and the GM's curse see it."""
+
+    event: Event
+    turned: bool  # already turned: by a white spent in the draw, or by a later spend or curse
+    undone_turns: tuple[str, ...] = ()  # its turns undone since: a new turn names them
+
+
+LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
+
+
+def last_action(path: str, name: str) -> Action | None:
+    """The character's latest action not undone, read from the journal's end; the
+    search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
+    actions: list[Event] = []
+    turns = journal.Turns()
+    best: Event | None = None
+    spelled = journal.spellings(name)
+    looked = 0  # lines read since the first action was found
+    for raw in journal.lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if not any(spelling in raw for spelling in spelled):
+            continue
+        event = journal.parse(raw)
+        if isinstance(event, journal.BadLine) or event.file != name:
+            continue
+        turns.note(event)
+        if events.kind(event.command).action:  # a game's move (not a making, an undo...)
+            # Kept without its changes and nested results: what luck reads is plain, and
+            # 2,000 hostile lines of a million values each must not all be held.
+            actions.append(event._replace(changes=(), result={
+                key: value for key, value in event.result.items()
+                if type(value) in (str, int, bool, float) or value is None}))
+            if best is None and event.id not in turns.undos:  # undone: look on
+                best = event
+            elif best is None and len(actions) > LOOK_BACK:
+                break  # that many actions, every one undone: no journal of cwx's
+    undone = turns.undone()
+    live = [event for event in actions if event.id not in undone]
+    if not live:
+        return None
+    best = max(live, key=lambda event: (event.when, event.id))
+    turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
+    return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
+                                             if turn in undone)))
+
+
+def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event | None:
+    """The latest event (by `at`, `id`) that `wanted` chooses, read from the end of the
+    journal; only lines holding the bytes `holding` are parsed. Git may merge two clones'
+    lines out of time order, so the search goes on LOOK_BACK lines past the first found."""
+    best: Event | None = None
+    looked = 0
+    for raw in journal.lines_from_end(path):
+        if best is not None:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if holding not in raw:
+            continue
+        event = journal.parse(raw)
+        if isinstance(event, journal.Event) and wanted(event) and \
+                (best is None or (event.when, event.id) > (best.when, best.id)):
+            best = event
+    return best
+
+
+def latest_of(path: str, name: str) -> Event | None:
+    """The latest event (by stamp) of the file `name`, or changing it."""
+    return latest(path, journal.dumps(name).encode(), lambda event: event.file == name
+                  or any(change.file == name for change in event.changes))
