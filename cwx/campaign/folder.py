@@ -211,7 +211,6 @@ class Campaign:
                     unread.append(error)
                     continue
                 held.add(data, len(raw))
-                del raw  # only the data is kept: the bytes of a thousand files are not
                 kind = systems.kind_of(data)
                 if kind is not None:
                     members.append(Member(path, kind, data))

@@ -467,15 +467,15 @@ class Named:
             if type(named) is str:
                 add(hash(named))
         if len(self.seen) > MAX_NAMED:
-            raise Crowded(crowded(), path=self.path, line=number)
+            raise Crowded(_crowded(), path=self.path, line=number)
 
     def event(self, event: Event) -> None:
         self.note(event.line, event.file, event.bag, event.changes)
 
 
-def crowded() -> str:
+def _crowded() -> str:
     return (f"names more than {MAX_NAMED:,} files from the journal's start to here, and cwx "
-            f"reads a journal of up to that many (a campaign holds at most 1,000 at once): "
+            "reads a journal of up to that many (a campaign holds at most 1,000 at once): "
             "no table's journal names so many. Find the commit that brought this line "
             "(git blame journal.jsonl) and settle it with its author")
 
