@@ -83,11 +83,11 @@ def _signed(paths: list[str]) -> tuple[int, int, list[Any]]:
     """--signed: the campaign's journal lines, how many are not signed by their player's
     key, and each named (with each change of the keys that does not count)."""
     from cwx.campaign.folder import Campaign
-    from cwx.git import signing
+    from cwx.git import keyring
 
     root = Campaign.around(paths[0]).needed()
     # The journal named as check names it: as the paths were given (absolute, or from here).
-    return signing.verify(root if os.path.isabs(paths[0]) else os.path.relpath(root))
+    return keyring.verify(root if os.path.isabs(paths[0]) else os.path.relpath(root))
 
 
 def _unseen(report: checks.Report) -> list[str]:

@@ -1,4 +1,6 @@
-"""The players' keys in force along a campaign's history (docs/rules.md, "Signed turns").
+"""`cwx check --signed` (docs/rules.md, "Signed turns"): each journal line proven, through
+git's own verification, to have arrived in a commit signed by the key in force for the
+player it names, along the keys in force through the campaign's history.
 
 The first keys campaign.toml lists are taken as written. After that, a commit that
 changes, removes or adds a player's key, or changes the GMs (`gm`), counts only when it
@@ -14,9 +16,97 @@ import os
 import tempfile
 from collections.abc import Iterable
 
+from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import grows, repo, signing
 from cwx.git.repo import Repository
+
+
+class Unsigned(Record):
+    """A journal line that did not arrive in a commit signed by its player's key."""
+
+    line: int  # in HEAD's journal
+    player: str | None
+    commit: str
+    why: str
+
+
+def verify(root: str) -> tuple[int, int, list[CwxError]]:
+    """How many lines HEAD's journal holds and how many of them are not signed by the key
+    in force for the player each names when it arrived, with each named (a hundred, then
+    counted), and each change of the keys that does not count. Cannot run
+    (an error) outside git, without keys, or without ssh-keygen."""
+    import shutil
+
+    journal_file = os.path.join(root, "journal.jsonl")
+    clone = repo.of(root)
+    if clone is None:
+        raise BadFile("is not in a git clone: --signed verifies the commits lines arrived in",
+                      path=root)
+    keys = signing.keys_of(root)
+    if not keys:
+        raise BadFile("lists no players' keys ([keys]), so --signed has nothing to verify "
+                      f"against: add each player's, {signing.EXAMPLE}",
+                      path=os.path.join(root, "campaign.toml"))
+    if shutil.which("ssh-keygen") is None:
+        raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
+                      "with; install it", path=root)
+    top = os.path.realpath(root)
+    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
+    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
+    count, lines, unheld = unsigned(clone, path, settings)
+    found = [_said(item, journal_file) for item in lines]
+    if len(found) > signing.SHOWN:
+        found = [*found[:signing.SHOWN],
+                 CwxError(f"and {len(found) - signing.SHOWN} more lines not signed by their "
+                          "player's key", path=journal_file)]
+    changes = [CwxError(said(change), path=os.path.join(root, "campaign.toml"))
+               for change in unheld]
+    return count, len(lines), [*changes, *found]
+
+
+def _said(item: Unsigned, journal_file: str) -> CwxError:
+    who = f"names {item.player}" if item.player else "names no player"
+    return CwxError(f"{who}, but arrived in commit {item.commit[:12]}, {item.why}",
+                    path=journal_file, line=item.line)
+
+
+def unsigned(clone: Repository, path: str,
+             settings: str) -> tuple[int, list[Unsigned], list[Unheld]]:
+    """How many lines HEAD's journal (at `path` from the clone's top) holds, those not
+    signed by the key in force for their player when they arrived (each line's commit is
+    the first of HEAD's history that held it), and the changes of campaign.toml's (at
+    `settings`) keys that did not count."""
+    arrived = signing.arrivals(clone, path)
+    if not arrived:
+        return 0, [], []
+    found_ring = ring(clone, path, settings, {commit for _, commit in arrived})
+    found: list[Unsigned] = []
+    for number, (line, commit) in enumerate(arrived, 1):
+        player = signing.player_of(line)
+        status, key, author = found_ring.signatures.get(commit, ("N", None, "someone"))
+        held = held_at(found_ring, commit)
+        folded = player.strip().casefold() if player is not None else ""
+        wanted = {keys[folded] for keys in (h.keys for h in held) if folded in keys}
+        if key is not None and key in wanted:
+            continue
+        by = next((found_ring.names.get(n, n) for h in held for n, k in h.keys.items() if k == key),
+                  None) if key is not None else None
+        if player is None:
+            why = "and no player's turn can be proven"
+        elif not wanted:
+            why = f"and {player} has no key in campaign.toml" + (
+                " in force when it arrived" if folded in found_ring.names else "")
+        elif status == "N":
+            why = f"unsigned (by {author})"
+        elif by is None:
+            why = f"signed by {author} with a key campaign.toml does not list (or not good)" \
+                if key is None else f"signed by {author} with a key not in force for " \
+                f"{player} when it arrived (a change of [keys] that did not count)"
+        else:
+            why = f"signed by {by}'s key"
+        found.append(Unsigned(number, player, commit, why))
+    return len(arrived), found, found_ring.unheld
 
 
 class Held(Record):

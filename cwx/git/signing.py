@@ -1,7 +1,6 @@
 """Signed turns (docs/rules.md, "Signed turns"): the players' SSH public keys listed in
 campaign.toml's `[keys]`, `cwx sync` signing its commits with git's own SSH signing, and
-`cwx check --signed` proving, through git's own verification, that each journal line
-arrived in a commit signed by the key of the player it names."""
+the commit each journal line arrived in (keyring.py proves them for `cwx check --signed`)."""
 
 from __future__ import annotations
 
@@ -10,15 +9,10 @@ import binascii
 import json
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from cwx.base.errors import BadFile, CwxError
-from cwx.base.record import Record
 from cwx.git import grows, repo
 from cwx.git.repo import Repository
-
-if TYPE_CHECKING:
-    from cwx.git.keyring import Unheld
 
 # The key types OpenSSH signs with (ssh-keygen -Y sign); a DSA key signs nothing now.
 TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
@@ -164,96 +158,6 @@ def _private_key(clone: Repository, public: str) -> str | None:
 
 
 # ---------------------------------------------------------------- cwx check --signed
-
-
-class Unsigned(Record):
-    """A journal line that did not arrive in a commit signed by its player's key."""
-
-    line: int  # in HEAD's journal
-    player: str | None
-    commit: str
-    why: str
-
-
-def verify(root: str) -> tuple[int, int, list[CwxError]]:
-    """How many lines HEAD's journal holds and how many of them are not signed by the key
-    in force for the player each names when it arrived, with each named (a hundred, then
-    counted), and each change of the keys that does not count (keyring.py). Cannot run
-    (an error) outside git, without keys, or without ssh-keygen."""
-    import shutil
-
-    from cwx.git import keyring
-
-    journal_file = os.path.join(root, "journal.jsonl")
-    clone = repo.of(root)
-    if clone is None:
-        raise BadFile("is not in a git clone: --signed verifies the commits lines arrived in",
-                      path=root)
-    keys = keys_of(root)
-    if not keys:
-        raise BadFile("lists no players' keys ([keys]), so --signed has nothing to verify "
-                      f"against: add each player's, {EXAMPLE}",
-                      path=os.path.join(root, "campaign.toml"))
-    if shutil.which("ssh-keygen") is None:
-        raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
-                      "with; install it", path=root)
-    top = os.path.realpath(root)
-    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
-    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
-    count, lines, unheld = unsigned(clone, path, settings)
-    found = [_said(item, journal_file) for item in lines]
-    if len(found) > SHOWN:
-        found = [*found[:SHOWN], CwxError(f"and {len(found) - SHOWN} more lines not signed by "
-                                          "their player's key", path=journal_file)]
-    changes = [CwxError(keyring.said(change), path=os.path.join(root, "campaign.toml"))
-               for change in unheld]
-    return count, len(lines), [*changes, *found]
-
-
-def _said(item: Unsigned, journal_file: str) -> CwxError:
-    who = f"names {item.player}" if item.player else "names no player"
-    return CwxError(f"{who}, but arrived in commit {item.commit[:12]}, {item.why}",
-                    path=journal_file, line=item.line)
-
-
-def unsigned(clone: Repository, path: str,
-             settings: str) -> tuple[int, list[Unsigned], list[Unheld]]:
-    """How many lines HEAD's journal (at `path` from the clone's top) holds, those not
-    signed by the key in force for their player when they arrived (each line's commit is
-    the first of HEAD's history that held it), and the changes of campaign.toml's (at
-    `settings`) keys that did not count."""
-    from cwx.git import keyring
-
-    arrived = arrivals(clone, path)
-    if not arrived:
-        return 0, [], []
-    ring = keyring.ring(clone, path, settings, {commit for _, commit in arrived})
-    found: list[Unsigned] = []
-    for number, (line, commit) in enumerate(arrived, 1):
-        player = player_of(line)
-        status, key, author = ring.signatures.get(commit, ("N", None, "someone"))
-        held = keyring.held_at(ring, commit)
-        folded = player.strip().casefold() if player is not None else ""
-        wanted = {keys[folded] for keys in (h.keys for h in held) if folded in keys}
-        if key is not None and key in wanted:
-            continue
-        by = next((ring.names.get(n, n) for h in held for n, k in h.keys.items() if k == key),
-                  None) if key is not None else None
-        if player is None:
-            why = "and no player's turn can be proven"
-        elif not wanted:
-            why = f"and {player} has no key in campaign.toml" + (
-                " in force when it arrived" if folded in ring.names else "")
-        elif status == "N":
-            why = f"unsigned (by {author})"
-        elif by is None:
-            why = f"signed by {author} with a key campaign.toml does not list (or not good)" \
-                if key is None else f"signed by {author} with a key not in force for " \
-                f"{player} when it arrived (a change of [keys] that did not count)"
-        else:
-            why = f"signed by {by}'s key"
-        found.append(Unsigned(number, player, commit, why))
-    return len(arrived), found, ring.unheld
 
 
 def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
