@@ -299,3 +299,22 @@ def test_first_keys_of_a_history_of_its_own_merged_in_do_not_count(table: Table)
     assert any("as a table's first keys, beside the table's own" in m for m in said), said
     assert any("by Mallory <m@table> changed Alice's key" in m for m in said), said
     assert checked.json["signed"]["unsigned"] == 1  # the forged turn; every other proven
+
+
+def test_a_first_key_for_a_name_that_played_needs_a_gm(table: Table) -> None:
+    # Dave played without a key; Mallory lists his own key as Dave's: named, and Dave's
+    # turns stay unproven. Carol, who never played, lists hers as she likes.
+    _forge(table, sign_as=None, player="Dave")
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    taken = _keys_changed(table, mallory, "Dave", "mallory", sign_as="mallory")
+    _keys_changed(table, mallory, "Carol", "bob", sign_as=None)
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    said = [p["message"] for p in checked.json["problems"]]
+    assert said[0].startswith(
+        f"commit {taken[:12]} by Mallory <m@table> added Dave's key in campaign.toml, signed "
+        "with a key not in force before it, not by a GM's key (Dave played before it, with "
+        "no key): the change does not count"), said
+    assert "names Dave, but arrived in commit" in said[1]
+    assert "has no key in campaign.toml in force when it arrived" in said[1]
+    assert len(said) == 2

@@ -232,7 +232,7 @@ class _Walk:
         if counted or parents[0] in same:
             return self.held[(counted or parents)[0]].keys.get(name)
         old = base.keys.get(name)
-        if new == old or self._counts(commit, old, base, name, parents[0]):
+        if new == old or self._counts(commit, old, base, name, parents):
             return new
         how = "added" if old is None else "removed" if new is None else "changed"
         self.unheld.append(Unheld(commit, _committer(clone, commit),
@@ -252,10 +252,10 @@ class _Walk:
         return base.gms
 
     def _counts(self, commit: str, old: str | None, base: Held, name: str,
-                parent: str) -> bool:
+                parents: list[str]) -> bool:
         """Whether a change of `name`'s key in `commit` counts: signed by the old key or a
-        GM's; a newcomer's first key counts as written."""
-        if old is None and name not in self._played(parent):
+        GM's; a newcomer's first key (a name no parent's journal names) counts as written."""
+        if old is None and not any(name in self._played(parent) for parent in parents):
             return True
         status, key = self.signatures.get(commit, ("N", None, ""))[:2]
         return (status == "G" and key is not None and key == old) or \
@@ -292,12 +292,15 @@ def said(unheld: Unheld) -> str:
                 "campaign.toml as a table's first keys, beside the table's own (listed in "
                 f"{unheld.signed[:12]}): a history of its own, merged in. None of them "
                 "counts, and turns signed with them are named")
-    what, whose = ("the GMs (gm)", "a GM's") if unheld.player is None else \
-        (f"{unheld.player}'s key", f"a GM's ({unheld.player} played before, with no key)")\
-        if unheld.how == "added" else \
-        (f"{unheld.player}'s key", f"{unheld.player}'s own (the key before it) nor a GM's")
+    what, whose, why = "the GMs (gm)", "a GM's", ""
+    if unheld.player is not None:
+        what = f"{unheld.player}'s key"
+        whose = "a GM's" if unheld.how == "added" else \
+            f"{unheld.player}'s own (the key before it) nor a GM's"
+        why = f" ({unheld.player} played before it, with no key)" \
+            if unheld.how == "added" else ""
     return (f"commit {unheld.commit[:12]} by {unheld.by} {unheld.how} {what} in "
-            f"campaign.toml, {unheld.signed}, not by {whose} key: the change does not "
+            f"campaign.toml, {unheld.signed}, not by {whose} key{why}: the change does not "
             "count, and turns after it are verified against the keys before it. A lost "
             "key is replaced in a commit a GM signs (docs/rules.md, \"Signed turns\")")
 
