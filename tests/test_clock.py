@@ -131,3 +131,45 @@ def test_a_tick_after_any_stamp_is_the_next_millisecond() -> None:
             assert clock.after(at) == expected, at
     assert calendar.timegm(time.strptime(clock.after("2024-02-28T23:59:59.999Z")[:19],
                                          "%Y-%m-%dT%H:%M:%S")) % 86400 == 0
+
+
+def _stamped(clone: Path, at: str) -> None:
+    """The clone's last journal line as a clock showing `at` would have stamped it."""
+    path = clone / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    line = json.loads(lines[-1])
+    line["at"] = at
+    path.write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
+
+
+@pytest.mark.parametrize("far", ["2031-06-01T12:00:00.000Z", clock.LAST_STAMP])
+def test_undo_takes_back_the_change_played_last_after_a_far_future_line(
+        tmp_path: Path, far: str) -> None:
+    # The adversary's F5: a clone's line stamped years ahead (or at the last moment a
+    # stamp says) is followed by the journal's clock; the changes played after it are
+    # still the ones undo takes back, last first, and the far line itself only when named.
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    resolve = ["clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris"]  # +2 xp
+    assert table.cwx(alice, *resolve).status == 0
+    _stamped(alice, far)
+    leapt = journal(alice)[-1]
+    table.commit(alice, "Kris resolves, by a clock years ahead")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    assert table.cwx(bob, *resolve).status == 0
+    assert table.cwx(bob, *resolve).status == 0
+    played = journal(bob)[-2:]
+    assert all(event["at"] >= far for event in played)  # stamped after it: the order holds
+    logged = [event["id"] for event in cwx("log", "--json", cwd=bob).json["events"]]
+    assert logged[-3:] == [leapt["id"], *(event["id"] for event in played)]
+    ahead = cwx("check", "--json", cwd=bob).json["ahead"]
+    assert [line["line"] for line in ahead] == [len(journal(bob)) - 2]  # the leap alone
+    for event in reversed(played):  # undo walks back from the change played last
+        undone = table.cwx(bob, "undo", "--json")
+        assert undone.status == 0 and undone.json["undid"]["id"] == event["id"]
+    doubted = cwx("undo", cwd=bob)  # next is the leap itself: named, never guessed
+    assert doubted.status == 2 and doubted.stderr.count("\n") == 1
+    assert f"`cwx undo {leapt['id'][:12]}` takes it back" in doubted.stderr
+    assert table.cwx(bob, "undo", leapt["id"][:12]).status == 0  # the advice, followed
+    assert cwx("check", cwd=bob).status == 0

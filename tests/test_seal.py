@@ -167,3 +167,21 @@ def test_a_sealed_number_others_can_read_is_not_resolved_against(tmp_path: Path)
     assert cwx("clock", "reveal", "--campaign", tmp_path).status == 2
     assert cwx("clock", "pick", "--seal", "--force", "--campaign", tmp_path).status == 0
     assert (tmp_path / SEALED).stat().st_mode & 0o777 == 0o600
+
+
+def test_the_seal_published_last_is_the_gms_after_a_line_far_ahead(tmp_path: Path) -> None:
+    # A seal that leapt years ahead of the clocks is no GM's; one the journal's clock
+    # stamped after such a line (the GM sealed after pulling it) is the one published.
+    path = tmp_path / "journal.jsonl"
+
+    def sealed(n: int, at: str, commitment: str) -> None:
+        with open(path, "a") as file:
+            file.write(json.dumps({"v": 2, "id": f"{n:016x}", "at": at,
+                                   "command": seal.SEALING, "result": {
+                                       "commitment": commitment}, "changes": []}) + "\n")
+
+    sealed(1, "2026-12-02T10:00:00.000Z", "a" * 64)
+    sealed(2, "2031-06-01T12:00:00.000Z", "b" * 64)
+    assert seal.published(str(path)) == "a" * 64
+    sealed(3, "2031-06-01T12:00:00.001Z", "c" * 64)
+    assert seal.published(str(path)) == "c" * 64

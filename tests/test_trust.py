@@ -352,14 +352,23 @@ def test_a_file_a_line_names_another_way_is_no_second_file(saga_: Path) -> None:
     assert value(saga_, "bag.toml", "bag", "white") == 1
 
 
-def test_a_line_stamped_far_ahead_is_not_the_change_undo_takes_back(saga_: Path) -> None:
+def test_a_line_stamped_far_ahead_is_no_change_undo_takes_back_unasked(saga_: Path) -> None:
     assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", "kris",
                cwd=saga_).status == 0
     with open(saga_ / "journal.jsonl", "a") as file:
         file.write(line(at="2099-01-01T00:00:00.000Z", who="Kris", file="kris.toml",
                         bag=None, command="clock resolve", changes=[
                             {"file": "kris.toml", "key": "xp", "from": 2, "to": 40}]))
-    assert cwx("undo", cwd=saga_).status == 0
+    # The latest in the journal's order, but it leapt 70 years ahead of this clock and of
+    # every line before it: undo doubts it is meant, refuses, and names both choices.
+    doubted = cwx("undo", cwd=saga_)
+    assert doubted.status == 2 and doubted.stderr.count("\n") == 1
+    assert "`cwx undo 000000000000` takes it back" in doubted.stderr
+    resolve = json.loads((saga_ / "journal.jsonl").read_text().splitlines()[-2])["id"]
+    assert f"`cwx undo {resolve[:12]}` takes back the `clock resolve` before it" in \
+        doubted.stderr
+    assert value(saga_, "kris.toml", "xp") == 2  # nothing taken back
+    assert cwx("undo", resolve[:12], cwd=saga_).status == 0  # the advice, followed
     assert value(saga_, "kris.toml", "xp") == 0  # the resolve this clock made
 
 

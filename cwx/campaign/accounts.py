@@ -609,7 +609,6 @@ class _Asked(Record):
     name: str | None  # of this file only
     player: str | None  # by this player only
     redo: bool
-    horizon: str  # a stamp later than this is passed by
 
 
 def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
@@ -617,10 +616,6 @@ def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
     """Why `event` is not one this undo may take back (None: it may)."""
     from cwx.journal import events
 
-    if event.when > asked.horizon:
-        # A line stamped more than a day ahead of this clock is no change a player just
-        # made (a clone's clock a day wrong, or a line written to be the one undone).
-        return "is stamped more than a day ahead of this machine's clock"
     if event.id in undos.void:
         return "counts for nothing (another undo or turn of the same came first)"
     if event.id in undos.undone:
@@ -645,8 +640,7 @@ def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
 
 
 def _asked(name: str | None, player: str | None, redo: bool) -> _Asked:
-    return _Asked(name, player, redo, time.strftime("%Y-%m-%dT%H:%M:%S.999Z",
-                                                    time.gmtime(time.time() + 86400)))
+    return _Asked(name, player, redo)
 
 
 def latest_undoable(path: str, name: str | None, player: str | None,
@@ -655,19 +649,45 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     counting in the ledger (an action that changed no file, a failed draw, is one too);
     with `redo`, their most recent undo still standing. A change undone and redone before
     is undone again by undoing its redo: each change has one chain of undos."""
+    from cwx.journal import clock
+
     with history.opened(path) as read:
         undos, asked = _undos(read), _asked(name, player, redo)
+        # The last played, in log's order (`at`, ties in the journal's), and the one
+        # before it; and the latest stamp before each in the journal's lines, to see a
+        # leap ahead.
         best: journal.Event | None = None
+        before: journal.Event | None = None
+        stamped_before, latest = "", ""
         for event in history.every(path):
-            if (best is None or (event.when, event.id) > (best.when, best.id)) and \
-                    _why_not(event, asked, undos, read) is None:
-                best = event
+            if (before is None or (event.when, event.line) > (before.when, before.line)) \
+                    and _why_not(event, asked, undos, read) is None:
+                if best is None or (event.when, event.line) > (best.when, best.line):
+                    best, before, stamped_before = event, best, latest
+                else:
+                    before = event
+            latest = max(latest, event.when)
+    if best is not None and clock.leaps(best.when, stamped_before or None, clock.DAY,
+                                        time.time()):
+        raise RuleForbids(_leapt(best, before, redo), path=path)
     if best is None:
         what, verb = ("undo", "redo") if redo else ("change", "undo")
         whose = f" of {name}" if name else ""
         by = f" (by {player}; --player NAME names another player)" if player else ""
         raise RuleForbids(f"there is no {what}{whose} left to {verb}{by}", path=path)
     return _undoing(path, best, undos)
+
+
+def _leapt(best: journal.Event, before: journal.Event | None, redo: bool) -> str:
+    """Why undo doubts the latest change is the one meant, and what to run instead."""
+    flag = " --redo" if redo else ""
+    then = f"; `cwx undo{flag} {before.id[:12]}` takes back the `{before.command}` before " \
+        "it" if before is not None else ""
+    return (f"the latest {'undo' if redo else 'change'} in the journal's order, "
+            f"`{best.command}` {best.id[:12]}, is stamped {times.shown(best.when)}, more "
+            "than a day ahead of this machine's clock and of every line before it (a clone's "
+            "clock far wrong, or a line written to be undone), so cwx does not guess it is "
+            f"the one you mean: `cwx undo{flag} {best.id[:12]}` takes it back{then}")
 
 
 def named_undoable(path: str, wanted: str, name: str | None, player: str | None,

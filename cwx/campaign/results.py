@@ -168,9 +168,9 @@ class Checked(TypedDict):
     supply: Luck | None
     pending: list[Waiting]
     ahead: Annotated[list[Ahead], Shape(
-        description="Journal lines stamped more than ten minutes ahead of this clone's "
-                    "clock: information, not a finding (the clock of the clone that made "
-                    "them may be wrong).")]
+        description="Journal lines whose stamp leapt more than ten minutes ahead of this "
+                    "clone's clock and of every line before them: information, not a "
+                    "finding (the clock of the clone that made them may be wrong).")]
     signed: Annotated[Signed | None, Shape(
         description="With --signed: the journal's lines, and how many did not arrive in a "
                     "commit signed by the key campaign.toml had in force then for the player "

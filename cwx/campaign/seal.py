@@ -157,18 +157,24 @@ def by_a_gm(camp: Any, does: str) -> None:
                               camp.root, SETTINGS))
 
 
-FUTURE = 86_400  # seconds: a seal stamped later than this ahead of now is no seal of now
-
-
 def published(journal_path: str | None) -> str | None:
-    """The commitment the journal published last: its latest seal's (one stamped far in
-    the future, a line no GM's clock wrote, aside), or None."""
+    """The commitment the journal published last: its latest seal's, or None. A seal that
+    leapt more than a day ahead of this clock and of the journal before it is a line no
+    GM's clock wrote, set aside; one the journal's clock stamped after such a line (the
+    GM sealed after pulling it) is the GM's."""
     if journal_path is None:
         return None
     import time
 
-    horizon = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + FUTURE))
-    event = journaled.latest_seal(journal_path, horizon)
+    from cwx.journal import clock
+
+    now, passed = time.time(), set[str]()
+    while True:
+        event = journaled.latest_seal(journal_path, passed)
+        if event is None or len(passed) >= 16 or \
+                not clock.leapt(journal_path, event, clock.DAY, now):
+            break
+        passed.add(event.id)
     commitment = event.result.get("commitment") if event else None
     return commitment if isinstance(commitment, str) else None
 

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, NamedTuple
 from cwx.journal import lines as journal
 
 TICK = 1  # a millisecond: the finest a stamp says
-LAST_STAMP = "9999-12-31T23:59:59.999Z"  # the latest a stamp can say
+LAST_STAMP = journal.LAST  # the latest a stamp can say
 WINDOW = 1 << 16  # without a kept clock: the journal's last stretch read, in bytes
 HEAD = 80  # a line's first bytes kept: its id and stamp are among them
 KEPT = 16  # journals a clone's kept clock remembers (a repository may hold several)
@@ -178,6 +178,38 @@ def _keep(path: str, known: dict[str, Mark], newest: str) -> None:
 
 
 AHEAD = 10 * 60  # seconds a stamp may run ahead of the clock reading it before it is told
+DAY = 86_400  # seconds past the clocks a line must leap before undo doubts it is meant
+
+
+def leaps(at: str, before: str | None, seconds: float, now: float) -> bool:
+    """Whether a line stamped `at` leapt more than `seconds` past both this clone's clock
+    (`now`) and `before`, the latest stamp of the lines before it: a clock far ahead made
+    it. A line the clock followed is a tick after the journal, and leaps nowhere (a clone
+    appends after what it had, and git keeps each clone's lines in their order)."""
+    if at <= journal.stamp_at(min(now + seconds, _END)):  # the cheap test, on most lines
+        return False
+    return before is None or _seconds(at) - _seconds(before) > seconds
+
+
+def leapt(path: str, event: journal.Event, seconds: float, now: float) -> bool:
+    """`leaps` for the event of the journal at `path`, whose lines before it are read for
+    their stamps only when its stamp is that far ahead of this clone's clock at all."""
+    if not leaps(event.when, None, seconds, now):
+        return False
+    file = journal.opened(path)
+    if file is None:
+        return True
+    wanted, best = event.id.encode(), None
+    with file:
+        for line in journal.lines_of(file):
+            if isinstance(line, int):
+                continue
+            stamp = _stamp_in(line)
+            if wanted in line and stamp == event.when:
+                break
+            if stamp is not None and (best is None or stamp > best):
+                best = stamp
+    return leaps(event.when, best, seconds, now)
 
 
 class Ahead(NamedTuple):
@@ -196,23 +228,34 @@ class Ahead(NamedTuple):
 
 
 class Hearer:
-    """Hears a journal's events (of the journal at `path`, set as each is read) and keeps
-    the first few stamped far ahead."""
+    """Hears a journal's events in its lines' order (of the journal at `path`, set as each
+    is read) and keeps the first few that leapt far ahead of this clone's clock and of
+    every line before them. The lines the journal's clock stamped after one of them are
+    the order of play, not a clock's fault, and are not told."""
 
     SHOWN = 20
 
     def __init__(self, now: float) -> None:
         self.now = now
-        self.beyond = stamp(now + AHEAD, None)
         self.found: list[Ahead] = []
         self.path = ""
+        self._of, self._latest = "", ""  # the journal read, and its latest stamp so far
 
     def note(self, event: journal.Event) -> None:
-        if event.at > self.beyond and len(self.found) < self.SHOWN:
-            self.found.append(Ahead(self.path, event.line, event.at, _seconds(event.at) - self.now))
+        if self._of != self.path:
+            self._of, self._latest = self.path, ""
+        when = event.when
+        if len(self.found) < self.SHOWN and \
+                leaps(when, self._latest or None, AHEAD, self.now):
+            self.found.append(Ahead(self.path, event.line, event.at, _seconds(when) - self.now))
+        if when > self._latest:
+            self._latest = when
 
 
 def _seconds(at: str) -> float:
     import calendar
 
     return calendar.timegm(time.strptime(at[:19], "%Y-%m-%dT%H:%M:%S")) + int(at[20:23]) / 1000
+
+
+_END = 253_402_300_799.999  # LAST_STAMP in seconds: no stamp says a later moment

@@ -49,6 +49,7 @@ MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
 # keep something of each file named (the ledger, the audit's bags, check's look at each),
 # so a journal naming 800,000 cost them 300 MB and tens of seconds.
 MAX_NAMED = 10_000
+LAST = "9999-12-31T23:59:59.999Z"  # the latest moment a stamp says
 _AT = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z"
 
 
@@ -85,8 +86,12 @@ class Event(Record):
     @property
     def order(self) -> tuple[str, str, int]:
         """Where it stands in time: (`at`, `id`), every clone alike. Version 1 stamped to
-        the second, so its ties go by the journal's order (its line) instead."""
-        return (self.when, self.id, 0) if self.v >= 2 else (self.when, "", self.line)
+        the second, so its ties go by the journal's order (its line) instead, and so do
+        the events stamped at the last moment a stamp says (LAST), which the journal's
+        clock can stamp no later (journal/clock.py)."""
+        if self.v >= 2 and self.at != LAST:
+            return (self.when, self.id, 0)
+        return (self.when, "", self.line)
 
     @property
     def when(self) -> str:

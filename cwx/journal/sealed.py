@@ -7,7 +7,7 @@ lines that can hold one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from cwx.base.errors import BadValue
@@ -235,10 +235,10 @@ def settlements(path: str) -> dict[str, Mapping[str, Any]]:
     return found
 
 
-def latest_seal(path: str, until: str) -> journal.Event | None:
-    """The journal's latest seal stamped no later than `until` (read from its end)."""
+def latest_seal(path: str, but: Collection[str] = ()) -> journal.Event | None:
+    """The journal's latest seal but those whose ids are in `but` (read from its end)."""
     return recent.latest(path, SEALING.encode(),
-                         lambda event: event.command == SEALING and event.when <= until)
+                         lambda event: event.command == SEALING and event.id not in but)
 
 
 def published_by(path: str, commitment_hex: str) -> str | None:
