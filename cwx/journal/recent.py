@@ -10,7 +10,7 @@ from collections.abc import Callable
 from cwx.base.record import Record
 from cwx.journal import events
 from cwx.journal import lines as journal
-from cwx.journal.lines import Event
+from cwx.journal.lines import Event, Order
 
 
 class Action(Record):
@@ -28,11 +28,12 @@ def last_action(path: str, name: str) -> Action | None:
     """The character's latest action not undone, read from the journal's end; the
     search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
     actions: list[Event] = []
+    place: dict[str, int] = {}  # an action -> how many lines from the end it was read
     turns = journal.Turns()
     best: Event | None = None
     spelled = journal.spellings(name)
     looked = 0  # lines read since the first action was found
-    for raw in journal.lines_from_end(path):
+    for back, raw in enumerate(journal.lines_from_end(path)):
         if best is not None:
             looked += 1
             if looked > LOOK_BACK:
@@ -49,6 +50,7 @@ def last_action(path: str, name: str) -> Action | None:
             actions.append(event._replace(changes=(), result={
                 key: value for key, value in event.result.items()
                 if type(value) in (str, int, bool, float) or value is None}))
+            place.setdefault(event.id, back)
             if best is None and event.id not in turns.undos:  # undone: look on
                 best = event
             elif best is None and len(actions) > LOOK_BACK:
@@ -57,7 +59,7 @@ def last_action(path: str, name: str) -> Action | None:
     live = [event for event in actions if event.id not in undone]
     if not live:
         return None
-    best = max(live, key=lambda event: (event.when, event.id))
+    best = max(live, key=lambda event: _from_end(event, place[event.id]))
     turned = bool(best.result.get("white_spent")) or turns.by(best.id) is not None
     return Action(best, turned, tuple(sorted(turn for _, turn, _ in turns.turns.get(best.id, [])
                                              if turn in undone)))
@@ -68,8 +70,9 @@ def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event 
     journal; only lines holding the bytes `holding` are parsed. Git may merge two clones'
     lines out of time order, so the search goes on LOOK_BACK lines past the first found."""
     best: Event | None = None
+    at: Order = ("", "", 0)
     looked = 0
-    for raw in journal.lines_from_end(path):
+    for back, raw in enumerate(journal.lines_from_end(path)):
         if best is not None:
             looked += 1
             if looked > LOOK_BACK:
@@ -78,9 +81,17 @@ def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event 
             continue
         event = journal.parse(raw)
         if isinstance(event, journal.Event) and wanted(event) and \
-                (best is None or (event.when, event.id) > (best.when, best.id)):
-            best = event
+                (best is None or _from_end(event, back) > at):
+            best, at = event, _from_end(event, back)
     return best
+
+
+def _from_end(event: Event, back: int) -> Order:
+    """Event.order of an event read `back` lines from the journal's end, where its line's
+    number is not known: a tie that goes by the journal's order goes by how near the end
+    it is."""
+    when, id_, _ = event.order
+    return when, id_, -back
 
 
 def latest_of(path: str, name: str) -> Event | None:
