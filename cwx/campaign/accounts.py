@@ -738,10 +738,14 @@ def _forged(event: journal.Event) -> bool:
 
 
 def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
-    """Whether `event` is a reveal that settles a guess never made, or one settled already
-    (`cwx check` names it): anyone takes it back."""
+    """Whether `event` is a reveal that settles a guess never made, or one settled already,
+    or a game's end that settles a draw it cannot (`cwx check` names it): anyone takes it
+    back."""
     from cwx.campaign import guesses
+    from cwx.journal import ends, events
 
+    if events.kind(event.command).settles:
+        return ends.in_vain(read.path, event.id)
     if guesses.SETTLED not in event.result or "nonce" not in event.result:
         return False
     return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain())

@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, history, ledger, rederive
+from cwx.journal import clock, ends, history, ledger, rederive
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -203,15 +203,15 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         heard = seal.Reveals(_gms(home))  # on the pass that reads every line
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-            replaying = rederive.Replaying()
+            replaying, ended = rederive.Replaying(), ends.Ends()
             try:
                 folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
-                                                         replaying.note, *ticking))
+                                                         replaying.note, ended.note, *ticking))
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
             said += _forged(path, replaying, counting) + _swapped(path, counting) + \
-                _in_vain(path, counting) + \
+                _in_vain(path, counting) + _ended_in_vain(path, ended) + \
                 _not_as_guessed(path, home, counting)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                         [os.path.realpath(p) for p in given],
@@ -282,6 +282,15 @@ def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
                      "experience is none the rules give (a reveal line written or copied by "
                      f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
             for line, reveal, guess, why in counting.settled_in_vain()]
+
+
+def _ended_in_vain(path: str, ended: ends.Ends) -> list[CwxError]:
+    """Each game's end that names a draw it cannot settle: a draw no line of its character
+    made, or one played after it."""
+    return [CwxError(f"game end {end.id[:8]} settles draw {draw[:8]}, but {why}: an end "
+                     "settles the draws played before it in its own game (a line written "
+                     f"by hand?); `cwx undo {end.id}` takes it back", path=path, line=end.line)
+            for end, draw, why in ended.settled_in_vain(lambda wanted: history.with_ids(path, wanted))]
 
 
 def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:

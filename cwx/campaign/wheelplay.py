@@ -178,24 +178,31 @@ def end(camp: Campaign, char: str, bag: str | None) -> Move:
     """The character's luck settled at the end of a game (W7): the move's `settlement`.
     A game already ended (or never begun) with no black held is left as it is: nothing to
     settle (None), nothing written."""
+    from cwx.journal import ends
+
     char = camp.character(char)
     at = camp.of(char)
 
     def play(sheet: system.WheelCharacter, table: Table) -> Move:
-        last = recent.last_action(at.journal_file, at.name_of(char))  # under the lock
+        name = at.name_of(char)
+        last = recent.last_action(at.journal_file, name)  # under the lock
         if not colorwheel.to_settle(system.last_action(last), table.held):
             raise _Settled(sheet.name, table)
         settlement = colorwheel.settle(table)
-        return Move(settlement.table, system.settled(settlement), settlement=settlement)
+        # Named by id: the game it ends is the one this clone saw, however git merges.
+        draws = ends.unsettled(at.journal_file, name)
+        return Move(settlement.table, system.settled(settlement, draws), settlement=settlement)
 
     try:
         made = move(at, "game end", char, bag, play)
     except _Settled as already:  # nothing was written
         nothing: GameEnded = {"luck": system.luck_json(already.table.held),
-                              "removed": {"white": 0, "black": 0}, "settled": False}
+                              "removed": {"white": 0, "black": 0}, "game": [],
+                              "settled": False}
         return Move(already.table, nothing, who=already.who)
     assert made.settlement is not None
-    ended: GameEnded = {**system.settled(made.settlement), "settled": True}
+    ended: GameEnded = {**system.settled(made.settlement, list(made.result["game"])),
+                        "settled": True}
     return made._replace(result=ended)
 
 

@@ -27,8 +27,9 @@ from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
 from cwx.toml import tomlread
 
-# What a line must hold to undo or turn another, or to say a file's start (ledger.PRELUDE).
-UNDOING = (b'"undoes"', b'"turns"')
+# What a line must hold to undo, turn or settle another, or to say a file's start
+# (ledger.PRELUDE).
+UNDOING = journal.UNDOING
 
 
 class Step(Record):

@@ -26,7 +26,7 @@ from cwx import systems
 from cwx.base import times
 from cwx.base.errors import CwxError, shown
 from cwx.base.record import Record
-from cwx.journal.lines import Event, Order, Turns
+from cwx.journal.lines import UNDOING, Event, Order, Turns
 from cwx.systems import Rule
 from cwx.toml import tomlread
 
@@ -543,8 +543,9 @@ def _items(value: Any) -> list[Any]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-# What a line needs for the prelude: a file made or retired, an undo or a turn, the supply.
-PRELUDE = (b'"text"', b'"undoes"', b'"turns"', b'"removed"', b'"supply"')
+# What a line needs for the prelude: a file made or retired, an undo, a turn or a game's end
+# (lines.UNDOING), the supply.
+PRELUDE = (b'"text"', *UNDOING, b'"removed"', b'"supply"')
 
 
 def fold(events: Iterable[Event]) -> Ledger:

@@ -11,7 +11,9 @@ Versions (VERSIONS; a line is upgraded to the current one as it is read, `_upgra
      `undoes` on an undo; `correction` on a change that does not count in the ledger;
      `player` (cwx 0.3 on): the person at the keyboard, where `who` is the character;
      a change `removed` (a file retired), and a result's `supply` (the campaign's dice
-     changed by the GM, or by a bag retired).
+     changed by the GM, or by a bag retired); later, a game end's result `game` (the
+     draws it settles, by id: a line without it settles every draw of its character
+     played before it, as game ends always did).
 A key this cwx does not know (a later version's) is kept in the event's `meta` and
 written back with it, never lost.
 """
@@ -436,6 +438,10 @@ def _kind(command: str) -> Any:
     return events.kind(command)
 
 
+GAME = "game"  # a game's end's result: the ids of the draws of the game it settles
+# What a line holds to undo, turn or settle another (Turns): the readers of the undos and
+# turns parse only the lines holding one of these.
+UNDOING = (b'"undoes"', b'"turns"', b'"game"')
 Order = tuple[str, str, int]  # Event.order
 
 
@@ -502,14 +508,29 @@ def _undone_by(counting: Mapping[str, str]) -> set[str]:
     return {change for change, status in undone.items() if status}
 
 
+MOST_SETTLED = 1000  # draws one game's end names: a game of a table has a few dozen
+
+
+def game_of(event: Event) -> tuple[str, ...] | None:
+    """The draws a game's end settles, as its line names them (None: a line from before
+    ends named them, which settles every draw of its character played before it)."""
+    said = event.result.get(GAME)
+    if not isinstance(said, list):
+        return None
+    return tuple(item for item in said[:MOST_SETTLED] if isinstance(item, str) and
+                 len(item) <= MAX_ID)
+
+
 class Turns:
     """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
     "The campaign ledger"): the first of two undos; no turn made while another of the
-    same draw stood, nor an undo of what counts for nothing."""
+    same draw stood, no game's end made while another end of one of its draws stood,
+    nor an undo of what counts for nothing."""
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
         self.turns: dict[str, list[tuple[Order, str, bool]]] = {}  # a draw -> its turns
+        self.ends: dict[str, list[tuple[Order, str]]] = {}  # a draw -> the ends settling it
         self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
         self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
@@ -519,15 +540,21 @@ class Turns:
 
     def note(self, event: Event) -> bool:
         """Note an event; False when it would keep more than MAX_TURNS (left out)."""
-        turned = event.result.get("turns")
+        turned, game = event.result.get("turns"), event.result.get(GAME)
         is_turn = isinstance(turned, str) and _kind(event.command).turn
-        if not (event.undoes or is_turn) or event.id in self.seen:
+        is_end = isinstance(game, list) and bool(game) and _kind(event.command).settles
+        if not (event.undoes or is_turn or is_end) or event.id in self.seen:
             return True
         if self.kept > MAX_TURNS:
             return False
         self.seen.add(event.id)
         self.kept += 300 + 2 * len(event.id) + len(event.undoes or "") + len(turned or "")
         self._void = self._undone = None
+        if is_end:
+            draws = game_of(event) or ()
+            self.kept += sum(100 + len(draw) for draw in draws)
+            for draw in draws:
+                self.ends.setdefault(draw, []).append((event.order, event.id))
         if event.undoes:
             self.undos.setdefault(event.undoes, []).append((event.order, event.id))
         if is_turn:
@@ -564,6 +591,20 @@ class Turns:
                     standing = turn
                 else:
                     void.add(turn)  # made by a clone that had not seen the standing one undone
+        # Likewise a game's end made while another end of one of its draws stood (two clones
+        # ended the game at once): its dice were settled already.
+        settling: dict[str, tuple[Order, list[str]]] = {}  # an end -> its draws
+        for draw, named in self.ends.items():
+            for order, end in named:
+                settling.setdefault(end, (order, []))[1].append(draw)
+        settled: dict[str, str] = {}  # a draw -> the end that stands for it
+        for end, (order, draws) in sorted(settling.items(), key=lambda item: item[1][0]):
+            if any(draw in settled and not (settled[draw] in undone and
+                                            order > undone_at[settled[draw]])
+                   for draw in draws):
+                void.add(end)
+            else:
+                settled.update(dict.fromkeys(draws, end))
         # An undo of what counts for nothing counts for nothing, and so on down a chain
         # of redos (an undo of an undo).
         pending = [target for target in void if target in self.undos]

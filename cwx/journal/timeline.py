@@ -125,7 +125,7 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
         offset += len(raw)
         if not raw.strip():
             continue
-        if b'"turns"' in raw or b'"undoes"' in raw:
+        if b'"turns"' in raw or b'"undoes"' in raw or b'"game"' in raw:  # lines.UNDOING
             event = parse(raw, number)
             if isinstance(event, Event):
                 turned.note(event)

@@ -272,9 +272,11 @@ def draw_text(draw: colorwheel.Draw, who: str, on: bool) -> str:
             f"{verdict}{note}\n  luck  {luck_text(draw.after.held, on)}")
 
 
-def settled(settlement: colorwheel.Settlement) -> Settled:
-    """A game's end: the journal's result, and --json's."""
-    return {"luck": luck_json(settlement.table.held), "removed": luck_json(settlement.removed)}
+def settled(settlement: colorwheel.Settlement, draws: list[str]) -> Settled:
+    """A game's end, settling the draws of the game (their ids): the journal's result, and
+    --json's."""
+    return {"luck": luck_json(settlement.table.held), "removed": luck_json(settlement.removed),
+            "game": draws}
 
 
 def settlement_text(who: str, settlement: colorwheel.Settlement, on: bool) -> str:
@@ -337,6 +339,15 @@ def _drawn(result: Mapping[str, Any]) -> str | None:
     if result.get("white_spent"):
         word += ", white spent"
     return word
+
+
+def _settling(result: Mapping[str, Any]) -> str | None:
+    """The game's draws an end settles, counted (a line from before ends named them: none
+    said)."""
+    draws = result.get("game")
+    if not isinstance(draws, list) or not draws:
+        return None
+    return f"after {len(draws)} draw{'' if len(draws) == 1 else 's'}"
 
 
 def _turned(result: Mapping[str, Any]) -> str:
@@ -437,10 +448,14 @@ def replay_turn(event: Any) -> Replay:
 
 
 def replay_end(event: Any) -> Replay:
-    """W7: blacks cancel whites one for one, and every black goes to the reserve."""
+    """W7: blacks cancel whites one for one, and every black goes to the reserve. The draws
+    it settles are named by id (check compares them with the journal's draws)."""
     start = _table(event)
     if start is None:
         return Replay(refused=_NO_TABLE)
+    draws = event.result.get("game", [])
+    if not isinstance(draws, list) or not all(isinstance(draw, str) for draw in draws):
+        return Replay(refused="names the draws it settles by no ids (a line cwx never wrote)")
     settled_ = colorwheel.settle(start)
     return Replay(_moved(event, start, settled_.table), {"removed": luck_json(settled_.removed)})
 
@@ -466,11 +481,12 @@ def replay_buy(event: Any) -> Replay:
 
 
 EVENTS: Mapping[str, EventKind] = {
-    DRAW: EventKind(action=True, what=_drew, outcome=_drawn, verb="draws", replay=replay_draw),
+    DRAW: EventKind(action=True, settled=True, what=_drew, outcome=_drawn, verb="draws", replay=replay_draw),
     "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white",
                             replay=replay_turn),
     "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed", replay=replay_turn),
-    END: EventKind(action=True, verb="ends the game", replay=replay_end),
+    END: EventKind(action=True, settles=True, verb="ends the game", what=_settling,
+                   replay=replay_end),
     "wheel buy": EventKind(action=True, buys=True, what=lambda result: result.get("trait") or
                            result.get("color"), verb="buys", replay=replay_buy),
 }

@@ -38,6 +38,8 @@ class EventKind(Record):
     buys: bool = False  # a purchase: what it changed was paid for (experience, dice)
     brings: bool = False  # a file it makes brings its dice into the campaign (a new bag)
     pending: bool = False  # waits for a later event to settle it (a guess on a sealed number)
+    settles: bool = False  # ends a game: settles its draws, each named by id (journal/ends.py)
+    settled: bool = False  # a draw a game's end settles
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
     verb: str | None = None  # what the actor did, as a recap tells it ("draws"); None: the command

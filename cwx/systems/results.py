@@ -119,10 +119,15 @@ class Drawn(TypedDict):
 
 
 class Settled(TypedDict):
-    """A game's end: the dice the character holds after it, and those back in the reserve."""
+    """A game's end: the dice the character holds after it, those back in the reserve, and
+    the draws of the game it settles."""
 
     luck: Luck
     removed: Luck
+    game: Annotated[list[str], Shape(
+        description="The ids of the draws of the game it ends, in the order played: each "
+                    "draw of the character no earlier end settled (a line from before "
+                    "ends named them has no key: it settles every draw before it).")]
 
 
 class Traded(TypedDict):

@@ -1,0 +1,105 @@
+"""A game's end names the draws it settles, by id (#30, item 3: "an event that acts on
+another names it by id"): the game it ends is the one its clone saw, whatever order git
+merges the lines in. Of two ends of one draw the first counts (two clones ended the game
+at once); check names an end that settles a draw it cannot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import cwx, journal, saga
+from tests.test_git import Table, value
+
+BLACK = ["bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "black", "--drawn", "red",
+         "--keep-black"]  # Sue keeps a black, then fails on the red
+
+
+def _ids(events: list[dict[str, object]], command: str) -> list[object]:
+    return [event["id"] for event in events if event["command"] == command]
+
+
+def test_an_end_names_the_draws_of_its_game_and_an_older_end_reads_as_it_did(
+        tmp_path: Path) -> None:
+    folder = saga(tmp_path / "saga")
+    for _ in range(2):
+        assert cwx(*BLACK, cwd=folder).status == 0
+    ended = cwx("game", "end", "-c", "sue", "--json", cwd=folder)
+    assert ended.status == 0 and ended.json["settled"] is True
+    drawn = _ids(journal(folder), "bag draw")
+    assert ended.json["game"] == drawn == journal(folder)[-1]["result"]["game"]
+    assert "game end (after 2 draws)" in cwx("log", cwd=folder).stdout
+    assert "ends the game after 2 draws" in cwx("recap", cwd=folder).stdout
+    # An end written before ends named their draws settles every draw before it.
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    older = json.loads(lines[-1])
+    del older["result"]["game"]
+    path.write_text("\n".join([*lines[:-1], json.dumps(older)]) + "\n")
+    assert cwx("check", cwd=folder).status == 0
+    assert cwx(*BLACK, cwd=folder).status == 0
+    again = cwx("game", "end", "-c", "sue", "--json", cwd=folder)
+    assert again.json["game"] == [journal(folder)[-2]["id"]]  # this game's draw alone
+    assert cwx("check", cwd=folder).status == 0
+    nothing = cwx("game", "end", "-c", "sue", "--json", cwd=folder)
+    assert nothing.json["settled"] is False and nothing.json["game"] == []
+
+
+def test_the_game_an_end_settles_is_the_one_its_clone_saw_however_git_merges(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    # Both clones end the same game at once: the blacks are settled twice.
+    assert table.cwx(alice, *BLACK).status == 0
+    table.commit(alice, "Sue draws")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    assert table.cwx(alice, "game", "end", "-c", "sue").status == 0
+    table.commit(alice, "Alice ends the game")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.cwx(bob, "game", "end", "-c", "sue").status == 0
+    table.commit(bob, "Bob ends the game")
+    assert table.pull(bob, rebase=False).returncode == 0
+    ends = [event for event in journal(bob) if event["command"] == "game end"]
+    assert ends[0]["result"]["game"] == ends[1]["result"]["game"]
+    later = max(ends, key=lambda event: (event["at"], event["id"]))
+    assert cwx("check", cwd=bob).status == 0  # the files hold one settlement, as the ledger
+    shown = [row for row in cwx("log", "--json", cwd=bob).json["events"]
+             if row["id"] == later["id"]]
+    assert "counts for nothing" in cwx("log", cwd=bob).stdout and shown
+    table.git(bob, "push", "--quiet", "origin", "main")
+    assert table.pull(alice, rebase=False).returncode == 0
+    # Bob draws before he sees Alice's next game end; her end never settles his draw,
+    # though his line is stamped before hers: his own end does.
+    assert table.cwx(bob, *BLACK).status == 0
+    table.commit(bob, "Sue draws, at Bob's")
+    assert table.cwx(alice, *BLACK).status == 0
+    assert table.cwx(alice, "game", "end", "-c", "sue").status == 0
+    table.commit(alice, "Sue draws and ends, at Alice's")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    assert table.pull(bob, rebase=False).returncode == 0
+    hers = journal(alice)[-1]
+    own = next(e for e in reversed(journal(bob)) if e["command"] == "bag draw" and
+               e["id"] not in hers["result"]["game"])
+    assert own["at"] < hers["at"]  # played before her end, in another game
+    ended = table.cwx(bob, "game", "end", "-c", "sue", "--json")
+    assert ended.json["game"] == [own["id"]]
+    assert cwx("check", cwd=bob).status == 0
+    assert value(bob, "sue.toml", "luck", "black") == 0
+
+
+def test_an_end_that_settles_a_draw_it_cannot_is_named_and_undone(tmp_path: Path) -> None:
+    folder = saga(tmp_path / "saga")
+    assert cwx(*BLACK, cwd=folder).status == 0
+    assert cwx("game", "end", "-c", "sue", cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    forged = json.loads(lines[-1])
+    forged["result"]["game"] = ["00000000deadbeef"]  # a draw no line made
+    path.write_text("\n".join([*lines[:-1], json.dumps(forged)]) + "\n")
+    checked = cwx("check", cwd=folder)
+    assert checked.status == 1
+    assert f"game end {forged['id'][:8]} settles draw 00000000, but no draw of its " \
+        "character in the journal made it" in checked.stdout
+    assert cwx("undo", forged["id"], cwd=folder).status == 0  # the advice, followed
+    assert cwx("check", cwd=folder).status == 0
