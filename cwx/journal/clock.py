@@ -16,8 +16,9 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO
 
+from cwx.base.record import Record
 from cwx.journal import lines as journal
 
 TICK = 1  # a millisecond: the finest a stamp says
@@ -59,7 +60,7 @@ def after(at: str) -> str:
     return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
 
-class Mark(NamedTuple):
+class Mark(Record):
     """How far a clone read its journal, and what it found: the size read, where its last
     line began and that line's first bytes (an id among them, which a journal rewritten
     under the same name, by a pull or a rebase, would not have there), the latest stamp."""
@@ -212,7 +213,7 @@ def leapt(path: str, event: journal.Event, seconds: float, now: float) -> bool:
     return leaps(event.when, best, seconds, now)
 
 
-class Ahead(NamedTuple):
+class Ahead(Record):
     """A line stamped far ahead of the clone reading it: its clone's clock is likely
     wrong. The order as played still holds (every later event is stamped after it), so
     `cwx check` tells it as information, not a finding."""
