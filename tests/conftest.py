@@ -29,6 +29,20 @@ SHELLS_OWN = ("GIT_", "CWX_", "LC_", "EMAIL", "NO_COLOR", "FORCE_COLOR", "CLICOL
 OWN = {"LANG": "C.UTF-8", "TZ": "UTC"}
 
 
+COSTS = Path(__file__).with_name("costs.txt")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first (tests/costs.txt), the rest in their files' order: with two
+    workers, the run then ends on short tests on both, not on one long one."""
+    seconds: dict[str, float] = {}
+    for line in COSTS.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            cost, name = line.split(maxsplit=1)
+            seconds[name] = float(cost)
+    items.sort(key=lambda item: -seconds.get(item.nodeid.partition("[")[0], 0.0))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _own_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The shell's variables above cleared, and cwx's key for its redo records kept in the
