@@ -279,7 +279,8 @@ def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
         assert "cwx reconciled nothing" in pulled.stderr
         assert f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) " \
                f"changed line" in pulled.stderr
-        assert f"Next: `git reset --keep {proven[:12]}`" in pulled.stderr
+        assert f"Next: `git reset --keep {proven[:12]}` takes this clone back to before " \
+               "the merge (your own commits kept)" in pulled.stderr
         table.git(camp, "merge", "--abort", check=False)
         table.git(camp, "reset", "--quiet", "--hard", "origin/main")
     assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == bad
@@ -308,6 +309,23 @@ def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
     fresh = cwx("check", cwd=table.clone("fresh"))
     assert fresh.status == 1 and "the rules give 0 → 2" in fresh.stdout
     assert "Mallory" not in fresh.stdout
+
+
+def test_a_rebase_onto_a_rewritten_history_keeps_the_turn_committed_since(
+        table: Table) -> None:
+    camp = table.folder / "camp"
+    assert cwx("check", cwd=camp).status == 0
+    bad = rewrite_history(table)
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=camp).status == 0
+    table.git(camp, "commit", "--quiet", "-am", "my turn")  # not proven by a check since
+    mine = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    pulled = table.git(camp, "pull", "--quiet", "--rebase", check=False)
+    assert f"commit {bad[:12]} by Mallory <m@table>" in pulled.stderr, pulled.stderr
+    table.git(camp, "rebase", "--abort", check=False)  # where git stopped on a clash
+    table.git(camp, *next_step(pulled.stderr)[1:])
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == mine
+    assert cwx("check", cwd=camp).status == 0
 
 
 def test_a_branch_moved_back_past_a_proven_line_is_named(table: Table) -> None:

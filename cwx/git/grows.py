@@ -459,14 +459,18 @@ def refusal(clone: Repository, folder: str, before: str | None, what: str) -> st
         return None
     from cwx.base.printable import printable
 
-    if found.proven:
+    if found.proven and repo.run(clone, "merge-base", "--is-ancestor", found.parent,
+                                 before).returncode != 0:
+        # Where the clone was is not on the history it had proven: back to that history.
         return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. Next: "
                          f"{_back(clone, found)}")
+    named = ("in every clone that had proven the journal before it (a fresh clone knows "
+             "no other history)" if found.proven else "in every clone that has it")
     return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. "
                      f"Next: `git reset --keep {before[:12]}` takes this clone back to "
                      f"before the {what} (your own commits kept); cwx check names "
-                     f"{found.commit[:12]} in every clone that has it, until the table takes "
-                     "it out of its history")
+                     f"{found.commit[:12]} {named}, until the table takes it out of its "
+                     "history")
 
 
 def _back(clone: Repository, rewrite: Rewrite) -> str:
