@@ -118,7 +118,8 @@ def options(root: str, clone: Repository, player: str) -> list[str]:
     if name is None:
         raise BadFile(f"lists players' keys, none for {player}, so a turn of theirs would not "
                       f"count as theirs: add yours under [keys] ({EXAMPLE}; `ssh-keygen -t "
-                      "ed25519` makes one), commit it, then cwx sync again", path=where)
+                      "ed25519` makes one), commit it (a GM commits it, signed, for a name "
+                      "that has played already), then cwx sync again", path=where)
     private = _private_key(clone, keys[name])
     if private is None:
         raise BadFile(f"lists {name}'s key, and cwx found no private key of it to sign with "
