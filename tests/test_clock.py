@@ -178,3 +178,15 @@ def test_undo_takes_back_the_change_played_last_after_a_far_future_line(
     assert f"`cwx undo {leapt['id'][:12]}` takes it back" in doubted.stderr
     assert table.cwx(bob, "undo", leapt["id"][:12]).status == 0  # the advice, followed
     assert cwx("check", cwd=bob).status == 0
+
+
+def test_a_stamp_counts_the_seconds_the_calendar_counts() -> None:
+    import calendar
+    import random
+    import time
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        second, millis = rng.randrange(0, 253402300800), rng.randrange(1000)
+        at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)) + f".{millis:03d}Z"
+        assert clock._seconds(at) == calendar.timegm(time.gmtime(second)) + millis / 1000

@@ -238,6 +238,7 @@ class Hearer:
 
     def __init__(self, now: float) -> None:
         self.now = now
+        self.beyond = journal.stamp_at(min(now + AHEAD, _END))  # no line before it leaps
         self.found: list[Ahead] = []
         self.path = ""
         self._of, self._latest = "", ""  # the journal read, and its latest stamp so far
@@ -246,7 +247,10 @@ class Hearer:
         if self._of != self.path:
             self._of, self._latest = self.path, ""
         when = event.when
-        if len(self.found) < self.SHOWN and \
+        # Cheap tests first: a line stamped ahead of this clock and of every line before it,
+        # and not in their ten minutes (a journal stamped ahead asks of every line).
+        if when > self.beyond and when > self._latest and len(self.found) < self.SHOWN and \
+                when[:15] != self._latest[:15] and \
                 leaps(when, self._latest or None, AHEAD, self.now):
             self.found.append(Ahead(self.path, event.line, event.at, _seconds(when) - self.now))
         if when > self._latest:
@@ -254,9 +258,15 @@ class Hearer:
 
 
 def _seconds(at: str) -> float:
-    import calendar
-
-    return calendar.timegm(time.strptime(at[:19], "%Y-%m-%dT%H:%M:%S")) + int(at[20:23]) / 1000
+    """A stamp (to the millisecond) as seconds since the epoch, by whole-number sums (a
+    journal stamped ahead asks it of every line: strptime cost check seconds)."""
+    year, month, day = int(at[:4]), int(at[5:7]), int(at[8:10])
+    year -= month <= 2  # the days since 1970 of the proleptic Gregorian calendar
+    era, of_era = divmod(year, 400)
+    of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    days = era * 146_097 + of_era * 365 + of_era // 4 - of_era // 100 + of_year - 719_468
+    return days * 86_400 + int(at[11:13]) * 3600 + int(at[14:16]) * 60 + int(at[17:19]) + \
+        int(at[20:23]) / 1000
 
 
 _END = 253_402_300_799.999  # LAST_STAMP in seconds: no stamp says a later moment
