@@ -617,7 +617,7 @@ def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
     from cwx.journal import events
 
     if event.id in undos.void:
-        return "counts for nothing (another undo or turn of the same came first)"
+        return "counts for nothing (another undo, turn or game end of the same came first)"
     if event.id in undos.undone:
         return "is undone already"
     if asked.name is not None and event.file != asked.name and \
