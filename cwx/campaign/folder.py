@@ -4,7 +4,7 @@ repository, and what one command knows of it.
 A `Campaign` is made once per command and passed down: its root is found once, its
 settings read once, and its files are listed, and read, only when a command asks for
 them (a character by its name, the party, the ledger's check), each at most once. Its
-journal, the campaign's ledger, is folded here (ledger.py folds; this module reads).
+journal, the campaign's ledger, is read and folded by the journal package (ledger.read).
 Outside any campaign, a "campaign" is the folder of the file a command acts on, whose
 journal is beside it.
 """
@@ -301,39 +301,21 @@ class Campaign:
 
     def ledger(self, bad: Callable[[journal.BadLine], None] | None = None,
                each: Callable[[journal.Event], None] | None = None) -> Any:
-        """The ledger of the campaign's journal (ledger.Ledger), read as a stream, twice:
-        once for the few lines that make files or undo or turn a change, once for every
-        change. `bad` hears of each line that is not an event (or one left out whole);
-        `each`, of every event (another reader's, so the journal is read no more). A
-        journal naming too many files is refused at its line (journal.Crowded)."""
+        """The ledger of the campaign's journal (ledger.Ledger), read as a stream (ledger.read:
+        `bad` hears of each line that is not an event, `each` of every event; a journal
+        naming too many files is refused at its line, journal.Crowded)."""
         from cwx.journal import ledger
 
-        folding = ledger.Folding()
-        left_out: set[int] = set()  # lines past what the ledger keeps: none of them folded
-        path = self.journal_file
-        for event in journal.holding(path, ledger.PRELUDE):
-            if not folding.note(event):
-                left_out.add(event.line)
-        named = journal.Named(journal.path_in(self.journal_folder))  # named as the root is
-        for _, item in journal.read_raw(path):
-            if isinstance(item, journal.Event):
-                named.event(item)
-            if isinstance(item, journal.Event) and each is not None:
-                each(item)
-            if isinstance(item, journal.Event) and (item.line in left_out or
-                                                    not folding.add(item)):
-                item = journal.BadLine(item.line, ledger.OVER)
-            if isinstance(item, journal.BadLine) and bad is not None:
-                bad(item)
-        return folding.ledger()
+        # Crowded names the journal as the root is named.
+        return ledger.read(self.journal_file, bad, each,
+                           named_as=journal.path_in(self.journal_folder))
 
     def held_by(self, name: str) -> int:
         """The dice the journal says the file `name` holds: only the lines naming it are
         read (a file about to be made, where one may have been)."""
         from cwx.journal import ledger
 
-        events = list(journal.holding(self.journal_file, journal.spellings(name)))
-        return int(ledger.fold(events).held(name))
+        return ledger.held_in(self.journal_file, name)
 
     def uncounted(self, folded: Any, present: Iterable[str]) -> dict[str, int]:
         """The files the ledger says hold dice that are no longer among the campaign's

@@ -15,6 +15,7 @@ each file's ledger values (docs/rules.md, "The campaign ledger"):
 Events are ordered by (`at`, `id`), so every clone orders them alike (version 1 events,
 stamped to the second, by (`at`, their line in the journal)). An event git copied twice
 counts once; of two undos of one change, or two turns of one draw, see journal.Turns.
+The one read here is `read`'s: the journal at a path folded as a stream.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from cwx import systems
 from cwx.base import times
 from cwx.base.errors import CwxError, shown
 from cwx.base.record import Record
-from cwx.journal.lines import UNDOING, Event, Order, Turns
+from cwx.journal.lines import UNDOING, BadLine, Event, Named, Order, Turns, holding, read_raw, spellings
 from cwx.systems import Rule
 from cwx.toml import tomlread
 
@@ -558,6 +559,37 @@ def fold(events: Iterable[Event]) -> Ledger:
     for event in listed:
         folding.add(event)
     return folding.ledger()
+
+
+def read(path: str, bad: Callable[[BadLine], None] | None = None,
+         each: Callable[[Event], None] | None = None, *, named_as: str | None = None) -> Ledger:
+    """The ledger of the journal at `path`, read as a stream, twice: once for the few
+    lines that make files or undo or turn a change, once for every change. `bad` hears of
+    each line that is not an event (or one left out whole); `each`, of every event
+    (another reader's, so the journal is read no more). A journal naming too many files
+    is refused at its line (journal.Crowded, naming the journal as `named_as`)."""
+    folding = Folding()
+    left_out: set[int] = set()  # lines past what the ledger keeps: none of them folded
+    for event in holding(path, PRELUDE):
+        if not folding.note(event):
+            left_out.add(event.line)
+    named = Named(named_as or path)
+    for _, item in read_raw(path):
+        if isinstance(item, Event):
+            named.event(item)
+        if isinstance(item, Event) and each is not None:
+            each(item)
+        if isinstance(item, Event) and (item.line in left_out or not folding.add(item)):
+            item = BadLine(item.line, OVER)
+        if isinstance(item, BadLine) and bad is not None:
+            bad(item)
+    return folding.ledger()
+
+
+def held_in(path: str, name: str) -> int:
+    """The dice the journal at `path` says the file `name` holds: only the lines naming
+    it are read (a file about to be made, where one may have been)."""
+    return int(fold(holding(path, spellings(name))).held(name))
 
 
 class Folding:
