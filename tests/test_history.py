@@ -147,3 +147,20 @@ def test_undo_of_a_reveal_in_vain_reads_the_journal_once(tmp_path: Path,
     with pytest.raises(RuleForbids) as refused:
         accounts.named_undoable(str(path), made["reveal"].id, None, None)
     assert "which undo never takes back" in refused.value.message  # the first one stands
+
+
+def test_lines_read_elsewhere_are_parsed_by_the_journal_package() -> None:
+    # A diff's added lines, a commit's journal, a redo record's line: a line that is no
+    # event gives none, and claims no player unless it names one.
+    made = journal.new("clock resolve", [journal.Edit("k.toml", "xp", 1, 2),
+                                         journal.Edit("b.toml", "dice", 3, 2)],
+                       file="k.toml", player="Ann")
+    line = journal.encode(made)
+    assert [e.id for e in history.events_among([b"<<<<<<< HEAD", line.rstrip(), b"{}"])] == \
+        [made.id]
+    assert [c.key for c in history.changes_to(line, "k.toml")] == ["xp"]
+    assert history.changes_to(b'{"v": 2}', "k.toml") == ()
+    assert history.player_of(line) == "Ann"
+    assert history.player_of(b'{"player": "Bob", "v": "no event"}\n') == "Bob"
+    assert history.player_of(b'{"player": 7}') is None
+    assert history.player_of(b"<<<<<<< HEAD") is None

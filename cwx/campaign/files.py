@@ -299,11 +299,9 @@ def rebase(target: str, now: bytes, line: redo.JournalLine) -> bytes | None:
     """An interrupted change made again on a file edited since it was computed, from the
     keys its journal line says it changed; None when it cannot be (the edit changed one of
     those keys too, or the change wrote the whole file)."""
-    event = journal.parse(line.line)
-    if isinstance(event, journal.BadLine):
-        return None
-    name = journal.name_in(os.path.dirname(line.path), target)
-    mine = [change for change in event.changes if change.file == name]
+    from cwx.journal import history
+
+    mine = history.changes_to(line.line, journal.name_in(os.path.dirname(line.path), target))
     if not mine or any(change.key is None for change in mine):
         return None
     try:

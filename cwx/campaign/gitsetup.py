@@ -477,14 +477,10 @@ def _last_commit(clone: Repository, root: str, file: str, key: str | None) -> st
 def _journaled(clone: Repository, commit: str, journal_path: str, name: str) -> set[str]:
     """The keys of the file `name` (as the journal names it) the journal lines that
     `commit` added change ("" for the whole file)."""
-    from cwx.journal import lines as journal
+    from cwx.journal import history
 
     shown = run(clone, "diff-tree", "-p", "--root", "--no-commit-id", commit, "--",
                 f":(literal){journal_path}")
-    keys: set[str] = set()
-    for line in shown.stdout.splitlines():
-        if line.startswith(b"+{"):
-            event = journal.parse(line[1:])
-            if isinstance(event, journal.Event):
-                keys |= {change.key or "" for change in event.changes if change.file == name}
-    return keys
+    added = (line[1:] for line in shown.stdout.splitlines() if line.startswith(b"+{"))
+    return {change.key or "" for event in history.events_among(added)
+            for change in event.changes if change.file == name}

@@ -20,6 +20,7 @@ from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import grows, repo, signing
 from cwx.git.repo import Repository
+from cwx.journal import history
 
 
 class Unsigned(Record):
@@ -83,7 +84,7 @@ def unsigned(clone: Repository, path: str,
     found_ring = ring(clone, path, settings, {commit for _, commit in arrived})
     found: list[Unsigned] = []
     for number, (line, commit) in enumerate(arrived, 1):
-        player = signing.player_of(line)
+        player = history.player_of(line)
         status, key, author = found_ring.signatures.get(commit, ("N", None, "someone"))
         held = held_at(found_ring, commit)
         folded = player.strip().casefold() if player is not None else ""
@@ -272,7 +273,7 @@ class _Walk:
         if blob not in self.players:
             self.players[blob] = {player.strip().casefold() for line in
                                   grows.split(self.read(blob))
-                                  if (player := signing.player_of(line)) is not None}
+                                  if (player := history.player_of(line)) is not None}
         return self.players[blob]
 
     def _said(self, commit: str, base: Held) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import os
 from collections.abc import Mapping
 
@@ -190,11 +189,3 @@ def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
         read.close()
     return [(line, first.get(line, "")) for line in lines]
 
-
-def player_of(line: bytes) -> str | None:
-    try:
-        data = json.loads(line)
-    except ValueError:
-        return None
-    player = data.get("player") if isinstance(data, dict) else None
-    return player if isinstance(player, str) else None

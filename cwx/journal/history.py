@@ -14,7 +14,7 @@ end says (a character's last action, a file's latest event), backwards (recent.p
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
@@ -226,6 +226,35 @@ def retiring(path: str) -> Iterator[Event]:
     """In the journal's order, the events that remove a file (a retire)."""
     return (item for item in journal.holding(path, (b'"removed"',))
             if any(change.removed for change in item.changes))
+
+
+def events_among(lines: Iterable[bytes]) -> Iterator[Event]:
+    """The events among journal lines read elsewhere than its file (a commit's journal, the
+    lines a diff adds), skipping those that are not events."""
+    for raw in lines:
+        if isinstance(item := journal.parse(raw), Event):
+            yield item
+
+
+def changes_to(raw: bytes, name: str) -> tuple[journal.Edit, ...]:
+    """The changes one journal line (a redo record's) makes to the file `name` (none: it
+    is no event)."""
+    item = journal.parse(raw)
+    return () if isinstance(item, journal.BadLine) else \
+        tuple(change for change in item.changes if change.file == name)
+
+
+def player_of(raw: bytes) -> str | None:
+    """The player a journal line names, read from it as any JSON object: a line that is
+    no whole event may still claim to be someone's turn (`cwx check --signed`)."""
+    import json
+
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    player = data.get("player") if isinstance(data, dict) else None
+    return player if isinstance(player, str) else None
 
 
 @contextmanager
