@@ -164,3 +164,20 @@ def test_lines_read_elsewhere_are_parsed_by_the_journal_package() -> None:
     assert history.player_of(b'{"player": "Bob", "v": "no event"}\n') == "Bob"
     assert history.player_of(b'{"player": 7}') is None
     assert history.player_of(b"<<<<<<< HEAD") is None
+
+
+def test_since_a_commit_is_each_event_it_lacks_once_in_time_order(tmp_path: Path) -> None:
+    # What a sync's commit message tells: a line git's union copied counts once, a line
+    # that is no event is left out, and merged lines are told in time order.
+    path = tmp_path / "journal.jsonl"
+    said = [journal.new("clock resolve", [journal.Edit("k.toml", "xp", n, n + 1)],
+                        file="k.toml")._replace(at=f"2099-01-01T00:00:0{n}.000Z")
+            for n in range(4)]
+    lines = [journal.encode(e) for e in said]
+    path.write_bytes(lines[0] + lines[3] + b"not an event\n" + lines[2] + lines[1] + lines[3])
+    with history.opened(str(path)) as read:
+        assert [e.id for e in read.since([lines[0].rstrip(), b"{}"])] == \
+            [e.id for e in said[1:]]
+        assert read.since(line.rstrip() for line in lines) == []
+    with history.opened(str(tmp_path / "none.jsonl")) as read:
+        assert read.since([]) == []

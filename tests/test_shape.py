@@ -329,13 +329,12 @@ def test_each_changing_command_calls_one_operation() -> None:
 
 # ---------------------------------------------------------------- one journal model
 
-# Reading the journal's lines: the journal package's to do (cwx/journal/history.py is the
-# query layer over its one parser). The readers below still read lines their own way,
-# each to move onto it (issue 29, item 1); none may be added. A json.loads counts as a
-# reader too, but where OTHER_JSON says it reads JSON of another kind.
+# Reading the journal's lines is the journal package's alone (issue 29, item 1): outside
+# cwx/journal, a command asks cwx/journal/history.py, the query layer over its one parser,
+# and calls none of the readers below. A json.loads counts as a reader too, but where
+# OTHER_JSON says it reads JSON of another kind.
 _READING = {"parse", "holding", "read", "read_raw", "events_in", "lines_of", "lines_from_end",
             "stamp_of", "latest", "last_action", "Timeline", "loads"}
-NOT_YET_MOVED = {"cwx.campaign.sync", "cwx.cli.common"}
 # The functions outside cwx/journal whose json.loads reads JSON that is no journal line,
 # and what it reads instead: any other json.loads is counted as reading the journal.
 OTHER_JSON = {("cwx.store.redo", "_decode"): "a redo record (.cwx-redo-*.json)"}
@@ -381,5 +380,4 @@ def test_only_the_journal_package_reads_journal_lines() -> None:
                _reads_journal(module)}
     planted = ast.parse("for item in journal.holding(path, (b'x',)): pass")
     assert any(map(_reads_lines, ast.walk(planted)))  # the search finds a reader, not none
-    assert reading - NOT_YET_MOVED == set(), "reads journal lines outside cwx/journal"
-    assert NOT_YET_MOVED - reading == set(), "moved: take it off NOT_YET_MOVED"
+    assert reading == set(), "reads journal lines outside cwx/journal: ask cwx/journal/history.py"

@@ -313,17 +313,17 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
             sign: tuple[str, ...] = ()) -> tuple[str | None, str | None]:
     """The staged campaign files committed on their own (what else is staged stays
     staged), the message told from the journal's events the last commit did not have."""
-    from cwx.journal import story
+    from cwx.journal import history, story
 
     if not staged:
         return None, None
     if not hooks:  # what the pre-commit hook would say
         _checked_before(os.path.realpath(camp.needed()))
-    new = _new_events(clone, camp, folder)
-    void = story.void_in(camp.journal_file)
-    subject = message.strip() if message and message.strip() else \
-        f"cwx: {story.summary(new, 67, void)}" if new else "cwx: the campaign's files"
-    body = "\n".join(story.told(event, void=void) for event in new[:200])
+    with history.opened(camp.journal_file) as read:
+        new = read.since(_committed(clone, folder))
+        subject = message.strip() if message and message.strip() else \
+            f"cwx: {story.summary(new, 67, read.void())}" if new else "cwx: the campaign's files"
+        body = "\n".join(read.told(event) for event in new[:200])
     done = run(clone, *sign, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
                "--", *(f":(literal){path}" for path in staged))
     if done.returncode != 0:
@@ -333,16 +333,11 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
     return git(clone, "rev-parse", "--short=12", "HEAD"), subject
 
 
-def _new_events(clone: Repository, camp: Campaign, folder: str) -> list[journal.Event]:
-    """The journal's events the last commit's journal does not hold, in time order."""
+def _committed(clone: Repository, folder: str) -> list[bytes]:
+    """The lines of the journal the last commit holds (none: no commit holds one yet)."""
     name = os.path.join(folder, journal.NAME) if folder != "." else journal.NAME
     shown = run(clone, "show", f"HEAD:{name}")
-    known = set() if shown.returncode else {
-        event.id for line in shown.stdout.splitlines()
-        if isinstance(event := journal.parse(line), journal.Event)}
-    found = {event.id: event for event in journal.events_in(camp.journal_file)
-             if event.id not in known}
-    return sorted(found.values(), key=lambda event: event.order)
+    return [] if shown.returncode else shown.stdout.splitlines()
 
 
 class Upstream(Record):

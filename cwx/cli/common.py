@@ -233,14 +233,14 @@ def complete_bags() -> list[str]:
 
 def complete_players() -> list[str]:
     """The players the campaign's journal names (undo --player), most recent first."""
-    from cwx.journal import lines as journal
+    from cwx.journal import history
 
     try:
         path = here().journal_file
     except CwxError:
         return []
     found: dict[str, str] = {}  # in any case once: the latest spelling
-    for event in journal.events_in(path):
+    for event in history.every(path):
         if event.player:
             found.pop(event.player.casefold(), None)
             found[event.player.casefold()] = event.player

@@ -113,6 +113,13 @@ class Journal:
         """The event in words, as the recap and a commit message tell it."""
         return story.told(event, actor=actor, void=self.void())
 
+    def since(self, committed: Iterable[bytes]) -> list[Event]:
+        """The events the journal holds and the lines `committed` (the journal as a commit
+        holds it) do not, each once, in time order: what a commit message tells."""
+        known = {event.id for event in events_among(committed)}
+        found = {event.id: event for event in every(self.path) if event.id not in known}
+        return sorted(found.values(), key=lambda event: event.order)
+
     def touching(self, name: str) -> Iterator[Event]:
         """In played order, the events of the file `name` and every other event that
         changed it (a reveal settling a guess, a reconcile, an adopt, an undo)."""

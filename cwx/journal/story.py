@@ -108,11 +108,3 @@ def summary(events_: list[journal.Event], limit: int = 72,
             return f"{line}; and {len(parts) - number} more"
         line = joined
     return line
-
-
-def void_in(path: str) -> set[str]:
-    """The undos and turns of the journal at `path` that count for nothing."""
-    turns = journal.Turns()
-    for event in journal.holding(path, journal.UNDOING):
-        turns.note(event)
-    return turns.void()
