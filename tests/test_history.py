@@ -164,6 +164,9 @@ def test_lines_read_elsewhere_are_parsed_by_the_journal_package() -> None:
     assert history.player_of(b'{"player": "Bob", "v": "no event"}\n') == "Bob"
     assert history.player_of(b'{"player": 7}') is None
     assert history.player_of(b"<<<<<<< HEAD") is None
+    # check --signed reads every line HEAD's journal holds, events or not: one nested deeper
+    # than Python's stack names no player (json.loads raises RecursionError on it).
+    assert history.player_of(b"[" * 200_000) is None
 
 
 def test_since_a_commit_is_each_event_it_lacks_once_in_time_order(tmp_path: Path) -> None:

@@ -258,7 +258,7 @@ def player_of(raw: bytes) -> str | None:
 
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # a line nested past Python's stack: no one's
         return None
     player = data.get("player") if isinstance(data, dict) else None
     return player if isinstance(player, str) else None
