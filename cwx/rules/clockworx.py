@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from cwx.base import traitnames
 from cwx.base.errors import BadValue, RuleForbids, shown
-from cwx.base.hints import did_you_mean
 from cwx.base.record import Record
 
 if TYPE_CHECKING:
@@ -111,6 +110,8 @@ def require_trait(traits: Mapping[str, int], name: str) -> str:
     """The trait's own spelling; a trait the character lacks is an error, never untrained."""
     own = traitnames.find(traits, name)
     if own is None:
+        from cwx.base.hints import did_you_mean  # only to word the error
+
         raise NoSuchTrait(f"no trait {name!r}{did_you_mean(name, traits)} "
                           f"(traits: {', '.join(traits)})")
     return own

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Literal
 
 from cwx.base import traitnames
 from cwx.base.errors import BadValue, RuleForbids
-from cwx.base.hints import did_you_mean
 from cwx.base.record import Record
 
 if TYPE_CHECKING:
@@ -116,6 +115,8 @@ def colour_named(name: str) -> str:
     """An action colour, matched ignoring case (W1)."""
     folded = name.strip().casefold()
     if folded not in COLOURS:
+        from cwx.base.hints import did_you_mean  # only to word the error
+
         raise BadValue(f"{name!r} is not a colour of the wheel{did_you_mean(name, COLOURS)}; "
                        f"use one of {', '.join(COLOURS)}")
     return folded
@@ -125,6 +126,8 @@ def die_named(name: str) -> str:
     """The colour of a die in the bag, matched ignoring case."""
     folded = name.strip().casefold()
     if folded not in DICE:
+        from cwx.base.hints import did_you_mean  # only to word the error
+
         raise BadValue(f"{name!r} is not a die in the bag{did_you_mean(name, DICE)}; "
                        f"use one of {', '.join(DICE)}")
     return folded
@@ -334,6 +337,8 @@ def trait_colour(traits: Mapping[str, Sequence[str]], name: str) -> str:
     """The colour of a trait the character has; one it lacks is an error."""
     found = find_trait(traits, name)
     if found is None:
+        from cwx.base.hints import did_you_mean  # only to word the error
+
         names = [n for names in traits.values() for n in names]
         raise BadValue(f"no trait {name!r}{did_you_mean(name, names)} "
                        f"(traits: {', '.join(names)})")
