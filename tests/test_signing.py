@@ -318,3 +318,21 @@ def test_a_first_key_for_a_name_that_played_needs_a_gm(table: Table) -> None:
     assert "names Dave, but arrived in commit" in said[1]
     assert "has no key in campaign.toml in force when it arrived" in said[1]
     assert len(said) == 2
+
+
+def test_keys_taken_out_of_campaign_toml_leave_the_history_signed(table: Table) -> None:
+    # Mallory takes [keys] out and plays as Alice: --signed still runs, on the keys the
+    # history had in force, and names both.
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    table.git(mallory, "pull", "--quiet")
+    settings = mallory / "campaign.toml"
+    settings.write_text(settings.read_text().split("\n[keys]\n")[0] + "\n")
+    table.git(mallory, "commit", "--quiet", "--no-verify", "-am", "no keys")
+    table.git(mallory, "push", "--quiet")
+    _forge(table, sign_as=None)
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1, checked.stdout
+    said = [p["message"] for p in checked.json["problems"]]
+    assert sum("removed" in m and "key in campaign.toml, unsigned" in m for m in said) == 2
+    assert checked.json["signed"]["unsigned"] == 1

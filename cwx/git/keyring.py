@@ -44,18 +44,25 @@ def verify(root: str) -> tuple[int, int, list[CwxError]]:
     if clone is None:
         raise BadFile("is not in a git clone: --signed verifies the commits lines arrived in",
                       path=root)
-    keys = signing.keys_of(root)
-    if not keys:
-        raise BadFile("lists no players' keys ([keys]), so --signed has nothing to verify "
-                      f"against: add each player's, {signing.EXAMPLE}",
-                      path=os.path.join(root, "campaign.toml"))
-    if shutil.which("ssh-keygen") is None:
-        raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
-                      "with; install it", path=root)
     top = os.path.realpath(root)
     path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
     settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
-    count, lines, unheld = unsigned(clone, path, settings)
+    none = BadFile("lists no players' keys ([keys]), so --signed has nothing to verify "
+                   f"against: add each player's, {signing.EXAMPLE}",
+                   path=os.path.join(root, "campaign.toml"))
+    # Keys taken out of campaign.toml are not signed turns given up: the history's count.
+    listed = bool(signing.keys_of(root))
+    keyed = listed or bool(repo.run(
+        clone, "log", "--format=%H", "-G", "keys", "HEAD", "--",
+        f":(literal){settings}").stdout.strip())
+    if not keyed:
+        raise none
+    if shutil.which("ssh-keygen") is None:
+        raise BadFile("--signed needs ssh-keygen (OpenSSH), which git verifies SSH signatures "
+                      "with; install it", path=root)
+    count, lines, unheld, ever = unsigned(clone, path, settings)
+    if not (listed or ever):
+        raise none
     found = [_said(item, journal_file) for item in lines]
     if len(found) > signing.SHOWN:
         found = [*found[:signing.SHOWN],
@@ -73,14 +80,14 @@ def _said(item: Unsigned, journal_file: str) -> CwxError:
 
 
 def unsigned(clone: Repository, path: str,
-             settings: str) -> tuple[int, list[Unsigned], list[Unheld]]:
+             settings: str) -> tuple[int, list[Unsigned], list[Unheld], bool]:
     """How many lines HEAD's journal (at `path` from the clone's top) holds, those not
     signed by the key in force for their player when they arrived (each line's commit is
-    the first of HEAD's history that held it), and the changes of campaign.toml's (at
-    `settings`) keys that did not count."""
+    the first of HEAD's history that held it), the changes of campaign.toml's (at
+    `settings`) keys that did not count, and whether any key was ever in force."""
     arrived = signing.arrivals(clone, path)
     if not arrived:
-        return 0, [], []
+        return 0, [], [], False
     found_ring = ring(clone, path, settings, {commit for _, commit in arrived})
     found: list[Unsigned] = []
     for number, (line, commit) in enumerate(arrived, 1):
@@ -107,7 +114,8 @@ def unsigned(clone: Repository, path: str,
         else:
             why = f"signed by {by}'s key"
         found.append(Unsigned(number, player, commit, why))
-    return len(arrived), found, found_ring.unheld
+    ever = any(held.keys for held in found_ring.held.values())
+    return len(arrived), found, found_ring.unheld, ever
 
 
 class Held(Record):
