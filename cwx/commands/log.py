@@ -161,10 +161,12 @@ def _what(result: Mapping[str, Any]) -> str | None:
 
 
 def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, read: history.Journal) -> str:
-    if event.id in turns.void():  # an undo or turn two clones made at once
-        return "counts for nothing: another undo came first, or what it undoes counts " \
-               "for nothing" if event.undoes else \
-            "counts for nothing: another turn of that draw came first"
+    if event.id in turns.void():  # an undo, turn or game end two clones made at once
+        if event.undoes:
+            return "counts for nothing: another undo came first, or what it undoes counts " \
+                "for nothing"
+        return "counts for nothing: another end of that game came first" if kind.settles \
+            else "counts for nothing: another turn of that draw came first"
     board = read.guesses() if kind.pending else None  # read once, when a guess is met
     if board is not None and event.id in board.settled:
         return "settled by the reveal"
