@@ -326,6 +326,18 @@ def test_a_journal_naming_more_files_than_cwx_reads_is_refused_at_its_line(
             command
 
 
+def test_the_players_offered_are_the_latest_of_a_journal_naming_many(
+        played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx.cli import common
+
+    monkeypatch.setattr(common, "MOST_PLAYERS", 5)  # the same as at 1,000, cheaper
+    with open(played / "journal.jsonl", "a") as journal:
+        journal.writelines(_event(n, "clock resolve", "big.toml", player=f"P{n % 12}") + "\n"
+                           for n in range(1, 40))
+    monkeypatch.chdir(played)
+    assert common.complete_players() == ["P3", "P2", "P1", "P0", "P11"]
+
+
 def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
     from cwx.campaign import folder as campaign
     from cwx.journal import lines

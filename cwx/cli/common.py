@@ -244,7 +244,12 @@ def complete_players() -> list[str]:
         if event.player:
             found.pop(event.player.casefold(), None)
             found[event.player.casefold()] = event.player
+            if len(found) > MOST_PLAYERS:  # a journal of a player a line: the latest kept
+                del found[next(iter(found))]
     return list(reversed(found.values()))
+
+
+MOST_PLAYERS = 1000  # players offered (a table has a handful): a name may be 4 KiB
 
 
 def _members(kind: str, *, names: bool, system: str | None = None) -> list[str]:
