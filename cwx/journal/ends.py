@@ -99,11 +99,27 @@ class Ends:
 
 def unsettled(path: str, file: str) -> list[str]:
     """The draws of the character `file` in the journal at `path` that no game's end
-    settled: only the lines holding its name, as lines spell it, are parsed."""
-    ends = Ends()
-    for event in journal.holding(path, journal.spellings(file)):
-        if event.file == file:
-            ends.note(event, draws=True)
+    settled, read from the journal's end as luck reads the last draw: back to its latest
+    end not undone and LOOK_BACK lines past it (git may merge lines out of time order),
+    or MOST draws and as many lines past them; only lines holding its name are parsed."""
+    from cwx.journal.recent import LOOK_BACK
+
+    ends, spelled = Ends(), journal.spellings(file)
+    looked, seen, ended = 0, 0, False
+    for raw in journal.lines_from_end(path):
+        if ended or seen > MOST:
+            looked += 1
+            if looked > LOOK_BACK:
+                break
+        if not any(spelling in raw for spelling in spelled):
+            continue
+        event = journal.parse(raw)
+        if isinstance(event, journal.BadLine) or event.file != file:
+            continue
+        ends.note(event, draws=True)
+        kind = events.kind(event.command)
+        seen += kind.settled
+        ended = ended or (kind.settles and event.id not in ends.turns.undos)
     return ends.unsettled(file)
 
 
