@@ -170,6 +170,8 @@ def test_undo_takes_back_the_change_played_last_after_a_far_future_line(
     assert logged[-3:] == [leapt["id"], *(event["id"] for event in played)]
     ahead = cwx("check", "--json", cwd=bob).json["ahead"]
     assert [line["line"] for line in ahead] == [len(journal(bob)) - 2]  # the leap alone
+    if far == clock.LAST_STAMP:
+        assert "at the last moment a stamp says" in cwx("check", cwd=bob).stdout
     for event in reversed(played):  # undo walks back from the change played last
         undone = table.cwx(bob, "undo", "--json")
         assert undone.status == 0 and undone.json["undid"]["id"] == event["id"]

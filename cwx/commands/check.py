@@ -14,6 +14,7 @@ from cwx.campaign import checks, guesses
 from cwx.cli import progress
 from cwx.cli.common import command
 from cwx.cli.output import JsonFlag, Utc, emit
+from cwx.journal.clock import LAST_STAMP
 from cwx.systems.clockworx import trait_said
 
 if TYPE_CHECKING:
@@ -104,7 +105,9 @@ def text(report: checks.Report) -> str:
     lines += [f"Note: {line.path}:{line.line}: stamped {_span(line.seconds)} ahead of this "
               f"clone's clock ({times.shown(line.at)}): the clock of the clone that made it "
               "may be wrong. Events made after it are stamped after it, so the order of play "
-              "holds." for line in report.ahead]
+              "holds" + (" (at the last moment a stamp says: events after it are stamped "
+                         "there too, in the journal's order)." if line.at == LAST_STAMP else ".")
+              for line in report.ahead]
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:
