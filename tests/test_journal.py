@@ -248,7 +248,7 @@ def test_a_line_of_more_lists_and_tables_than_any_event_is_no_event() -> None:
 # ---------------------------------------------------------------- the encoder
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
     max_leaves=12)
 
