@@ -184,3 +184,47 @@ def test_since_a_commit_is_each_event_it_lacks_once_in_time_order(tmp_path: Path
         assert read.since(line.rstrip() for line in lines) == []
     with history.opened(str(tmp_path / "none.jsonl")) as read:
         assert read.since([]) == []
+
+
+def test_recap_asks_the_model_which_guess_is_late_as_of_its_last_moment(
+        tmp_path: Path) -> None:
+    # A reveal whose nonce is not its commitment's shows no number (check names it): the
+    # guess on it still waits, in the recap as in the log. The GM's true reveal a day on
+    # makes it late, but a recap --until the day before tells it waiting, as then.
+    from cwx.campaign import seal
+    from cwx.systems.clockworx import GUESSING
+    from tests.helpers import saga
+
+    folder = saga(tmp_path / "saga")
+    shown = seal.new(5)
+
+    def at(day: int) -> str:
+        return f"2026-01-0{day}T12:00:00.000Z"
+
+    made = [
+        journal.new("clock pick --seal", [], result={"commitment": shown.commitment}, at=at(1)),
+        journal.new(GUESSING, [], at=at(1), result={
+            "pending": True, "commitment": shown.commitment, "guess": 3, "trait": None,
+            "score": 2}),
+        journal.new("clock reveal", [], at=at(2), result={
+            "commitment": shown.commitment, "target": 5, "nonce": "0" * 64}),
+        journal.new("clock reveal", [], at=at(4), result={
+            "commitment": shown.commitment, "target": 5, "nonce": shown.nonce})]
+    path = folder / "journal.jsonl"
+    with open(path, "ab") as file:
+        file.write(b"".join(journal.encode(event) for event in made[:3]))
+    checked = cwx("check", cwd=folder)
+    assert checked.status == 1 and "its number and nonce do not match" in checked.stdout
+
+    def guessed(*args: str) -> tuple[bool, bool]:
+        told = cwx("recap", "--json", *args, cwd=folder).json["events"]
+        return next((e["pending"], e["late"]) for e in told if e["command"] == GUESSING)
+
+    assert guessed("--all") == (True, False)  # waiting, as the log says: never late
+    assert "pending on" in cwx("log", "--no-pager", cwd=folder).stdout
+    with open(path, "ab") as file:
+        file.write(journal.encode(made[3]))
+    assert guessed("--all") == (False, True)
+    # As of the recap's last moment, the true reveal came later: the guess waited.
+    assert guessed("--until", at(3)[:10]) == guessed("--session", "1") == (True, False)
+    assert "late: reached the GM after the reveal" in cwx("log", "--no-pager", cwd=folder).stdout

@@ -197,7 +197,7 @@ def recap(path: str, number: int | str | None = None, every: bool = False,
         if not picked:
             return Recap(len(found), [], [], {}, {}, None, since, until)
         folded = reading.folding.ledger()
-    told = reading.finish()
+        told = reading.finish(read)
     names = {t.file: t.who for t in told if t.file and t.who}
     standing = {file: _counts(folded, file) for file in sorted(names)}
     return Recap(len(found), picked, told, standing, names, folded.supply(), since, until)
@@ -213,7 +213,7 @@ class _Reading:
         self.found: list[Session] = []
         self.told: list[Told] = []
         self.latest = number is None and not every and since is None and until is None
-        self.until, self.gap = until, gap
+        self.end, self.until, self.gap = end, until, gap
         self.undone = order.turns.undone() | order.turns.void()
         self.settled = guesses.settlements(path)
         self.wanted = number
@@ -225,7 +225,6 @@ class _Reading:
         self.bought: list[_Bought] = []  # purchases told that an adopt may set back
         self.settable = history.set_by_table(path)  # the keys an adopt sets (None: many)
         self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
-        self.revealed: set[str] = set()  # the commitments a reveal showed
         self.replaced: set[str] = set()  # the commitments a seal sealed over (guesses void)
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
         for event in history.prelude(path):
@@ -252,11 +251,14 @@ class _Reading:
         if event.undoes is None and self._tells(event):
             self.told.append(self._told(event, again))
 
-    def finish(self) -> list[Told]:
-        """The events told, each guess still pending once its number was shown marked
-        late (it reached the GM after the reveal: it counts for nothing)."""
+    def finish(self, read: history.Journal) -> list[Told]:
+        """The events told, each guess still pending once a reveal by the recap's last
+        moment showed its number marked late, as the journal's model says it (it reached
+        the GM after the reveal: it counts for nothing)."""
+        bounded = self.end is not None or self.until is not None
+        late = read.late(self._by if bounded else None) if self.waiting else {}
         for at, commitment in self.waiting:
-            if commitment in self.revealed:
+            if self.told[at].id in late:
                 item = self.told[at]
                 self.told[at] = item._replace(pending=False, late=True, line=guesses.told_late(
                     item.line))
@@ -265,13 +267,15 @@ class _Reading:
                 self.told[at] = item._replace(pending=False, line=guesses.told_void(item.line))
         return self.told
 
+    def _by(self, when: str) -> bool:
+        """Whether a stamp comes by the recap's last moment (its last session's end, or
+        --until): the events the pass reads, and no later."""
+        return (self.end is None or when <= self.end) and \
+            (self.until is None or when[:len(self.until)] <= self.until)
+
     def _follow(self, event: journal.Event) -> bool:
-        """Each file's rules and traits as the event leaves them, the seals it reveals;
+        """Each file's rules and traits as the event leaves them, the seals it seals over;
         whether it made a file that was made before (a same-name clash, a file made anew)."""
-        commitment = event.result.get("commitment")
-        if isinstance(commitment, str) and "nonce" in event.result and \
-                len(self.revealed) < MAX_KEPT:
-            self.revealed.add(commitment)
         over = event.result.get(guesses.REPLACES)
         if isinstance(over, str) and event.command == guesses.SEALING and \
                 len(self.replaced) < MAX_KEPT:

@@ -95,9 +95,12 @@ class Journal:
             self._guesses = self._heard.board()
         return self._guesses
 
-    def late(self) -> dict[str, str]:
+    def late(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
         """The guesses that reached the GM after the reveal, which count for nothing (by
-        id: when their number was first shown)."""
+        id: when their number was first shown); with `by`, as of a moment (a recap's
+        last): only a reveal stamped by then (`by` says which stamps are) showed it."""
+        if by is not None:
+            return self.guesses().late(by)
         if self._late is None:
             self._late = self.guesses().late()
         return self._late

@@ -7,7 +7,7 @@ lines that can hold one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from cwx.base.errors import BadValue
@@ -97,11 +97,13 @@ class Board(Record):
             return []
         return [guess for guess in self.pending if guess.commitment == commitment]
 
-    def late(self) -> dict[str, str]:
+    def late(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
         """Each guess still waiting whose number was shown (by id: when it first was): it
-        reached the GM after the reveal, and counts for nothing (`on`)."""
+        reached the GM after the reveal, and counts for nothing (`on`). With `by`, late as
+        of a moment: only a reveal stamped by then (`by` says which stamps are) showed it."""
         return {guess.id: shown for guess in self.pending
-                if (shown := late(guess, self.revealed)) is not None}
+                if (shown := late(guess, self.revealed)) is not None and
+                (by is None or by(shown))}
 
 
 def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
