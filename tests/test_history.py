@@ -228,3 +228,44 @@ def test_recap_asks_the_model_which_guess_is_late_as_of_its_last_moment(
     # As of the recap's last moment, the true reveal came later: the guess waited.
     assert guessed("--until", at(3)[:10]) == guessed("--session", "1") == (True, False)
     assert "late: reached the GM after the reveal" in cwx("log", "--no-pager", cwd=folder).stdout
+
+
+
+def test_undo_of_a_game_end_in_vain_reads_the_journal_once(tmp_path: Path,
+                                                           monkeypatch: Any) -> None:
+    # Whether an end settles a draw it cannot is asked of the one model: the lines that
+    # may hold an end or an undo parsed once, the draws it names by their ids, and no
+    # whole read of the journal.
+    import json
+
+    from cwx.campaign import accounts
+    from tests.helpers import saga
+    from tests.test_ends import BLACK
+
+    folder = saga(tmp_path / "saga")
+    bob = {"CWX_PLAYER": "Bob"}
+    assert cwx(*BLACK, cwd=folder, env=bob).status == 0
+    assert cwx("game", "end", "-c", "sue", cwd=folder, env=bob).status == 0
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    forged = {**json.loads(lines[-1]), "id": "00000000feedface"}
+    forged["result"]["game"] = ["00000000deadbeef"]  # a draw no line made
+    path.write_text("\n".join([*lines, json.dumps(forged)]) + "\n")
+    fair = json.loads(lines[-1])["id"]
+    parsed = []
+    real = journal.holding
+    monkeypatch.setattr(journal, "holding", lambda path, only, *a: parsed.append(only) or
+                        real(path, only, *a))
+
+    def whole(*_: object) -> None:
+        raise AssertionError("the whole journal read")
+
+    monkeypatch.setattr(journal, "read", whole)
+    monkeypatch.setattr(journal, "events_in", whole)
+    # Bob's, not Ann's: only an end that settles in vain is anyone's to take back.
+    undoing = accounts.named_undoable(str(path), forged["id"], None, "Ann")
+    assert undoing.target.id == undoing.change.id == forged["id"]
+    assert parsed.count(journal.UNDOING) == 1
+    with pytest.raises(RuleForbids) as refused:
+        accounts.named_undoable(str(path), fair, None, "Ann")
+    assert "is Bob's, not Ann's" in refused.value.message

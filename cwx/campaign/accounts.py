@@ -742,10 +742,10 @@ def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
     or a game's end that settles a draw it cannot (`cwx check` names it): anyone takes it
     back."""
     from cwx.campaign import guesses
-    from cwx.journal import ends, events
+    from cwx.journal import events
 
     if events.kind(event.command).settles:
-        return ends.in_vain(read.path, event.id)
+        return any(end.id == event.id for end, _, _ in read.ended_in_vain())
     if guesses.SETTLED not in event.result or "nonce" not in event.result:
         return False
     return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain())

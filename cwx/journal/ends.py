@@ -122,15 +122,3 @@ def unsettled(path: str, file: str) -> list[str]:
         ended = ended or (kind.settles and event.id not in ends.turns.undos)
     return ends.unsettled(file)
 
-
-def in_vain(path: str, end: str) -> bool:
-    """Whether the game's end `end` (its id) names a draw it cannot settle (`cwx check`
-    names it, and anyone may take it back): the journal read whole, once."""
-    ends = Ends()
-    for event in journal.events_in(path):
-        ends.note(event)
-
-    def read(wanted: set[str]) -> Iterator[Event]:
-        return (event for event in journal.events_in(path) if event.id in wanted)
-
-    return any(found.id == end for found, _, _ in ends.settled_in_vain(read))

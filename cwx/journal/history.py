@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 from cwx import systems
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
-from cwx.journal import events, ledger, sealed, story
+from cwx.journal import ends, events, ledger, sealed, story
 from cwx.journal import lines as journal
 from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
@@ -57,6 +57,7 @@ class Journal:
         self._heard: sealed.Counting | None = None
         self._guesses: sealed.Board | None = None
         self._late: dict[str, str] | None = None
+        self._ends: ends.Ends | None = None
 
     def played(self, name: str | None = None, *, touching: bool = False,
                last: int | None = None, tick: Callable[[int], None] | None = None) -> Timeline:
@@ -73,11 +74,23 @@ class Journal:
         """The journal's undos and turns (journal.Turns), only the lines that may hold one
         parsed."""
         if self._turns is None:
-            turns = Turns()
-            for event in journal.holding(self.path, UNDOING):
-                turns.note(event)
-            self._turns = turns
+            self._turns = self.game_ends().turns
         return self._turns
+
+    def game_ends(self) -> ends.Ends:
+        """The games' ends, with the undos and turns that say which count (ends.py): the
+        lines that may hold one parsed, once (they are those that may hold a turn)."""
+        if self._ends is None:
+            heard = ends.Ends()
+            for event in journal.holding(self.path, UNDOING):
+                heard.note(event)
+            self._ends = heard
+        return self._ends
+
+    def ended_in_vain(self) -> list[tuple[ends.End, str, str]]:
+        """Each game's end that counts and names a draw it cannot settle, the draw, and
+        why in words (`cwx check` names it): the draws named read again by their ids."""
+        return list(self.game_ends().settled_in_vain(lambda wanted: with_ids(self.path, wanted)))
 
     def undone(self) -> set[str]:
         """The events a counting undo took back, and no redo gave back."""
