@@ -10,6 +10,9 @@ from pathlib import Path
 
 from tests.helpers import cwx, journal, saga
 from tests.test_git import Table, value
+from tests.test_post import _identity, play, sync
+
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 BLACK = ["bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "black", "--drawn", "red",
          "--keep-black"]  # Sue keeps a black, then fails on the red
@@ -102,3 +105,37 @@ def test_an_end_that_settles_a_draw_it_cannot_is_named_and_undone(tmp_path: Path
         "character in the journal made it" in checked.stdout
     assert cwx("undo", forged["id"], cwd=folder).status == 0  # the advice, followed
     assert cwx("check", cwd=folder).status == 0
+
+
+def test_sync_stopped_by_two_ends_of_one_game_says_the_ledger_counts_one(
+        tmp_path: Path) -> None:
+    # Alice ends the game and draws on; Bob ends it too. Their sheets clash on the black
+    # both settled, and the reserve holds it twice: his end counts for nothing, so the
+    # ledger is right, and no adopt of both files is the way (it would count it twice).
+    table = Table(tmp_path)
+    alice, bob = table.start()
+    play(alice, "Alice", *BLACK)
+    sync(alice, "Alice")
+    sync(bob, "Bob")
+    play(alice, "Alice", "game", "end", "-c", "sue")
+    play(alice, "Alice", "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white",
+         "--drawn", "red", "--keep-white")
+    sync(alice, "Alice")
+    play(bob, "Bob", "game", "end", "-c", "sue")
+    stopped = cwx("sync", cwd=bob, env={"CWX_PLAYER": "Bob"})
+    assert stopped.status == 2 and "both sides spent it" in stopped.stderr
+    assert "the file it went to" not in stopped.stderr and "adopt" not in stopped.stderr
+    bobs = journal(bob)[-1]["id"][:8]
+    assert f"and {bobs} counts for nothing (another came first)" in stopped.stderr
+    # The advice, followed: either side's value, the rebase continued, a reconcile.
+    text = (bob / "sue.toml").read_text()
+    ours, _, rest = text.partition("<<<<<<< ours\n")[2].partition("|||||||")
+    (bob / "sue.toml").write_text(text.partition("<<<<<<< ours\n")[0] + ours +
+                                  rest.partition(">>>>>>> theirs\n")[2])
+    table.git(bob, "add", "sue.toml")
+    table.git(bob, "-c", "core.editor=true", "rebase", "--continue")
+    play(bob, "Bob", "reconcile")
+    sync(bob, "Bob")
+    assert cwx("check", cwd=bob).status == 0
+    assert value(bob, "bag.toml", "reserve", "black") == 10  # the black went there once
+    assert value(bob, "sue.toml", "luck", "white") == 1  # Alice's draw after her end

@@ -385,11 +385,18 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     done = run(clone, *sign, "pull", "--rebase", "--autostash", "--quiet", where.remote,
                where.branch)
     refused = grows.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
+    from cwx.base.hints import typed
+
+    stages = _unmerged(clone) if done.returncode != 0 else {}
+    twice = _made_twice(clone, stages)
     for line in _said(done.stderr):
-        if not (refused and grows.REFUSED in line):  # the hook's note: said below
-            say(line)
+        if refused and grows.REFUSED in line:  # the hook's note: said below
+            continue
+        if any(line.startswith(f"cwx: next: edit {typed(path)} ") for path in twice):
+            continue  # the merge driver's advice, which could not read the journal: below
+        say(line)
     if done.returncode != 0:
-        raise Conflict(_next_step(clone, done.stderr), path=clone.top)
+        raise Conflict(_next_step(stages, done.stderr, twice, clone.top), path=clone.top)
     if refused:  # nothing settled, nothing pushed
         raise Conflict(refused, path=clone.top)
     after = _head_of(clone, f"{where.remote}/{where.branch}")
@@ -426,14 +433,57 @@ def _said(stderr: bytes) -> list[str]:
     return [line for line in lines if line.startswith(("cwx:", "CONFLICT", "  "))]
 
 
-def _next_step(clone: Repository, stderr: bytes) -> str:
-    """What a person does when the pull stopped: the files to settle, and how."""
-    from cwx.base.hints import typed
-
+def _unmerged(clone: Repository) -> dict[str, set[str]]:
+    """The files the pull left unmerged, each with the stages git holds of it (1: the
+    base, 2 and 3: the sides)."""
     stages: dict[str, set[str]] = {}
     for entry in repo.z_list(git(clone, "ls-files", "--unmerged", "-z", strip=False)):
         meta, _, path = entry.partition("\t")
         stages.setdefault(path, set()).add(meta.split()[-1])
+    return stages
+
+
+def _made_twice(clone: Repository, stages: dict[str, set[str]]) -> dict[str, list[str]]:
+    """When every file the pull stopped on clashes only on keys that an event made on two
+    clones at once changed (two ends of one game, two turns of one draw, two undos of
+    one change: the later counts for nothing, so the ledger counts it once): each file,
+    with those events' ids. Else nothing: the table decides."""
+    from cwx.base.places import root_above
+    from cwx.git import gitmerge
+    from cwx.journal import history
+    from cwx.toml import tomlread
+
+    found: dict[str, list[str]] = {}
+    for path, held in stages.items():
+        root = root_above(os.path.join(clone.top, os.path.dirname(path)))
+        shows = [run(clone, "show", f":{stage}:{path}") for stage in "123"]
+        if held != {"1", "2", "3"} or root is None or any(s.returncode for s in shows):
+            return {}
+        try:
+            sides = [tomlread.parse(show.stdout, path) for show in shows]
+        except CwxError:
+            return {}
+        merged = gitmerge.merge(sides[0], sides[1], sides[2], path)
+        keys = {".".join(key) for key in merged.keys}
+        if not keys or len(merged.clashes) != len(keys):  # a clash of no one key's
+            return {}
+        where = os.path.join(root, journal.NAME)
+        name = os.path.relpath(os.path.join(clone.top, path), root).replace(os.sep, "/")
+        with history.opened(where) as read:
+            void = read.void()
+        twice = {event.id: {c.key for c in event.changes if c.file == name}
+                 for event in history.with_ids(where, void)}
+        if not keys <= {key for changed in twice.values() for key in changed}:
+            return {}
+        found[path] = sorted(id_ for id_, changed in twice.items() if changed & keys)
+    return found
+
+
+def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list[str]],
+               top: str) -> str:
+    """What a person does when the pull stopped: the files to settle, and how."""
+    from cwx.base.hints import typed
+
     if not stages:
         said = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()
                 if line.strip()]
@@ -447,12 +497,22 @@ def _next_step(clone: Repository, stderr: bytes) -> str:
     # (or a move) against the other side's play.
     gone = " ".join(typed(path) for path, held in stages.items() if not {"2", "3"} <= held)
     marked = " ".join(typed(path) for path, held in stages.items() if {"2", "3"} <= held)
+    if twice:
+        ids = ", ".join(id_[:8] for id_ in sorted({i for ids in twice.values() for i in ids}))
+        return (f"the pull stopped on {marked}: its keys clash only because two clones made "
+                "one move at once (two ends of one game, two turns of one draw, or two undos "
+                f"of one change), and {ids} counts for nothing (another came first), so the "
+                "ledger counts the move once (`cwx log` says so). Set each marked key in "
+                f"{marked} to either side's value, `git add {marked}` and `git rebase "
+                f"--continue`; then `cwx reconcile` brings {marked}, and any file the move "
+                "changed too, to the ledger (nothing to do if the hooks did), and cwx sync "
+                "again")
     steps = []
     if marked:
         steps.append(f"edit {marked} to what the table decides (conflict markers hold both "
                      f"sides' values; cwx said why above), `cwx adopt {marked}` (with any file "
                      "cwx named above, together) and `git add` them with "
-                     f"{gitsetup.journal_beside(marked.split()[0], clone.top)}")
+                     f"{gitsetup.journal_beside(marked.split()[0], top)}")
     if gone:
         steps.append(f"{gone} was retired (or moved) on one side and played on the other: "
                      f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "
