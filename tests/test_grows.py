@@ -432,3 +432,79 @@ def test_random_rewrites_by_a_clone_with_push_access_are_refused_or_named(
             assert checked.status == 1 and "by Mallory <m@table>" in checked.stdout
         made.git(camp, *next_step(pulled.stderr)[1:])
         assert {name: (camp / name).read_bytes() for name in files} == files
+
+
+# ---------------------------------------------------------------- a turn committed with git
+
+
+def amend_into_a_failure(table: Table) -> str:
+    """Mallory amends the victim's last commit (its turn) into a failure the rules give
+    too, past any hook, and force-pushes it: the amended commit's id."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    path = mallory / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    turn = json.loads(lines[-1])
+    turn["result"].update(target=10, distance=7, success=False, xp=0, xp_total=0)
+    turn["changes"] = []
+    lines[-1] = json.dumps(turn, separators=(",", ":")) + "\n"
+    path.write_text("".join(lines))
+    kris = mallory / "kris.toml"
+    kris.write_text(re.sub(r"(?m)^xp = 2", "xp = 0", kris.read_text()))
+    env = {**table.env, **MALLORY}
+    for args in (("commit", "--quiet", "--no-verify", "--amend", "-a", "--no-edit"),
+                 ("push", "--quiet", "--force")):
+        subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
+    return table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+
+
+@pytest.mark.parametrize("how", ["pull --rebase", "reset"])
+def test_a_turn_committed_with_git_and_rewritten_later_is_named(table: Table, how: str) -> None:
+    """The victim committed its turn with plain `git commit` (no cwx command since): the
+    post-commit hook remembered it, so the forced push that amends it is named, whether
+    a rebase drops the turn (git's fork point, no hook runs) or a reset takes the rewrite."""
+    camp = table.folder / "camp"
+    mine = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    bad = amend_into_a_failure(table)
+    if how == "reset":
+        table.git(camp, "fetch", "--quiet")
+        table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    else:
+        table.git(camp, "pull", "--quiet", "--rebase")
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == bad  # the turn dropped
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert (f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) changed "
+            f"line 3 of the journal as this clone had proven it (at {mine[:12]})"
+            in checked.stdout)
+    synced = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
+    assert synced.status == 2 and f"commit {bad[:12]} by Mallory" in synced.error
+    found = re.search(r"`git (reset --keep [0-9a-f]+)`", checked.stdout)
+    assert found, checked.stdout
+    table.git(camp, *found.group(1).split())  # the advice, followed as said
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    assert cwx("check", cwd=camp).status == 0
+
+
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_turn_committed_then_taken_out_with_git_is_named(table: Table, verify: bool) -> None:
+    """docs/rules.md: a turn a clone committed and then took out with git (a reset) is
+    named, even committed past the pre-commit hook (--no-verify skips only that hook)."""
+    camp = table.folder / "camp"
+    assert cwx("clock", "resolve", "-T", 5, "-g", 5, "-t", "tough", "-c", "kris",
+               cwd=camp).status == 0
+    table.git(camp, "commit", "--quiet", *([] if verify else ["--no-verify"]), "-am", "x")
+    turn = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    table.git(camp, "reset", "--quiet", "--hard", "HEAD~1")
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert (f"does not hold line 4 of the journal as this clone had proven it (at "
+            f"{turn[:12]}) as it was: no commit of it made the change, the branch was moved "
+            "there") in checked.stdout
+    found = re.search(r"`git (reset --keep [0-9a-f]+)`", checked.stdout)
+    assert found and found.group(1).endswith(turn[:12]), checked.stdout
+    table.git(camp, *found.group(1).split())
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    assert cwx("check", cwd=camp).status == 0

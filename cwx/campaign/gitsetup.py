@@ -26,6 +26,7 @@ HOOKS = {
     "post-merge": "after a merge or pull, reconcile the campaign with its ledger",
     "post-rewrite": "after a rebase (git pull --rebase), reconcile the campaign with its ledger",
     "pre-commit": "check the campaign, so a merge finished by hand is caught",
+    "post-commit": "remember the journal just committed as proven, so a rewrite of it is named",
 }
 # Python code the hooks run: cwx from the folder it is installed in (its own site, which
 # `-I` leaves out when it is the user's), after the interpreter's own, with nothing of
@@ -257,8 +258,8 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
             f"`cwx git hook {name}` to reconcile (or check) this campaign")
     if shared:
         say(f"hooks come from {hooks} (core.hooksPath), which other repositories may share, "
-            "so cwx installed none there: have its post-merge, post-rewrite and pre-commit "
-            "hooks run `cwx git hook NAME \"$@\"`")
+            "so cwx installed none there: have its post-merge, post-rewrite, pre-commit "
+            "and post-commit hooks run `cwx git hook NAME \"$@\"`")
     return Setup(root, written, kept)
 
 
@@ -292,6 +293,24 @@ def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: S
     for folder in live_campaigns(clone, say):
         settle_campaign(open_, clone, folder, what, say,
                         before.stdout.decode().strip() if before.returncode == 0 else None)
+
+
+def remember_commit(clone: Repository, say: Say) -> None:
+    """After a commit (even one past the pre-commit hook: --no-verify skips that, not this),
+    each campaign's journal kept as proven, so a later rewrite of this commit is named
+    however it arrives; a rewrite the commit itself holds is said."""
+    from cwx.git import grows
+
+    folder = repo.git_folder(clone)
+    if any(os.path.isdir(os.path.join(folder, where))
+           for where in ("rebase-merge", "rebase-apply")):
+        return  # a rebase's commits: the post-rewrite hook proves where it ends
+    for campaign in live_campaigns(clone, say):
+        if found := grows.committed(clone, campaign):
+            from cwx.base.printable import printable
+
+            say(printable(f"{found.said()}: {grows.RULE}. `cwx check` names it, with the "
+                          "next step"))
 
 
 def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, what: str,

@@ -81,7 +81,8 @@ def _text_merge(ours: str, base: str, theirs: str, *, clash: bool) -> int:
 
 @app.command("hook", hidden=True)
 def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) -> None:
-    """What cwx's git hooks run: reconcile after a merge or rebase, check before a commit."""
+    """What cwx's git hooks run: reconcile after a merge or rebase, check before a commit,
+    remember the journal after one."""
     clone = repo.of(".")
     if clone is None or name not in gitsetup.HOOKS:
         return
@@ -93,6 +94,8 @@ def hook(name: str, args: Annotated[list[str] | None, typer.Argument()] = None) 
         return
     if name == "pre-commit":
         _check_before_commit(clone)
+    elif name == "post-commit":
+        gitsetup.remember_commit(clone, note)
     else:
         gitsetup.settle_after(changing, clone, name, note)
 

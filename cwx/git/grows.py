@@ -444,15 +444,30 @@ def findings(root: str, journal_file: str) -> list[CwxError]:
     return said
 
 
+def committed(clone: Repository, folder: str) -> Rewrite | None:
+    """After a commit this clone made (the post-commit hook): HEAD's history proven, and
+    its journal kept as the one this clone has proven (seen.py) when it is, so a rewrite
+    of the commit that arrives later is named. The first rewrite found, if any."""
+    try:
+        found = rewrites(clone, _path_in(folder))
+    except CwxError:
+        return None  # git cannot answer: the next check proves it
+    return found[0] if found else None
+
+
+def _path_in(folder: str) -> str:
+    """The journal of the campaign `folder` (from the clone's top), as git names it."""
+    return os.path.join(folder, "journal.jsonl") if folder not in ("", ".") else "journal.jsonl"
+
+
 def refusal(clone: Repository, folder: str, before: str | None, what: str) -> str | None:
     """Why the campaign at `folder` (from the clone's top) is not settled after a merge,
     pull or rebase that moved HEAD from `before`: it brought a rewrite of the journal.
     The note names the commit, its author and the one next step; None: nothing broken."""
     if not before:
         return None
-    path = os.path.join(folder, "journal.jsonl") if folder not in ("", ".") else "journal.jsonl"
     try:
-        found = brought(clone, path, before)
+        found = brought(clone, _path_in(folder), before)
     except CwxError:
         return None
     if found is None:
