@@ -508,3 +508,57 @@ def test_a_turn_committed_then_taken_out_with_git_is_named(table: Table, verify:
     table.git(camp, *found.group(1).split())
     assert {name: (camp / name).read_bytes() for name in files} == files
     assert cwx("check", cwd=camp).status == 0
+
+
+# ---------------------------------------------------------------- line endings
+
+
+def test_a_line_ending_is_no_change_of_a_line() -> None:
+    from cwx.git import seen
+
+    old = _lines("a", "b", "c")
+    crlf = old.replace(b"\n", b"\r\n")
+    assert grows.extends(old, crlf) is None and grows.extends(crlf, old) is None
+    assert grows.extends(old, crlf + _lines("d")) is None  # cwx's own LF line after them
+    assert seen.form(old) == seen.form(crlf)
+    changed = crlf.replace(b'"id":"b","n":1', b'"id":"b","n":9')
+    assert grows.extends(old, changed) == grows.Break(2, "changed")
+
+
+@pytest.mark.parametrize("how", ["core.autocrlf", "attributes"])
+def test_a_clone_whose_journal_has_crlf_line_endings_plays_on(table: Table, how: str) -> None:
+    """Git for Windows' core.autocrlf=true (in the clone's own config) on a campaign whose
+    attributes an older cwx wrote, or attributes a player committed asking CRLF of the
+    journal in any clone: check passes, cwx's own turns append, commit and sync."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    attributes = mallory / ".gitattributes"
+    text = attributes.read_text().replace("journal.jsonl eol=lf\n", "")  # an older cwx's
+    attributes.write_text(text + ("journal.jsonl text eol=crlf\n" if how == "attributes"
+                                  else ""))
+    table.git(mallory, "commit", "--quiet", "--no-verify", "-am", "attributes")
+    table.git(mallory, "push", "--quiet")
+    options = ["-c", "core.autocrlf=true"] if how == "core.autocrlf" else []
+    table.git(table.folder, "clone", "--quiet", *options, "origin.git", "win")
+    win = table.folder / "win"
+    assert b"\r\n" in (win / "journal.jsonl").read_bytes()
+    checked = cwx("check", cwd=win)
+    assert checked.status == 0, checked.stdout
+    assert cwx("git", "setup", cwd=win).status == 0
+    assert "journal.jsonl eol=lf" in (win / ".gitattributes").read_text()
+    for guess in (5, 4):
+        assert cwx("clock", "resolve", "-T", 5, "-g", guess, "-t", "tough", "-c", "kris",
+                   cwd=win).status == 0
+        checked = cwx("check", cwd=win)
+        assert checked.status == 0, checked.stdout
+    table.git(win, "commit", "--quiet", "-m", "a turn", "--", "journal.jsonl", "kris.toml")
+    assert cwx("clock", "resolve", "-T", 5, "-g", 3, "-t", "tough", "-c", "kris",
+               cwd=win).status == 0
+    synced = cwx("sync", cwd=win, env={"CWX_PLAYER": "Win"})
+    assert synced.status == 0, synced.error
+    camp = table.folder / "camp"
+    table.git(camp, "pull", "--quiet")
+    for clone in (win, camp):
+        checked = cwx("check", cwd=clone)
+        assert checked.status == 0, checked.stdout
+    assert value(camp, "kris.toml", "xp") == value(win, "kris.toml", "xp")

@@ -36,6 +36,8 @@ def form(raw: bytes) -> bytes:
     lines = raw.split(b"\n")
     if lines and not lines[-1]:
         lines.pop()  # a last line without its newline is a line, as git holds it
+    if b"\r" in raw:  # a line ending is no change of the line (grows.split)
+        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
     made = []
     for line in lines:
         digest = hashlib.blake2b(line, digest_size=12).hexdigest().encode()

@@ -59,6 +59,7 @@ sync = false
 ATTRIBUTES = (
     "journal.jsonl merge=union",
     "*.toml merge=cwx",
+    "journal.jsonl eol=lf",  # on every machine (core.autocrlf): a line ending is no edit
 )
 ATTRIBUTES_HEAD = ("# cwx: journals merge by keeping both sides' lines; characters and bags "
                    "by adding up (cwx git setup)")
