@@ -198,7 +198,7 @@ def test_sync_stops_at_a_conflict_with_the_next_step(tmp_path: Path) -> None:
     ran = cwx("sync", cwd=bob, env={"CWX_PLAYER": "Bob"})
     assert ran.status == 2 and "Traceback" not in ran.stderr
     assert "kris.toml" in ran.stderr and "git rebase --continue" in ran.stderr
-    assert "git rebase --skip" in ran.stderr
+    assert "--skip" not in ran.stderr  # a committed turn taken out with git is named
     assert "with journal.jsonl" in " ".join(ran.stderr.split())  # the adopt writes there
     assert (bob / ".git" / "rebase-merge").exists()  # left as git left it
     again = cwx("sync", cwd=bob)

@@ -301,9 +301,7 @@ def remember_commit(clone: Repository, say: Say) -> None:
     however it arrives; a rewrite the commit itself holds is said."""
     from cwx.git import grows
 
-    folder = repo.git_folder(clone)
-    if any(os.path.isdir(os.path.join(folder, where))
-           for where in ("rebase-merge", "rebase-apply")):
+    if repo.rebasing(clone):
         return  # a rebase's commits: the post-rewrite hook proves where it ends
     for campaign in live_campaigns(clone, say):
         if found := grows.committed(clone, campaign):
@@ -361,11 +359,9 @@ def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
 
     quoted, journal = typed(path), journal_beside(path)
     clone = repo.of(".")
-    rebasing = clone is not None and any(
-        os.path.isdir(os.path.join(repo.git_folder(clone), where))
-        for where in ("rebase-merge", "rebase-apply"))
-    # In a rebase, git's "ours" is the side rebased onto (theirs, to the player).
-    skip = "; or `git rebase --skip` to drop your commit and keep theirs" if rebasing else ""
+    rebasing = clone is not None and repo.rebasing(clone)
+    # In a rebase, git's "ours" is the side rebased onto (theirs, to the player). No
+    # `git rebase --skip`: a turn committed and taken out with git is named (grows.py).
     finish = "`git rebase --continue`" if rebasing else "commit"
     sides = " (in a rebase, --ours is the other clone's side, --theirs yours)" if rebasing \
         else ""
@@ -377,16 +373,16 @@ def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
         return (f"keep one side (`git checkout --ours {quoted}` or `--theirs`{sides}), save "
                 f"the other under a new name and `cwx adopt` it (or `cwx retire` it), then "
                 f"`cwx adopt {quoted}`, `git add {quoted} {journal}` and the new file, and "
-                f"{finish}{skip}")
+                f"{finish}")
     where = "both sides' values are marked in it" if marked else "it holds the merge"
     if any("both sides spent it" in clash for clash in clashes):
         # A die spent on both sides went somewhere twice (a reserve, a bag): that file
         # differs from the ledger too, and the two are adopted together (W9).
         return (f"edit {quoted} to what the table decides ({where}); if it is a die, edit "
                 "the file it went to as well (`cwx check` names it), then `cwx adopt` both "
-                f"together, `git add` them with {journal} and {finish}{skip}")
+                f"together, `git add` them with {journal} and {finish}")
     return (f"edit {quoted} to what the table decides ({where}), then "
-            f"`cwx adopt {quoted}`, `git add {quoted} {journal}` and {finish}{skip}")
+            f"`cwx adopt {quoted}`, `git add {quoted} {journal}` and {finish}")
 
 
 def live_campaigns(clone: Repository, say: Say) -> list[str]:

@@ -518,8 +518,7 @@ def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list
                      f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "
                      f"what the other side gave it, to settle), or `git add {gone}` keeps it")
     return (f"the pull stopped on {' '.join(filter(None, (marked, gone)))}: "
-            f"{'; '.join(steps)}; then `git rebase --continue` and cwx sync again; or `git "
-            "rebase --skip` to drop your commit and keep theirs")
+            f"{'; '.join(steps)}; then `git rebase --continue` and cwx sync again")
 
 
 def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:

@@ -236,10 +236,11 @@ def walked(clone: Repository, path: str, since: str | None,
         yield commit, parents
 
 
-def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
+def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
+             ended: bool = False) -> list[Rewrite]:
     """Every commit of `head`'s history whose journal (at `path`, from the clone's top)
     does not extend a parent's, oldest first: what is proven is kept, so a history is
-    read once."""
+    read once. `ended`: a rebase git still holds has made its last commit (its hook)."""
     if "\n" in path or repo.run(clone, "rev-parse", "--verify", "--quiet",
                                 f"{head}^{{commit}}").returncode != 0:
         return []  # no commit yet (or a name git cannot take): no history to prove
@@ -269,7 +270,7 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
             read.close()
     if proven is not None:
         whole = not found and not any(commit not in proven.commits for commit, _ in listed)
-        drifted = _against_seen(clone, path, whole)
+        drifted = _against_seen(clone, path, whole, ended)
         if drifted is not None:
             whole = False
             if all(drifted.commit != other.commit for other in found):
@@ -278,13 +279,16 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD") -> list[Rewrite]:
     return found
 
 
-def _against_seen(clone: Repository, path: str, whole: bool) -> Rewrite | None:
+def _against_seen(clone: Repository, path: str, whole: bool,
+                  ended: bool = False) -> Rewrite | None:
     """HEAD's journal against the one this clone last proved (seen.py), however HEAD
     came here: the first line it no longer holds as it was, named by the commit that
     broke it; else, when HEAD's whole history is proven (`whole`), HEAD's journal kept
     as the one proven."""
     from cwx.git import seen
 
+    if not ended and repo.rebasing(clone):
+        return None  # HEAD is partway: the clone's own commits wait to be made anew on it
     kept = seen.recalled(clone, path)
     head = repo.git(clone, "rev-parse", "HEAD")
     blob = blob_ids(clone, [head], path).get(head, "")
@@ -393,7 +397,8 @@ def brought(clone: Repository, path: str, before: str) -> Rewrite | None:
     brought commit whose journal does not extend `before`'s."""
     # A break of what this clone had proven first: it names who rewrote the history, where
     # a merge of the two histories is only where the two met.
-    for found in sorted(rewrites(clone, path), key=lambda rewrite: not rewrite.proven):
+    for found in sorted(rewrites(clone, path, ended=True),
+                        key=lambda rewrite: not rewrite.proven):
         if found.proven or repo.run(clone, "merge-base", "--is-ancestor", found.commit,
                                     before).returncode != 0:
             return found

@@ -95,6 +95,13 @@ def git_folder(repo: Repository) -> str:
     return git(repo, "rev-parse", "--absolute-git-dir")
 
 
+def rebasing(repo: Repository) -> bool:
+    """Whether a rebase is under way in the clone (stopped on a clash, or between picks)."""
+    folder = git_folder(repo)
+    return any(os.path.isdir(os.path.join(folder, where))
+               for where in ("rebase-merge", "rebase-apply"))
+
+
 def tracks(path: str) -> bool:
     """Whether the clone `path` is in tracks the file (False outside git, or without git)."""
     repo = of(os.path.dirname(os.path.abspath(path)))
