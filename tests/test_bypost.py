@@ -220,7 +220,8 @@ def test_a_game_ended_on_two_clones_is_marked_alone_and_settles_as_advised(
     play(bob, "Bob", "adopt", "sue.toml")
     sync(alice, "Alice")
     said = play(bob, "Bob", "sync", status=2)
-    assert "both sides spent it" in said and "edit the file it went to as well" in said
+    assert "both sides spent it" in said and "edit the file it went to as well" not in said
+    assert "counts for nothing (another came first), so the ledger counts the move once" in said
     text = sheet.read_text()
     marked = text[text.index("<<<<<<<"):text.index(">>>>>>>")]
     assert marked.count("black = ") == 3 and "[notes]" not in marked  # the clash alone
