@@ -22,13 +22,14 @@ from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
+from cwx.journal import lines as journal
 
 if TYPE_CHECKING:
     from cwx.git.seen import Seen
 
-# The id as cwx writes every line (`{"v":2,"id":"…",`): a line of another shape has no id
-# here, and is held to the first rule alone.
-_ID = re.compile(rb'^\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"', re.M)
+# A line's id is the one JSON reads, however it is spelled (keys in another order, escapes,
+# spaces, a key twice): journal.id_of.
+_id_of = journal.id_of
 
 
 class Break(Record):
@@ -100,15 +101,15 @@ def extends(old: bytes, new: bytes) -> Break | None:
 
 
 def _ids(raw: bytes) -> set[bytes]:
-    return set(_ID.findall(raw))
+    return {id_ for line in split(raw) if (id_ := _id_of(line)) is not None}
 
 
 def _met(ids: set[bytes], old: bytes) -> bool:
-    """Whether `old` names any of `ids`: a few looked for (a C scan each), many at once
-    (a merge's) against every id it holds."""
+    """Whether a line of `old` carries any of `ids`: a few looked for (a C scan each, and
+    the lines it finds read), many at once (a merge's) against every id it holds."""
     if len(ids) > 8:
         return bool(ids & _ids(old))
-    return any(old.find(b'"id":"' + id_ + b'"') >= 0 for id_ in ids)
+    return any(_id_of(line) in ids for line in journal.lines_holding(old, tuple(ids)))
 
 
 def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
@@ -116,8 +117,7 @@ def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
     had = set(old)
     ids = _ids(b"\n".join(line for line in added if line not in had))
     for number, line in enumerate(old, 1):
-        found = _ID.match(line)
-        if found and found.group(1) in ids:
+        if _id_of(line) in ids:
             return Break(number, "repeated")
     return None
 
@@ -125,9 +125,8 @@ def _twin(old: list[bytes], added: list[bytes]) -> Break | None:
 def _how(line: bytes, after: list[bytes]) -> str:
     if line in after:
         return "moved"
-    found = _ID.match(line)
-    if found and any(_ID.match(other) and other.startswith(found.group(0))
-                     for other in after):
+    id_ = _id_of(line)
+    if id_ is not None and any(_id_of(other) == id_ for other in after):
         return "changed"
     return "removed"
 
@@ -316,7 +315,7 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
     had = kept.commit if _holds(clone, kept.commit) else None
     old = split(kept.form)
     at = {line: number for number, line in enumerate(old)}
-    ids = {found.group(1) for line in old if (found := _ID.match(line))}
+    ids = {id_ for line in old if (id_ := _id_of(line)) is not None}
     listed = [commit for commit, _ in walked(clone, path, had)]
     blobs_of = blob_ids(clone, listed, path)
     read = Blobs(clone)
@@ -343,8 +342,7 @@ def _breaks(new: list[bytes], at: dict[bytes, int], ids: set[bytes], gap: Break)
     for line in new:
         number = at.get(line)
         if number is None:
-            found = _ID.match(line)
-            if found and found.group(1) in ids:
+            if _id_of(line) in ids:
                 return True
             continue
         if number < last:
@@ -371,8 +369,6 @@ def _author(clone: Repository, commit: str) -> str:
 
 def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | None:
     """The work tree's journal against HEAD's: a line committed, changed by hand since."""
-    from cwx.journal import lines as journal
-
     shown = repo.run(clone, "rev-parse", "--verify", "--quiet", f"HEAD:{path}")
     if shown.returncode != 0 or "\n" in path:
         return None

@@ -16,8 +16,8 @@ import re
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
+from cwx.journal import lines as journal
 
-_ID = re.compile(rb'^\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"')
 _HEADER = re.compile(r"^cwx-seen ([0-9a-f]{40,64}) ([0-9a-f]{40,64})\n")
 
 
@@ -41,10 +41,19 @@ def form(raw: bytes) -> bytes:
     made = []
     for line in lines:
         digest = hashlib.blake2b(line, digest_size=12).hexdigest().encode()
-        found = _ID.match(line)
-        made.append(b'{"v":0,"id":"' + found.group(1) + b'","d":"' + digest + b'"}\n'
-                    if found else b'{"d":"' + digest + b'"}\n')
+        id_ = journal.id_of(line)  # as JSON reads it, however the line spells it
+        made.append(b'{"v":0,"id":' + _quoted(id_) + b',"d":"' + digest + b'"}\n'
+                    if id_ is not None else b'{"d":"' + digest + b'"}\n')
     return b"".join(made)
+
+
+def _quoted(id_: bytes) -> bytes:
+    """An id as a digest line holds it: as cwx writes one, so id_of reads it back."""
+    text = id_.decode("utf-8", "surrogatepass")
+    try:
+        return journal.dumps(text).encode()
+    except UnicodeEncodeError:  # a lone surrogate: escaped
+        return journal.dumps(text, ascii=True).encode()
 
 
 def _file(clone: Repository, path: str) -> str:

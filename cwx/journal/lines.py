@@ -263,12 +263,55 @@ def read_raw(path: str, *, envelope: bool = False,
                 yield len(raw), None
 
 
+# A JSON key or text is spelled other than its plain bytes only through a backslash escape
+# (`"\u0075ndoes"` is "undoes"); whitespace may stand around a key's colon, and keys in
+# any order. So a line without a backslash holds each key and text it has as its plain
+# bytes, quoted, and a search for them (never for what follows a key) finds it.
+ESCAPE = b"\\"
+
+
+def sought(only: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """What a pre-filter looks for to find every line that, read as JSON, holds one of
+    `only` (keys or texts, each as cwx writes it, quoted or bare, never with what follows
+    a key): those bytes, or any escape. The one rule of every byte search of the journal."""
+    return only if ESCAPE in only else (*only, ESCAPE)
+
+
+def may_hold(raw: bytes, only: tuple[bytes, ...]) -> bool:
+    """Whether the line `raw`, read as JSON, may hold one of `only` (`sought`): False only
+    where it surely does not."""
+    return any(bytes_ in raw for bytes_ in sought(only))
+
+
+def id_of(raw: bytes) -> bytes | None:
+    """A line's id as JSON reads it (its UTF-8), however it is spelled; None: the line is
+    no object with a text id. Read from cwx's own shape where that is sure: the line starts
+    as cwx writes it, holds no escape and names "id" once (a key repeated counts its last)."""
+    found = _WRITTEN.match(raw)
+    if found is not None and ESCAPE not in raw and raw.count(b'"id"') == 1:
+        return found.group(1)
+    if not may_hold(raw, (b'"id"',)):
+        return None
+    try:
+        data = _decode(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+    id_ = data.get("id") if type(data) is dict else None
+    if type(id_) is not str or len(id_) > MAX_ID:
+        return None
+    return id_.encode("utf-8", "surrogatepass")
+
+
+_WRITTEN = re.compile(rb'\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"')
+
+
 def holding(path: str, only: tuple[bytes, ...], block: int = 1 << 20) -> Iterator[Event]:
-    """The events of the lines that hold any of `only` (bytes as written), numbered as
-    every line is; the other lines are only counted, a block at a time: a search for
-    each of `only` over the block (bytes.find, a C loop faster than a regular expression
-    of alternatives), not a test for each line of a long journal. A line too long to be
-    an event is none (`cwx check` names it, reading every line)."""
+    """The events of the lines that may hold any of `only` (keys or texts as cwx writes
+    them: `sought`), numbered as every line is; the other lines are only counted, a block
+    at a time: a search for each over the block (bytes.find, a C loop faster than a
+    regular expression of alternatives), not a test for each line of a long journal. A
+    line too long to be an event is none (`cwx check` names it, reading every line)."""
+    only = sought(only)
     file = opened(path)
     if file is None:
         return
@@ -293,16 +336,10 @@ def holding(path: str, only: tuple[bytes, ...], block: int = 1 << 20) -> Iterato
 
 
 def _holding_in(lines: bytes, before: int, only: tuple[bytes, ...]) -> Iterator[Event]:
-    """The events of the whole lines in `lines` that hold any of `only`, numbered after
-    the `before` lines ahead of them."""
-    starts = set()
-    for bytes_ in only:
-        at = lines.find(bytes_)
-        while at >= 0:
-            starts.add(lines.rfind(b"\n", 0, at) + 1)
-            at = lines.find(bytes_, lines.find(b"\n", at) + 1 or len(lines))
+    """The events of the whole lines in `lines` that may hold any of `only`, numbered
+    after the `before` lines ahead of them."""
     counted = 0
-    for start in sorted(starts):
+    for start in starts_of(lines, only):
         stop = lines.find(b"\n", start) + 1 or len(lines)
         before += lines.count(b"\n", counted, start)
         counted = start
@@ -310,6 +347,24 @@ def _holding_in(lines: bytes, before: int, only: tuple[bytes, ...]) -> Iterator[
         if len(line) - line.endswith(b"\n") <= MAX_LINE and \
                 isinstance(item := parse(line, before + 1), Event):
             yield item
+
+
+def starts_of(lines: bytes, only: tuple[bytes, ...]) -> list[int]:
+    """Where each line of `lines` that may hold any of `only` (`sought`) starts, in order."""
+    starts = set()
+    for bytes_ in sought(only):
+        at = lines.find(bytes_)
+        while at >= 0:
+            starts.add(lines.rfind(b"\n", 0, at) + 1)
+            at = lines.find(bytes_, lines.find(b"\n", at) + 1 or len(lines))
+    return sorted(starts)
+
+
+def lines_holding(lines: bytes, only: tuple[bytes, ...]) -> Iterator[bytes]:
+    """The lines of `lines` (without their newlines) that may hold any of `only`."""
+    for start in starts_of(lines, only):
+        stop = lines.find(b"\n", start)
+        yield lines[start:] if stop < 0 else lines[start:stop]
 
 
 def opened(path: str) -> BinaryIO | None:
