@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cwx.git import grows, seen
-from cwx.journal import lines
+from cwx.journal import ledger, lines
+from tests.helpers import Ran, cwx, saga
+from tests.test_git import value
 
 
 def respelled(value: Any, rnd: random.Random) -> str:
@@ -95,9 +99,91 @@ def test_a_key_repeated_reads_as_json_reads_it() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.randoms(use_true_random=False))
-def test_any_spelling_of_a_line_has_its_id(rnd: random.Random) -> None:
+@given(st.integers(0, 2 ** 32))
+def test_any_spelling_of_a_line_has_its_id(seed: int) -> None:
+    rnd = random.Random(seed)
     line = {**_line("0f1e2d3c4b5a6978", 3), "who": "id", "result": {"id": "x", "n": 3}}
     spelled = respelled(line, rnd).encode()
     assert json.loads(spelled) == line
     assert lines.id_of(spelled) == b"0f1e2d3c4b5a6978"
+
+
+# ---------------------------------------------------------------- every reader, every key
+
+
+PLAY = [  # a campaign whose lines hold each key a byte search looks for
+    ("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris"),
+    ("undo",),  # "undoes"
+    ("undo", "--redo"),  # an undo's undo
+    ("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "red"),
+    ("game", "end", "-c", "sue"),  # "game"
+    ("clock", "pick", "--seal", "-T", 5),  # "commitment"
+    ("clock", "resolve", "--sealed", "-g", 5, "-t", "tough", "-c", "kris"),  # "nonce"
+    ("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn", "red",
+     "--keep-white"),
+    ("luck", "spend", "-c", "sue"),  # "turns"
+    ("game", "end", "-c", "sue"),
+]
+READERS = [("check", "--json"), ("log",), ("log", "--char", "kris", "--last", 3),
+           ("recap", "--all"), ("audit",), ("clock", "verify")]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[tuple[object, ...], Ran]]:
+    """The campaign played, and what each reader says of it."""
+    folder = saga(tmp_path_factory.mktemp("spelling") / "camp", "kris.toml")
+    for args in PLAY:
+        assert cwx(*args, cwd=folder).status == 0, args
+    return folder, {args: cwx(*args, cwd=folder) for args in READERS}
+
+
+def _said(folder: Path) -> dict[tuple[object, ...], Ran]:
+    return {args: cwx(*args, cwd=folder) for args in READERS}
+
+
+def _respell(folder: Path, spell: Any) -> None:
+    path = folder / "journal.jsonl"
+    path.write_text("".join(spell(json.loads(line)) + "\n"
+                            for line in path.read_text().splitlines()))
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 2 ** 32))
+def test_every_reader_reads_a_journal_spelled_otherwise_as_the_plain_one(
+        played: tuple[Path, dict[tuple[object, ...], Ran]], tmp_path_factory: pytest.TempPathFactory,
+        seed: int) -> None:
+    folder, plain = played
+    rnd = random.Random(seed)
+    copy = tmp_path_factory.mktemp("respelled") / "camp"
+    shutil.copytree(folder, copy)
+    _respell(copy, lambda line: respelled(line, rnd))
+    said = _said(copy)
+    for args, ran in plain.items():
+        assert (said[args].status, said[args].stdout) == (ran.status, ran.stdout), args
+    mine, theirs = (ledger.read(str(camp / "journal.jsonl")) for camp in (copy, folder))
+    for name in ("kris.toml", "sue.toml", "bag.toml"):
+        assert mine.values(name) == theirs.values(name)
+    assert mine.supply() == theirs.supply()
+
+
+def test_redos_of_one_undo_count_once_however_the_key_is_spelled(
+        played: tuple[Path, dict[tuple[object, ...], Ran]], tmp_path: Path) -> None:
+    """F-C: five redos of one undo, `"undoes"` written `"\\u0075ndoes"`: one counts."""
+    folder, _ = played
+    camp = tmp_path / "camp"
+    shutil.copytree(folder, camp)
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "scrounge", "-c", "kris",
+               cwd=camp).status == 0
+    assert cwx("undo", cwd=camp).status == 0
+    path = camp / "journal.jsonl"
+    undo = json.loads(path.read_text().splitlines()[-1])
+    xp = value(camp, "kris.toml", "xp")
+    with open(path, "a") as file:
+        for n in range(5):
+            redo = {**undo, "id": f"{0xabc0 + n:016x}", "undoes": undo["id"],
+                    "result": {**undo["result"], "redo": True},
+                    "changes": [{"file": "kris.toml", "key": "xp", "from": xp, "to": xp + 2}]}
+            file.write(lines.dumps(redo).replace('"undoes"', '"\\u0075ndoes"') + "\n")
+    assert cwx("reconcile", cwd=camp).status == 0
+    assert value(camp, "kris.toml", "xp") == xp + 2  # not xp + 10
+    assert cwx("check", cwd=camp).status == 0

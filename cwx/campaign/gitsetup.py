@@ -496,6 +496,7 @@ def _journaled(clone: Repository, commit: str, journal_path: str, name: str) -> 
 
     shown = run(clone, "diff-tree", "-p", "--root", "--no-commit-id", commit, "--",
                 f":(literal){journal_path}")
-    added = (line[1:] for line in shown.stdout.splitlines() if line.startswith(b"+{"))
+    added = (line[1:] for line in shown.stdout.splitlines()  # a line may start with spaces
+             if line.startswith(b"+") and line[1:].lstrip().startswith(b"{"))
     return {change.key or "" for event in history.events_among(added)
             for change in event.changes if change.file == name}

@@ -132,10 +132,20 @@ def _stamp_in(line: bytes) -> str | None:
         import re
 
         _at = re.compile(rb'"at"\s*:\s*"([0-9TZ:.-]{20,24})"').search
-    found = _at(line)
-    if found is None:
-        return None
-    at = found.group(1).decode("ascii")
+    if journal.plainly(line, b'"at"'):
+        found = _at(line)
+        if found is None:
+            return None
+        at = found.group(1).decode("ascii")
+    else:  # spelled otherwise, or a key "at" twice or deeper: as JSON reads it
+        try:
+            data = journal.decoded(line)
+        except (ValueError, RecursionError):
+            return None
+        said = data.get("at") if type(data) is dict else None
+        if type(said) is not str:
+            return None
+        at = said
     if len(at) == 20:
         at = f"{at[:-1]}.000Z"
     return at if len(at) == 24 and journal.stamped(at) else None
@@ -206,7 +216,8 @@ def leapt(path: str, event: journal.Event, seconds: float, now: float) -> bool:
             if isinstance(line, int):
                 continue
             stamp = _stamp_in(line)
-            if wanted in line and stamp == event.when:
+            if stamp == event.when and journal.may_hold(line, (wanted,)) and \
+                    journal.id_of(line.rstrip(b"\r\n")) == wanted:
                 break
             if stamp is not None and (best is None or stamp > best):
                 best = stamp

@@ -111,7 +111,7 @@ def unsettled(path: str, file: str) -> list[str]:
             looked += 1
             if looked > LOOK_BACK:
                 break
-        if not any(spelling in raw for spelling in spelled):
+        if not journal.may_hold(raw, spelled):
             continue
         event = journal.parse(raw)
         if isinstance(event, journal.BadLine) or event.file != file:

@@ -283,12 +283,19 @@ def may_hold(raw: bytes, only: tuple[bytes, ...]) -> bool:
     return any(bytes_ in raw for bytes_ in sought(only))
 
 
+def plainly(raw: bytes, key: bytes) -> bool:
+    """Whether the value of `key` (quoted, as `b'"at"'`) may be read from the line's bytes
+    after the key: the line holds no escape and names the key once (a key written twice
+    is read by JSON as its last, a key nested deeper is not the line's)."""
+    return ESCAPE not in raw and raw.count(key) == 1
+
+
 def id_of(raw: bytes) -> bytes | None:
     """A line's id as JSON reads it (its UTF-8), however it is spelled; None: the line is
     no object with a text id. Read from cwx's own shape where that is sure: the line starts
     as cwx writes it, holds no escape and names "id" once (a key repeated counts its last)."""
     found = _WRITTEN.match(raw)
-    if found is not None and ESCAPE not in raw and raw.count(b'"id"') == 1:
+    if found is not None and plainly(raw, b'"id"'):
         return found.group(1)
     if not may_hold(raw, (b'"id"',)):
         return None

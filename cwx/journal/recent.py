@@ -38,7 +38,7 @@ def last_action(path: str, name: str) -> Action | None:
             looked += 1
             if looked > LOOK_BACK:
                 break
-        if not any(spelling in raw for spelling in spelled):
+        if not journal.may_hold(raw, spelled):
             continue
         event = journal.parse(raw)
         if isinstance(event, journal.BadLine) or event.file != name:
@@ -77,7 +77,7 @@ def latest(path: str, holding: bytes, wanted: Callable[[Event], bool]) -> Event 
             looked += 1
             if looked > LOOK_BACK:
                 break
-        if holding not in raw:
+        if not journal.may_hold(raw, (holding,)):
             continue
         event = journal.parse(raw)
         if isinstance(event, journal.Event) and wanted(event) and \

@@ -247,7 +247,7 @@ def published_by(path: str, commitment_hex: str) -> str | None:
     """The id of the latest seal in the journal that published this commitment, or None."""
     wanted = commitment_hex.encode()
     for raw in journal.lines_from_end(path):
-        if wanted in raw:
+        if journal.may_hold(raw, (wanted,)):
             event = journal.parse(raw)
             if isinstance(event, journal.Event) and event.command == SEALING and \
                     event.result.get("commitment") == commitment_hex:
@@ -260,7 +260,7 @@ def revealed(path: str, commitment_hex: str) -> bool:
     only lines holding it are parsed, and the search stops at the sealing."""
     wanted = commitment_hex.encode()
     for raw in journal.lines_from_end(path):
-        if wanted not in raw:
+        if not journal.may_hold(raw, (wanted,)):
             continue
         event = journal.parse(raw)
         if isinstance(event, journal.BadLine) or event.result.get("commitment") != commitment_hex:

@@ -17,12 +17,14 @@ from typing import BinaryIO
 
 from cwx.journal.lines import (
     MAX_LINE,
+    UNDOING,
     BadLine,
     Event,
     Named,
     Stamp,
     Turns,
     lines_of,
+    may_hold,
     parse,
     spellings,
     stamp_of,
@@ -100,7 +102,7 @@ def _wanted(name: str | None, touching: bool) -> Wanted:
     def touches(raw: bytes, stamp: Stamp) -> bool:
         if stamp.file == name:
             return True
-        if not any(spelling in raw for spelling in spelled):
+        if not may_hold(raw, spelled):
             return False
         event = parse(raw, stamp.line)
         return isinstance(event, Event) and any(c.file == name for c in event.changes)
@@ -125,7 +127,7 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
         offset += len(raw)
         if not raw.strip():
             continue
-        if b'"turns"' in raw or b'"undoes"' in raw or b'"game"' in raw:  # lines.UNDOING
+        if may_hold(raw, UNDOING):
             event = parse(raw, number)
             if isinstance(event, Event):
                 turned.note(event)
