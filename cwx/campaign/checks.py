@@ -296,10 +296,7 @@ def _ended_in_vain(path: str, ended: ends.Ends) -> list[CwxError]:
 def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:
     """Each guess this clone made that the journal no longer holds on the number it was
     made on (the clone keeps the commitment it guessed on, where no pull reaches)."""
-    return [CwxError(f"this clone guessed for {file or 'a score'} on commitment "
-                     f"{seal.short(commitment)}, but the journal holds no such guess now: the "
-                     "line was rewritten or the number swapped (git log -p journal.jsonl "
-                     "shows who); the table settles it", path=path)
+    return [CwxError(f"{guesses.said_lost(file, commitment)}; the table settles it", path=path)
             for file, commitment in guesses.not_as_guessed(home.root or ".", counting)]
 
 

@@ -316,13 +316,14 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
     """One campaign (`folder`, from the clone's top) settled after a merge or rebase, as
     the hooks do (`cwx sync` does it itself in a clone without them); nothing is, when
     what git brought since `before` rewrote the journal (grows.py)."""
-    from cwx.campaign import accounts
+    from cwx.campaign import accounts, guesses
     from cwx.git import grows
 
-    if refused := grows.refusal(clone, folder, before, what):
+    where = os.path.join(clone.top, folder)
+    if refused := grows.refusal(clone, folder, before, what) or \
+            guesses.refusal(where, what, before):
         say(refused)
         return
-    where = os.path.join(clone.top, folder)
     if waiting := _not_now(clone, folder):
         say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: {waiting}")
         return

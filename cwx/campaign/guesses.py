@@ -232,6 +232,37 @@ def not_as_guessed(root: str, counting: Counting) -> list[tuple[str | None, str]
     return [item for item in dict.fromkeys(kept(root)) if item not in held]
 
 
+def lost(root: str) -> list[tuple[str | None, str]]:
+    """`not_as_guessed` of the campaign at `root`, its journal read only where this clone
+    guessed at all."""
+    if not kept(root):
+        return []
+    from cwx.journal import sealed
+
+    return not_as_guessed(root, sealed.counted(journal.path_in(root)))
+
+
+def said_lost(file: str | None, commitment: str) -> str:
+    """A guess of this clone's the journal no longer holds, in words."""
+    return (f"this clone guessed for {file or 'a score'} on commitment "
+            f"{seal.short(commitment)}, but the journal holds no such guess now: the line "
+            "was rewritten or the number swapped (git log -p journal.jsonl shows who)")
+
+
+def refusal(root: str, what: str, before: str | None) -> str | None:
+    """Why the campaign at `root` is not settled after a merge, pull or rebase (from
+    `before`): it brought a journal that no longer holds a guess this clone made as it
+    made it. None: every guess held."""
+    from cwx.git.grows import REFUSED
+
+    found = lost(root) if before else []
+    if not found or before is None:
+        return None
+    return (f"after the {what}, {REFUSED} {said_lost(*found[0])}. Next: `git reset --keep "
+            f"{before[:12]}` takes this clone back to before the {what} (your own commits "
+            "kept); cwx check names it until the table settles it")
+
+
 # ---------------------------------------------------------------- the reveal
 
 

@@ -374,6 +374,8 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     settlement (the hooks', or cwx's own): the number of commits brought in; a conflict
     stops it with the next step. `routine` hears the steps that change nothing (else `say`
     does)."""
+    from cwx.campaign import guesses
+
     routine = routine or say
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
            where.branch).returncode == 2:
@@ -384,7 +386,8 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
     done = run(clone, *sign, "pull", "--rebase", "--autostash", "--quiet", where.remote,
                where.branch)
-    refused = grows.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
+    refused = grows.refusal(clone, folder, mine, "pull") or guesses.refusal(
+        os.path.join(clone.top, folder), "pull", mine) if done.returncode == 0 else None
     from cwx.base.hints import typed
 
     stages = _unmerged(clone) if done.returncode != 0 else {}

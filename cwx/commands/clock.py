@@ -149,22 +149,28 @@ def _verify_journal(as_json: bool) -> None:
     """Every reveal the journal holds, each checked against its commitment and seal."""
     from cwx.base import times
     from cwx.base.printable import printable
-    from cwx.campaign import seal
+    from cwx.campaign import guesses, seal
 
-    shown = seal.shown(here().journal_file)
-    every = all(item.verified for item in shown)
+    camp = here()
+    shown = seal.shown(camp.journal_file)
+    # A guess this clone made that the journal no longer holds: the number was swapped.
+    lost = guesses.lost(camp.root) if camp.root is not None else []
+    every = all(item.verified for item in shown) and not lost
 
     def text() -> str:
-        if not shown:
+        if not shown and not lost:
             return "The journal reveals no sealed number yet."
         lines = [f"{'verified' if item.verified else 'NOT VERIFIED'}  "
                  f"{seal.short(item.commitment)}…  revealed {printable(str(item.target))}  "
                  f"{times.shown(item.when)}  (line {item.line})"
                  + ("" if item.published else ": no seal in the journal published it")
                  for item in shown]
+        lines += [f"NOT VERIFIED  {guesses.said_lost(file, commitment)}"
+                  for file, commitment in lost]
         bad = sum(not item.verified for item in shown)
         lines.append(f"{plural(len(shown), 'reveal')} checked: " +
-                     ("all verified." if every else f"{bad} not verified."))
+                     ("all verified." if every else f"{bad} not verified." if bad else
+                      f"{plural(len(lost), 'guess')} of this clone's not held as made."))
         return "\n".join(lines)
 
     checked: VerifiedAll = {"seals": [item.as_json() for item in shown], "verified": every}
