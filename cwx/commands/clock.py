@@ -121,8 +121,9 @@ def verify(
     """Check a revealed number against its commitment.
 
     Against the commitment shared before the guess; with no option, re-check every reveal in the
-    campaign's journal, from the journal alone. Exits 1 when one does not match, 2 when a
-    commitment or nonce is malformed.
+    campaign's journal, from the journal alone. Exits 1 when one does not match (or the
+    journal no longer holds a guess this clone made as it made it: the number swapped),
+    2 when a commitment or nonce is malformed.
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
