@@ -187,3 +187,26 @@ def test_redos_of_one_undo_count_once_however_the_key_is_spelled(
     assert cwx("reconcile", cwd=camp).status == 0
     assert value(camp, "kris.toml", "xp") == xp + 2  # not xp + 10
     assert cwx("check", cwd=camp).status == 0
+
+
+def test_check_names_a_twin_of_other_contents_and_never_a_copy_alike(
+        played: tuple[Path, dict[tuple[object, ...], Ran]], tmp_path: Path) -> None:
+    """Without git (or in a history made anew), the journal itself: a line carrying an
+    earlier line's id with other contents is named at its line; a copy (git's union makes
+    them), however spelled, is none."""
+    folder, _ = played
+    camp = tmp_path / "camp"
+    shutil.copytree(folder, camp)
+    path = camp / "journal.jsonl"
+    lines_ = path.read_text().splitlines()
+    turn = next(json.loads(line) for line in lines_ if '"clock resolve"' in line)
+    copies = [lines_[3], SPELLINGS["escaped id"](json.loads(lines_[3]))]
+    path.write_text("\n".join([*lines_, *copies]) + "\n")
+    assert cwx("check", cwd=camp).stdout == cwx("check", cwd=folder).stdout
+    twin = SPELLINGS["keys reordered"]({**turn, "result": {**turn["result"], "xp": 0}})
+    path.write_text("\n".join([twin, *lines_]) + "\n")
+    checked = cwx("check", "--json", cwd=camp)
+    assert checked.status == 1
+    named = [p for p in checked.json["problems"] if "with other contents" in p["message"]]
+    assert [(p["line"], turn["id"][:8] in p["message"]) for p in named] == \
+        [(1 + next(n for n, line in enumerate(lines_, 1) if turn["id"] in line), True)]

@@ -210,6 +210,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
+            said += _twins(path, folded.repeated)
             said += _forged(path, replaying, counting) + _swapped(path, counting) + \
                 _in_vain(path, counting) + _ended_in_vain(path, ended) + \
                 _not_as_guessed(path, home, counting)
@@ -263,6 +264,26 @@ def _gms(home: Campaign | None) -> tuple[str, ...] | None:
         return home.settings().gm
     except CwxError:
         return None
+
+
+def _twins(path: str, repeated: list[str]) -> list[CwxError]:
+    """Each line that carries an earlier line's id (as JSON reads it, however spelled) with
+    other contents: the ledger counts the first, so a twin inserted before a line changes
+    what it counted for. A copy alike (git's union merge makes them) is no finding."""
+    if not repeated:
+        return []
+    first: dict[str, journal.Event] = {}
+    said = []
+    for event in history.with_ids(path, set(repeated)):
+        was = first.setdefault(event.id, event)
+        if was is not event and was._replace(line=0) != event._replace(line=0):
+            said.append(CwxError(
+                f"carries the id {event.id[:8]} of line {was.line} too, with other contents: "
+                "one of the two is a line rewritten under its id (`git log -p journal.jsonl` "
+                f"shows who added which); the ledger counts line {was.line}'s, until the "
+                "table takes the rewritten one out of its history",
+                path=path, line=event.line))
+    return said
 
 
 def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:

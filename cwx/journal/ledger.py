@@ -40,6 +40,7 @@ MAX_KEPT = 24 << 20
 OVER = (f"names more keys, list items or files than a campaign's ledger keeps "
         f"({MAX_KEPT >> 20} MB of them): no journal of cwx's holds so much; left out")
 _SAID = 100  # characters of a command or a name kept to tell a change by
+MAX_REPEATED = 1000  # ids met again that are kept for check to compare: git copies a few
 # Keys of one file the ledger follows: a sheet has a few dozen; editing thousands, each
 # in turn, would take a reconcile minutes (tomlkit's work grows as their square).
 MAX_KEYS = 1000
@@ -295,6 +296,7 @@ class Ledger:
         self.known: set[str] = set(creations)  # every file the journal changes
         self.named: set[str | None] = set()  # files events name beside their changes
         self.seen: set[str] = set()  # events already folded: git's union can copy a line
+        self.repeated: list[str] = []  # ids met again (a copy, or a twin: `cwx check`)
         self.kept = kept  # about the bytes held (MAX_KEPT)
         self._rules: dict[str, Callable[[str], Rule]] = {}
 
@@ -311,6 +313,8 @@ class Ledger:
         """Fold one event; False when it would make the ledger keep more than MAX_KEPT
         (it is then left out whole)."""
         if event.id in self.seen:
+            if len(self.repeated) < MAX_REPEATED:
+                self.repeated.append(event.id)
             return True
         if self.kept > MAX_KEPT:
             return False
