@@ -94,6 +94,31 @@ def test_an_undo_that_takes_back_another_change_is_named(tmp_path: Path) -> None
     assert "xp = 2 " in (campaign / "kris.toml").read_text()
 
 
+def test_an_undo_or_redo_of_an_event_no_line_holds_gives_no_change(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _append(campaign, id="aaaabbbbccccdddd", command="undo", who="Kris", file="kris.toml",
+            undoes="ffffeeeeddddcccc", result={},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": 1000}])
+    _append(campaign, id="abababababababab", command="undo", who="Kris", file="kris.toml",
+            undoes="eeeeeeeeeeeeeeee", result={"redo": True},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 1000, "to": 1007}])
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    assert _checked(campaign) == [
+        f"{campaign}/journal.jsonl:{line - 1}: undo aaaabbbb changes kris.toml xp 0 → 1000; "
+        "the rules give no change (it undoes ffffeeeeddddcccc, which no line of the journal "
+        "holds): a change the rules do not give (a line no cwx wrote?); `cwx undo aaaabbbb` "
+        "takes it back",
+        f"{campaign}/journal.jsonl:{line}: undo abababab changes kris.toml xp 1000 → 1007; "
+        "the rules give no change (it undoes eeeeeeeeeeeeeeee, which no line of the journal "
+        "holds): a change the rules do not give (a line no cwx wrote?); `cwx undo abababab` "
+        "takes it back"]
+    for forged in ("aaaabbbb", "abababab"):  # the advice, followed
+        assert cwx("undo", forged, "--player", "Vic", cwd=campaign).status == 0
+    assert cwx("check", campaign).status == 0
+    assert "xp = 0 " in (campaign / "kris.toml").read_text()
+
+
 def test_a_command_no_rule_knows_and_a_file_made_by_a_move_are_named(tmp_path: Path) -> None:
     campaign = saga(tmp_path / "camp", kris="kris.toml")
     _append(campaign, id="c0c0c0c0c0c0c0c0", command="clock bless", who="Kris",

@@ -720,8 +720,8 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, read)
-    if why is not None and not redo and event.id not in undos.undone | undos.void and \
-            (_forged(event) or _settles_in_vain(read, event)):
+    if why is not None and event.id not in undos.undone | undos.void and (_astray(
+            read, event) or (not redo and (_forged(event) or _settles_in_vain(read, event)))):
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
@@ -735,6 +735,14 @@ def _forged(event: journal.Event) -> bool:
     from cwx.journal import rederive
 
     return bool(rederive.replayed(event)) if event.undoes is None else False
+
+
+def _astray(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` is an undo (or redo) of an event no line holds that changes a key
+    (`cwx check` names it: the rules give no change): anyone takes it back."""
+    return event.undoes is not None and any(
+        c.key is not None and not c.correction and c.before != c.after
+        for c in event.changes) and history.event(read.path, event.undoes) is None
 
 
 def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:

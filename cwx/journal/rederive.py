@@ -38,6 +38,7 @@ class Forged(Record):
 
 
 _MISSING = object()
+_NOTHING = hash(frozenset())  # what an undo that changes nothing changes
 
 
 def _same(a: object, b: object) -> bool:
@@ -168,6 +169,20 @@ class Replaying:
             found = self.memo[like] = replayed(event)
         return found
 
+    def _astray(self, astray: dict[str, str], read: Iterable[Event]) -> None:
+        """Each change of an undo (or redo) of an event the journal does not hold: the
+        rules give none, so each is named (its line read again, once)."""
+        for event in read:
+            target = astray.pop(event.id, None)
+            if target is None:
+                continue  # another line holding its id, or one named already
+            why = f"undoes {target[:16]}, which no line of the journal holds"
+            self._found([Forged(event.id, event.line, event.command, change.file, change.key,
+                                change.before, change.before, change.after, why)
+                         for change in event.changes
+                         if change.key is not None and not change.correction and
+                         not _same(change.before, change.after)])
+
     def _found(self, forged: list[Forged]) -> None:
         for item in forged:
             self.ids.add(_key(item.event))
@@ -185,12 +200,17 @@ class Replaying:
         for event in named(wanted) if named is not None and wanted else ():
             if event.id in wanted:
                 inverses.setdefault(event.id, hash(_taken_back(event.changes, True)))
+        astray: dict[str, str] = {}  # an undo of an event no line holds: what it undoes
         for id_, line, command, target, changes in self.undos:
             if target in inverses and inverses[target] != changes:
                 self._found([Forged(id_, line, command, None, None, None, None, None,
                                     f"does not take back what {target[:8]} changed (an undo "
                                     "changes each key back by what it changed)")])
+            elif target not in inverses and named is not None and changes != _NOTHING:
+                astray[id_] = target
         self.undos = []
+        if astray and named is not None:
+            self._astray(astray, named(set(astray)))
         settled = {_key(id_) for id_ in undone}
         shown = [item for item in self.shown if _key(item.event) not in settled]
         return shown, len(self.ids - settled - {_key(item.event) for item in shown})
@@ -217,6 +237,8 @@ def told(item: Forged) -> str:
     else:
         said = (f"{event} changes {item.file} {item.key} {shown(item.was)} → "
                 f"{shown(item.says)}; the rules give {_change(item.was, item.gives)}")
+        if item.why is not None:
+            said += f" (it {item.why})"
     return (f"{said}: a change the rules do not give (a line no cwx wrote?); `cwx undo "
             f"{item.event[:8]}` takes it back")
 
