@@ -119,6 +119,66 @@ def test_an_undo_or_redo_of_an_event_no_line_holds_gives_no_change(tmp_path: Pat
     assert "xp = 0 " in (campaign / "kris.toml").read_text()
 
 
+def _resolve(campaign: Path, id_: str, score: int, xp: int, start: int = 0,
+             trait: str = "Repair") -> None:
+    """A resolve of Kris's trait (target 4, guess 3: a success, xp = score - 1) by
+    Mallory, stamped a second after the journal's latest line."""
+    latest = max(time.mktime(time.strptime(line["at"][:19], "%Y-%m-%dT%H:%M:%S"))
+                 for line in journal(campaign))
+    at = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.localtime(latest + 1))
+    _append(campaign, id=id_, at=at, command="clock resolve", who="Kris", file="kris.toml",
+            result={"target": 4, "guess": 3, "distance": 1, "trait": trait, "score": score,
+                    "success": True, "critical": False, "xp": xp, "xp_total": start + xp},
+            changes=[{"file": "kris.toml", "key": "xp", "from": start, "to": start + xp}])
+
+
+def test_a_resolve_played_with_a_score_the_ledger_did_not_hold_is_named(
+        tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _resolve(campaign, "f0f0f0f0f0f0f0f0", 6, 5)  # Kris's Repair is 3: +2, not +5
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    assert _checked(campaign) == [
+        f"{campaign}/journal.jsonl:{line}: clock resolve f0f0f0f0 is played with kris.toml "
+        "traits.Repair 6, where the ledger held 3 at its place in the journal: a change the "
+        "rules do not give (a line no cwx wrote?); `cwx undo f0f0f0f0` takes it back"]
+    assert cwx("undo", "f0f0f0f0", "--player", "Vic", cwd=campaign).status == 0  # anyone's
+    assert cwx("check", campaign).status == 0
+    assert "xp = 0 " in (campaign / "kris.toml").read_text()
+
+
+def test_a_score_is_the_ledgers_at_the_resolves_place(tmp_path: Path) -> None:
+    """A trait bought by `xp spend`, or edited and adopted, plays from then on; a resolve
+    before it, with its later score, is named."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    kris = campaign / "kris.toml"
+    _resolve(campaign, "e0e0e0e0e0e0e0e0", 3, 2)  # Repair 3, as the sheet
+    _resolve(campaign, "e1e1e1e1e1e1e1e1", 1, 0, 2, "Cook")  # Cook 1 before it is bought
+    assert cwx("reconcile", campaign).status == 0
+    assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "Tough", "-c", kris).status == 0
+    assert cwx("xp", "spend", "-c", kris, "--new", "Cook").status == 0  # 12 of 2 + 10
+    _resolve(campaign, "e2e2e2e2e2e2e2e2", 1, 0, 0, "Cook")  # after the purchase: right
+    kris.write_text(kris.read_text().replace("Repair = 3", "Repair = 6"))
+    assert cwx("adopt", kris).status == 0
+    _resolve(campaign, "e3e3e3e3e3e3e3e3", 6, 5)  # after the adopt: right
+    assert cwx("reconcile", campaign).status == 0
+    said = _checked(campaign)
+    assert len(said) == 1 and "clock resolve e1e1e1e1 is played with kris.toml " \
+        "traits.Cook 1, where the ledger held 0" in said[0], said
+
+
+def test_a_score_the_ledger_never_knew_is_taken_as_the_line_says(tmp_path: Path) -> None:
+    """A character made before the journal, its traits never changed by a line: the
+    ledger knows no score to hold the resolve to (as a journal of an older cwx)."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    lines = (campaign / "journal.jsonl").read_text().splitlines()
+    (campaign / "journal.jsonl").write_text("\n".join(
+        line for line in lines if '"kris.toml"' not in line) + "\n")
+    _resolve(campaign, "d0d0d0d0d0d0d0d0", 6, 5)
+    said = cwx("check", campaign).stdout
+    assert "d0d0d0d0" not in said, said
+
+
 def test_a_command_no_rule_knows_and_a_file_made_by_a_move_are_named(tmp_path: Path) -> None:
     campaign = saga(tmp_path / "camp", kris="kris.toml")
     _append(campaign, id="c0c0c0c0c0c0c0c0", command="clock bless", who="Kris",

@@ -721,7 +721,8 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, read)
     if why is not None and event.id not in undos.undone | undos.void and (_astray(
-            read, event) or (not redo and (_forged(event) or _settles_in_vain(read, event)))):
+            read, event) or (not redo and (_forged(event) or _settles_in_vain(read, event) or
+                                           _misplayed(read, event)))):
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
@@ -735,6 +736,15 @@ def _forged(event: journal.Event) -> bool:
     from cwx.journal import rederive
 
     return bool(rederive.replayed(event)) if event.undoes is None else False
+
+
+def _misplayed(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` was played with a value the ledger did not hold at its place (a
+    resolve's trait score; `cwx check` names it): anyone takes it back."""
+    from cwx.journal import ledger, rederive
+
+    return event.undoes is None and bool(rederive.reads(event)) and \
+        bool(rederive.misread(event, ledger.read(read.path)))
 
 
 def _astray(read: history.Journal, event: journal.Event) -> bool:

@@ -211,7 +211,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 said.append(crowded)
                 continue
             said += _twins(path, folded.repeated)
-            said += _forged(path, replaying, counting) + _swapped(path, counting) + \
+            said += _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
                 _in_vain(path, counting) + _ended_in_vain(path, ended) + \
                 _not_as_guessed(path, home, counting)
             said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
@@ -242,12 +242,12 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
     return said
 
 
-def _forged(path: str, replaying: rederive.Replaying,
-            counting: guesses.Counting) -> list[CwxError]:
+def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting,
+            folded: ledger.Ledger) -> list[CwxError]:
     """Each change of the journal the rules do not give (docs/rules.md, "What check
     proves"), an event taken back by an undo aside."""
     shown, more = replaying.forged(counting.turns.undone(),
-                                   lambda wanted: history.with_ids(path, wanted))
+                                   lambda wanted: history.with_ids(path, wanted), folded)
     said = [CwxError(rederive.told(item), path=path, line=item.line) for item in shown]
     if more:
         said.append(CwxError(f"and {more} more events whose changes the rules do not give",

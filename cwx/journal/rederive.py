@@ -12,15 +12,20 @@ adopt is the table's word, taken as written; a correction counts for nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cwx.base.errors import shown
 from cwx.base.record import Record
 from cwx.journal import events
-from cwx.journal.lines import Edit, Event
+from cwx.journal.lines import Edit, Event, Order
 from cwx.systems.parts import Replay, whole
+
+if TYPE_CHECKING:
+    from cwx.journal.ledger import Ledger
 
 SHOWN = 100  # forged events named one by one; past that, counted
 MAX_UNDOS = 50_000  # undos compared with what they undo: a campaign makes a few hundred
+MAX_READS = 200_000  # events compared with the ledger's values they were played with
 
 
 class Forged(Record):
@@ -87,15 +92,75 @@ def compare(event: Event, replay: Replay) -> list[Forged]:
 
 def replayed(event: Event) -> list[Forged]:
     """What the rules do not give of one event (none for the table's word, an adopt)."""
+    return _replaying(event)[0]
+
+
+Reads = tuple[tuple[str, str, Any], ...]  # (file, key, value) a re-play took from its line
+
+
+def _replaying(event: Event) -> tuple[list[Forged], Reads]:
+    """`replayed(event)`, and the ledger keys its re-play took from its line (Replay.reads)."""
     kind = events.kind(event.command)
     if kind.replay is None:
         if kind.table or not any((c.key is not None and not c.correction) or (c.key is None
                                  and not c.removed) for c in event.changes):
-            return []
+            return [], ()
         return [Forged(event.id, event.line, event.command, event.file, None, None, None, None,
                        f"is a command this cwx does not know ({event.command[:40]}), so "
-                       "no rule gives its changes (a later cwx's? update cwx)")]
-    return compare(event, kind.replay(event))
+                       "no rule gives its changes (a later cwx's? update cwx)")], ()
+    replay = kind.replay(event)
+    return compare(event, replay), tuple((*where, value) for where, value in
+                                         replay.reads.items())
+
+
+def reads(event: Event) -> Reads:
+    """The ledger keys the re-play of `event` takes from its line (Replay.reads)."""
+    return _replaying(event)[1]
+
+
+def misread(event: Event, folded: Ledger) -> list[Forged]:
+    """Each ledger key the re-play of `event` took from its line (a resolve's trait score)
+    that is not what the ledger held at its place in the journal."""
+    return [found for file, key, value in _replaying(event)[1]
+            if (found := _misread(event.id, event.line, event.command, event.order, file, key,
+                                  value, folded)) is not None]
+
+
+def _misread(id_: str, line: int, command: str, order: Order, file: str, key: str,
+             value: Any, folded: Ledger) -> Forged | None:
+    held = _held(folded, file, key, order)
+    if held is _MISSING or _same(held or 0, value or 0):
+        return None
+    return Forged(id_, line, command, file, key, held, held, value,
+                  f"is played with {file} {key} {shown(value)}, where the ledger held "
+                  f"{shown(held or 0)} at its place in the journal")
+
+
+def _held(folded: Ledger, file: str, key: str, order: Order) -> Any:
+    """What the ledger held of a key followed in step (a trait's score) just before
+    `order`: the file's latest making plus each change before it; _MISSING where the
+    ledger does not know (a file made before the journal whose key no line changed, or a
+    place before the file was last made anew)."""
+    made = folded.creations.get(file)
+    entry = folded.keys.get(file, {}).get(key)
+    steps = sorted(entry.steps) if entry is not None and entry.steps is not None else None
+    if entry is not None and steps is None:
+        return _MISSING  # a key summed by its changes: two clones at once each start anew
+    if made is None and not steps:
+        return _MISSING
+    if made is not None and made.times > 1 and order <= made.order:
+        return _MISSING  # the file as it was before it was made anew
+    value = made.values.get(key) if made is not None else steps[0][1] if steps else None
+    if value is not None and not whole(value):
+        return _MISSING
+    running = value or 0
+    for at, was, now, _ in steps or ():
+        if at >= order:
+            break
+        if not (whole(was) or was is None) or not (whole(now) or now is None):
+            return _MISSING
+        running += (now or 0) - (was or 0)
+    return running
 
 
 def _taken_back(changes: Iterable[Edit], back: bool) -> frozenset[tuple[str, str, str]]:
@@ -135,7 +200,10 @@ class Replaying:
         # Each undo (its id, line, command, the id it undoes) and what it changes, kept to
         # compare with what it undoes once the journal is read (git puts lines anywhere).
         self.undos: list[tuple[str, int, str, str, int]] = []
-        self.memo: dict[str, list[Forged]] = {}  # an event but its id and stamp -> findings
+        self.memo: dict[str, tuple[list[Forged], Reads]] = {}  # an event but its id, stamp
+        # Each event played with a value the ledger follows in step (a resolve's trait
+        # score), to compare with the ledger's at its place once the journal is folded.
+        self.reads: list[tuple[str, int, str, Order, Reads]] = []
 
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
@@ -145,18 +213,21 @@ class Replaying:
                 self.undos.append((event.id, event.line, event.command[:40], event.undoes,
                                    hash(_taken_back(event.changes, False))))
         else:
-            found = self._replayed(event)
+            found, reads = self._replayed(event)
             if found:
                 self.ids.add(_key(event.id))
                 if len(self.shown) < SHOWN:  # past them, an event found is only counted
                     self.shown += [item._replace(event=event.id, line=event.line)
                                    for item in found]
+            if reads and len(self.reads) < MAX_READS:
+                self.reads.append((event.id, event.line, event.command[:40], event.order,
+                                   reads))
 
-    def _replayed(self, event: Event) -> list[Forged]:
-        """`replayed(event)`, remembered for a move like one re-played before (a move of
+    def _replayed(self, event: Event) -> tuple[list[Forged], Reads]:
+        """`_replaying(event)`, remembered for a move like one re-played before (a move of
         the game changes a few keys; a line of many is re-played as it is)."""
         if len(event.changes) > self.FEW:
-            return replayed(event)
+            return _replaying(event)
         from cwx.journal.lines import dumps
 
         like = dumps([event.command, event.file, event.bag, event.result,
@@ -166,7 +237,7 @@ class Replaying:
         if found is None:
             if len(self.memo) >= self.MEMO:
                 self.memo.clear()
-            found = self.memo[like] = replayed(event)
+            found = self.memo[like] = _replaying(event)
         return found
 
     def _astray(self, astray: dict[str, str], read: Iterable[Event]) -> None:
@@ -191,10 +262,17 @@ class Replaying:
 
     def forged(self, undone: Iterable[str] = (),
                named: Callable[[set[str]], Iterable[Event]] | None = None,
-               ) -> tuple[list[Forged], int]:
+               folded: Ledger | None = None) -> tuple[list[Forged], int]:
         """The findings to name, and how many forged events past them go unnamed; an
         event undone (its changes taken back) is settled. `named` reads again the events
-        the undos name (a second look at a few lines, not a journal kept in memory)."""
+        the undos name (a second look at a few lines, not a journal kept in memory);
+        `folded` is the journal's ledger, which the values events are played with must
+        match."""
+        if folded is not None:
+            for id_, line, command, order, reads in self.reads:
+                self._found([found for file, key, value in reads if (found := _misread(
+                    id_, line, command, order, file, key, value, folded)) is not None])
+        self.reads = []
         wanted = {target for _, _, _, target, _ in self.undos}
         inverses: dict[str, int] = {}
         for event in named(wanted) if named is not None and wanted else ():
@@ -234,6 +312,8 @@ def told(item: Forged) -> str:
     elif item.key.startswith("result."):
         said = (f"{event} says {item.key[7:]} {shown(item.says)}; the rules give "
                 f"{shown(item.gives)}")
+    elif item.why is not None and item.why.startswith("is played with"):
+        said = f"{event} {item.why}"
     else:
         said = (f"{event} changes {item.file} {item.key} {shown(item.was)} → "
                 f"{shown(item.says)}; the rules give {_change(item.was, item.gives)}")

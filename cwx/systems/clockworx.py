@@ -350,7 +350,20 @@ def replay_resolve(event: Any) -> Replay:
     gains = {file: outcome.xp} if isinstance(file, str) else {}
     refused = _settling(result, outcome.target, gains)
     return Replay(_earning(event, gains), {name: getattr(outcome, name) for name in _FIGURES},
-                  refused=refused)
+                  refused=refused, reads=_scored(file, result))
+
+
+def _scored(file: object, result: Mapping[str, Any]) -> dict[tuple[str, str], Any]:
+    """The trait score a resolve or a guess is played with, as the ledger keys it."""
+    trait = result.get("trait")
+    if not isinstance(file, str) or not isinstance(trait, str):
+        return {}
+    return {(file, trait_key(trait)): result.get("score")}
+
+
+def replay_guess(event: Any) -> Replay:
+    """A guess waiting for the reveal: no change, played with the score it records."""
+    return Replay(reads=_scored(event.file, event.result))
 
 
 def replay_reveal(event: Any) -> Replay:
@@ -389,7 +402,7 @@ EVENTS: Mapping[str, EventKind] = {
     "clock resolve": EventKind(action=True, what=_resolved, verb="resolves",
                                replay=replay_resolve),
     GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting,
-                        verb="guesses", replay=replay_nothing),
+                        verb="guesses", replay=replay_guess),
     "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait"),
                           verb="spends experience on", replay=replay_spend),
     "clock pick --seal": EventKind(undoable=False, outcome=_sealing, verb="seals a number",

@@ -56,6 +56,9 @@ class Replay(Record):
     result: Mapping[str, Any] = {}  # the figures its result must hold ("xp": 6)
     makes: frozenset[str] | None = frozenset()  # files it may make whole (None: any)
     refused: str | None = None  # the rules refuse the event itself, and why
+    # Ledger keys it is re-played from that its line records beside its changes (a
+    # resolve's trait score): (file, key) -> value, held to the ledger's at its place.
+    reads: Mapping[tuple[str, str], Any] = {}
 
 
 def before(event: Any, file: str | None, key: str, otherwise: Any = None) -> Any:
