@@ -11,7 +11,8 @@ adopt is the table's word, taken as written; a correction counts for nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import shown
@@ -121,46 +122,91 @@ def reads(event: Event) -> Reads:
 def misread(event: Event, folded: Ledger) -> list[Forged]:
     """Each ledger key the re-play of `event` took from its line (a resolve's trait score)
     that is not what the ledger held at its place in the journal."""
-    return [found for file, key, value in _replaying(event)[1]
-            if (found := _misread(event.id, event.line, event.command, event.order, file, key,
-                                  value, folded)) is not None]
+    replaying = Replaying()
+    for file, key, value in _replaying(event)[1]:
+        replaying.played.setdefault((event.command[:40], file, key, value),
+                                    _Played()).add(event)
+    replaying._misplayed(folded)
+    return replaying.shown
 
 
-def _misread(id_: str, line: int, command: str, order: Order, file: str, key: str,
-             value: Any, folded: Ledger) -> Forged | None:
-    held = _held(folded, file, key, order)
-    if held is _MISSING or _same(held or 0, value or 0):
-        return None
-    return Forged(id_, line, command, file, key, held, held, value,
-                  f"is played with {file} {key} {shown(value)}, where the ledger held "
-                  f"{shown(held or 0)} at its place in the journal")
+class _Held:
+    """What the ledger held of a key followed in step (a trait's score) at each place in
+    the journal: the file's latest making plus each change before the place; _MISSING
+    where the ledger does not know (a file made before the journal whose key no line
+    changed, or a place before the file was last made anew)."""
+
+    def __init__(self, folded: Ledger, file: str, key: str) -> None:
+        made = folded.creations.get(file)
+        entry = folded.keys.get(file, {}).get(key)
+        steps = sorted(entry.steps) if entry is not None and entry.steps is not None else None
+        self.anew = made.order if made is not None and made.times > 1 else None
+        self.start: Any = _MISSING
+        self.steps: list[tuple[Order, int]] = []  # (its order, the value after it)
+        if entry is not None and steps is None:
+            return  # a key summed by its changes: two clones at once each start anew
+        if made is None and not steps:
+            return
+        value = made.values.get(key) if made is not None else steps[0][1] if steps else None
+        if value is not None and not whole(value):
+            return
+        running = value or 0
+        for at, was, now, _ in steps or ():
+            if not (whole(was) or was is None) or not (whole(now) or now is None):
+                return
+            running += (now or 0) - (was or 0)
+            self.steps.append((at, running))
+        self.start = value or 0
+
+    @property
+    def constant(self) -> bool:
+        """The same value at every place (or none known anywhere)."""
+        return self.start is _MISSING or (not self.steps and self.anew is None)
+
+    def at(self, order: Order) -> Any:
+        if self.start is _MISSING or (self.anew is not None and order <= self.anew):
+            return _MISSING  # the file as it was before it was made anew
+        held = self.start
+        for at, value in self.steps:
+            if at >= order:
+                break
+            held = value
+        return held
 
 
-def _held(folded: Ledger, file: str, key: str, order: Order) -> Any:
-    """What the ledger held of a key followed in step (a trait's score) just before
-    `order`: the file's latest making plus each change before it; _MISSING where the
-    ledger does not know (a file made before the journal whose key no line changed, or a
-    place before the file was last made anew)."""
-    made = folded.creations.get(file)
-    entry = folded.keys.get(file, {}).get(key)
-    steps = sorted(entry.steps) if entry is not None and entry.steps is not None else None
-    if entry is not None and steps is None:
-        return _MISSING  # a key summed by its changes: two clones at once each start anew
-    if made is None and not steps:
-        return _MISSING
-    if made is not None and made.times > 1 and order <= made.order:
-        return _MISSING  # the file as it was before it was made anew
-    value = made.values.get(key) if made is not None else steps[0][1] if steps else None
-    if value is not None and not whole(value):
-        return _MISSING
-    running = value or 0
-    for at, was, now, _ in steps or ():
-        if at >= order:
-            break
-        if not (whole(was) or was is None) or not (whole(now) or now is None):
-            return _MISSING
-        running += (now or 0) - (was or 0)
-    return running
+class _Played:
+    """The events of one command played with one value of one key, kept compactly (a
+    long campaign resolves its traits a hundred thousand times): cwx's stamps and ids
+    as numbers, any other order as it is."""
+
+    __slots__ = ("ats", "ids", "lines", "odd")
+
+    def __init__(self) -> None:
+        self.ats, self.ids, self.lines = array("q"), array("Q"), array("q")
+        self.odd: list[tuple[Order, int, str]] = []
+
+    def add(self, event: Event) -> None:
+        order, when = event.order, event.when
+        digits = when[0:4] + when[5:7] + when[8:10] + when[11:13] + when[14:16] + \
+            when[17:19] + when[20:23]
+        if order[2] == 0 and len(when) == 24 and when[4:17:3] == "--T::" and when[19] == "." \
+                and when[23] == "Z" and digits.isascii() and digits.isdigit() and \
+                type(number := _key(event.id)) is int:
+            self.ats.append(int(digits))
+            self.ids.append(number)
+            self.lines.append(event.line)
+        else:
+            self.odd.append((order, event.line, event.id))
+
+    def each(self) -> Iterator[tuple[Order, int, str]]:
+        """Every event kept: (its order, line, id)."""
+        for at, number, line in zip(self.ats, self.ids, self.lines, strict=True):
+            when = f"{at:017d}"
+            when = f"{when[0:4]}-{when[4:6]}-{when[6:8]}T{when[8:10]}:{when[10:12]}:" \
+                   f"{when[12:14]}.{when[14:17]}Z"
+            id_ = f"{number:016x}"
+            yield (when, id_, 0), line, id_
+        yield from self.odd
 
 
 def _taken_back(changes: Iterable[Edit], back: bool) -> frozenset[tuple[str, str, str]]:
@@ -201,9 +247,10 @@ class Replaying:
         # compare with what it undoes once the journal is read (git puts lines anywhere).
         self.undos: list[tuple[str, int, str, str, int]] = []
         self.memo: dict[str, tuple[list[Forged], Reads]] = {}  # an event but its id, stamp
-        # Each event played with a value the ledger follows in step (a resolve's trait
-        # score), to compare with the ledger's at its place once the journal is folded.
-        self.reads: list[tuple[str, int, str, Order, Reads]] = []
+        # The events played with a value the ledger follows in step (a resolve's trait
+        # score), by command, file, key and value, held to the ledger once it is folded.
+        self.played: dict[tuple[str, str, str, Any], _Played] = {}
+        self.kept = 0  # how many events kept in them (MAX_READS)
 
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
@@ -219,9 +266,13 @@ class Replaying:
                 if len(self.shown) < SHOWN:  # past them, an event found is only counted
                     self.shown += [item._replace(event=event.id, line=event.line)
                                    for item in found]
-            if reads and len(self.reads) < MAX_READS:
-                self.reads.append((event.id, event.line, event.command[:40], event.order,
-                                   reads))
+            for file, key, value in reads if self.kept < MAX_READS else ():
+                where = (event.command[:40], file, key, value)
+                played = self.played.get(where)
+                if played is None:
+                    played = self.played[where] = _Played()
+                played.add(event)
+                self.kept += 1
 
     def _replayed(self, event: Event) -> tuple[list[Forged], Reads]:
         """`_replaying(event)`, remembered for a move like one re-played before (a move of
@@ -239,6 +290,23 @@ class Replaying:
                 self.memo.clear()
             found = self.memo[like] = _replaying(event)
         return found
+
+    def _misplayed(self, folded: Ledger) -> None:
+        """Each event played with a value the ledger did not hold at its place."""
+        held: dict[tuple[str, str], _Held] = {}
+        for (command, file, key, value), played in self.played.items():
+            known = held.get((file, key))
+            if known is None:
+                known = held[(file, key)] = _Held(folded, file, key)
+            if known.constant and (known.start is _MISSING or _same(known.start, value or 0)):
+                continue  # every event of them alike, and right (or nothing known)
+            for order, line, id_ in played.each():
+                found = known.at(order)
+                if found is not _MISSING and not _same(found, value or 0):
+                    self._found([Forged(id_, line, command, file, key, found, found, value,
+                                        f"is played with {file} {key} {shown(value)}, where "
+                                        f"the ledger held {shown(found)} at its place in the "
+                                        "journal")])
 
     def _astray(self, astray: dict[str, str], read: Iterable[Event]) -> None:
         """Each change of an undo (or redo) of an event the journal does not hold: the
@@ -269,10 +337,8 @@ class Replaying:
         `folded` is the journal's ledger, which the values events are played with must
         match."""
         if folded is not None:
-            for id_, line, command, order, reads in self.reads:
-                self._found([found for file, key, value in reads if (found := _misread(
-                    id_, line, command, order, file, key, value, folded)) is not None])
-        self.reads = []
+            self._misplayed(folded)
+        self.played = {}
         wanted = {target for _, _, _, target, _ in self.undos}
         inverses: dict[str, int] = {}
         for event in named(wanted) if named is not None and wanted else ():

@@ -355,10 +355,11 @@ def replay_resolve(event: Any) -> Replay:
 
 def _scored(file: object, result: Mapping[str, Any]) -> dict[tuple[str, str], Any]:
     """The trait score a resolve or a guess is played with, as the ledger keys it."""
-    trait = result.get("trait")
-    if not isinstance(file, str) or not isinstance(trait, str):
-        return {}
-    return {(file, trait_key(trait)): result.get("score")}
+    trait, score = result.get("trait"), result.get("score")
+    if not isinstance(file, str) or not isinstance(trait, str) or \
+            not (score is None or whole(score)):
+        return {}  # a score no rule plays with: the resolve is refused on its own
+    return {(file, trait_key(trait)): score}
 
 
 def replay_guess(event: Any) -> Replay:
