@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from cwx.base.errors import shown
 from cwx.base.record import Record
 from cwx.journal import events
-from cwx.journal.lines import Edit, Event, Order
+from cwx.journal.lines import LAST, Edit, Event, Order
 from cwx.systems.parts import Replay, whole
 
 if TYPE_CHECKING:
@@ -176,36 +176,31 @@ class _Held:
 
 class _Played:
     """The events of one command played with one value of one key, kept compactly (a
-    long campaign resolves its traits a hundred thousand times): cwx's stamps and ids
-    as numbers, any other order as it is."""
+    long campaign resolves its traits a hundred thousand times): cwx's stamps as their
+    lines hold them, ids as numbers; any other order as it is."""
 
     __slots__ = ("ats", "ids", "lines", "odd")
 
     def __init__(self) -> None:
-        self.ats, self.ids, self.lines = array("q"), array("Q"), array("q")
+        self.ats: list[str] = []
+        self.ids, self.lines = array("Q"), array("q")
         self.odd: list[tuple[Order, int, str]] = []
 
     def add(self, event: Event) -> None:
-        order, when = event.order, event.when
-        digits = when[0:4] + when[5:7] + when[8:10] + when[11:13] + when[14:16] + \
-            when[17:19] + when[20:23]
-        if order[2] == 0 and len(when) == 24 and when[4:17:3] == "--T::" and when[19] == "." \
-                and when[23] == "Z" and digits.isascii() and digits.isdigit() and \
-                type(number := _key(event.id)) is int:
-            self.ats.append(int(digits))
+        at = event.at
+        if event.v >= 2 and len(at) == 24 and at != LAST and \
+                type(number := _key(event.id)) is int:  # its order: (at, id, 0)
+            self.ats.append(at)
             self.ids.append(number)
             self.lines.append(event.line)
         else:
-            self.odd.append((order, event.line, event.id))
+            self.odd.append((event.order, event.line, event.id))
 
     def each(self) -> Iterator[tuple[Order, int, str]]:
         """Every event kept: (its order, line, id)."""
         for at, number, line in zip(self.ats, self.ids, self.lines, strict=True):
-            when = f"{at:017d}"
-            when = f"{when[0:4]}-{when[4:6]}-{when[6:8]}T{when[8:10]}:{when[10:12]}:" \
-                   f"{when[12:14]}.{when[14:17]}Z"
             id_ = f"{number:016x}"
-            yield (when, id_, 0), line, id_
+            yield (at, id_, 0), line, id_
         yield from self.odd
 
 
