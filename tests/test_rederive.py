@@ -147,6 +147,20 @@ def test_a_resolve_played_with_a_score_the_ledger_did_not_hold_is_named(
     assert "xp = 0 " in (campaign / "kris.toml").read_text()
 
 
+def test_two_forged_ids_of_one_start_are_each_named_by_a_start_of_their_own(
+        tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _resolve(campaign, "0000000011111111", 6, 5)
+    _resolve(campaign, "0000000022222222", 5, 4, 5)
+    assert cwx("reconcile", campaign).status == 0
+    said = _checked(campaign)
+    assert [line.rpartition("`cwx undo ")[2] for line in said] == [
+        "000000001` takes it back", "000000002` takes it back"], said
+    for named in ("000000001", "000000002"):  # the advice, followed
+        assert cwx("undo", named, "--player", "Vic", cwd=campaign).status == 0
+    assert cwx("check", campaign).status == 0
+
+
 def test_a_score_is_the_ledgers_at_the_resolves_place(tmp_path: Path) -> None:
     """A trait bought by `xp spend`, or edited and adopted, plays from then on; a resolve
     before it, with its later score, is named."""

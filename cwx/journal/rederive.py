@@ -363,11 +363,13 @@ def _key(id_: str) -> int | str:
     return id_
 
 
-def told(item: Forged) -> str:
-    """A finding in words: the event, the key, what the rules give and what the line says."""
+def told(item: Forged, named: str | None = None) -> str:
+    """A finding in words: the event, the key, what the rules give and what the line says;
+    `named`: the start of its id that names it alone (`unique`), else its first 8."""
     from cwx.base.errors import shown
 
-    event = f"{item.command[:40]} {item.event[:8]}"
+    named = named or item.event[:8]
+    event = f"{item.command[:40]} {named}"
     if item.key is None:
         said = f"{event} {item.why}"
     elif item.key.startswith("result."):
@@ -381,7 +383,22 @@ def told(item: Forged) -> str:
         if item.why is not None:
             said += f" (it {item.why})"
     return (f"{said}: a change the rules do not give (a line no cwx wrote?); `cwx undo "
-            f"{item.event[:8]}` takes it back")
+            f"{named}` takes it back")
+
+
+def unique(ids: Iterable[str], held: Iterable[str]) -> dict[str, str]:
+    """Each of `ids` by the shortest start, 8 digits or more, that no other id (of those
+    `held` in the journal, or `ids`) starts with, case ignored as `cwx undo` ignores it."""
+    ids = set(ids)
+    others = {id_.casefold() for id_ in (*held, *ids)}
+    found = {}
+    for id_ in ids:
+        folded = id_.casefold()
+        size = next((size for size in range(8, len(id_)) if not any(
+            other != folded and other.startswith(folded[:size]) for other in others)),
+            len(id_))
+        found[id_] = id_[:size]
+    return found
 
 
 def _change(was: object, now: object) -> str:
