@@ -170,8 +170,12 @@ def test_undo_takes_back_the_change_played_last_after_a_far_future_line(
     assert logged[-3:] == [leapt["id"], *(event["id"] for event in played)]
     ahead = cwx("check", "--json", cwd=bob).json["ahead"]
     assert [line["line"] for line in ahead] == [len(journal(bob)) - 2]  # the leap alone
-    if far == clock.LAST_STAMP:
-        assert "at the last moment a stamp says" in cwx("check", cwd=bob).stdout
+    noted = cwx("check", cwd=bob).stdout
+    if far == clock.LAST_STAMP:  # stamped there too, never after it
+        assert "Events made after it are stamped at the same last moment a stamp says, in " \
+               "the journal's order, so the order of play holds." in noted, noted
+    else:
+        assert "Events made after it are stamped after it, so the order" in noted, noted
     for event in reversed(played):  # undo walks back from the change played last
         undone = table.cwx(bob, "undo", "--json")
         assert undone.status == 0 and undone.json["undid"]["id"] == event["id"]

@@ -30,7 +30,7 @@ def test_a_reseal_over_a_pending_guess_is_refused_or_voids_it_for_every_clone(
     _, gm, alice, _ = table_of_three(tmp_path)
     commitment = _guess(gm, alice)
     refused = play(gm, "GM", "clock", "pick", "--seal", "--force", "-T", 9, status=2)
-    assert f"1 guess (kris) wait on the sealed number {commitment[:12]}: reveal it first " \
+    assert f"1 guess (kris) waits on the sealed number {commitment[:12]}: reveal it first " \
            "(cwx clock reveal), or seal anew with --void" in refused
     play(gm, "GM", "clock", "pick", "--seal", "--force", "--void", "-T", 9)
     sync(gm, "GM")

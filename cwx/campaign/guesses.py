@@ -121,7 +121,8 @@ def sealing_over(journal_path: str | None, void: bool) -> dict[str, Any]:
         return {}
     if waiting and not void:
         who = ", ".join(guess.who or guess.player or "a guess" for guess in waiting[:3])
-        raise RuleForbids(f"{plural(len(waiting), 'guess')} ({who}) wait on the sealed number "
+        raise RuleForbids(f"{plural(len(waiting), 'guess')} ({who}) "
+                          f"{'waits' if len(waiting) == 1 else 'wait'} on the sealed number "
                           f"{seal.short(latest)}: reveal it first (cwx clock reveal), or seal "
                           "anew with --void, which makes them void for every clone",
                           path=journal_path)

@@ -96,6 +96,14 @@ def _unseen(report: checks.Report) -> list[str]:
     return [error.path or "" for error in report.problems if isinstance(error, Unreadable)]
 
 
+def _after(at: str) -> str:
+    """How the events made after a line stamped ahead are stamped."""
+    if at == LAST_STAMP:  # no stamp says later: they share it, in the journal's order
+        return ("Events made after it are stamped at the same last moment a stamp says, "
+                "in the journal's order")
+    return "Events made after it are stamped after it"
+
+
 def text(report: checks.Report) -> str:
     lines = [printable(str(error)) for error in report.problems]  # names from files: shown
     if report.supply is not None and report.supplied:
@@ -104,9 +112,7 @@ def text(report: checks.Report) -> str:
     lines += _waiting(report)
     lines += [f"Note: {line.path}:{line.line}: stamped {_span(line.seconds)} ahead of this "
               f"clone's clock ({times.shown(line.at)}): the clock of the clone that made it "
-              "may be wrong. Events made after it are stamped after it, so the order of play "
-              "holds" + (" (at the last moment a stamp says: events after it are stamped "
-                         "there too, in the journal's order)." if line.at == LAST_STAMP else ".")
+              f"may be wrong. {_after(line.at)}, so the order of play holds."
               for line in report.ahead]
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
