@@ -102,23 +102,15 @@ def unsettled(path: str, file: str) -> list[str]:
     settled, read from the journal's end as luck reads the last draw: back to its latest
     end not undone and LOOK_BACK lines past it (git may merge lines out of time order),
     or MOST draws and as many lines past them; only lines holding its name are parsed."""
-    from cwx.journal.recent import LOOK_BACK
+    from cwx.journal.recent import FromEnd
 
-    ends, spelled = Ends(), journal.spellings(file)
-    looked, seen, ended = 0, 0, False
-    for raw in journal.lines_from_end(path):
-        if ended or seen > MOST:
-            looked += 1
-            if looked > LOOK_BACK:
-                break
-        if not journal.may_hold(raw, spelled):
-            continue
-        event = journal.parse(raw)
-        if isinstance(event, journal.BadLine) or event.file != file:
-            continue
+    ends, seen, ended = Ends(), 0, False
+    reading = FromEnd(path, file)
+    for _, event in reading:
         ends.note(event, draws=True)
         kind = events.kind(event.command)
         seen += kind.settled
         ended = ended or (kind.settles and event.id not in ends.turns.undos)
+        reading.found = ended or seen > MOST
     return ends.unsettled(file)
 

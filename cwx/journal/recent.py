@@ -5,7 +5,7 @@ asks one thing of the journal reads no more of it (history.py reads it whole).""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from cwx.base.record import Record
 from cwx.journal import events
@@ -24,6 +24,30 @@ class Action(Record):
 LOOK_BACK = 2000  # lines read past the first action found: git's merges of two clones
 
 
+class FromEnd:
+    """The events of the file `name` from the journal's end, each with how many lines from
+    the end it was read. Once the reader sets `found`, LOOK_BACK lines more are read, as
+    git may merge two clones' lines out of order. Only lines that may hold its name are
+    parsed."""
+
+    def __init__(self, path: str, name: str) -> None:
+        self.path, self.name, self.found = path, name, False
+
+    def __iter__(self) -> Iterator[tuple[int, Event]]:
+        spelled = journal.spellings(self.name)
+        looked = 0  # lines read since the reader found what it looks for
+        for back, raw in enumerate(journal.lines_from_end(self.path)):
+            if self.found:
+                looked += 1
+                if looked > LOOK_BACK:
+                    return
+            if not journal.may_hold(raw, spelled):
+                continue
+            event = journal.parse(raw)
+            if not isinstance(event, journal.BadLine) and event.file == self.name:
+                yield back, event
+
+
 def last_action(path: str, name: str) -> Action | None:
     """The character's latest action not undone, read from the journal's end; the
     search goes LOOK_BACK lines past the first found, as git may merge lines out of order."""
@@ -31,18 +55,8 @@ def last_action(path: str, name: str) -> Action | None:
     place: dict[str, int] = {}  # an action -> how many lines from the end it was read
     turns = journal.Turns()
     best: Event | None = None
-    spelled = journal.spellings(name)
-    looked = 0  # lines read since the first action was found
-    for back, raw in enumerate(journal.lines_from_end(path)):
-        if best is not None:
-            looked += 1
-            if looked > LOOK_BACK:
-                break
-        if not journal.may_hold(raw, spelled):
-            continue
-        event = journal.parse(raw)
-        if isinstance(event, journal.BadLine) or event.file != name:
-            continue
+    reading = FromEnd(path, name)
+    for back, event in reading:
         turns.note(event)
         if events.kind(event.command).action:  # a game's move (not a making, an undo...)
             # Kept without its changes and nested results: what luck reads is plain, and
@@ -52,7 +66,7 @@ def last_action(path: str, name: str) -> Action | None:
                 if type(value) in (str, int, bool, float) or value is None}))
             place.setdefault(event.id, back)
             if best is None and event.id not in turns.undos:  # undone: look on
-                best = event
+                best, reading.found = event, True
             elif best is None and len(actions) > LOOK_BACK:
                 break  # that many actions, every one undone: no journal of cwx's
     undone = turns.undone()
