@@ -248,10 +248,8 @@ def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting
     proves"), an event taken back by an undo aside."""
     shown, more = replaying.forged(counting.turns.undone(),
                                    lambda wanted: history.with_ids(path, wanted), folded)
-    named = rederive.unique({item.event for item in shown}, (
-        event.id for event in journal.holding(path, tuple({
-            spelled.encode() for item in shown
-            for spelled in (item.event[:8].lower(), item.event[:8].upper())})))) if shown else {}
+    forged = {item.event for item in shown}
+    named = rederive.unique(forged, history.alike(path, forged)) if shown else {}
     said = [CwxError(rederive.told(item, named.get(item.event)), path=path, line=item.line)
             for item in shown]
     if more:

@@ -239,6 +239,13 @@ def starting(path: str, given: str) -> dict[str, Event]:
     return found
 
 
+def alike(path: str, ids: Iterable[str]) -> Iterator[str]:
+    """The ids of the events whose lines hold the first 8 digits of one of `ids`, in
+    either case: the ids a short form of one of them could be taken for."""
+    starts = {spelled.encode() for id_ in ids for spelled in (id_[:8].lower(), id_[:8].upper())}
+    return (event.id for event in journal.holding(path, tuple(starts)))
+
+
 def naming(path: str, name: str) -> Iterator[Event]:
     """In the journal's order, the events whose lines name the file `name` (its own, or
     a change of it, or another word of it): only those lines parsed."""
