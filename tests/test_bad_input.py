@@ -387,3 +387,16 @@ def test_a_float_that_is_no_number_is_never_an_internal_error(
         assert ran.status in (0, 1, 2), (args, ran)
         if ran.status == 2 and args[0] != "check":  # check's findings are on stdout
             assert ran.error.startswith("cwx: error: "), (args, ran)
+
+
+def test_exact_odds_leave_pythons_digit_limit_as_they_found_it() -> None:
+    # The journal's reader refuses a number of more than 4,300 digits through Python's
+    # limit ("a huge number" above); odds lifts it for an exact fraction, and must put it back.
+    import sys
+    from fractions import Fraction
+
+    from cwx.commands.odds import exact_text
+
+    before = sys.get_int_max_str_digits()
+    assert len(exact_text(Fraction(1, 10 ** 5000))) > 5000
+    assert sys.get_int_max_str_digits() == before

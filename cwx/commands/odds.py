@@ -204,9 +204,14 @@ def shown(chance: Fraction) -> str:
 
 
 def exact_text(chance: Fraction) -> str:
-    """A fraction exactly, however many digits (Python refuses past 4,300 unless told)."""
+    """A fraction exactly, however many digits (Python refuses past 4,300 unless told; the
+    limit is put back, as the journal's reader leans on it to refuse a huge number)."""
+    limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
-    return str(chance)
+    try:
+        return str(chance)
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
 BAR = 20  # characters for a certainty
