@@ -126,6 +126,34 @@ def test_check_looks_at_each_folder_of_a_deep_clone_a_few_times(
     assert grows(work, 50) < LINEAR
 
 
+def test_files_new_to_the_ledger_where_many_are_gone_are_each_named_in_one_short_line(
+        tmp_path: Path) -> None:
+    from tests.helpers import cwx as run
+
+    text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 3\nblack = 3\n"
+    folder = tmp_path / "camp"
+    assert run("init", folder).status == 0
+    with open(folder / "journal.jsonl", "a") as journal:  # 200 bags made, none left
+        journal.writelines(_event(n, "bag new", f"gone/g{n}.toml", changes=[
+            {"file": f"gone/g{n}.toml", "created": True, "text": text}]) + "\n"
+            for n in range(1, 201))
+    for n in range(50):  # and 50 the ledger never saw
+        (folder / f"u{n}.toml").write_text(text)
+    (folder / "u7.toml").rename(folder / "g7.toml")  # as a `git mv gone/g7.toml .` leaves it
+
+    checked = run("check", cwd=folder)
+    # Each new file's advice once named every gone file: the output grew as their product.
+    assert checked.status == 1 and len(checked.stdout) < 250 * 600
+    new = [line for line in checked.stdout.splitlines() if "has no history" in line]
+    assert len(new) == 50 and all(len(line) < 600 for line in new)
+    moved = next(line for line in new if line.startswith("g7.toml"))
+    assert "moved from gone/g7.toml or " in moved and "or one of 197 other gone files" in moved
+    # The advice, followed, moves the history: the gone file and the new one both settle.
+    assert run("adopt", "gone/g7.toml", "g7.toml", cwd=folder).status == 0
+    after = run("check", cwd=folder).stdout
+    assert "g7.toml" not in after and after.count("has no history") == 49
+
+
 def test_wheel_odds_keeping_both_from_the_bag_alone_take_a_step_a_die() -> None:
     from cwx.rules import colorwheel, odds
 

@@ -292,10 +292,11 @@ def _supply_kept(camp: Campaign, folded: ledger.Ledger, change: Change, paths: l
     spend, or a file made anew, or moved, on two clones at once)."""
     said = []
     if uncounted := camp.uncounted(folded, map(change.name_of, paths)):
+        named = [f"{name}: {held}" for name, held in sorted(uncounted.items())[:3]]
+        more = f", and {len(uncounted) - 3} more `cwx check` names" if len(uncounted) > 3 else ""
         said.append("the ledger's dice in files that are gone or no longer the campaign's ("
-                    + ", ".join(f"{name}: {held}" for name, held in uncounted.items())
-                    + ") would be lost; restore them, or cwx adopt each with the files that "
-                    "hold its dice now")
+                    + ", ".join(named) + more + ") would be lost; restore them, or cwx adopt "
+                    "each with the files that hold its dice now")
     after, supply = _dice_after(change, paths, corrected), folded.supply()
     if after != supply:
         said.append(f"the files would hold {after.said()}, and the campaign's supply is "

@@ -584,21 +584,48 @@ def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
 def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> list[CwxError]:
     """Files new to the ledger. A file moved (git mv) is new where its old name is gone:
     the two are adopted together, so its dice are not counted twice."""
-    gone = [os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
-            if not os.path.lexists(os.path.join(home.real or "", name))]
+    gone = sorted(os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
+                  if not os.path.lexists(os.path.join(home.real or "", name)))
     from cwx.base.hints import NOT_UTF8, utf8_named
 
+    likeliest = _likeliest(gone)
     problems = []
     for path in unknown:
         if not utf8_named(path):
             problems.append(CwxError(NOT_UTF8, path=path))
             continue
         alone = f"`cwx adopt {_arg(path)}` records it as it is"
-        said = (f"if it was moved from {' or '.join(gone)}, `cwx adopt {_arg(gone[0])} "
-                f"{_arg(path)}` moves its history (adopting it alone would count its dice "
-                f"twice); if it is new, {alone}") if gone else alone
+        moved = likeliest(path)
+        others = (f" (or one of {len(gone) - len(moved)} other gone files `cwx check` names)"
+                  if len(gone) > len(moved) else "")
+        which = " (with the name it was moved from)" if len(gone) > 1 else ""
+        said = (f"if it was moved from {' or '.join(moved)}{others}, `cwx adopt "
+                f"{_arg(moved[0])} {_arg(path)}`{which} moves its history (adopting it alone "
+                f"would count its dice twice); if it is new, {alone}") if gone else alone
         problems.append(CwxError(f"has no history in the ledger; {said}", path=path))
     return problems
+
+
+LIKELIEST = 3  # gone files a message names as where a new one may have come from
+
+
+def _likeliest(gone: list[str]) -> Callable[[str], list[str]]:
+    """The few gone files (sorted) a new file was likeliest moved from: those of its name
+    (moved to another folder), then those of its folder (renamed), then the first. Indexed
+    once, so each message costs a few names however many files are gone."""
+    by_name: dict[str, list[str]] = {}
+    by_folder: dict[str, list[str]] = {}
+    for name in gone:
+        by_name.setdefault(os.path.basename(name), []).append(name)
+        by_folder.setdefault(os.path.dirname(name), []).append(name)
+
+    def likeliest(path: str) -> list[str]:
+        chosen: list[str] = []
+        for names in (by_name.get(os.path.basename(path), []),
+                      by_folder.get(os.path.dirname(path), []), gone):
+            chosen += [name for name in names[:LIKELIEST] if name not in chosen]
+        return chosen[:LIKELIEST]
+    return likeliest
 
 
 def _arg(path: str) -> str:
