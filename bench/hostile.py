@@ -125,6 +125,18 @@ def wide_letters(events: int = 50) -> Iterator[str]:
                                   "from": "a" * 1_000_000 + "\U0001F600", "to": 3}])
 
 
+def stretches_of_long_lines(runs: int = 64, size: int = 1_048_000) -> Iterator[str]:
+    """As many stretches out of time order as are merged (as from 64 clones), each older
+    than the one before and opening with an event of about 1 MB (a long note)."""
+    for run in range(runs):
+        n = 86400 * (27 - run // 24) + 3600 * (23 - run % 24)
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml",
+                     result={"color": "red", "draws": ["red"], "success": True,
+                             "note": "a" * size})
+        yield _event(n + 1, "bag draw", file="sue.toml", bag="bag.toml",
+                     result={"color": "red", "draws": ["red"], "success": True})
+
+
 JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "ordinary draws": ordinary_draws,
     "a million values a line": many_values_a_line,
@@ -137,6 +149,7 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "long lists": long_lists,
     "turns naming many": turns_naming_many,
     "slow TOML texts": slow_texts,
+    "64 stretches of 1 MB": stretches_of_long_lines,
 }
 
 

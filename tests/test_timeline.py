@@ -159,3 +159,26 @@ def test_undos_and_turns_are_noted_as_the_journal_is_read(tmp_path: Path) -> Non
         order = Timeline(file)
         assert [event.id for event in order.events()] == ["a", "u"]
     assert order.turns.undone() == {"a"}
+
+
+def test_stretches_merged_hold_their_places_not_their_lines(tmp_path: Path) -> None:
+    # Each stretch opens with a long line: the merge waits on all of them at once, and
+    # holds none of those lines meanwhile (each is read again when its turn comes).
+    import tracemalloc
+
+    count, size = 16, 512 << 10
+    long = json.loads(line("x", 0))
+    long["result"] = {"note": "a" * size}
+    path = write(tmp_path / "journal.jsonl", [
+        text for n in range(count)
+        for text in (json.dumps({**long, "id": f"l{n}", "at": at(2 * (count - n))}),
+                     line(f"s{n}", 2 * (count - n) + 1))])
+    tracemalloc.start()
+    try:
+        ids = ordered(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert ids == [i for n in reversed(range(count)) for i in (f"l{n}", f"s{n}")]
+    # Holding every stretch's line (twice, as once) came to 18 MB here; now under 5 MB.
+    assert peak < count * size, f"{peak:,} bytes held at once"

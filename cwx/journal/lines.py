@@ -446,14 +446,18 @@ def lines_of(file: Readable, block: int = 1 << 20) -> Iterator[bytes | int]:
     while chunk := file.read(block):
         lines = (rest + chunk).split(b"\n")
         rest = lines.pop()
-        for line in lines:
+        lines.reverse()  # each taken out as it is given: a reader waiting holds no line
+        while lines:
+            size = len(lines[-1])
             if skipped:
-                yield skipped + len(line) + 1
+                lines.pop()
+                yield skipped + size + 1
                 skipped = 0
-            elif len(line) > MAX_LINE:  # ended in the block that made it too long
-                yield len(line) + 1
+            elif size > MAX_LINE:  # ended in the block that made it too long
+                lines.pop()
+                yield size + 1
             else:
-                yield line + b"\n"
+                yield lines.pop() + b"\n"
         if len(rest) > MAX_LINE:
             skipped += len(rest)
             rest = b""

@@ -173,15 +173,19 @@ def _straight(file: BinaryIO, end: int, wanted: Wanted) -> Iterator[tuple[int, b
 def _places(file: BinaryIO, start: int, end: int, line: int, wanted: Wanted,
             ) -> Iterator[Place]:
     """The wanted events' places between two offsets of the journal, in its order."""
-    offset = start
-    for number, raw in enumerate(lines_of(_Span(file, start, end), SPAN), line):
-        here = offset
+    offset, number = start, line - 1
+    for raw in lines_of(_Span(file, start, end), SPAN):
+        here, number = offset, number + 1
         offset += raw if isinstance(raw, int) else len(raw)
         if isinstance(raw, int) or not raw.strip():
             continue
         stamp = stamp_of(raw, number)
-        if not isinstance(stamp, BadLine) and (wanted is None or wanted(raw, stamp)):
-            yield stamp.when, number, here
+        if isinstance(stamp, BadLine) or (wanted is not None and not wanted(raw, stamp)):
+            continue
+        # Up to MAX_RUNS stretches wait on each other in the merge: while one waits it
+        # holds its place alone, never its line (up to MAX_LINE each), which is read again.
+        del raw
+        yield stamp.when, number, here
 
 
 class _Span:
