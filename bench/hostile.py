@@ -137,6 +137,14 @@ def stretches_of_long_lines(runs: int = 64, size: int = 1_048_000) -> Iterator[s
                      result={"color": "red", "draws": ["red"], "success": True})
 
 
+def players_of_long_names(events: int = 25_000, size: int = 4000) -> Iterator[str]:
+    """Draws each by a player of their own, named in 4 KB (a recap lists every player)."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml", player="p" * size + str(n),
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
 JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "ordinary draws": ordinary_draws,
     "a million values a line": many_values_a_line,
@@ -150,6 +158,7 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "turns naming many": turns_naming_many,
     "slow TOML texts": slow_texts,
     "64 stretches of 1 MB": stretches_of_long_lines,
+    "4 KB player names": players_of_long_names,
 }
 
 

@@ -245,6 +245,22 @@ def test_a_line_of_more_lists_and_tables_than_any_event_is_no_event() -> None:
     assert isinstance(journal_module.parse(few.encode(), 7), journal_module.Event)
 
 
+def test_a_player_named_longer_than_cwx_lets_one_be_is_no_event() -> None:
+    # A recap lists every player: a clone's 25,000 players of 4 KB names once cost 722 MB.
+    from cwx.campaign import players
+    from cwx.journal import lines as journal_module
+
+    line = {"v": 2, "id": "ab" * 8, "at": "2026-12-01T10:00:00.000Z", "command": "bag draw",
+            "who": "Sue", "file": "sue.toml", "bag": None, "result": {}, "changes": []}
+    most = "p" * players.MAX_PLAYER
+    assert isinstance(journal_module.parse(json.dumps({**line, "player": most}).encode(), 7),
+                      journal_module.Event)
+    parsed = journal_module.parse(json.dumps({**line, "player": most + "p"}).encode(), 7)
+    assert isinstance(parsed, journal_module.BadLine) and "player of more than" in parsed.reason
+    with pytest.raises(Exception, match="1 to 100 characters"):
+        players.checked(most + "p", "CWX_PLAYER")
+
+
 # ---------------------------------------------------------------- the encoder
 
 _JSON = st.recursive(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 
 from cwx.base.errors import BadValue, CwxError
+from cwx.journal.lines import MAX_PLAYER  # the journal holds no longer name
 
-MAX_PLAYER = 100  # a name, not a paragraph
 _found: dict[str, str] = {}  # by campaign folder: asked once a command
 
 

@@ -45,7 +45,8 @@ MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
 # Lists and tables on one line, counted as brackets (a file's text quoted in a creation
 # counts its own): a sheet has a few dozen; a line of a million would cost 100 MB parsed.
 MAX_VALUES = 20_000
-MAX_NAME = 4096  # a file's path, a key, a player's name: PATH_MAX at most
+MAX_NAME = 4096  # a file's path, a key, a character's name: PATH_MAX at most
+MAX_PLAYER = 100  # a player's name: a name, not a paragraph (a recap lists them all)
 # Files (characters and bags) a journal names in all: a campaign holds at most 1,000 at
 # once (folder.MAX_FILES), and a long one makes and retires a few hundred more. Readers
 # keep something of each file named (the ledger, the audit's bags, check's look at each),
@@ -887,6 +888,9 @@ def _event(data: dict[str, Any], number: int, envelope: bool) -> Event:
         if len(value) > MAX_NAME or "\0" in value:
             raise ValueError("names a file or a player no cwx writes (too long, or with a "
                              "NUL)")
+    if player is not None and len(player) > MAX_PLAYER:
+        raise ValueError(f"names a player of more than {MAX_PLAYER} characters, as cwx "
+                         "never does")
     for value in (file, bag):
         if value is not None and not _plain_path(value):
             raise ValueError(f"names the file {_short(value)} as cwx never does (./, //, "
