@@ -362,11 +362,6 @@ def _scored(file: object, result: Mapping[str, Any]) -> dict[tuple[str, str], An
     return {(file, trait_key(trait)): score}
 
 
-def replay_guess(event: Any) -> Replay:
-    """A guess waiting for the reveal: no change, played with the score it records."""
-    return Replay(reads=_scored(event.file, event.result))
-
-
 def replay_reveal(event: Any) -> Replay:
     """A reveal: the guesses it settles, each re-played against the number it shows."""
     gains: dict[str, int] = {}
@@ -403,7 +398,7 @@ EVENTS: Mapping[str, EventKind] = {
     "clock resolve": EventKind(action=True, what=_resolved, verb="resolves",
                                replay=replay_resolve),
     GUESSING: EventKind(action=True, pending=True, what=_guessed, outcome=_waiting,
-                        verb="guesses", replay=replay_guess),
+                        verb="guesses", replay=replay_nothing),
     "xp spend": EventKind(action=True, buys=True, what=lambda result: result.get("trait"),
                           verb="spends experience on", replay=replay_spend),
     "clock pick --seal": EventKind(undoable=False, outcome=_sealing, verb="seals a number",
