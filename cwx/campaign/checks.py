@@ -279,9 +279,7 @@ def _twins(path: str, repeated: list[str]) -> list[CwxError]:
     said = []
     wanted = set(repeated)
     # A few ids are searched for in the journal's bytes (a scan each); many, read whole.
-    found = history.with_ids(path, wanted) if len(wanted) <= 32 else \
-        (event for event in journal.events_in(path) if event.id in wanted)
-    for event in found:
+    for event in history.with_ids(path, wanted, few=32):
         was = first.setdefault(event.id, event)
         if was is not event and was._replace(line=0) != event._replace(line=0):
             said.append(CwxError(

@@ -214,10 +214,10 @@ def lines(path: str) -> Iterator[Event | journal.BadLine]:
     return journal.read(path)
 
 
-def with_ids(path: str, wanted: set[str]) -> Iterator[Event]:
-    """The events whose ids are `wanted`: only their lines parsed, for a few; every line
-    read again, for many."""
-    if len(wanted) <= 1000:
+def with_ids(path: str, wanted: set[str], few: int = 1000) -> Iterator[Event]:
+    """The events whose ids are `wanted`: only their lines parsed, for `few` or fewer (a
+    search of the bytes for each); every line read again, for more."""
+    if len(wanted) <= few:
         return journal.holding(path, tuple(sorted(id_.encode() for id_ in wanted)))
     return (event for event in journal.events_in(path) if event.id in wanted)
 
