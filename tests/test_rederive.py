@@ -290,3 +290,25 @@ def test_check_names_a_random_forged_change_on_a_played_journal(
     assert ran.status == 1
     assert f"journal.jsonl:{at + 1}: {event['command']} {event['id'][:8]}" in ran.stdout, \
         ran.stdout
+
+
+def test_a_file_a_forged_line_changed_is_never_settled_by_reconcile(tmp_path: Path) -> None:
+    # An undo of an event no line holds, carrying xp: check names it with the undo that
+    # takes it back, and its advice for kris.toml is not the reconcile that would write
+    # the forged xp into the sheet (advice right when followed). Where the sheet took
+    # the forged change (a merge brings it), `cwx undo ID` takes both back (tested above).
+    from cwx.journal import lines
+
+    folder = tmp_path / "camp"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "Repair=3", "-t", "C=6", cwd=folder).status == 0
+    forged = lines.new("undo", [lines.Edit("kris.toml", "xp", 0, 1000)], file="kris.toml",
+                       undoes="f" * 16)
+    with open(folder / "journal.jsonl", "ab") as file:
+        file.write(lines.encode(forged))
+    checked = cwx("check", cwd=folder)
+    assert checked.status == 1 and f"`cwx undo {forged.id[:8]}`" in checked.stdout
+    told = [line for line in checked.stdout.splitlines() if line.startswith("kris.toml")]
+    assert told and all("`cwx reconcile`" not in line and "settle that first" in line
+                        for line in told), checked.stdout

@@ -147,16 +147,18 @@ def _keys(homes: dict[str, Campaign]) -> list[CwxError]:
             for found in signing.problems_of(home.root)]
 
 
-def _not_by_a_rewrite(problem: CwxError) -> CwxError:
-    """A finding whose advice would bring files to a ledger read from a rewritten journal:
-    the fact kept, the advice replaced (the rewrite is settled first)."""
+def _not_by_a_rewrite(problem: CwxError,
+                      held: str = "the journal's history holds a rewrite") -> CwxError:
+    """A finding whose advice would bring files to a ledger read from a rewritten journal,
+    or one holding a line the rules do not give: the fact kept, the advice replaced (that
+    is settled first)."""
     at = problem.message.find("`cwx reconcile`")
     if at < 0:
         return problem
     cut = max(problem.message.rfind(": ", 0, at), problem.message.rfind("; ", 0, at))
     fact = problem.message[:cut] if cut > 0 else problem.message
-    return type(problem)(f"{fact}; but the journal's history holds a rewrite (named at "
-                         "journal.jsonl): settle that first, never the files by it",
+    return type(problem)(f"{fact}; but {held} (named at journal.jsonl): settle that first, "
+                         "never the files by it",
                          path=problem.path, line=problem.line, key=problem.key)
 
 
@@ -210,14 +212,14 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
-            said += _twins(path, folded.repeated)
-            said += _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
+            forged = _twins(path, folded.repeated) + \
+                _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
                 _in_vain(path, counting) + _ended_in_vain(path, ended) + \
                 _not_as_guessed(path, home, counting)
-            said += _against_the_ledger(home, read.get(home.real or "", {}), folded,
-                                        [os.path.realpath(p) for p in given],
-                                        {os.path.realpath(e.path) for e in problems if e.path},
-                                        supplies)
+            against = _against_the_ledger(home, read.get(home.real or "", {}), folded,
+                                          [os.path.realpath(p) for p in given],
+                                          {os.path.realpath(e.path) for e in problems
+                                           if e.path}, supplies)
         else:
             for item in history.lines(path):
                 if isinstance(item, journal.BadLine):
@@ -226,12 +228,18 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                     heard.note(item)
                     for tick in ticking:
                         tick(item)
-        bad = lines.said() + [
+        unpublished = [
             CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
                      "seal in the journal published, or that its number and nonce do not "
                      "match (a sealed file swapped? a line written by hand?)", path=path,
                      line=line)
             for line, commitment in heard.unpublished()]
+        if home is not None:
+            # A reconcile would bring the files to a ledger that counts a forged line.
+            said += forged + ([_not_by_a_rewrite(
+                problem, "the journal holds a line the rules do not give")
+                for problem in against] if forged or unpublished else against)
+        bad = lines.said() + unpublished
         bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
                          f"the campaign (campaign.toml: gm = {list(heard.gms or ())}): only "
                          "a GM seals and reveals. If the table accepts it, add the player "
