@@ -248,6 +248,20 @@ def wheel_bag(n: int) -> Callable[[Path], list[str]]:
     return made
 
 
+def wheel_table(red: int, white: int, black: int, reserve_white: int, reserve_black: int
+                ) -> Callable[[Path], list[str]]:
+    """A bag of `red` reds (its chances' digits), `white` whites and `black` blacks, and a
+    reserve: odds keeping both and spending a white held, whose fractions grow a step a
+    white the bag gives up (red 2**62, 600, 900, reserve 380 and 1: once 1.6 s)."""
+    def made(folder: Path) -> list[str]:
+        (folder / "wide.toml").write_text(
+            f"[bag]\nred = {red}\nyellow = 0\nblue = 0\nwhite = {white}\nblack = {black}\n"
+            f"\n[reserve]\nwhite = {reserve_white}\nblack = {reserve_black}\n")
+        return ["odds", "wheel", "--bag", "wide.toml", "--all", "--keep-white", "--keep-black",
+                "--spend-white", "--white", "1"]
+    return made
+
+
 def gone_and_new(gone: int, new: int) -> Callable[[Path], list[str]]:
     """A journal of `gone` bags made with dice, none left, and `new` bag files the ledger
     never saw: each new file's advice once named every gone one (9,000 and 990: 416 MB,
@@ -366,6 +380,11 @@ BUDGETS: list[tuple[str, Callable[[Path], list[str]], float, float]] = [
     ("audit, 12 draws of 120,000 whites", big_bag_draws, 100, 2),
     ("odds wheel, bag of 800 each", wheel_bag(800), 100, 1),
     ("odds wheel, bag of 2,500 each", wheel_bag(2500), 100, 1),
+    ("odds wheel, red 2**62, 600 kept", wheel_table(2**62, 600, 900, 380, 1), 100, 1),
+    # The slowest found within the bound of whites given up times digits.
+    ("odds wheel, red 2**62, 395 kept", wheel_table(2**62, 395, 900, 0, 1), 100, 1),
+    ("odds wheel, red 2**26, 600 kept", wheel_table(2**26, 600, 900, 0, 1), 100, 1),
+    ("odds wheel, red 2**54, 600 kept", wheel_table(2**54, 600, 900, 0, 0), 100, 1),
     # Its 9,000 events are nearly all of the cost: with no new file, check costs the same.
     ("check, 9,000 bags gone, 990 new", gone_and_new(9000, 990), 100, 5),
     ("check, 1,600 folders deep", deep(1600), 100, 2),

@@ -178,6 +178,20 @@ def test_wheel_odds_past_the_bag_they_are_computed_for_are_refused_naming_it(
     assert ran.status == 2 and f"up to {odds.MOST_GIVEN_UP:,} whites in the bag" in ran.error
 
 
+def test_wheel_odds_whose_fractions_would_run_long_are_refused_naming_the_digits(
+        tmp_path: Path) -> None:
+    from cwx.rules import odds
+    from tests.helpers import cwx as run
+
+    bag = tmp_path / "bag.toml"
+    # Within every other bound: 600 whites given up, each step's fraction as long as the reds.
+    bag.write_text(f"[bag]\nred = {2**62}\nyellow = 0\nblue = 0\nwhite = 600\nblack = 900\n\n"
+                   "[reserve]\nwhite = 380\nblack = 1\n")
+    ran = run("odds", "wheel", "--bag", bag, "--all", "--keep-white", "--keep-black",
+              "--spend-white", "--white", "1")
+    assert ran.status == 2 and f"up to {odds.MOST_STEP_DIGITS:,} for the whites" in ran.error
+
+
 # ---------------------------------------------------------------- files past the bounds
 #
 # A file or a campaign past a stated bound (docs/rules.md, "Limits") is refused before its

@@ -77,6 +77,9 @@ MOST_DIGITS = 30_000
 MOST_GIVEN_UP = 600  # whites the bag itself gives up, one a keep: a step of the sum each
 # Those whites times the blacks a reserve refills after each: a long fraction each step.
 MOST_REFILLS = 5_000
+# Those whites times the digits: each step sums fractions as long as the whole (red
+# 2**62, 600 whites and 900 blacks, a reserve of 380 and 1, within the others: 1.6 s).
+MOST_STEP_DIGITS = 6_000_000
 
 
 def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
@@ -93,6 +96,12 @@ def _refuse_a_long_chain(table: Table, policy: Policy) -> None:
                 f"bag, and up to {MOST_REFILLS:,} whites in the bag times blacks in the reserve: "
                 "ask about a smaller bag or reserve, or without --keep-white")
         digits = _digits(table, policy)
+        if given_up * digits > MOST_STEP_DIGITS:
+            raise BadValue(
+                f"the exact odds of keeping whites from a bag of {given_up:,} would run to "
+                f"about {digits:,} digits, summed {given_up:,} times; cwx computes them up to "
+                f"{MOST_STEP_DIGITS:,} for the whites in the bag times the digits: ask about "
+                "a smaller bag or reserve, or without --keep-white")
         if digits > MOST_DIGITS:
             raise BadValue(
                 f"the exact odds of keeping dice from this bag and reserve would run to about "
