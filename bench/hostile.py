@@ -145,6 +145,14 @@ def players_of_long_names(events: int = 25_000, size: int = 4000) -> Iterator[st
                      changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
 
 
+def players_of_their_own(events: int = EVENTS) -> Iterator[str]:
+    """Draws each by a player of their own, named in the most a name may hold."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml", player=f"{n:p>100}",
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
 JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "ordinary draws": ordinary_draws,
     "a million values a line": many_values_a_line,
@@ -159,6 +167,7 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "slow TOML texts": slow_texts,
     "64 stretches of 1 MB": stretches_of_long_lines,
     "4 KB player names": players_of_long_names,
+    "a player an event": players_of_their_own,
 }
 
 

@@ -74,6 +74,17 @@ def test_a_recap_reads_a_journal_of_a_file_an_event_once(tmp_path: Path) -> None
     assert grows(work, 200) < LINEAR
 
 
+def test_a_recap_names_a_few_players_and_counts_the_rest(tmp_path: Path) -> None:
+    # A clone's journal may name 100,000 players: the line once held them all, 10 MB.
+    count = recap.MAX_PLAYERS_NAMED + 5
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "clock resolve", "kris.toml", player=f"P{n:03d}") + "\n"
+                            for n in range(count)))
+    head = "".join(recap.markdown_lines(recap.recap(str(path))))
+    named = ", ".join(f"P{n:03d}" for n in range(recap.MAX_PLAYERS_NAMED))
+    assert f"players: {named} and 5 more" in head and f"P{count - 1:03d}" not in head
+
+
 def test_an_audit_sums_a_run_of_kept_dice_without_a_step_a_die(tmp_path: Path) -> None:
     text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 100000000\nblack = 1\n"
 

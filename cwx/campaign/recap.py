@@ -14,6 +14,7 @@ moment), and the campaign's dice.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -459,11 +460,10 @@ def markdown_lines(done: Recap) -> Iterator[str]:
     first, last = done.sessions[0], done.sessions[-1]
     numbers = f"session {first.number}" if first is last else \
         f"sessions {first.number}–{last.number}"
-    players = sorted({t.player for t in done.told if t.player})
     yield from (f"# Recap: {numbers} of {done.total}", "",
                 f"{_time(first.start)} – {_time(last.end)} · "
                 f"{plural(sum(s.events for s in done.sessions), 'event')}" +
-                (f" · players: {', '.join(map(_escaped, players))}" if players else ""), "")
+                _players(done.told), "")
     by_actor: dict[str, list[Told]] = {}
     actors: dict[tuple[str | None, str | None, str | None], str] = {}  # each told once
     played: dict[str, set[str]] = {}  # the rules each file's characters played by
@@ -492,6 +492,19 @@ def markdown_lines(done: Recap) -> Iterator[str]:
         for item in aside:
             yield f"- {_time(item.when)} {_escaped(item.player or 'the GM')}: {_cell(item)}"
         yield ""
+
+
+MAX_PLAYERS_NAMED = 20  # a table's are a handful; a clone's journal may name 100,000
+
+
+def _players(told: list[Told]) -> str:
+    """Who played, by name in order, the first MAX_PLAYERS_NAMED (the rest counted)."""
+    everyone = {t.player for t in told if t.player}
+    if not everyone:
+        return ""
+    named = heapq.nsmallest(MAX_PLAYERS_NAMED, everyone)
+    more = f" and {len(everyone) - len(named):,} more" if len(everyone) > len(named) else ""
+    return f" · players: {', '.join(map(_escaped, named))}{more}"
 
 
 def _end(done: Recap) -> list[str]:
