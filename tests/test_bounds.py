@@ -85,6 +85,27 @@ def test_a_recap_names_a_few_players_and_counts_the_rest(tmp_path: Path) -> None
     assert f"players: {named} and 5 more" in head and f"P{count - 1:03d}" not in head
 
 
+def test_a_recap_tells_a_files_character_once_whatever_each_event_called_it(
+        tmp_path: Path) -> None:
+    # One actor a file: a clone's journal naming each event's character anew in 4 KB once
+    # made the recap build each of those names into an actor of its own.
+    import tracemalloc
+
+    count, size = 200, 4000
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "clock resolve", "kris.toml", who=f"{n:K>{size}}") + "\n"
+                            for n in range(count)))
+    done = recap.recap(str(path))
+    tracemalloc.start()
+    try:
+        text = "".join(recap.markdown_lines(done))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert text.count("## ") == 2 and f"## {count - 1:K>{size}} (kris.toml)" in text
+    assert peak < count * size // 4, f"{peak:,} bytes held to tell {count} events"
+
+
 def test_an_audit_sums_a_run_of_kept_dice_without_a_step_a_die(tmp_path: Path) -> None:
     text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 100000000\nblack = 1\n"
 

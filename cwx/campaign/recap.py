@@ -475,9 +475,12 @@ def markdown_lines(done: Recap) -> Iterator[str]:
         if not item.aside:
             # Two characters of one file (a same-name clash) are told apart by their rules.
             system = item.system if len(played.get(item.file or "", ())) > 1 else None
-            actor = actors.get((item.file, item.who, system))
+            # A file's character goes by its latest name, whatever each event called it:
+            # one actor a file, not one a name (a clone's journal may give every event one).
+            who = "" if item.file and item.who else item.who
+            actor = actors.get((item.file, who, system))
             if actor is None:
-                actor = actors[item.file, item.who, system] = _actor(item, done.names, system)
+                actor = actors[item.file, who, system] = _actor(item, done.names, system)
             by_actor.setdefault(actor, []).append(item)
     adopts = {item.id: item for item in done.told if item.aside and item.id in voiding}
     for actor, items in by_actor.items():
