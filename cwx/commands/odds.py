@@ -91,8 +91,9 @@ def wheel(
     character's luck and the campaign's bag.
 
     Keeping dice: computed for up to 5000 whites and blacks that may be kept, bag and reserve
-    together, and up to 600 whites kept from the bag itself (5000 times the reserve's
-    blacks), within a second; refused past that.
+    together, up to 600 whites kept from the bag itself (5000 times the reserve's blacks),
+    and up to 6,000,000 for those whites times the digits of the odds, within a second;
+    refused past that, naming the bound.
 
     Example: cwx odds wheel --char sue --trait Athletic --keep-white
     """
