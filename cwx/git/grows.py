@@ -71,24 +71,12 @@ class Rewrite(Record):
         return f"commit {self.commit[:12]} by {self.author} {what}{had}"
 
 
-def split(raw: bytes) -> list[bytes]:
-    """A journal's lines, as git holds them (a last line without its newline is a line),
-    each without a carriage return ending it: a line ending is no change of the line (a
-    clone with core.autocrlf, or attributes asking for CRLF, holds the same lines)."""
-    lines = raw.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    if b"\r" in raw:
-        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
-    return lines
-
-
 def extends(old: bytes, new: bytes) -> Break | None:
     """None when `new` extends `old` (above); else the first line of `old` it breaks."""
     if new.startswith(old) and (not old or old.endswith(b"\n")):
         added = new[len(old):]  # appended: only an id met before can break it
-        return _twin(split(old), split(added)) if _met(_ids(added), old) else None
-    before, after = split(old), split(new)
+        return _twin(journal.git_lines(old), journal.git_lines(added)) if _met(_ids(added), old) else None
+    before, after = journal.git_lines(old), journal.git_lines(new)
     at = 0
     for number, line in enumerate(before, 1):
         try:
@@ -101,7 +89,7 @@ def extends(old: bytes, new: bytes) -> Break | None:
 
 
 def _ids(raw: bytes) -> set[bytes]:
-    return {id_ for line in split(raw) if (id_ := _id_of(line)) is not None}
+    return {id_ for line in journal.git_lines(raw) if (id_ := _id_of(line)) is not None}
 
 
 def _met(ids: set[bytes], old: bytes) -> bool:
@@ -313,7 +301,7 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
     from cwx.git import seen
 
     had = kept.commit if _holds(clone, kept.commit) else None
-    old = split(kept.form)
+    old = journal.git_lines(kept.form)
     at = {line: number for number, line in enumerate(old)}
     ids = {id_ for line in old if (id_ := _id_of(line)) is not None}
     listed = [commit for commit, _ in walked(clone, path, had)]
@@ -322,7 +310,7 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
     try:
         for commit in listed:
             made = seen.form(read(blobs_of.get(commit, "")))
-            if _breaks(split(made), at, ids, gap):
+            if _breaks(journal.git_lines(made), at, ids, gap):
                 own = extends(kept.form, made)  # what this commit did, if it says more
                 said = own if own is not None and own.how != "removed" else gap
                 return Rewrite(commit, kept.commit, _author(clone, commit), said.line,

@@ -21,6 +21,7 @@ from cwx.base.record import Record
 from cwx.git import grows, repo, signing
 from cwx.git.repo import Repository
 from cwx.journal import history
+from cwx.journal import lines as journal
 
 
 class Unsigned(Record):
@@ -280,7 +281,7 @@ class _Walk:
         blob = self.journal_of.get(commit, "")
         if blob not in self.players:
             self.players[blob] = {player.strip().casefold() for line in
-                                  grows.split(self.read(blob))
+                                  journal.git_lines(self.read(blob))
                                   if (player := history.player_of(line)) is not None}
         return self.players[blob]
 

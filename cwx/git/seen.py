@@ -33,13 +33,8 @@ class Seen(Record):
 def form(raw: bytes) -> bytes:
     """A journal's lines as digests, one line each, in order: equal lines, equal digests;
     a line's id kept, so a line changed under its id is told from one removed."""
-    lines = raw.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()  # a last line without its newline is a line, as git holds it
-    if b"\r" in raw:  # a line ending is no change of the line (grows.split)
-        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
     made = []
-    for line in lines:
+    for line in journal.git_lines(raw):
         digest = hashlib.blake2b(line, digest_size=12).hexdigest().encode()
         id_ = journal.id_of(line)  # as JSON reads it, however the line spells it
         made.append(b'{"v":0,"id":' + _quoted(id_) + b',"d":"' + digest + b'"}\n'

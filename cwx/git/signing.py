@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from cwx.base.errors import BadFile, CwxError
 from cwx.git import grows, repo
 from cwx.git.repo import Repository
+from cwx.journal import lines as journal
 
 # The key types OpenSSH signs with (ssh-keygen -Y sign); a DSA key signs nothing now.
 TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
@@ -172,19 +173,19 @@ def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     read = grows.Blobs(clone)
     first: dict[bytes, str] = {}
     try:
-        wanted = set(grows.split(read(head_blob)))
+        wanted = set(journal.git_lines(read(head_blob)))
         for commit, parents in listed:
             new = read(blobs_of.get(commit, ""))
             olds = [read(blobs_of.get(parent, "")) for parent in parents]
             if len(olds) == 1 and new.startswith(olds[0]) and olds[0].endswith(b"\n"):
-                added = grows.split(new[len(olds[0]):])
+                added = journal.git_lines(new[len(olds[0]):])
             else:
-                had = {line for old in olds for line in grows.split(old)}
-                added = [line for line in grows.split(new) if line not in had]
+                had = {line for old in olds for line in journal.git_lines(old)}
+                added = [line for line in journal.git_lines(new) if line not in had]
             for line in added:
                 if line in wanted and line not in first:
                     first[line] = commit
-        lines = grows.split(read(head_blob))
+        lines = journal.git_lines(read(head_blob))
     finally:
         read.close()
     return [(line, first.get(line, "")) for line in lines]

@@ -271,6 +271,18 @@ def read_raw(path: str, *, envelope: bool = False,
 ESCAPE = b"\\"
 
 
+def git_lines(raw: bytes) -> list[bytes]:
+    """A journal's lines, as git holds them (a last line without its newline is a line),
+    each without a carriage return ending it: a line ending is no change of the line (a
+    clone with core.autocrlf, or attributes asking for CRLF, holds the same lines)."""
+    lines = raw.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    if b"\r" in raw:
+        lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    return lines
+
+
 def sought(only: tuple[bytes, ...]) -> tuple[bytes, ...]:
     """What a pre-filter looks for to find every line that, read as JSON, holds one of
     `only` (keys or texts, each as cwx writes it, quoted or bare, never with what follows
