@@ -90,7 +90,8 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     problems += _carried(homes)
     problems += _keys(homes)
     if rewritten := _history(homes):  # the ledger reads a rewritten journal: not to follow
-        problems = [_not_by_a_rewrite(problem) for problem in problems] + rewritten
+        problems = [_settled_first(problem, "the journal's history holds a rewrite")
+                    for problem in problems] + rewritten
     problems.sort(key=lambda e: (e.path or "", e.line or 0))
     # A file with a problem is not valid, however well it reads: each file counted once.
     with_problems = {e.path for e in problems}
@@ -147,8 +148,7 @@ def _keys(homes: dict[str, Campaign]) -> list[CwxError]:
             for found in signing.problems_of(home.root)]
 
 
-def _not_by_a_rewrite(problem: CwxError,
-                      held: str = "the journal's history holds a rewrite") -> CwxError:
+def _settled_first(problem: CwxError, held: str) -> CwxError:
     """A finding whose advice would bring files to a ledger read from a rewritten journal,
     or one holding a line the rules do not give: the fact kept, the advice replaced (that
     is settled first)."""
@@ -236,7 +236,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
             for line, commitment in heard.unpublished()]
         if home is not None:
             # A reconcile would bring the files to a ledger that counts a forged line.
-            said += forged + ([_not_by_a_rewrite(
+            said += forged + ([_settled_first(
                 problem, "the journal holds a line the rules do not give")
                 for problem in against] if forged or unpublished else against)
         bad = lines.said() + unpublished
