@@ -70,7 +70,8 @@ print("\\n" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 # they cost: 1.08x its instructions). A module added here is a start-up cost agreed to.
 STATEFUL_RESOLVE = {
     "cwx", "cwx.cli", "cwx.cli.app", "cwx.cli.common", "cwx.cli.face", "cwx.cli.lazy",
-    "cwx.cli.main", "cwx.cli.output", "cwx.cli.toolkit", "cwx.commands", "cwx.commands.clock",
+    "cwx.cli.main", "cwx.cli.plain", "cwx.cli.output", "cwx.cli.toolkit", "cwx.commands",
+    "cwx.commands.clock",
     "cwx.base", "cwx.base.errors", "cwx.base.hints", "cwx.base.ink", "cwx.base.record",
     "cwx.base.traitnames", "cwx.toml", "cwx.toml.plaintoml", "cwx.toml.tomledit",
     "cwx.toml.tomlread", "cwx.rules", "cwx.rules.clockworx", "cwx.systems",
@@ -101,3 +102,15 @@ def test_a_stateful_resolve_loads_only_what_its_budget_allows(campaign: Path) ->
     loaded = set(json.loads(done.stderr.strip().splitlines()[-1]))
     assert "xp = 2" in (campaign / "kris.toml").read_text()  # it did resolve, and save
     assert loaded - hello - STATEFUL_RESOLVE == set()
+
+
+@pytest.mark.parametrize("hook", ["pre-commit", "post-commit", "post-merge"])
+def test_a_git_hook_runs_without_the_command_lines_parser(campaign: Path, hook: str) -> None:
+    # git starts cwx for every hook of every commit and pull, and for every file it merges:
+    # Typer's import alone was half of each.
+    subprocess.run(["git", "init", "--quiet"], cwd=campaign, check=True)
+    loaded = loaded_by(["git", "hook", hook, *(["0"] if hook == "post-merge" else [])],
+                       cwd=campaign)
+    assert "cwx" in loaded and not loaded & {"typer", "click", "tomlkit"}
+    # Asked for its help, or given an option, the same command goes through the parser.
+    assert {"typer", "click"} <= loaded_by(["git", "hook", hook, "--help"], cwd=campaign)

@@ -5,8 +5,7 @@ Every command module imports this one at start-up, so it imports nothing heavy a
 top: the files layer and the rules come in inside the functions that need them."""
 
 import os
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,6 +14,9 @@ import typer
 from cwx.base.errors import CwxError
 from cwx.base.errors import about as about  # where commands have always found them
 from cwx.base.errors import saying as saying
+from cwx.cli.plain import changing as changing  # where commands have always found them
+from cwx.cli.plain import note as note
+from cwx.cli.plain import waiting
 
 if TYPE_CHECKING:
     import random
@@ -79,39 +81,12 @@ def rng(seed: int | None) -> "random.Random":
 # ---------------------------------------------------------------- files, under their locks
 
 
-def _waiting(folder: str) -> None:
-    if sys.stderr.isatty():
-        print(f"cwx: waiting for another cwx command in {folder} ...", file=sys.stderr)
-
-
-def note(text: str) -> None:
-    """Tell the player something on stderr, beside the result (never inside --json)."""
-    from cwx.base.printable import printable  # a name from a file is shown, never obeyed
-
-    text = printable(" ".join(text.split()))
-    # A line another cwx said already (a hook's, relayed by git) keeps its own prefix.
-    print(text if text.startswith("cwx: ") else f"cwx: note: {text}", file=sys.stderr)
-
-
 def here(folder: str = ".") -> "operations.Campaign":
     """The campaign the current folder (or `folder`) is in, or outside any that folder:
     its operations tell the player beside the result, and say when they wait for a lock."""
     from cwx.campaign import operations
 
-    return operations.Campaign.around(folder, note=note, waiting=_waiting)
-
-
-def changing(command: str, paths: list[str], camp: "Campaign", *,
-             journaled: bool = True, private: Sequence[str] = (),
-             dry_run: bool = False) -> "Change":
-    """The files one command changes, under their locks, journaled in the campaign's
-    journal (not `journaled`: files that are not the game's, such as git's; `private`:
-    cwx's own files kept outside the campaign, such as the sealed number; `dry_run`:
-    everything computed and checked, nothing written)."""
-    from cwx.campaign.files import Change
-
-    return Change(command, paths, camp, journaled=journaled, waiting=_waiting, note=note,
-                  private=private, dry_run=dry_run)
+    return operations.Campaign.around(folder, note=note, waiting=waiting)
 
 
 DryRun = Annotated[bool, typer.Option(
@@ -192,7 +167,7 @@ def reading(paths: list[str], camp: "Campaign") -> "AbstractContextManager[Chang
     """Files read under their locks (another command's interrupted change is only noted)."""
     from cwx.campaign import files
 
-    return files.reading(paths, camp, waiting=_waiting, note=note)
+    return files.reading(paths, camp, waiting=waiting, note=note)
 
 
 # ---------------------------------------------------------------- shell completion

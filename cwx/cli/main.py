@@ -125,38 +125,59 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None, *, program: bool) -> int:
     import signal
 
-    import typer
-
     from cwx.base.errors import CwxError
-    from cwx.cli.app import app
-    from cwx.cli.lazy import invoke
-    from cwx.cli.output import quiet_stdout
 
+    args = sys.argv[1:] if argv is None else argv
     try:
         if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
             signal.signal(signal.SIGINT, signal.default_int_handler)
-        _utf8_arguments(sys.argv[1:] if argv is None else argv)
-        status = invoke(app, argv)
+        _utf8_arguments(args)
+        status = _command(args)
     except CwxError as error:
         return fail(str(error))
-    except (typer.Abort, KeyboardInterrupt):
+    except KeyboardInterrupt:
         status = INTERRUPTED
     except BrokenPipeError:  # the reader went away: nothing more to say
+        from cwx.cli.output import quiet_stdout
+
         quiet_stdout()
         return 0
     except _Lost as error:
         return _output_lost(error)
     except Exception as error:  # a bug in cwx: still one line, never a traceback
-        if os.environ.get("CWX_DEBUG"):
+        if _aborted(error):
+            status = INTERRUPTED
+        elif os.environ.get("CWX_DEBUG"):
             raise
-        return fail(f"internal error ({type(error).__name__}: {error}); please report it "
-                    "(set CWX_DEBUG=1 for the details)", status=3)
+        else:
+            return fail(f"internal error ({type(error).__name__}: {error}); please report "
+                        "it (set CWX_DEBUG=1 for the details)", status=3)
     if status == INTERRUPTED:  # Typer turns Ctrl-C into this status, silently
         from cwx.store import durable
 
         done = "the change was saved" if durable.saved else "nothing was changed"
         print(f"cwx: interrupted; {done}", file=sys.stderr)
     return status
+
+
+def _command(args: Sequence[str]) -> int:
+    """The command line run: what git runs (a hook, the merge driver) straight, every
+    other command through Typer."""
+    if list(args[:2]) in (["git", "hook"], ["git", "merge"]):  # no import for the others
+        from cwx.cli import hooks
+
+        if hooks.quick(args):
+            return hooks.run(args)
+    from cwx.cli.app import app
+    from cwx.cli.lazy import invoke
+
+    return invoke(app, args)
+
+
+def _aborted(error: Exception) -> bool:
+    """Typer's Abort (Ctrl-C at a prompt), where Typer was loaded at all."""
+    typer = sys.modules.get("typer")
+    return typer is not None and isinstance(error, typer.Abort)
 
 
 def _utf8_arguments(args: Sequence[str]) -> None:
