@@ -244,7 +244,7 @@ def _newest_typer(cache: Path) -> Path:
 @pytest.mark.network
 def test_the_newest_typer_builds_and_runs_cwx(request: pytest.FixtureRequest,
                                               tmp_path: Path) -> None:
-    cache = request.config.cache  # None without pytest's cache: then made for this run
+    cache = getattr(request.config, "cache", None)  # none without pytest's cache plugin
     python = _newest_typer(cache.mkdir("newest-typer") if cache else tmp_path / "venv")
     version = subprocess.run([str(python), "-c", "import typer; print(typer.__version__)"],
                              capture_output=True, text=True, check=True).stdout.strip()
