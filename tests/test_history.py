@@ -3,6 +3,7 @@ every change to a character's experience, those other events made included."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,8 @@ def test_late_void_and_a_reveal_in_vain_are_asked_of_the_one_model(tmp_path: Pat
         assert read.late() == {made["late"].id: made["reveal"].at}
         board = read.guesses()
         assert [guess.id for guess in board.void] == [made["void"].id]
+        assert read.voided() == {made["void"].id: made["anew"].id}
+        assert read.voided(lambda when: when < made["anew"].at) == {}  # not sealed over yet
         assert board.settled == {made["settled"].id: made["reveal"].id}
         assert read.settled_in_vain() == [(8, "e" * 16, made["settled"].id,
                                            f"reveal {made['reveal'].id[:8]} settled it already")]
@@ -229,6 +232,66 @@ def test_recap_asks_the_model_which_guess_is_late_as_of_its_last_moment(
     assert guessed("--until", at(3)[:10]) == guessed("--session", "1") == (True, False)
     assert "late: reached the GM after the reveal" in cwx("log", "--no-pager", cwd=folder).stdout
 
+
+
+def test_recap_log_and_check_ask_the_model_which_guess_a_reseal_made_void(
+        tmp_path: Path) -> None:
+    # Kris and Mara guess on the GM's sealed number where it is not (a player's clone);
+    # Mara's is undone. The GM seals anew with --void: Kris's guess is void, Mara's only
+    # undone, alike in the recap's Markdown and JSON, the log and check; a recap --until
+    # before the reseal tells Kris's guess waiting, as it was then.
+    import re
+
+    from cwx.campaign import seal
+    from cwx.systems.clockworx import GUESSING
+    from tests.helpers import saga
+
+    folder = saga(tmp_path / "saga", "kris.toml")
+    assert cwx("char", "new", folder / "mara.toml", "--system", "clockworx", "--name", "Mara",
+               "--trait", "Pilot=3", "--trait", "Sneak=2", "--trait", "Knife=3").status == 0
+    assert cwx("clock", "pick", "--seal", "--target", 3, cwd=folder).status == 0
+    number = folder / seal.FILE  # outside git, the GM's number is kept in the folder
+    kept = number.rename(tmp_path / "kept.json")  # a clone without it: guesses wait
+    for char, guess in (("kris", 3), ("mara", 5)):
+        ran = cwx("clock", "resolve", "--sealed", "-g", guess, "-c", char, cwd=folder)
+        assert ran.status == 0, ran.stderr
+    assert cwx("undo", "--char", "mara", cwd=folder).status == 0
+    kept.rename(number)
+    assert "--void" in cwx("clock", "pick", "--seal", "--force", "-T", 9, cwd=folder).stderr
+    assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    kris, mara = (e["id"] for e in lines if e["command"] == GUESSING)
+    reseal = lines[-1]["id"]
+    assert lines[-1]["result"]["void"] == [kris]
+
+    log = cwx("log", "--no-pager", cwd=folder).stdout
+    logged = {row.split()[3]: row for row in log.splitlines()[1:]}
+    assert f"void: the GM sealed a new number (seal {reseal[:8]})" in logged[kris[:8]]
+    assert "void" not in logged[mara[:8]] and "undone by" in logged[mara[:8]]
+    checked = cwx("check", cwd=folder).stdout
+    assert re.findall(r"^Void: (\w+) guesses", checked, re.M) == ["Kris"]
+    assert f"seal {reseal[:8]}" in checked and "waits for the reveal" not in checked
+
+    def told(*args: str) -> dict[str, dict[str, Any]]:
+        return {e["id"]: e for e in cwx("recap", "--json", *args, cwd=folder).json["events"]}
+
+    recapped = told("--all")
+    void = {id_ for id_, e in recapped.items() if e["told"].endswith(
+        ": void, the GM sealed a new number before revealing it")}
+    assert void == {kris} == {id_ for id_ in (kris, mara) if "void:" in logged[id_[:8]]}
+    assert not recapped[kris]["pending"] and not recapped[kris]["undone"]
+    assert recapped[mara]["undone"] and not recapped[mara]["pending"]
+    text = cwx("recap", "--all", "--no-pager", cwd=folder).stdout
+    assert text.count("void, the GM sealed a new number") == 1
+    assert "~~guesses untrained, 5 vs sealed~~ (undone)" in text
+    # The reseal a day later: as of the day before, Kris's guess waited.
+    lines[-1]["at"] = "2099-01-01T00:00:00.000Z"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before = told("--until", lines[0]["at"][:10])[kris]
+    assert before["pending"] and before["told"].startswith("guesses untrained, 3 vs sealed: "
+                                                           "pending on ")
+    assert told("--all")[kris]["told"] == recapped[kris]["told"]
 
 
 def test_undo_of_a_game_end_in_vain_reads_the_journal_once(tmp_path: Path,

@@ -186,7 +186,7 @@ def recap(path: str, number: int | str | None = None, every: bool = False,
             if not picked:
                 return Recap(len(found), [], [], {}, {}, None, since, until)
             end = picked[-1].end
-        reading = _Reading(order, path, number, every, since, end, until, gap)
+        reading = _Reading(read, path, number, every, since, end, until, gap)
         for count, event in enumerate(order.events(), 1):
             if end is not None and event.when > end:
                 break
@@ -209,13 +209,13 @@ class _Reading:
     tell (those of the sessions asked for, or, for the latest, since the latest gap),
     and the ledger folded as far as the pass goes."""
 
-    def __init__(self, order: Timeline, path: str, number: int | None, every: bool,
+    def __init__(self, read: history.Journal, path: str, number: int | None, every: bool,
                  since: str | None, end: str | None, until: str | None, gap: int) -> None:
         self.found: list[Session] = []
         self.told: list[Told] = []
         self.latest = number is None and not every and since is None and until is None
         self.end, self.until, self.gap = end, until, gap
-        self.undone = order.turns.undone() | order.turns.void()
+        self.undone = read.undone() | read.void()  # as the journal's model counts them
         self.settled = guesses.settlements(path)
         self.wanted = number
         self.every, self.since = every, since
@@ -225,8 +225,7 @@ class _Reading:
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
         self.bought: list[_Bought] = []  # purchases told that an adopt may set back
         self.settable = history.set_by_table(path)  # the keys an adopt sets (None: many)
-        self.waiting: list[tuple[int, str]] = []  # guesses told pending: their commitments
-        self.replaced: set[str] = set()  # the commitments a seal sealed over (guesses void)
+        self.waiting: list[int] = []  # where the guesses told pending are told
         self.left_out: set[int] = set()  # lines past what the ledger keeps, as check says
         for event in history.prelude(path):
             if (end is None or event.when <= end) and \
@@ -253,18 +252,19 @@ class _Reading:
             self.told.append(self._told(event, again))
 
     def finish(self, read: history.Journal) -> list[Told]:
-        """The events told, each guess still pending once a reveal by the recap's last
-        moment showed its number marked late, as the journal's model says it (it reached
-        the GM after the reveal: it counts for nothing)."""
-        bounded = self.end is not None or self.until is not None
-        late = read.late(self._by if bounded else None) if self.waiting else {}
-        for at, commitment in self.waiting:
-            if self.told[at].id in late:
-                item = self.told[at]
+        """The events told, each guess still pending by the recap's last moment marked as
+        the journal's model says it: late, once a reveal by then showed its number (it
+        reached the GM after the reveal: it counts for nothing), or void, once a seal by
+        then sealed a new number over it (it waits for nothing)."""
+        by = self._by if self.end is not None or self.until is not None else None
+        late = read.late(by) if self.waiting else {}
+        void = read.voided(by) if self.waiting else {}
+        for at in self.waiting:
+            item = self.told[at]
+            if item.id in late:
                 self.told[at] = item._replace(pending=False, late=True, line=guesses.told_late(
                     item.line))
-            elif commitment in self.replaced:
-                item = self.told[at]
+            elif item.id in void:
                 self.told[at] = item._replace(pending=False, line=guesses.told_void(item.line))
         return self.told
 
@@ -275,12 +275,8 @@ class _Reading:
             (self.until is None or when[:len(self.until)] <= self.until)
 
     def _follow(self, event: journal.Event) -> bool:
-        """Each file's rules and traits as the event leaves them, the seals it seals over;
-        whether it made a file that was made before (a same-name clash, a file made anew)."""
-        over = event.result.get(guesses.REPLACES)
-        if isinstance(over, str) and event.command == guesses.SEALING and \
-                len(self.replaced) < MAX_KEPT:
-            self.replaced.add(over)
+        """Each file's rules and traits as the event leaves them; whether it made a file
+        that was made before (a same-name clash, a file made anew)."""
         again = False
         for change in event.changes:
             if change.key is None and change.removed:
@@ -322,9 +318,8 @@ class _Reading:
                 line = guesses.told_undone(line)
             elif entry is None:
                 pending = True
-                guess = guesses.guess_of(event)
-                if guess is not None:
-                    self.waiting.append((len(self.told), guess.commitment))
+                if guesses.guess_of(event) is not None:
+                    self.waiting.append(len(self.told))
             else:
                 line = guesses.told_settled(event, entry)
         playing = systems.system_playing(event.command)
@@ -352,7 +347,7 @@ class _Reading:
                     system and same.setdefault(system, system))
 
 
-MAX_KEPT = 1 << 16  # files and seals followed: far beyond a campaign's, bounded for a hostile one
+MAX_KEPT = 1 << 16  # files followed: far beyond a campaign's, bounded for a hostile one
 MAX_BOUGHT = 16  # keys a purchase changes of its file (a trait and the experience or dice)
 
 

@@ -118,6 +118,12 @@ class Journal:
             self._late = self.guesses().late()
         return self._late
 
+    def voided(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
+        """The guesses void, which wait for nothing: made on a number the GM sealed anew
+        over before showing it (by id: the seal that did); with `by`, as of a moment (a
+        recap's last): only a seal and a reveal stamped by then (`by` says which) count."""
+        return self.guesses().voided(by)
+
     def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
         """Each reveal (line, id) that settles a guess (id) never made, or one an earlier
         reveal settled, and why in words; an undone reveal settles nothing."""

@@ -87,6 +87,7 @@ class Board(Record):
     revealed: Mapping[str, str]  # a commitment a reveal showed -> when it first was
     void: tuple[Guess, ...] = ()  # guesses on a number the GM sealed anew over (--void)
     replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
+    sealed_over: Mapping[str, str] = {}  # a commitment sealed over -> when it first was
 
     def on(self, commitment: str) -> list[Guess]:
         """The guesses a reveal of `commitment` settles: those waiting on it while it is
@@ -104,6 +105,17 @@ class Board(Record):
         return {guess.id: shown for guess in self.pending
                 if (shown := late(guess, self.revealed)) is not None and
                 (by is None or by(shown))}
+
+    def voided(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
+        """Each guess void (by id: the seal that sealed over its number before it was
+        shown). With `by`, void as of a moment: sealed over, and not shown, by then (`by`
+        says which stamps are)."""
+        if by is None:
+            return {guess.id: self.replaced[guess.commitment] for guess in self.void}
+        return {guess.id: self.replaced[guess.commitment]
+                for guess in (*self.pending, *self.void)
+                if (over := self.sealed_over.get(guess.commitment)) is not None and by(over) and
+                not ((shown := self.revealed.get(guess.commitment)) is not None and by(shown))}
 
 
 def late(guess: Guess, revealed: Mapping[str, str]) -> str | None:
@@ -142,6 +154,7 @@ class Counting:
         self.settled: dict[str, str] = {}
         self.revealed: dict[str, str] = {}
         self.replaced: dict[str, str] = {}
+        self.sealed_over: dict[str, str] = {}  # a commitment -> when it was first sealed over
         self.opened: list[tuple[str, int, str, str]] = []  # (guess, reveal line, id, commitment)
 
     def note(self, item: journal.Event) -> None:
@@ -153,6 +166,7 @@ class Counting:
         if item.command == SEALING and isinstance(over, str) and \
                 len(self.replaced) < MAX_REPLACED:
             self.replaced.setdefault(over, item.id)
+            self.sealed_over[over] = min(self.sealed_over.get(over, item.when), item.when)
         commitment = item.result.get("commitment")
         if isinstance(commitment, str) and "nonce" in item.result and \
                 reveals(item.result, commitment):
@@ -195,7 +209,7 @@ class Counting:
         void = tuple(guess for guess in left if guess.commitment in self.replaced and
                      guess.commitment not in self.revealed)
         waiting = tuple(guess for guess in left if guess not in void)
-        return Board(waiting, self.settled, self.revealed, void, self.replaced)
+        return Board(waiting, self.settled, self.revealed, void, self.replaced, self.sealed_over)
 
 
 def _entries(listed: object) -> Iterable[str]:
