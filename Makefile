@@ -23,12 +23,13 @@ typecheck: $(STAMP)
 # Two workers on a machine of two cores: the suite's git and kill tests wait on processes.
 # A worker that runs out of tests takes half of what the other still has queued
 # (worksteal): with the longest tests first (tests/costs.txt), both end together, where
-# xdist's default left one idle for the last 100 s of a run. Compiled first: with
-# PYTHONDONTWRITEBYTECODE set, each of the hundreds of cwx processes the tests start would
-# compile anew the modules it imports.
+# xdist's default left one idle for the last 100 s of a run. Compiled first, and run with
+# PYTHONDONTWRITEBYTECODE cleared: with it set, each of the hundreds of cwx processes the
+# tests start would compile anew the modules it imports, and each pytest (the workers, a
+# test's own) would rewrite the asserts of the tests and of Hypothesis again, 2 s each.
 pytest: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
-	$(BIN)/pytest -n auto --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal
 
 # The newest Python pyproject.toml claims, where this machine has it (on the path, or
 # installed by pyenv): the tests of what differs between Pythons run there again, in a
@@ -46,7 +47,7 @@ pytest-next:
 	@if [ -z "$(PYTHON_NEXT)" ]; then echo "no Python $(NEXT) here: the tests ran on $(PYTHON) alone"; \
 	else $(MAKE) --no-print-directory $(VENV_NEXT)/.installed PYTHON_NEXT=$(PYTHON_NEXT) && \
 	$(VENV_NEXT)/bin/python -m compileall -q cwx && \
-	$(VENV_NEXT)/bin/pytest -n auto --dist worksteal -m "not network" $(NEXT_TESTS); fi
+	PYTHONDONTWRITEBYTECODE= $(VENV_NEXT)/bin/pytest -n auto --dist worksteal -m "not network" $(NEXT_TESTS); fi
 
 $(VENV_NEXT)/.installed: pyproject.toml
 	$(PYTHON_NEXT) -m venv $(VENV_NEXT)
