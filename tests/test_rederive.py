@@ -275,7 +275,8 @@ def test_check_names_a_random_forged_change_on_a_played_journal(
     event = json.loads(lines[at])
     keyed = [c for c in event["changes"] if "key" in c]
     delta = data.draw(st.integers(-5, 5).filter(bool), label="delta")
-    if keyed and data.draw(st.booleans(), label="alter a change"):
+    altered = bool(keyed) and data.draw(st.booleans(), label="alter a change")
+    if altered:
         change = data.draw(st.sampled_from(keyed), label="change")
         change["to"] = (change["to"] if isinstance(change["to"], int) else 0) + delta
     else:
@@ -290,25 +291,74 @@ def test_check_names_a_random_forged_change_on_a_played_journal(
     assert ran.status == 1
     assert f"journal.jsonl:{at + 1}: {event['command']} {event['id'][:8]}" in ran.stdout, \
         ran.stdout
+    # The advice, followed: the forged line is taken back whole, its forged change in the
+    # journal alone (no sheet took it), its honest part (if any) from the sheets, as any
+    # undo; then check passes. The forged change never stops it: only an honest part a
+    # later move spent (or an altered value the undo cannot take back) does, the undo
+    # saying why in one line and changing nothing.
+    forged = (change["file"], change["key"]) if altered else (file, key)
+    sheets = {name: (folder / name).read_bytes() for name in ("kris.toml", "sue.toml")}
+    for named in sorted({line.rpartition("`cwx undo ")[2].partition("`")[0]
+                         for line in ran.stdout.splitlines() if "`cwx undo " in line}):
+        undone = cwx("undo", named, "--player", "Vic", cwd=folder)
+        if undone.status == 2:
+            assert altered or f"{forged[0]} [{forged[1]}]" not in undone.error, undone.error
+            assert {name: (folder / name).read_bytes() for name in sheets} == sheets
+            return
+        assert undone.status == 0, (named, undone.stderr)
+    after = cwx("check", folder)
+    assert after.status == 0, (ran.stdout, after.stdout)
 
 
-def test_a_file_a_forged_line_changed_is_never_settled_by_reconcile(tmp_path: Path) -> None:
-    # An undo of an event no line holds, carrying xp: check names it with the undo that
-    # takes it back, and its advice for kris.toml is not the reconcile that would write
-    # the forged xp into the sheet (advice right when followed). Where the sheet took
-    # the forged change (a merge brings it), `cwx undo ID` takes both back (tested above).
+@pytest.mark.parametrize("forgery", ["undo of no line", "undo of a resolve", "clock resolve"])
+def test_a_file_a_forged_line_changed_is_never_settled_by_reconcile(
+        tmp_path: Path, forgery: str) -> None:
+    # A forged line carrying xp that no sheet took (no reconcile ran): check names it
+    # with the undo that takes it back, and its advice for kris.toml is not the reconcile
+    # that would write the forged xp into the sheet. The advice, followed, settles it:
+    # the undo journals the take-back alone (the sheet holds the ledger without it) and
+    # keeps the honest play before and after. Where the sheet took the forged change,
+    # `cwx undo ID` takes both back (tested above).
     from cwx.journal import lines
 
     folder = tmp_path / "camp"
+    kris = folder / "kris.toml"
     assert cwx("init", folder).status == 0
-    assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
+    assert cwx("char", "new", kris, "--system", "clockworx", "-t", "A=3",
                "-t", "Repair=3", "-t", "C=6", cwd=folder).status == 0
-    forged = lines.new("undo", [lines.Edit("kris.toml", "xp", 0, 1000)], file="kris.toml",
-                       undoes="f" * 16)
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", kris).status == 0
+    if forgery == "clock resolve":  # a critical success of Repair 3 gives 6, not 1000
+        forged = lines.new("clock resolve", [lines.Edit("kris.toml", "xp", 2, 1002)],
+                           file="kris.toml", who="Kris", result={
+                               "target": 4, "guess": 4, "distance": 0, "trait": "Repair",
+                               "score": 3, "success": True, "critical": True, "xp": 1000,
+                               "xp_total": 1002})
+    else:  # an undo of no line, or one that adds where it should take back 2
+        undoes = "f" * 16 if forgery == "undo of no line" else journal(folder)[-1]["id"]
+        forged = lines.new("undo", [lines.Edit("kris.toml", "xp", 2, 1002)],
+                           file="kris.toml", undoes=undoes)
     with open(folder / "journal.jsonl", "ab") as file:
         file.write(lines.encode(forged))
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c", kris).status == 0
     checked = cwx("check", cwd=folder)
     assert checked.status == 1 and f"`cwx undo {forged.id[:8]}`" in checked.stdout
     told = [line for line in checked.stdout.splitlines() if line.startswith("kris.toml")]
     assert told and all("`cwx reconcile`" not in line and "settle that first" in line
                         for line in told), checked.stdout
+    before = (folder / "journal.jsonl").read_bytes(), kris.read_bytes()
+    dry = cwx("undo", forged.id[:8], "--dry-run", "--json", "--player", "Vic", cwd=folder)
+    assert dry.status == 0 and dry.json["restores"] == [] and dry.json["ledger_only"] == [
+        {"file": "kris.toml", "key": "xp", "from": 1004, "to": 4}], dry.stdout
+    said = cwx("undo", forged.id[:8], "--dry-run", "--player", "Vic", cwd=folder).stdout
+    assert "kris.toml xp stays 4 (the ledger's 1004: the sheet never took the change)" \
+        in said, said
+    assert ((folder / "journal.jsonl").read_bytes(), kris.read_bytes()) == before
+    undone = cwx("undo", forged.id[:8], "--json", "--player", "Vic", cwd=folder)  # followed
+    assert undone.status == 0 and undone.json["ledger_only"] == dry.json["ledger_only"]
+    assert kris.read_bytes() == before[1]  # the honest +2 and +2 kept, nothing written
+    after = cwx("check", cwd=folder)
+    assert after.status == 0, after.stdout
+    assert "xp = 4 " in kris.read_text()
+    logged = [line for line in cwx("log", cwd=folder).stdout.splitlines()
+              if f"  {forged.id[:8]}  " in line]
+    assert len(logged) == 1 and "undone by" in logged[0], logged  # still there, taken back

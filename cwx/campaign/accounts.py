@@ -585,6 +585,8 @@ class Undoing(Record):
     change: journal.Event
     redo: bool = False  # `change` is made again (else taken back)
     restored: tuple[Corrected, ...] = ()  # each key as the undo sets it
+    ledger_only: tuple[Corrected, ...] = ()  # each key it takes back in the journal alone
+    unruled: bool = False  # `target` holds a change the rules do not give (check names it)
 
 
 class _Undos(Record):
@@ -721,14 +723,18 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, read)
-    if why is not None and event.id not in undos.undone | undos.void and (_astray(
-            read, event) or (not redo and (_forged(event) or _settles_in_vain(read, event) or
-                                           _misplayed(read, event)))):
+    # Asked even of a change this undo may take back anyway (its take-back then keeps a
+    # sheet that never took it), but for the ledger's fold a resolve's score needs.
+    unruled = event.id not in undos.undone | undos.void and (
+        _astray(read, event) or _misundone(read, event) or (not redo and (
+            _forged(event) or _settles_in_vain(read, event) or
+            (why is not None and _misplayed(read, event)))))
+    if unruled:
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
                           path=path)
-    return _undoing(path, event, undos)
+    return _undoing(path, event, undos)._replace(unruled=unruled)
 
 
 def _forged(event: journal.Event) -> bool:
@@ -754,6 +760,17 @@ def _astray(read: history.Journal, event: journal.Event) -> bool:
     return event.undoes is not None and any(
         c.key is not None and not c.correction and c.before != c.after
         for c in event.changes) and history.event(read.path, event.undoes) is None
+
+
+def _misundone(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` is an undo (or redo) that changes other than the take-back of the
+    event it names (`cwx check` names it): anyone takes it back."""
+    from cwx.journal import rederive
+
+    if event.undoes is None:
+        return False
+    target = history.event(read.path, event.undoes)
+    return target is not None and not rederive.takes_back(event, target)
 
 
 def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
@@ -867,12 +884,15 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
         if undoing.redo:
             _turned_since(journal_path, undoing.change)
             _guess_still_open(journal_path, undoing.change)
-        restored = _take_back(change, camp, target)
+        back = _take_back(change, camp, target, unruled=undoing.unruled)
         change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
                       bag=camp.named(target.bag) if target.bag else None,
-                      undoes=target.id)
-    return undoing._replace(restored=tuple(restored))
+                      undoes=target.id,
+                      changes=[journal.Edit(item.file, item.key, item.before, item.after)
+                               for item in back.ledger_only])
+    return undoing._replace(restored=tuple(back.restored),
+                            ledger_only=tuple(back.ledger_only))
 
 
 def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
@@ -919,11 +939,25 @@ def _guess_still_open(path: str, redone: journal.Event) -> None:
                           "once, before the reveal", path=path)
 
 
-def _take_back(change: Change, camp: Campaign, target: journal.Event) -> list[Corrected]:
-    """Each key of `target` set back; what it was and what it is set to."""
+class _TakenBack(Record):
+    """What an undo sets back: the keys of the sheets, and the take-backs it journals
+    in the ledger alone (their sheets never took the change, or not all of it)."""
+
+    restored: list[Corrected]
+    ledger_only: list[Corrected]
+
+
+def _take_back(change: Change, camp: Campaign, target: journal.Event, *,
+               unruled: bool = False) -> _TakenBack:
+    """Each key of `target` set back; what it was and what it is set to. Of a change the
+    rules do not give (`unruled`: a forged line, which no hook makes a file follow), a
+    key whose sheet parts from the ledger has its take-back journaled alone
+    (`ledger_only`), and the sheet, unless it holds it already, brought to what the
+    ledger then holds by a correction: the ledger adds up to the sheet either way."""
     from cwx import systems
 
-    restored = []
+    apart = _apart(change, camp, target) if unruled else {}
+    restored, alone = [], []
     for step in target.changes:
         if step.key is None or step.correction:
             continue
@@ -935,6 +969,15 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event) -> list[Co
         key = journal.split(step.key)
         data = change.data(file)
         current = tomledit.value_at(data, key)
+        if (step.file, step.key) in apart:
+            taken = apart[(step.file, step.key)]
+            alone.append(taken)
+            if not ledger.same(step.key, taken.after, current):
+                back = ledger.settled(taken.after, current,
+                                      systems.rules(ledger.values_of(data))(step.key))
+                change.set(file, key, back, correction=True)
+                restored.append(Corrected(step.file, step.key, current, back))
+            continue
         try:
             back = ledger.undone(step.key, step.before, step.after, current,
                                  systems.rules(ledger.values_of(data))(step.key))
@@ -947,4 +990,43 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event) -> list[Co
         if problem := sheet_problem(change, file):
             raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
                               f"refuse ({problem.message})", path=file, key=problem.key)
-    return restored
+    return _TakenBack(restored, alone)
+
+
+def _apart(change: Change, camp: Campaign,
+           target: journal.Event) -> dict[tuple[str, str], Corrected]:
+    """The keys of `target` whose sheets part from the ledger (a forged line no hook
+    followed, or followed in part), each with its take-back as the undo journals it:
+    from the ledger's value to the ledger's without `target` (`cwx check` holds it to the
+    change taken back: a whole number by its delta, any other value to what it was)."""
+    from cwx import systems
+
+    keyed = {(step.file, step.key): step for step in target.changes
+             if step.key is not None and not step.correction and systems.follows(step.key)
+             and os.path.lexists(camp.named(step.file))}
+    if not keyed:
+        return {}
+    sheets = {where: tomledit.value_at(change.data(camp.named(where[0])),
+                                       journal.split(where[1])) for where in keyed}
+    folded = ledger.read(camp.journal_file)
+    apart = [where for where in keyed
+             if not ledger.same(where[1], _ledger_value(folded, *where), sheets[where])]
+    if not apart:
+        return {}  # every sheet took it: taken back from the sheets, as any undo
+    without = ledger.read(camp.journal_file, void={target.id})
+    found = {}
+    for file, key in apart:
+        step = keyed[(file, key)]
+        was, then = _ledger_value(folded, file, key), _ledger_value(without, file, key)
+        if all(value is None or ledger.is_number(value)
+               for value in (was, then, step.before, step.after)):
+            if (was or 0) - (then or 0) == (step.after or 0) - (step.before or 0):
+                found[(file, key)] = Corrected(file, key, was, then)
+        elif ledger.same(key, was, step.after) and ledger.same(key, then, step.before):
+            found[(file, key)] = Corrected(file, key, step.after, step.before)
+    return found
+
+
+def _ledger_value(folded: ledger.Ledger, file: str, key: str) -> Any:
+    found = folded.values(file).get(key)
+    return None if found is None else found.value

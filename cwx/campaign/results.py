@@ -95,9 +95,12 @@ class Undid(TypedDict):
 
 
 class Undone(Undid, DryRun):
-    """An undo, and what it sets back."""
+    """An undo, and what it sets back: in the sheets (`restores`), and in the journal
+    alone where a sheet never took the change (`ledger_only`: the ledger's value to the
+    sheet's, which stays)."""
 
     restores: list[Correction]
+    ledger_only: list[Correction]
 
 
 class Retirement(DryRun):

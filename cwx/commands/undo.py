@@ -19,6 +19,7 @@ from cwx.cli.common import (
 from cwx.cli.output import JsonFlag, Utc, dry_json, emit
 
 if TYPE_CHECKING:
+    from cwx.campaign.accounts import Corrected
     from cwx.campaign.folder import Campaign
     from cwx.campaign.results import Undone
 
@@ -57,6 +58,7 @@ def undo(
     undoing = camp.undo(event, char=char, player=player, redo=redo, dry_run=dry_run)
     result: Undone = {**accounts.undid(undoing),
                       "restores": [item.as_json() for item in undoing.restored],
+                      "ledger_only": [item.as_json() for item in undoing.ledger_only],
                       **dry_json(dry_run)}
     emit(json, result,
          lambda: dry(printable(_said(undoing)) + _unpulled(camp, dry_run), dry_run))
@@ -81,6 +83,21 @@ def _said(undoing: accounts.Undoing) -> str:
     else:
         again = " again (it had been redone)" if undoing.target.id != change.id else ""
         said = f"Undid `{change.command}` by {by} ({when}){again}"
+    alone = {(item.file, item.key): item for item in undoing.ledger_only}
     values = [f"{item.file} {item.key} {value_text(item.before)} → {value_text(item.after)}"
+              + _apart(alone.pop((item.file, item.key), None), whole=False)
               for item in undoing.restored]
+    values += [f"{item.file} {item.key} stays {value_text(item.after)}" + _apart(item)
+               for item in alone.values()]
     return said + (": " + ", ".join(values) + "." if values else ", which changed no file.")
+
+
+def _apart(taken: "Corrected | None", whole: bool = True) -> str:
+    """A take-back journaled beside the sheet: the ledger's value, which the sheet never
+    took (a forged line), whole or in part."""
+    from cwx.cli.views import value_text
+
+    if taken is None:
+        return ""
+    some = "the change" if whole else "all of the change"
+    return f" (the ledger's {value_text(taken.before)}: the sheet never took {some})"

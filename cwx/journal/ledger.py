@@ -566,13 +566,15 @@ def fold(events: Iterable[Event]) -> Ledger:
 
 
 def read(path: str, bad: Callable[[BadLine], None] | None = None,
-         each: Callable[[Event], None] | None = None, *, named_as: str | None = None) -> Ledger:
+         each: Callable[[Event], None] | None = None, *, named_as: str | None = None,
+         void: Iterable[str] = ()) -> Ledger:
     """The ledger of the journal at `path`, read as a stream, twice: once for the few
     lines that make files or undo or turn a change, once for every change. `bad` hears of
     each line that is not an event (or one left out whole); `each`, of every event
     (another reader's, so the journal is read no more). A journal naming too many files
-    is refused at its line (journal.Crowded, naming the journal as `named_as`)."""
-    folding = Folding()
+    is refused at its line (journal.Crowded, naming the journal as `named_as`). The
+    events `void` count for nothing (the ledger as it would be with them taken back)."""
+    folding = Folding(void)
     left_out: set[int] = set()  # lines past what the ledger keeps: none of them folded
     for event in holding(path, PRELUDE):
         if not folding.note(event):
@@ -601,8 +603,9 @@ class Folding:
     PRELUDE's bytes (files made, changes undone, draws turned), then `add` every line. A
     line for which either says False is left out whole (MAX_KEPT)."""
 
-    def __init__(self) -> None:
+    def __init__(self, void: Iterable[str] = ()) -> None:
         self.prelude = _Prelude()
+        self._void = set(void)  # events counted for nothing beside the journal's own
         self._ledger: Ledger | None = None
 
     def note(self, event: Event) -> bool:
@@ -616,7 +619,7 @@ class Folding:
             prelude = self.prelude
             creations, retired, dropped, collisions = prelude.made()
             supplies = [s for s in prelude.supplies if s.event not in dropped]
-            self._ledger = Ledger(creations, prelude.void(), prelude.kept,
+            self._ledger = Ledger(creations, prelude.void() | self._void, prelude.kept,
                                   retired=retired, supplies=supplies,
                                   undone=prelude.turns.undone(), cuts=prelude.cuts,
                                   collisions=collisions)

@@ -227,6 +227,12 @@ def _taken_back(changes: Iterable[Edit], back: bool) -> frozenset[tuple[str, str
     return frozenset(said)
 
 
+def takes_back(undo: Event, target: Event) -> bool:
+    """Whether the undo's changes are the take-back of the target's (`cwx check` names
+    an undo that changes anything else)."""
+    return _taken_back(undo.changes, False) == _taken_back(target.changes, True)
+
+
 class Replaying:
     """Every event of a journal re-played as it is read (`note`); `forged()` once it is
     read. Memory: a small number an event (what an undo of it must change), the events
