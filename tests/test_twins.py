@@ -102,3 +102,48 @@ def test_a_number_swapped_after_the_guess_stops_the_guessers_sync_and_verify(
     said = guesses.refusal(str(camp), "pull", before)
     assert said is not None and f"Next: `git reset --keep {before[:12]}`" in said
     assert guesses.refusal(str(camp), "pull", None) is None
+
+
+def test_every_reader_counts_the_first_line_of_an_id_and_shows_a_twin_counting_for_nothing(
+        tmp_path: Path) -> None:
+    """One rule for twins (docs/rules.md): the first line of an id in the journal is its
+    event. A later line carrying its id with other contents (a resolve worth 1,000 stamped
+    far ahead, a failed draw stamped years back) counts for nothing in the ledger, recap,
+    xp history, audit and log --json; log's table shows it where it stands, marked."""
+    from tests.helpers import SUE, journal
+
+    camp = tmp_path / "camp"
+    assert cwx("init", camp).status == 0
+    assert cwx("char", "new", camp / "kris.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "Repair=3", "-t", "C=6").status == 0
+    assert cwx("char", "new", camp / "sue.toml", "--system", "colorwheel", *SUE).status == 0
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c",
+               camp / "kris.toml").status == 0
+    assert cwx("bag", "draw", "-c", camp / "sue.toml", "-C", "blue", "--drawn", "blue",
+               cwd=camp).status == 0
+    resolve, draw = journal(camp)[-2:]
+    twins = [{**resolve, "at": "2099-01-01T00:00:00.000Z",
+              "result": {**resolve["result"], "xp": 1000, "xp_total": 1000},
+              "changes": [{"file": "kris.toml", "key": "xp", "from": 0, "to": 1000}]},
+             {**draw, "at": "2020-01-01T00:00:00.000Z",
+              "result": {**draw["result"], "draws": ["red"], "success": False}}]
+    before = len(journal(camp))
+    with open(camp / "journal.jsonl", "a") as file:
+        file.writelines(json.dumps(twin) + "\n" for twin in twins)
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    said = [line for line in checked.stdout.splitlines() if "journal.jsonl:" in line]
+    assert [line.split(": ", 1)[0].rpartition(":")[2] for line in said] == \
+        [str(before + 1), str(before + 2)] and all("with other contents" in line
+                                                   for line in said), said  # nothing else
+    table = cwx("log", "--no-pager", cwd=camp).stdout.splitlines()
+    marked = [line for line in table if "counts for nothing: a twin of line" in line]
+    assert len(marked) == 2 and "xp +1000" in marked[1] and "drew red" in marked[0], table
+    events = cwx("log", "--json", cwd=camp).json["events"]
+    assert [e for e in events if e["id"] in (resolve["id"], draw["id"])] == [resolve, draw]
+    history = cwx("xp", "history", "kris.toml", cwd=camp).stdout
+    assert "1000" not in history and "+2 xp" in history, history
+    recap = cwx("recap", "--all", "--json", cwd=camp).stdout
+    assert "1000" not in recap and "1002" not in recap
+    audit = cwx("audit", "--all-draws", "--json", cwd=camp).json
+    assert audit["draws"] == 1 and [c["observed"] for c in audit["cells"]][:3] == [0, 0, 1]

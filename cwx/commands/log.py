@@ -94,7 +94,7 @@ def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
 
 def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
                  paging: bool) -> None:
-    rows = order.events()
+    rows = order.events(twins=True)  # a twin shown where it stands, counting for nothing
     first = next(rows, None)
     if first is None:
         print(f"No events of {name} in the journal." if name else "The journal is empty.")
@@ -106,7 +106,7 @@ def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
     with progress.shown("Laying out the table") as meter:
         # a first pass for the widths, streamed
         for number, event in enumerate(itertools.chain((first,), rows), 1):
-            row = _row(event, order.turns, read)
+            row = _row(event, order, read)
             widths = [max(w, _width(cell)) for w, cell in zip(widths, row, strict=True)]
             if kept is not None:
                 kept.append("\0".join(row))  # printable: no cell holds a NUL
@@ -115,7 +115,7 @@ def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
             if meter is not None and not number % TICK:
                 meter(number)
     again = (tuple(row.split("\0")) for row in kept) if kept is not None else \
-        (_row(event, order.turns, read) for event in order.events())
+        (_row(event, order, read) for event in order.events(twins=True))
     with paged(paging):
         print(_line(header, widths))
         for row in again:
@@ -144,7 +144,7 @@ def _width(text: str) -> int:
 _WIDER = re.compile("[^\x00-\x7f]")
 
 
-def _row(event: journal.Event, turns: journal.Turns, read: history.Journal) -> tuple[str, ...]:
+def _row(event: journal.Event, order: Timeline, read: history.Journal) -> tuple[str, ...]:
     # Any line may have been written by another program or player: shown, never obeyed.
     kind = events.kind(event.command)
     detail = (kind.what or _what)(event.result) or (event.file if kind.table else None)
@@ -153,14 +153,18 @@ def _row(event: journal.Event, turns: journal.Turns, read: history.Journal) -> t
             printable(event.id[:8]),  # enough to name it to cwx undo ID
             printable(event.player or "-"),
             printable(event.who or ("-" if kind.table else "GM")), printable(what),
-            printable(_outcome(event, kind, turns, read)), printable(_change(event, kind)))
+            printable(_outcome(event, kind, order, read)), printable(_change(event, kind)))
 
 
 def _what(result: Mapping[str, Any]) -> str | None:
     return result.get("trait") or result.get("color")
 
 
-def _outcome(event: journal.Event, kind: Any, turns: journal.Turns, read: history.Journal) -> str:
+def _outcome(event: journal.Event, kind: Any, order: Timeline, read: history.Journal) -> str:
+    if (first := order.twins().get(event.line)) is not None:
+        return f"counts for nothing: a twin of line {first} (its id, other contents; " \
+            "`cwx check` names it)"
+    turns = order.turns
     if event.id in turns.void():  # an undo, turn or game end two clones made at once
         if event.undoes:
             return "counts for nothing: another undo came first, or what it undoes counts " \

@@ -211,8 +211,13 @@ def set_by_table(path: str) -> set[tuple[str, str]] | None:
 
 def every(path: str) -> Iterator[Event]:
     """Every event, in the journal's order, as a stream (a line that is none is left
-    out: `cwx check` names it)."""
-    return journal.events_in(path)
+    out: `cwx check` names it); a line carrying an earlier line's id (a copy, a twin),
+    left out too: the first line of an id is its event, in every reader."""
+    seen: set[str] = set()
+    for event in journal.events_in(path):
+        if event.id not in seen:
+            seen.add(event.id)
+            yield event
 
 
 def lines(path: str) -> Iterator[Event | journal.BadLine]:

@@ -583,7 +583,8 @@ def read(path: str, bad: Callable[[BadLine], None] | None = None,
     for _, item in read_raw(path):
         if isinstance(item, Event):
             named.event(item)
-        if isinstance(item, Event) and each is not None:
+        if isinstance(item, Event) and each is not None and \
+                item.id not in folding.ledger().seen:  # a copy or twin: its first heard
             each(item)
         if isinstance(item, Event) and (item.line in left_out or not folding.add(item)):
             item = BadLine(item.line, OVER)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import heapq
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from typing import BinaryIO
 
 from cwx.journal.lines import (
@@ -56,15 +56,44 @@ class Timeline:
         self.file = file
         self.turns = Turns()  # which draws a spend or curse turned, which undos count
         self.skipped = Skipped()  # lines that are not events
+        # Each line carrying the id of a line before it in the journal (a copy git's
+        # union made, or a twin: a line rewritten under its id), and that id: the first
+        # line of an id is its event, in every reader (docs/rules.md, "Twins").
+        self.repeats: dict[int, str] = {}
+        self._twins: dict[int, int] | None = None
         wanted = _wanted(name, touching)
         self.order = _in_time_order(file, wanted, last, self.turns, self.skipped, tick,
-                                    Named(path))
+                                    Named(path), self.repeats)
 
-    def events(self) -> Iterator[Event]:
+    def events(self, *, twins: bool = False) -> Iterator[Event]:
         """The chosen events, read again whole; one whose changes are not a journal's is
-        left out (`cwx check` names it), and a line git's union copied, once."""
-        for event, _ in _lines(self.file, self.order, self.skipped):
+        left out (`cwx check` names it), and a line carrying an earlier line's id (a copy,
+        a twin) too; with `twins`, a twin of other contents is shown where it stands
+        (`twins()` says which line it repeats), a copy alike never."""
+        skip = self.repeats.keys() - self.twins().keys() if twins else self.repeats.keys()
+        for event, _ in _lines(self.file, self.order, self.skipped, skip):
             yield event
+
+    def twins(self) -> dict[int, int]:
+        """Each line carrying the id of an earlier line with other contents, and that line
+        (a copy alike, which git's union merge makes, is none): only lines that may hold
+        such an id read again, and only when one repeats."""
+        if self._twins is None:
+            self._twins = {}
+            wanted = set(self.repeats.values())
+            sought = tuple(sorted(id_.encode() for id_ in wanted))
+            first: dict[str, Event] = {}
+            end = os.fstat(self.file.fileno()).st_size if wanted else 0
+            for number, raw in enumerate(lines_of(_Span(self.file, 0, end), SPAN), 1):
+                if isinstance(raw, int) or not may_hold(raw, sought):
+                    continue
+                event = parse(raw, number)
+                if not isinstance(event, Event) or event.id not in wanted:
+                    continue
+                was = first.setdefault(event.id, event)
+                if was is not event and was._replace(line=0) != event._replace(line=0):
+                    self._twins[number] = was.line
+        return self._twins
 
 
 class Skipped:
@@ -111,8 +140,9 @@ def _wanted(name: str | None, touching: bool) -> Wanted:
 
 def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Turns,
                    skipped: Skipped, tick: Callable[[int], None] | None,
-                   named: Named) -> Places:
+                   named: Named, repeats: dict[int, str]) -> Places:
     latest: list[Place] = []
+    ids: set[str] = set()  # every id met, to know a line repeating one
     runs: list[tuple[int, int]] = [(0, 1)]  # each stretch's first offset and line
     previous = ""
     offset = 0
@@ -132,6 +162,11 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
             if isinstance(event, Event):
                 turned.note(event)
         stamp = stamp_of(raw, number, named)
+        if not isinstance(stamp, BadLine):
+            if stamp.id in ids:
+                repeats[number] = stamp.id
+            else:
+                ids.add(stamp.id)
         if isinstance(stamp, BadLine):
             skipped.add(number)
         elif wanted is None or wanted(raw, stamp):
@@ -200,23 +235,20 @@ class _Span:
         return chunk
 
 
-def _lines(file: BinaryIO, order: Places,
-           skipped: Skipped | None = None) -> Iterator[tuple[Event, bytes]]:
-    # Git's union merge can copy a line: each event once. A copy has its original's time,
-    # so it comes right beside it: only the ids of the moment are kept.
-    moment, seen = "", set[str]()
+def _lines(file: BinaryIO, order: Places, skipped: Skipped | None = None,
+           skip: Container[int] = ()) -> Iterator[tuple[Event, bytes]]:
+    # Each event once: a line repeating an earlier line's id (`skip`: a copy git's union
+    # made, or a twin) is left out, whatever its time.
     for line, at in order():
+        if line in skip:
+            continue
         raw = at if isinstance(at, bytes) else _line_at(file, at)
         event = parse(raw, line)
         if not isinstance(event, Event):
             if skipped is not None:  # an envelope of an event, and changes of none
                 skipped.add(line)
             continue
-        if event.when != moment:
-            moment, seen = event.when, set()
-        if event.id not in seen:
-            seen.add(event.id)
-            yield event, raw
+        yield event, raw
 
 
 def _line_at(file: BinaryIO, offset: int) -> bytes:
