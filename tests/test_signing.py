@@ -139,9 +139,15 @@ def test_a_line_in_a_players_name_not_signed_by_their_key_is_named(
     _forge(table, sign_as=sign_as)
     alice = table.folder / "alice"
     table.git(alice, "pull", "--quiet", "--no-rebase")
-    assert cwx("check", cwd=alice).status == 0  # without --signed, names are trusted
+    plain = cwx("check", cwd=alice)
+    assert plain.status == 0  # without --signed, names are trusted
     checked = cwx("check", "--signed", cwd=alice)
     assert checked.status == 1
+    # The same files, counted once each: the journal is valid no more, and one problem.
+    files = plain.stdout.splitlines()[-1].partition(":")[0]
+    assert checked.stdout.splitlines()[-1].startswith(files), (plain.stdout, checked.stdout)
+    assert files.startswith("Checked ") and f"{files}: {int(files.split()[1]) - 1} valid, " \
+        "1 problem." in checked.stdout, checked.stdout
     last = len((alice / "journal.jsonl").read_text().splitlines())
     assert f"journal.jsonl:{last}: names Alice, but arrived in commit" in checked.stdout
     assert why in checked.stdout

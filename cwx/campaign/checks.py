@@ -38,8 +38,11 @@ class Report(Record):
 
     @property
     def checked(self) -> int:
-        return len(self.valid) + len({e.path for e in self.problems
-                                      if not isinstance(e, Unlisted)})  # a folder, no file
+        """The files checked: each valid, or with a problem, once however spelled
+        ("./journal.jsonl", as `--signed` may name it, is "journal.jsonl")."""
+        return len({os.path.normpath(path) for path in self.valid} |
+                   {os.path.normpath(e.path) if e.path else e.path for e in self.problems
+                    if not isinstance(e, Unlisted)})  # a folder, no file
 
 
 class _Read(Record):

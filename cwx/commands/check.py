@@ -50,8 +50,11 @@ def check(
     proven = _signed(paths or ["."]) if signed else None  # cannot run: before any finding
     with progress.shown("Checking the journal", not json) as meter:
         report = checks.check(paths or ["."], meter)
-    if proven is not None:
-        report = report._replace(problems=[*report.problems, *proven[2]])
+    if proven is not None:  # a file --signed names is checked once, and valid no more
+        named = {os.path.normpath(e.path) for e in proven[2] if e.path}
+        report = report._replace(problems=[*report.problems, *proven[2]], valid={
+            path: kind for path, kind in report.valid.items()
+            if os.path.normpath(path) not in named})
     result: Checked = {
         "ok": not report.problems,
         "checked": report.checked,
