@@ -222,6 +222,14 @@ def test_a_players_key_taken_over_is_named_and_the_lines_forged_before_it_stay_n
     assert "names Alice, but arrived in commit" in said[1]
     assert "with a key not in force for Alice when it arrived" in said[1]
     assert len(said) == 2 and checked.json["signed"]["unsigned"] == 1
+    # Plain check names the change too, as a note (it does not count; nothing to settle):
+    # the keys stay as they were, and a commit is never held up by history.
+    plain = cwx("check", "--json", cwd=alice)
+    assert plain.status == 0 and checked.json["keys"] == []
+    assert [(k["file"].endswith("campaign.toml"), k["message"]) for k in plain.json["keys"]] \
+        == [(True, said[0])]
+    assert f"Note: {checked.json['problems'][0]['file']}: {said[0]}; `cwx check --signed`" \
+        in cwx("check", cwd=alice).stdout
     # A turn Mallory signs as Alice after the change is named as well.
     _forge(table, sign_as="mallory")
     table.git(alice, "pull", "--quiet", "--no-rebase")
@@ -258,6 +266,7 @@ def test_a_key_replaced_by_its_player_or_lost_and_replaced_by_the_gm_counts(
     assert checked.status == 0, checked.stdout
     assert checked.json["signed"]["lines"] == len((alice / "journal.jsonl").read_text()
                                                   .splitlines())
+    assert cwx("check", "--json", cwd=alice).json["keys"] == []  # each change counts
     # Bob's old key signs nothing now: a turn signed with it is named.
     _forge(table, sign_as="bob", player="Bob")
     table.git(alice, "pull", "--quiet", "--no-rebase")

@@ -35,6 +35,7 @@ class Report(Record):
     void: tuple[guesses.Guess, ...] = ()  # its guesses on a number sealed over (--void)
     replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
     ahead: tuple[clock.Ahead, ...] = ()  # lines stamped far ahead of this clone's clock
+    keys: tuple[CwxError, ...] = ()  # changes of [keys] that do not count (keyring.py)
 
     @property
     def checked(self) -> int:
@@ -105,7 +106,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
         guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
                   supplied, board.pending, board.revealed, board.void, board.replaced,
-                  tuple(ahead.found))
+                  tuple(ahead.found), _keys_changed(homes))
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
@@ -149,6 +150,16 @@ def _keys(homes: dict[str, Campaign]) -> list[CwxError]:
 
     return [found for home in homes.values() if home.root is not None
             for found in signing.problems_of(home.root)]
+
+
+def _keys_changed(homes: dict[str, Campaign]) -> tuple[CwxError, ...]:
+    """Each change of a campaign's `[keys]` or GMs that does not count (signed by neither
+    the key before it nor a GM's), where signed turns are on: a note, not a finding (it
+    stays in the history; the keys stay as they were; `--signed` holds turns to them)."""
+    from cwx.git import keyring
+
+    return tuple(found for home in homes.values() if home.root is not None
+                 for found in keyring.changes_of(home.root))
 
 
 def _settled_first(problem: CwxError, held: str) -> CwxError:

@@ -174,6 +174,11 @@ class Checked(TypedDict):
         description="Journal lines whose stamp leapt more than ten minutes ahead of this "
                     "clone's clock and of every line before them: information, not a "
                     "finding (the clock of the clone that made them may be wrong).")]
+    keys: Annotated[list[Problem], Shape(
+        description="Where campaign.toml lists players' keys: each change of the keys or "
+                    "GMs in git's history signed by neither the key before it nor a GM's, "
+                    "which does not count (the keys stay as they were). Information, not a "
+                    "finding; --signed names each as a problem instead (and this is empty).")]
     signed: Annotated[Signed | None, Shape(
         description="With --signed: the journal's lines, and how many did not arrive in a "
                     "commit signed by the key campaign.toml had in force then for the player "

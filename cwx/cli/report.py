@@ -33,6 +33,8 @@ def text(report: checks.Report) -> str:
               f"clone's clock ({times.shown(line.at)}): the clock of the clone that made it "
               f"may be wrong. {_after(line.at)}, so the order of play holds."
               for line in report.ahead]
+    lines += [f"Note: {printable(str(change))}; `cwx check --signed` verifies each turn "
+              "against the keys in force" for change in report.keys]
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:

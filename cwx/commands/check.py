@@ -52,7 +52,8 @@ def check(
         report = checks.check(paths or ["."], meter)
     if proven is not None:  # a file --signed names is checked once, and valid no more
         named = {os.path.normpath(e.path) for e in proven[2] if e.path}
-        report = report._replace(problems=[*report.problems, *proven[2]], valid={
+        # A change of the keys that does not count: plain check's note, --signed's finding.
+        report = report._replace(problems=[*report.problems, *proven[2]], keys=(), valid={
             path: kind for path, kind in report.valid.items()
             if os.path.normpath(path) not in named})
     result: Checked = {
@@ -69,6 +70,8 @@ def check(
         "pending": [guesses.as_waiting(guess) for guess in report.pending],
         "ahead": [{"file": line.path, "line": line.line, "at": line.at}
                   for line in report.ahead],
+        "keys": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
+                 for e in report.keys],
         # Null without --signed: one shape either way.
         "signed": None if proven is None else {"lines": proven[0], "unsigned": proven[1]},
     }

@@ -40,7 +40,7 @@ def verify(root: str) -> tuple[int, int, list[CwxError]]:
     (an error) outside git, without keys, or without ssh-keygen."""
     import shutil
 
-    journal_file = os.path.join(root, "journal.jsonl")
+    journal_file = os.path.normpath(os.path.join(root, "journal.jsonl"))  # as check names it
     clone = repo.of(root)
     if clone is None:
         raise BadFile("is not in a git clone: --signed verifies the commits lines arrived in",
@@ -69,9 +69,49 @@ def verify(root: str) -> tuple[int, int, list[CwxError]]:
         found = [*found[:signing.SHOWN],
                  CwxError(f"and {len(found) - signing.SHOWN} more lines not signed by their "
                           "player's key", path=journal_file)]
-    changes = [CwxError(said(change), path=os.path.join(root, "campaign.toml"))
+    changes = [CwxError(said(change), path=os.path.normpath(os.path.join(root, "campaign.toml")))
                for change in unheld]
     return count, len(lines), [*changes, *found]
+
+
+def changes_of(root: str) -> list[CwxError]:
+    """Each change of campaign.toml's keys or GMs that does not count (signed by neither
+    the player's key before it nor a GM's), for a plain `cwx check`: only where the
+    campaign lists keys (signed turns are on), in a git clone, with ssh-keygen to verify
+    signatures by (else `check --signed` says what it lacks). No journal line is verified."""
+    import hashlib
+    import json
+    import shutil
+
+    clone = repo.of(root)
+    if clone is None or not signing.listed_in(root) or shutil.which("ssh-keygen") is None:
+        return []
+    top = os.path.realpath(root)
+    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
+    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
+    # The commits that changed campaign.toml decide it: with one, nothing was changed;
+    # for the same ones (a check after a turn), the answer kept in the clone's git folder.
+    touched = repo.run(clone, "rev-list", "--full-history", "--parents", "HEAD", "--",
+                       f":(literal){settings}").stdout
+    if len(touched.splitlines()) < 2:
+        return []
+    kept = os.path.join(repo.git_folder(clone), "cwx", "keys-" + hashlib.sha256(
+        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
+    try:
+        with open(kept, encoding="utf-8") as file:
+            told = json.load(file)
+    except (OSError, ValueError):
+        told = None
+    if not (isinstance(told, list) and all(isinstance(item, str) for item in told)):
+        told = [said(change) for change in ring(clone, path, settings).unheld]
+        try:
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            with open(kept, "w", encoding="utf-8") as file:
+                json.dump(told, file)
+        except OSError:
+            pass  # kept for speed only: a clone whose git folder is read-only asks again
+    return [CwxError(item, path=os.path.normpath(os.path.join(root, "campaign.toml")))
+            for item in told]
 
 
 def _said(item: Unsigned, journal_file: str) -> CwxError:

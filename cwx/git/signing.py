@@ -32,6 +32,12 @@ def keys_of(root: str) -> dict[str, str]:
     return found
 
 
+def listed_in(root: str) -> bool:
+    """Whether campaign.toml lists any key (signed turns are on), well written or not."""
+    found, problems = _read(root)
+    return bool(found or problems)
+
+
 def problems_of(root: str) -> list[CwxError]:
     """What is wrong with campaign.toml's `[keys]` (for `cwx check`)."""
     return _read(root)[1]
