@@ -227,8 +227,11 @@ def counted(path: str | None) -> Counting:
     lines that can hold one are parsed)."""
     counting = Counting()
     if path is not None:
+        ids: set[str] = set()  # the first line of an id is its event (a copy, a twin: none)
         for item in journal.holding(path, GUESSED):
-            counting.note(item)
+            if item.id not in ids:
+                ids.add(item.id)
+                counting.note(item)
     return counting
 
 
