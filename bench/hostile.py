@@ -159,6 +159,51 @@ def players_of_their_own(events: int = EVENTS) -> Iterator[str]:
                      changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
 
 
+def characters_of_long_names(events: int = 25_000, size: int = 255) -> Iterator[str]:
+    """Draws each by a character of a name of its own, as long as a journal's names may
+    be (lines.MAX_NAME), in letters of 4 bytes (a recap tells each event's character;
+    25,000 names of 4 KB once cost it 134 MB)."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml", who=f"{n:\U0001F600>{size}}",
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
+def files_of_long_names(events: int = EVENTS, files: int = 9_990, size: int = 1000
+                        ) -> Iterator[str]:
+    """Draws by characters of almost as many files as a journal may name, each file named
+    in 1,000 characters."""
+    for n in range(events):
+        name = f"{n % files:0{size - 5}d}.toml"
+        yield _event(n, "bag draw", file=name, bag="bag.toml",
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": name, "key": "luck.white", "from": 0, "to": 1}])
+
+
+def traits_of_long_names(events: int = 1000, size: int = 4000) -> Iterator[str]:
+    """A character buying a thousand traits, each named in 4 KB."""
+    for n in range(events):
+        trait = f"{n:0{size}d}"
+        yield _event(n, "xp spend", file="kris.toml", who="Kris",
+                     result={"trait": trait, "score": 1, "cost": 12, "xp_total": 0},
+                     changes=[{"file": "kris.toml", "key": "xp", "from": 12, "to": 0},
+                              {"file": "kris.toml", "key": f"traits.{trait}", "from": None,
+                               "to": 1}])
+
+
+def sheets_made_again(events: int = 2000, traits: int = 990) -> Iterator[str]:
+    """One character made again and again (`char new --force`), each time a sheet of 990
+    traits (within a file's bounds): readers that follow a character's sheet read each."""
+    names = ["".join(name) for name in itertools.islice(
+        itertools.product(string.ascii_lowercase, repeat=3), traits)]
+    text = SMALL_SHEET.partition("A = 3")[0] + "".join(f"{t} = 3\n" for t in names)
+    for n in range(events):
+        yield _event(n, "char new", file="kris.toml", who="Kris",
+                     result={"name": "Kris", "system": "clockworx", "traits": dict.fromkeys(
+                         names, 3), "xp": 0, "unspent": 0},
+                     changes=[{"file": "kris.toml", "created": n == 0, "text": text}])
+
+
 JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "ordinary draws": ordinary_draws,
     "a million values a line": many_values_a_line,
@@ -174,6 +219,10 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "64 stretches of 1 MB": stretches_of_long_lines,
     "4 KB player names": players_of_long_names,
     "a player an event": players_of_their_own,
+    "long character names": characters_of_long_names,
+    "1,000-char file names": files_of_long_names,
+    "4 KB trait names": traits_of_long_names,
+    "a sheet made 2,000 times": sheets_made_again,
 }
 
 

@@ -91,19 +91,79 @@ def test_a_recap_tells_a_files_character_once_whatever_each_event_called_it(
     # made the recap build each of those names into an actor of its own.
     import tracemalloc
 
-    count, size = 200, 4000
+    from cwx.journal import lines
+
+    count, size = 1000, lines.MAX_NAME
     path = tmp_path / "journal.jsonl"
     path.write_text("".join(_event(n, "clock resolve", "kris.toml", who=f"{n:K>{size}}") + "\n"
                             for n in range(count)))
     done = recap.recap(str(path))
     tracemalloc.start()
-    try:
-        text = "".join(recap.markdown_lines(done))
+    try:  # the lines heard one by one, as they are written: what the recap holds, alone
+        heads = [line for line in recap.markdown_lines(done) if line.startswith("## ")]
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert text.count("## ") == 2 and f"## {count - 1:K>{size}} (kris.toml)" in text
+    assert len(heads) == 2 and f"## {count - 1:K>{size}} (kris.toml)" in heads
     assert peak < count * size // 4, f"{peak:,} bytes held to tell {count} events"
+
+
+def test_a_name_past_its_bound_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    # A name of 5,000 characters once made a journal line that every reader, cwx's own
+    # check too, called bad; and 25,000 of 4 KB cost a recap 134 MB.
+    from cwx.base import traitnames
+    from cwx.journal import lines
+    from tests.helpers import cwx as run
+
+    folder = tmp_path / "camp"
+    assert run("init", folder).status == 0
+    journal = (folder / "journal.jsonl").read_bytes()
+    long = "n" * (traitnames.MOST + 1)
+    for last in (["C=4", "--name", long], [f"{long}=4"]):
+        made = run("char", "new", folder / "k.toml", "--system", "clockworx", "-t", "A=4",
+                   "-t", "B=4", "-t", *last)
+        assert made.status == 2 and "k.toml" in made.error, made.stderr
+        assert f"more than the {traitnames.MOST} a name may hold" in made.error
+    assert not (folder / "k.toml").exists() and (folder / "journal.jsonl").read_bytes() == journal
+    deep = folder / ("d" * (lines.MAX_NAME - len("/k.toml") + 1))
+    deep.mkdir()
+    made = run("char", "new", deep / "k.toml", "--system", "clockworx", "-t", "A=4", "-t",
+               "B=4", "-t", "C=4")
+    assert made.status == 2 and f"at most {lines.MAX_NAME}: nothing was written" in made.error
+    assert not (deep / "k.toml").exists() and (folder / "journal.jsonl").read_bytes() == journal
+    (folder / "k.toml").write_text(f'name = "{long}"\nsystem = "clockworx"\nxp = 0\n\n'
+                                   "[traits]\nA = 4\nB = 4\nC = 4\n")
+    checked = run("check", cwd=folder)
+    assert checked.status == 1 and "k.toml:1 [name]: the character's name holds" in checked.stdout
+
+
+def test_every_line_cwx_writes_is_one_it_reads_whatever_its_names_length() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from cwx.base.errors import BadFile
+    from cwx.journal import lines
+
+    around = st.integers(lines.MAX_NAME - 2, lines.MAX_NAME + 2)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.sampled_from(["who", "file", "bag", "change", "key"]), around,
+           st.sampled_from("aé😀"))
+    def written_is_read(field: str, size: int, letter: str) -> None:
+        name = letter * size
+        change = lines.Edit(name if field == "change" else "k.toml",
+                            name if field == "key" else "xp", 0, 1)
+        event = lines.new("clock resolve", [change], who=name if field == "who" else "K",
+                          file=name if field == "file" else "k.toml",
+                          bag=name if field == "bag" else None)
+        try:
+            line = lines.encode(event)
+        except BadFile as refused:
+            assert size > lines.MAX_NAME and "nothing was written" in refused.message
+            return
+        assert isinstance(lines.parse(line), lines.Event), (field, size)
+
+    written_is_read()
 
 
 def test_an_audit_sums_a_run_of_kept_dice_without_a_step_a_die(tmp_path: Path) -> None:
@@ -413,6 +473,7 @@ def test_the_players_offered_are_the_latest_of_a_journal_naming_many(
 
 
 def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
+    from cwx.base import traitnames
     from cwx.campaign import folder as campaign
     from cwx.journal import lines
     from cwx.toml import tomlread
@@ -426,3 +487,5 @@ def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
         assert f"{campaign.MAX_HELD:,} keys and list items together" in text, doc
         assert f"at most {campaign.MAX_HELD_BYTES >> 20} MiB together" in text, doc
         assert f"journal names at most {lines.MAX_NAMED:,} files from its start" in text, doc
+        assert f"name holds at most {traitnames.MOST} characters" in text, doc
+        assert f"or a character in at most {lines.MAX_NAME}" in text, doc

@@ -7,10 +7,19 @@ from collections.abc import Iterable
 
 from cwx.base.errors import BadValue
 
+# The characters of a trait's or a character's name: a few words. A file is input, and
+# the journal and its readers keep names (docs/rules.md D3, "Limits").
+MOST = 100
+
 
 def shown_as(name: str, key: str) -> None:
     """A name is shown at the table: a control character in it (a tab, an escape) is
-    refused, never sent to a terminal (docs/rules.md D3)."""
+    refused, never sent to a terminal, and so is a name longer than MOST (docs/rules.md
+    D3)."""
+    if len(name) > MOST:
+        which = "the character's name" if key == "name" else "a trait's name"
+        raise BadValue(f"{which} holds {len(name):,} characters, more than the {MOST} a name "
+                       "may hold; shorten it", key=key if len(key) <= 40 else key[:37] + "...")
     if name.isprintable():
         return  # the common case, without compiling the search for the rare one
     from cwx.base.printable import control_in

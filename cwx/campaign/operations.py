@@ -148,10 +148,12 @@ class Campaign(Acting):
         """A new character file of `system`, its `traits` as pairs (NAME, SCORE or
         COLOUR, NAME), named `name` (else by its file); journaled as made."""
         from cwx import systems
+        from cwx.base.errors import about
         from cwx.campaign import accounts
         from cwx.systems import sheets
 
-        sheet = sheets.new_character(system, name or stem(file), traits)
+        with about(file):  # the file it would be: the file a refusal names
+            sheet = sheets.new_character(system, name or stem(file), traits)
         entry = systems.system(sheet.system)
         result = {**entry.as_json(sheet), **entry.created(sheet)}
         accounts.make(self.opener(dry_run), "char new", self.of(file), file, sheet,

@@ -45,7 +45,11 @@ MAX_ID = 64  # cwx's ids are 16 hexadecimal digits
 # Lists and tables on one line, counted as brackets (a file's text quoted in a creation
 # counts its own): a sheet has a few dozen; a line of a million would cost 100 MB parsed.
 MAX_VALUES = 20_000
-MAX_NAME = 4096  # a file's path, a key, a character's name: PATH_MAX at most
+# A file's path in the campaign, a key ("traits.Knife Fighting"), a character's name, a
+# command: a table's are a few words. Readers keep names (a recap one an event, check one
+# a file), so a journal naming 25,000 characters in 4 KB each cost a recap 134 MB. cwx
+# writes no longer name (`encode` refuses it), so it reads none either.
+MAX_NAME = 255
 MAX_PLAYER = 100  # a player's name: a name, not a paragraph (a recap lists them all)
 # Files (characters and bags) a journal names in all: a campaign holds at most 1,000 at
 # once (folder.MAX_FILES), and a long one makes and retires a few hundred more. Readers
@@ -181,6 +185,7 @@ def _unserializable(value: Any) -> Any:
 
 def encode(event: Event) -> bytes:
     """One line of the journal; one it cannot hold is refused, nothing written."""
+    _names_within(event)
     try:
         line = (dumps(event.to_json()) + "\n").encode()
     except (ValueError, TypeError) as error:  # nan or inf, a date: what a hand edit can write
@@ -197,6 +202,26 @@ def encode(event: Event) -> bytes:
                       f"the {MAX_LINE} a line may hold; nothing was written. Make the files "
                       "smaller (a sheet is a few hundred bytes)", path=event.file)
     return line
+
+
+def _names_within(event: Event) -> None:
+    """Refuse a line naming a file, a key or a character in more than MAX_NAME characters,
+    which every reader would call a bad line: nothing is written."""
+    named: list[tuple[str | None, str | None, str | None, str, str]] = [
+        (event.who, event.file, None, "the character's name",
+         "Give the character a shorter name (--name, or `name` in its file)"),
+        (event.command, event.file, None, "the command", "Name it shorter")]
+    named += [(name, name, None, "its path in the campaign",
+               "Give it a shorter name, in a folder nearer the campaign's")
+              for name in (event.file, event.bag, *(c.file for c in event.changes))]
+    named += [(c.key, c.file, c.key, "the key", "Give it a shorter name (a trait's name "
+               "is a few words)") for c in event.changes]
+    for name, path, key, what, advice in named:
+        if name is not None and len(name) > MAX_NAME:
+            raise BadFile(f"{what} is {len(name):,} characters long, and a journal names a "
+                          f"file, a key or a character in at most {MAX_NAME}: nothing was "
+                          f"written. {advice}", path=path,
+                          key=key if key is None or len(key) <= 40 else key[:37] + "...")
 
 
 def _recordable(value: object) -> bool:
