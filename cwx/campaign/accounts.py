@@ -723,8 +723,9 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         raise RuleForbids(f"{event.id[:12]} (`{event.command}`) is undone already; cwx undo "
                           f"--redo {event.id[:12]} makes it again", path=path)
     why = _why_not(event, _asked(name, player, redo), undos, read)
-    # Asked even of a change this undo may take back anyway (its take-back then keeps a
-    # sheet that never took it), but for the ledger's fold a resolve's score needs.
+    # Asked even where this undo may take the event back anyway (a line naming no player,
+    # or the player's own): a sheet that never took it is then kept. Whether a resolve
+    # was played with the ledger's score (a fold of the journal) only where it decides.
     unruled = event.id not in undos.undone | undos.void and (
         _astray(read, event) or _misundone(read, event) or (not redo and (
             _forged(event) or _settles_in_vain(read, event) or
