@@ -169,12 +169,12 @@ def characters_of_long_names(events: int = 25_000, size: int = 255) -> Iterator[
                      changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
 
 
-def files_of_long_names(events: int = EVENTS, files: int = 9_990, size: int = 1000
+def files_of_long_names(events: int = 30_000, files: int = 9_990, size: int = 255
                         ) -> Iterator[str]:
-    """Draws by characters of almost as many files as a journal may name, each file named
-    in 1,000 characters."""
+    """Draws by characters of almost as many files as a journal may name (lines.MAX_NAMED),
+    each file named in as many letters of 4 bytes as a name may hold (lines.MAX_NAME)."""
     for n in range(events):
-        name = f"{n % files:0{size - 5}d}.toml"
+        name = f"{n % files:\U0001F600>{size - 5}}.toml"
         yield _event(n, "bag draw", file=name, bag="bag.toml",
                      result={"color": "red", "draws": ["white", "red"], "success": True},
                      changes=[{"file": name, "key": "luck.white", "from": 0, "to": 1}])
@@ -220,7 +220,7 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "4 KB player names": players_of_long_names,
     "a player an event": players_of_their_own,
     "long character names": characters_of_long_names,
-    "1,000-char file names": files_of_long_names,
+    "long file names": files_of_long_names,
     "4 KB trait names": traits_of_long_names,
     "a sheet made 2,000 times": sheets_made_again,
 }

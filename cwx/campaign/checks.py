@@ -497,7 +497,7 @@ def _retired_and_played(home: Campaign, folded: ledger.Ledger,
                 f"was retired ({_when(folded.retired[name])}) and played on another clone"
                 f"{after}: the ledger says it still holds {keys}. Restore it (git checkout "
                 "it), settle it as the table decides and cwx retire it again",
-                path=os.path.normpath(os.path.join(home.root or ".", name))))
+                path=_in(home, name)))
     return problems
 
 
@@ -580,7 +580,7 @@ def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
                tally: _Tally, folded: ledger.Ledger) -> list[CwxError]:
     problems = []
     for name, held in uncounted.items():
-        path = os.path.normpath(os.path.join(home.root or ".", name))
+        path = _in(home, name)
         tally.in_ledger = tally.in_ledger.plus(folded.held_dice(name))
         if os.path.realpath(path) in reported:
             continue  # unreadable, and said so: its dice are still counted
@@ -604,7 +604,9 @@ def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
 def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> list[CwxError]:
     """Files new to the ledger. A file moved (git mv) is new where its old name is gone:
     the two are adopted together, so its dice are not counted twice."""
-    gone = sorted(os.path.normpath(os.path.join(home.root or ".", name)) for name in uncounted
+    if not unknown:
+        return []
+    gone = sorted(_in(home, name) for name in uncounted
                   if not os.path.lexists(os.path.join(home.real or "", name)))
     from cwx.base.hints import NOT_UTF8, utf8_named
 
@@ -624,6 +626,13 @@ def _unknown(home: Campaign, unknown: list[str], uncounted: dict[str, int]) -> l
                 f"would count its dice twice); if it is new, {alone}") if gone else alone
         problems.append(CwxError(f"has no history in the ledger; {said}", path=path))
     return problems
+
+
+def _in(home: Campaign, name: str) -> str:
+    """A file the journal names, as a path from here: the name itself (one copy of it, the
+    ledger's) when the campaign is here."""
+    return name if home.root in (None, "", ".") else os.path.normpath(os.path.join(
+        home.root, name))
 
 
 LIKELIEST = 3  # gone files a message names as where a new one may have come from

@@ -1,6 +1,8 @@
 """`cwx check`'s report in words: what the command prints, and what the pre-commit hook
 prints when it stops a commit (cli/hooks.py, without Typer)."""
 
+from collections.abc import Iterator
+
 from cwx.base import times
 from cwx.base.errors import Unreadable
 from cwx.base.ink import plural
@@ -24,7 +26,15 @@ def _after(at: str) -> str:
 
 
 def text(report: checks.Report) -> str:
-    lines = [printable(str(error)) for error in report.problems]  # names from files: shown
+    return "\n".join(lines(report))
+
+
+def lines(report: checks.Report) -> Iterator[str]:
+    """The report a line at a time: a journal naming 10,000 files of long names may bring
+    as many findings, 50 MB as one text."""
+    for error in report.problems:
+        yield printable(str(error))  # names from files: shown
+    lines: list[str] = []
     if report.supply is not None and report.supplied:
         lines.append(f"Dice: {plural(report.supply.white, 'white')}, "
                      f"{plural(report.supply.black, 'black')} (the supply)")
@@ -47,7 +57,7 @@ def text(report: checks.Report) -> str:
     if hidden := unseen(report):
         lines.append(f"Not checked: cwx may not read {', '.join(hidden)}; give it read access "
                      "(or run cwx check as their owner) for a verdict.")
-    return "\n".join(lines)
+    yield from lines
 
 
 def _span(seconds: float) -> str:

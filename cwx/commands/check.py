@@ -2,6 +2,7 @@
 pre-commit hook): exit 1 naming each problem (a linter's finding), 2 when it cannot run."""
 
 import os
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -10,10 +11,12 @@ from cwx.base.errors import BadFile
 from cwx.campaign import checks, guesses
 from cwx.cli import progress
 from cwx.cli.common import command
-from cwx.cli.output import JsonFlag, Utc, emit
-from cwx.cli.report import text, unseen
+from cwx.cli.output import JsonFlag, Utc, emit, quiet_stdout
+from cwx.cli.report import lines, unseen
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from cwx.campaign.results import Checked
 
 FINDINGS = 1  # the exit status of a check that found problems (SPEC section 5)
@@ -75,11 +78,23 @@ def check(
         # Null without --signed: one shape either way.
         "signed": None if proven is None else {"lines": proven[0], "unsigned": proven[1]},
     }
-    emit(json, result, lambda: text(report))
+    if json:
+        emit(json, result, str)
+    else:
+        _said(lines(report))
     if unseen(report):  # what check cannot read it cannot call valid: as for a missing path
         raise typer.Exit(CANNOT_RUN)
     if report.problems:  # a finding, as a linter's (ruff, mypy, taplo): 2 is for errors
         raise typer.Exit(FINDINGS)
+
+
+def _said(report: "Iterator[str]") -> None:
+    """The report for people, a line at a time, as emit writes a text."""
+    try:
+        for line in report:
+            sys.stdout.write(line + "\n")
+    except BrokenPipeError:
+        quiet_stdout()
 
 
 def _signed(paths: list[str]) -> tuple[int, int, list[Any]]:

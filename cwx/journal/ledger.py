@@ -21,6 +21,7 @@ The one read here is `read`'s: the journal at a path folded as a stream.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from sys import intern
 from typing import Any
 
 from cwx import systems
@@ -322,7 +323,7 @@ class Ledger:
         if event.v >= 2:  # version 1 named a bag from where the command ran
             for name in (event.file, event.bag):
                 if name not in self.named:
-                    self.named.add(name)
+                    self.named.add(name and intern(name))
                     self.kept += 100 + len(name or "")
         if self._most + len(event.changes) > MAX_KEYS and self._too_many(event):
             return False  # more keys of one file than any sheet: no line of cwx's
@@ -330,26 +331,31 @@ class Ledger:
         said = (event.command[:_SAID], event.who and event.who[:_SAID], event.at)
         void = event.id in self.void
         for change in event.changes:
-            if change.file not in self.known:
-                self.known.add(change.file)
-                self.kept += 100 + len(change.file)
+            # One copy of each name for all that keep it (the ledger's sets, keys and
+            # rules, check's findings): a journal may name 10,000 files of 1 KB each.
+            file = intern(change.file)
+            if file not in self.known:
+                self.known.add(file)
+                self.kept += 100 + len(file)
             if change.key is None or change.correction or void:
                 continue  # creations are known already; corrections do not count
             if not systems.follows(change.key):
                 continue  # a key no file of cwx's holds ("xp.sub"): a line no cwx wrote
-            made = self.creations.get(change.file)
-            if change.file in self.cuts and change.file not in self.clashes and \
+            made = self.creations.get(file)
+            if file in self.cuts and file not in self.clashes and \
                     (made is None or made.before(event)):
-                self._unseen(change.file, order, said)
+                self._unseen(file, order, said)
             # A file made anew (char new --force) starts a new ledger: changes before that
             # do not count. The first creation bounds nothing: a clone's clock may run
             # behind, and no change can come before the file it changes.
             if made and made.times > 1 and made.before(event):
                 continue
-            keys = self.keys.setdefault(change.file, {})
+            keys = self.keys.get(file)
+            if keys is None:
+                keys = self.keys[file] = {}
             entry = keys.get(change.key)
             if entry is None:
-                entry = keys[change.key] = _Key(self.rules(change.file)(change.key).in_step)
+                entry = keys[change.key] = _Key(self.rules(file)(change.key).in_step)
                 self.kept += 800 + len(change.key)
                 self._most = max(self._most, len(keys))
             self.kept += entry.add(order, change.before, change.after, said)

@@ -239,6 +239,9 @@ class Replaying:
     found forged, and the first SHOWN of their findings."""
 
     MEMO = 4096  # re-plays remembered: a long campaign repeats its moves, from like states
+    # ... and the characters of the moves they remember: a move's are some 300, a hostile
+    # line's, naming files of 255 letters of 4 bytes, 2,000 (4096 of them held 33 MB).
+    MEMO_CHARS = 1 << 20
     FEW = 4  # changes of a move worth remembering (a draw's: its luck, bag and reserve)
 
     def __init__(self) -> None:
@@ -248,6 +251,7 @@ class Replaying:
         # compare with what it undoes once the journal is read (git puts lines anywhere).
         self.undos: list[tuple[str, int, str, str, int]] = []
         self.memo: dict[str, tuple[list[Forged], Reads]] = {}  # an event but its id, stamp
+        self.remembered = 0  # the characters of the memo's moves
         # The events played with a value the ledger follows in step (a resolve's trait
         # score), by command, file, key and value, held to the ledger once it is folded.
         self.played: dict[tuple[str, str, str, Any], _Played] = {}
@@ -287,9 +291,11 @@ class Replaying:
                         c.created, c.text] for c in event.changes]])
         found = self.memo.get(like)
         if found is None:
-            if len(self.memo) >= self.MEMO:
+            if len(self.memo) >= self.MEMO or self.remembered > self.MEMO_CHARS:
                 self.memo.clear()
+                self.remembered = 0
             found = self.memo[like] = _replaying(event)
+            self.remembered += len(like)
         return found
 
     def _misplayed(self, folded: Ledger) -> None:
