@@ -140,8 +140,9 @@ def test_a_resolve_played_with_a_score_the_ledger_did_not_hold_is_named(
     assert cwx("reconcile", campaign).status == 0
     assert _checked(campaign) == [
         f"{campaign}/journal.jsonl:{line}: clock resolve f0f0f0f0 is played with kris.toml "
-        "traits.Repair 6, where the ledger held 3 at its place in the journal: a change the "
-        "rules do not give (a line no cwx wrote?); `cwx undo f0f0f0f0` takes it back"]
+        "traits.Repair 6, where the ledger held 3 at its place in the journal, and never that "
+        "score before it: a change the rules do not give (a line no cwx wrote?); `cwx undo "
+        "f0f0f0f0` takes it back"]
     assert cwx("undo", "f0f0f0f0", "--player", "Vic", cwd=campaign).status == 0  # anyone's
     assert cwx("check", campaign).status == 0
     assert "xp = 0 " in (campaign / "kris.toml").read_text()
@@ -179,6 +180,22 @@ def test_a_score_is_the_ledgers_at_the_resolves_place(tmp_path: Path) -> None:
     said = _checked(campaign)
     assert len(said) == 1 and "clock resolve e1e1e1e1 is played with kris.toml " \
         "traits.Cook 1, where the ledger held 0" in said[0], said
+
+
+def test_a_resolve_played_before_its_clone_pulled_a_raise_is_honest(tmp_path: Path) -> None:
+    """The GM raises Repair 3 -> 4 and adopts it; a clone not yet pulled resolves with 3,
+    and git's merge puts its line after the raise: the score its character held before is
+    honest. A score it never held by the resolve's place is still named."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    kris = campaign / "kris.toml"
+    kris.write_text(kris.read_text().replace("Repair = 3", "Repair = 4"))
+    assert cwx("adopt", kris).status == 0
+    _resolve(campaign, "c3c3c3c3c3c3c3c3", 3, 2)  # with the score before the raise
+    _resolve(campaign, "c5c5c5c5c5c5c5c5", 5, 4, 2)  # with one never held
+    assert cwx("reconcile", campaign).status == 0
+    said = _checked(campaign)
+    assert len(said) == 1 and "clock resolve c5c5c5c5 is played with kris.toml " \
+        "traits.Repair 5, where the ledger held 4 at its place in the journal" in said[0], said
 
 
 def test_a_score_the_ledger_never_knew_is_taken_as_the_line_says(tmp_path: Path) -> None:

@@ -143,6 +143,9 @@ class _Held:
         self.anew = made.order if made is not None and made.times > 1 else None
         self.start: Any = _MISSING
         self.steps: list[tuple[Order, int]] = []  # (its order, the value after it)
+        # Each value and the first place after which the ledger held it (None: from the
+        # file's making): a clone not yet pulled plays with a score held before.
+        self.since: dict[int, Order | None] = {}
         if entry is not None and steps is None:
             return  # a key summed by its changes: two clones at once each start anew
         if made is None and not steps:
@@ -157,11 +160,23 @@ class _Held:
             running += (now or 0) - (was or 0)
             self.steps.append((at, running))
         self.start = value or 0
+        self.since[self.start] = None
+        for at, held in self.steps:
+            if self.anew is None or at > self.anew:
+                self.since.setdefault(held, at)
 
     @property
     def constant(self) -> bool:
         """The same value at every place (or none known anywhere)."""
         return self.start is _MISSING or (not self.steps and self.anew is None)
+
+    def held_by(self, value: Any, order: Order) -> bool:
+        """Whether the ledger held `value` at some place up to `order` (a GM's raise a
+        player had not pulled when they played: the score before it is honest)."""
+        if not whole(value) or value not in self.since:
+            return False
+        since = self.since[value]
+        return since is None or since < order
 
     def at(self, order: Order) -> Any:
         if self.start is _MISSING or (self.anew is not None and order <= self.anew):
@@ -309,11 +324,12 @@ class Replaying:
                 continue  # every event of them alike, and right (or nothing known)
             for order, line, id_ in played.each():
                 found = known.at(order)
-                if found is not _MISSING and not _same(found, value or 0):
+                if found is not _MISSING and not _same(found, value or 0) and \
+                        not known.held_by(value or 0, order):
                     self._found([Forged(id_, line, command, file, key, found, found, value,
                                         f"is played with {file} {key} {shown(value)}, where "
                                         f"the ledger held {shown(found)} at its place in the "
-                                        "journal")])
+                                        "journal, and never that score before it")])
 
     def _astray(self, astray: dict[str, str], read: Iterable[Event]) -> None:
         """Each change of an undo (or redo) of an event the journal does not hold: the
