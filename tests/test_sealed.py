@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from tests.helpers import cwx
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -134,3 +138,45 @@ def test_a_reveal_that_settles_a_guess_twice_or_a_guess_never_made_is_named(
     for forged in ("e" * 16, "d" * 16):  # the advice, followed
         play(gm, "GM", "undo", forged)
     assert "settles guess" not in play(gm, "GM", "check")
+
+
+def _settled_in_one_folder(folder: Path, guess: int) -> Path:
+    """A campaign out of git: the GM seals 3, Kris (Repair 3) guesses `guess` where the
+    sealed number is not (it is moved aside), and the reveal settles the guess."""
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "Repair=3", "-t", "C=6").status == 0
+    assert cwx("clock", "pick", "--seal", "-T", 3, cwd=folder).status == 0
+    sealed = folder / ".cwx-sealed.json"
+    aside = sealed.rename(folder.parent / "sealed.json")
+    assert cwx("clock", "resolve", "--sealed", "-g", guess, "-t", "repair", "-c", "kris",
+               cwd=folder).status == 0
+    aside.rename(sealed)
+    assert cwx("clock", "reveal", cwd=folder).status == 0
+    return folder
+
+
+@pytest.mark.parametrize(("guess", "copy", "said"), [
+    (9, {"guess": 3, "distance": 0, "success": True, "critical": True, "xp": 6},
+     "its guess line says guess 9, the reveal guess 3"),
+    (5, {"score": 6, "xp": 4}, "its guess line says score 3, the reveal score 6")])
+def test_a_reveal_is_held_to_the_guess_lines_not_its_own_copy(
+        tmp_path: Path, guess: int, copy: dict[str, Any], said: str) -> None:
+    """The GM's reveal settles a copy of the guess other than its line (a critical hit
+    where the line missed, a score the line never recorded): check names it."""
+    folder = _settled_in_one_folder(tmp_path / "camp", guess)
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    entry = reveal["result"]["guesses"][0]
+    entry.update(copy, xp_total=copy["xp"])
+    reveal["changes"] = [{"file": "kris.toml", "key": "xp", "from": 0, "to": copy["xp"]}]
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal)]) + "\n")
+    assert cwx("reconcile", folder).status == 0  # as the hook does on the pull
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    assert f"journal.jsonl:{len(lines)}: reveal {reveal['id'][:8]} settles guess " \
+           f"{entry['id'][:8]}, but {said}: its experience is none the rules give" in \
+        checked.stdout, checked.stdout
+    assert cwx("undo", reveal["id"], "--player", "Vic", cwd=folder).status == 0  # the advice
+    assert "settles guess" not in cwx("check", folder).stdout

@@ -156,6 +156,9 @@ class Counting:
         self.replaced: dict[str, str] = {}
         self.sealed_over: dict[str, str] = {}  # a commitment -> when it was first sealed over
         self.opened: list[tuple[str, int, str, str]] = []  # (guess, reveal line, id, commitment)
+        # What each reveal (by `opened`'s place) says of the guess it settles: held to the
+        # guess line itself once the journal is read (git puts lines anywhere).
+        self.copies: list[tuple[object, ...]] = []
 
     def note(self, item: journal.Event) -> None:
         if item.undoes or "turns" in item.result:
@@ -171,10 +174,11 @@ class Counting:
         if isinstance(commitment, str) and "nonce" in item.result and \
                 reveals(item.result, commitment):
             self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
-            for entry in _entries(item.result.get(SETTLED)):
+            for entry, copy in _entries(item.result.get(SETTLED)):
                 self.settled.setdefault(entry, item.id)
                 if len(self.opened) < MAX_REPLACED:
                     self.opened.append((entry, item.line, item.id, commitment))
+                    self.copies.append(copy)
 
     def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
         """Each reveal (its line and id) that settles a guess made on another commitment
@@ -190,7 +194,7 @@ class Counting:
         first: dict[str, str] = {}  # a guess -> the reveal that settled it first
         said = []
         undone = self.turns.undone() if undone is None else undone
-        for guess, line, reveal, _ in self.opened:
+        for (guess, line, reveal, _), copy in zip(self.opened, self.copies, strict=True):
             if reveal in undone:  # taken back: it settles nothing
                 continue
             if guess not in self.found:
@@ -198,6 +202,8 @@ class Counting:
             elif first.setdefault(guess, reveal) != reveal:
                 said.append((line, reveal, guess,
                              f"reveal {first[guess][:8]} settled it already"))
+            elif (otherwise := _copied_otherwise(self.found[guess], copy)) is not None:
+                said.append((line, reveal, guess, otherwise))
         return said
 
     def board(self) -> Board:
@@ -212,11 +218,29 @@ class Counting:
         return Board(waiting, self.settled, self.revealed, void, self.replaced, self.sealed_over)
 
 
-def _entries(listed: object) -> Iterable[str]:
+COPIED = ("guess", "trait", "score", "file")  # what a reveal copies of a guess line
+
+
+def _entries(listed: object) -> Iterable[tuple[str, tuple[object, ...]]]:
+    """Each guess a reveal settles: its id, and what the reveal copied of it (COPIED)."""
     if isinstance(listed, list):
         for entry in listed[:10_000]:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                yield entry["id"]
+                yield entry["id"], tuple(entry.get(name) for name in COPIED)
+
+
+def _copied_otherwise(guess: Guess, copy: tuple[object, ...]) -> str | None:
+    """How a reveal's copy of a guess differs from its guess line, in words (None: it
+    does not): the reveal settles the guess the line made, nothing else."""
+    made = (guess.guess, guess.trait, guess.score, guess.file)
+    differs = [(name, was, said) for name, was, said in zip(COPIED, made, copy, strict=True)
+               if type(was) is not type(said) or was != said]
+    if not differs:
+        return None
+    from cwx.base.errors import shown
+
+    return (f"its guess line says {', '.join(f'{n} {shown(w)}' for n, w, _ in differs)}, "
+            f"the reveal {', '.join(f'{n} {shown(s)}' for n, _, s in differs)}")
 
 
 # ---------------------------------------------------------------- read from the journal
