@@ -180,3 +180,38 @@ def test_a_reveal_is_held_to_the_guess_lines_not_its_own_copy(
         checked.stdout, checked.stdout
     assert cwx("undo", reveal["id"], "--player", "Vic", cwd=folder).status == 0  # the advice
     assert "settles guess" not in cwx("check", folder).stdout
+
+
+def test_a_seal_over_a_waiting_guess_that_says_nothing_of_it_is_named(tmp_path: Path) -> None:
+    """The GM seals anew with --void, then cuts `replaces` and `void` out of his line: the
+    guess would wait for ever. check and verify name the seal; the guess taken back (the
+    advice, followed) settles it."""
+    folder = tmp_path / "camp"
+    assert cwx("init", folder).status == 0
+    assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "Repair=3", "-t", "C=6").status == 0
+    assert cwx("clock", "pick", "--seal", "-T", 3, cwd=folder).status == 0
+    sealed = folder / ".cwx-sealed.json"
+    aside = sealed.rename(folder.parent / "sealed.json")
+    assert cwx("clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=folder).status == 0
+    aside.rename(sealed)
+    assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    guess, anew = lines[-2:]
+    assert cwx("check", folder).status == 0  # the void, as cwx wrote it
+    for key in ("replaces", "void"):
+        del anew["result"][key]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    assert f"journal.jsonl:{len(lines)}: clock pick --seal {anew['id'][:8]} seals a new number " \
+           f"over commitment {guess['result']['commitment'][:12]}, on which kris's guess " \
+           f"{guess['id'][:8]} waits, but says neither that it replaces it nor that the " \
+           "guess is void" in checked.stdout, checked.stdout
+    verified = cwx("clock", "verify", cwd=folder)
+    assert verified.status == 1 and "NOT VERIFIED  clock pick --seal" in verified.stdout
+    assert cwx("undo", guess["id"], "--player", guess["player"], cwd=folder).status == 0
+    assert cwx("check", folder).status == 0
+    assert cwx("clock", "verify", cwd=folder).status == 0

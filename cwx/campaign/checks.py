@@ -228,7 +228,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 continue
             forged = _twins(path, folded.repeated) + \
                 _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
-                _in_vain(path, counting) + _ended_in_vain(path, ended) + \
+                _in_vain(path, counting) + _sealed_over_silently(path, counting) + \
+                _ended_in_vain(path, ended) + \
                 _not_as_guessed(path, home, counting)
             against = _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                           [os.path.realpath(p) for p in given],
@@ -330,6 +331,15 @@ def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
                      "experience is none the rules give (a reveal line written or copied by "
                      f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
             for line, reveal, guess, why in counting.settled_in_vain()]
+
+
+def _sealed_over_silently(path: str, counting: guesses.Counting) -> list[CwxError]:
+    """Each seal over an unrevealed number with guesses waiting that says nothing of it
+    (neither `replaces` nor `void`): the guesses would wait for ever."""
+    return [CwxError(guesses.said_sealed_over(seal, commitment, waiting), path=path,
+                     line=line)
+            for line, seal, commitment, waiting in
+            counting.sealed_over_silently(counting.board())]
 
 
 def _ended_in_vain(path: str, ended: ends.Ends) -> list[CwxError]:

@@ -129,6 +129,29 @@ def sealing_over(journal_path: str | None, void: bool) -> dict[str, Any]:
     return {REPLACES: latest, **({VOIDS: [guess.id for guess in waiting]} if waiting else {})}
 
 
+def silently_sealed_over(journal_path: str | None) -> list[str]:
+    """Each seal over a number guesses wait on that says nothing of it, in words (the
+    journal's guesses and seals read once)."""
+    from cwx.journal import sealed
+
+    counting = sealed.counted(journal_path, seals=True)
+    return [said_sealed_over(seal_id, commitment, waiting) for _, seal_id, commitment, waiting
+            in counting.sealed_over_silently(counting.board())]
+
+
+def said_sealed_over(seal_id: str, commitment: str, waiting: Sequence[Guess]) -> str:
+    """A seal over a number guesses wait on that says nothing of it, in words: the one
+    step that settles it is each guess taken back (its number is gone)."""
+    guess = waiting[0]
+    more = f" (and {len(waiting) - 1} more)" if len(waiting) > 1 else ""
+    return (f"clock pick --seal {seal_id[:8]} seals a new number over commitment "
+            f"{seal.short(commitment)}, on which {guess.who or 'a'}'s guess {guess.id[:8]}"
+            f"{more} waits, but says neither that it replaces it nor that the guess is void "
+            "(a seal line cut by hand?): the number is gone and the guess would wait for "
+            f"ever. `cwx undo {guess.id}` takes the guess back (its player's; the table "
+            "gives its experience by hand if it decides so)")
+
+
 def told_undone(told: str) -> str:
     """A guess told pending, told without its wait: it waits for nothing any more."""
     waiting = told.rfind(": pending on ")

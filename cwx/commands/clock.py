@@ -122,8 +122,9 @@ def verify(
 
     Against the commitment shared before the guess; with no option, re-check every reveal in the
     campaign's journal, from the journal alone. Exits 1 when one does not match (or the
-    journal no longer holds a guess this clone made as it made it: the number swapped),
-    2 when a commitment or nonce is malformed.
+    journal no longer holds a guess this clone made as it made it: the number swapped; or
+    a seal over a number guesses wait on says nothing of them), 2 when a commitment or
+    nonce is malformed.
 
     Example: cwx clock verify --commitment 5e1c… --target 7 --nonce 9f2a…
     """
@@ -156,10 +157,12 @@ def _verify_journal(as_json: bool) -> None:
     shown = seal.shown(camp.journal_file)
     # A guess this clone made that the journal no longer holds: the number was swapped.
     lost = guesses.lost(camp.root) if camp.root is not None else []
-    every = all(item.verified for item in shown) and not lost
+    # A seal over a number guesses wait on that says nothing of it: they wait for ever.
+    silent = guesses.silently_sealed_over(camp.journal_file if camp.root else None)
+    every = all(item.verified for item in shown) and not lost and not silent
 
     def text() -> str:
-        if not shown and not lost:
+        if not shown and not lost and not silent:
             return "The journal reveals no sealed number yet."
         lines = [f"{'verified' if item.verified else 'NOT VERIFIED'}  "
                  f"{seal.short(item.commitment)}…  revealed {printable(str(item.target))}  "
@@ -168,10 +171,13 @@ def _verify_journal(as_json: bool) -> None:
                  for item in shown]
         lines += [f"NOT VERIFIED  {guesses.said_lost(file, commitment)}"
                   for file, commitment in lost]
+        lines += [f"NOT VERIFIED  {said}" for said in silent]
         bad = sum(not item.verified for item in shown)
         lines.append(f"{plural(len(shown), 'reveal')} checked: " +
                      ("all verified." if every else f"{bad} not verified." if bad else
-                      f"{plural(len(lost), 'guess')} of this clone's not held as made."))
+                      f"{plural(len(lost), 'guess')} of this clone's not held as made."
+                      if lost else f"{plural(len(silent), 'seal')} over waiting guesses "
+                      "saying nothing of them."))
         return "\n".join(lines)
 
     checked: VerifiedAll = {"seals": [item.as_json() for item in shown], "verified": every}

@@ -159,6 +159,8 @@ class Counting:
         # What each reveal (by `opened`'s place) says of the guess it settles: held to the
         # guess line itself once the journal is read (git puts lines anywhere).
         self.copies: list[tuple[object, ...]] = []
+        # Each seal as the journal orders it: (line, id, commitment, replaces, player).
+        self.seals: list[tuple[int, str, str, object, str | None]] = []
 
     def note(self, item: journal.Event) -> None:
         if item.undoes or "turns" in item.result:
@@ -166,6 +168,10 @@ class Counting:
         if item.command == GUESSING and (guess := guess_of(item)) is not None:
             self.found.setdefault(guess.id, guess)  # git's union may copy a line
         over = item.result.get(REPLACES)
+        if item.command == SEALING and isinstance(item.result.get("commitment"), str) and \
+                len(self.seals) < MAX_REPLACED:
+            self.seals.append((item.line, item.id, item.result["commitment"], over,
+                               item.player))
         if item.command == SEALING and isinstance(over, str) and \
                 len(self.replaced) < MAX_REPLACED:
             self.replaced.setdefault(over, item.id)
@@ -205,6 +211,27 @@ class Counting:
             elif (otherwise := _copied_otherwise(self.found[guess], copy)) is not None:
                 said.append((line, reveal, guess, otherwise))
         return said
+
+    def sealed_over_silently(self, board: Board) -> list[tuple[int, str, str, list[Guess]]]:
+        """Each seal (its line and id) made over an unrevealed commitment, by the player
+        who sealed that one, that says nothing of it (no `replaces`), while guesses wait on
+        it: their number is gone from the GM's clone, and they would wait for ever. With
+        it, the commitment sealed over."""
+        waiting: dict[str, list[Guess]] = {}
+        for guess in board.pending:
+            if guess.commitment not in self.revealed:
+                waiting.setdefault(guess.commitment, []).append(guess)
+        found = []
+        for commitment, guesses in waiting.items():
+            first = next((seal for seal in self.seals if seal[2] == commitment), None)
+            if first is None:
+                continue
+            # The sealer's next seal: another GM's clone keeps its own sealed number.
+            after = next((seal for seal in self.seals if seal[0] > first[0] and
+                          seal[4] == first[4] and seal[2] != commitment), None)
+            if after is not None and after[3] != commitment:
+                found.append((after[0], after[1], commitment, guesses))
+        return sorted(found, key=lambda item: item[0])
 
     def board(self) -> Board:
         undone = self.turns.undone()
@@ -246,13 +273,14 @@ def _copied_otherwise(guess: Guess, copy: tuple[object, ...]) -> str | None:
 # ---------------------------------------------------------------- read from the journal
 
 
-def counted(path: str | None) -> Counting:
+def counted(path: str | None, seals: bool = False) -> Counting:
     """The journal's guesses, seals over others, reveals and undos, heard once (only the
-    lines that can hold one are parsed)."""
+    lines that can hold one are parsed); with `seals`, every seal too."""
     counting = Counting()
     if path is not None:
         ids: set[str] = set()  # the first line of an id is its event (a copy, a twin: none)
-        for item in journal.holding(path, GUESSED):
+        wanted = (*GUESSED, b'"' + SEALING.encode() + b'"') if seals else GUESSED
+        for item in journal.holding(path, wanted):
             if item.id not in ids:
                 ids.add(item.id)
                 counting.note(item)
