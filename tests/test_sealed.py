@@ -215,3 +215,26 @@ def test_a_seal_over_a_waiting_guess_that_says_nothing_of_it_is_named(tmp_path: 
     assert cwx("undo", guess["id"], "--player", guess["player"], cwd=folder).status == 0
     assert cwx("check", folder).status == 0
     assert cwx("clock", "verify", cwd=folder).status == 0
+
+
+def test_a_late_guess_git_shows_shared_before_the_reveal_is_told_so(tmp_path: Path) -> None:
+    """Alice's guess is pushed before the GM's reveal, which leaves it unsettled (the GM
+    revealed before pulling, or cut it from the reveal: git cannot tell which): check says
+    the reveal's commit held it, by whom. Bob's guess, pushed after the reveal, is late."""
+    _, gm, alice, bob = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "3")
+    sync(gm, "GM")
+    for clone in (alice, bob):
+        sync(clone, "GM")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris")
+    sync(alice, "Alice")
+    play(bob, "Bob", "clock", "resolve", "--sealed", "-g", 3, "-t", "fight", "-c", "mara")
+    play(gm, "GM", "clock", "reveal")  # not pulled: Alice's guess comes with the sync
+    sync(gm, "GM")
+    sync(bob, "Bob")  # his guess rebased after the reveal: it reached the GM after it
+    checked = play(bob, "Bob", "check")
+    kris = next(line for line in checked.splitlines() if line.startswith("Pending: kris"))
+    mara = next(line for line in checked.splitlines() if line.startswith("Pending: mara"))
+    assert "unsettled by the reveal" in kris and "though the journal it was committed with " \
+        "(commit " in kris and "holds the guess before it" in kris, kris
+    assert "reached the GM after the reveal" in mara, mara

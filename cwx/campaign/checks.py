@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import times
@@ -21,6 +21,9 @@ from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
 from cwx.toml import tomlread
+
+if TYPE_CHECKING:
+    from cwx.git.unsettled import Held
 
 
 class Report(Record):
@@ -36,6 +39,8 @@ class Report(Record):
     replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
     ahead: tuple[clock.Ahead, ...] = ()  # lines stamped far ahead of this clone's clock
     keys: tuple[CwxError, ...] = ()  # changes of [keys] that do not count (keyring.py)
+    # A late guess whose reveal's commit held it before the reveal (unsettled.py), by id.
+    held: Mapping[str, Held] = {}
 
     @property
     def checked(self) -> int:
@@ -106,7 +111,21 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
         guesses.board(first.journal_file if first.root is not None else None)
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
                   supplied, board.pending, board.revealed, board.void, board.replaced,
-                  tuple(ahead.found), _keys_changed(homes))
+                  tuple(ahead.found), _keys_changed(homes),
+                  _held(first.root, counting, board) if first.root and counting else {})
+
+
+def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[str, Held]:
+    """Each guess that reached the GM after the reveal, as its stamp-free rule says, whose
+    reveal git shows committed with the guess before it (its commit, and who made it)."""
+    late = board.late()
+    if not late:
+        return {}
+    from cwx.git import unsettled
+
+    return unsettled.held_before(root, {guess.id: counting.shown_by[guess.commitment]
+                                        for guess in board.pending if guess.id in late and
+                                        guess.commitment in counting.shown_by})
 
 
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:

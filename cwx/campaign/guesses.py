@@ -65,6 +65,18 @@ def said_late(shown: str) -> str:
             "(the table may give its experience by hand, and adopt it)")
 
 
+def said_held(shown: str, commit: str, author: str) -> str:
+    """A guess left unsettled by a reveal whose commit held it before the reveal, in words:
+    git's fact, and the two ways it came about (only the GM's clone knows which)."""
+    from cwx.base import times
+
+    return (f"unsettled by the reveal ({times.shown(shown)}), though the journal it was "
+            f"committed with (commit {commit[:12]} by {author}) holds the guess before it: "
+            "the guess was shared before the number. Either the GM's clone had it and the "
+            "reveal left it out, or the GM revealed before pulling it (sync's rebase puts "
+            "it first); the table decides, and may give its experience by hand and adopt it")
+
+
 def why_void(found: Board, guess: str) -> str | None:
     """Why the guess of id `guess` is void (`said_void`), if it is."""
     void = next((item for item in found.void if item.id == guess), None)

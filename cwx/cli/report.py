@@ -79,7 +79,9 @@ def _waiting(report: checks.Report) -> list[str]:
     for guess in report.pending:
         trait = trait_said(guess.trait, guess.score)
         shown = guesses.late(guess, report.revealed)
-        waits = "waits for the reveal" if shown is None else guesses.said_late(shown)
+        held = report.held.get(guess.id)
+        waits = "waits for the reveal" if shown is None else guesses.said_late(shown) \
+            if held is None else guesses.said_held(shown, held.commit, held.author)
         lines.append(printable(f"Pending: {guess.who or 'a guess'} guesses {guess.guess} "
                                f"({trait}) on {guess.commitment[:12]}…, by "
                                f"{guess.player or 'a player'} {times.shown(guess.when)}"

@@ -153,6 +153,7 @@ class Counting:
         self.found: dict[str, Guess] = {}
         self.settled: dict[str, str] = {}
         self.revealed: dict[str, str] = {}
+        self.shown_by: dict[str, str] = {}  # a commitment -> its first reveal line's id
         self.replaced: dict[str, str] = {}
         self.sealed_over: dict[str, str] = {}  # a commitment -> when it was first sealed over
         self.opened: list[tuple[str, int, str, str]] = []  # (guess, reveal line, id, commitment)
@@ -180,6 +181,7 @@ class Counting:
         if isinstance(commitment, str) and "nonce" in item.result and \
                 reveals(item.result, commitment):
             self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
+            self.shown_by.setdefault(commitment, item.id)
             for entry, copy in _entries(item.result.get(SETTLED)):
                 self.settled.setdefault(entry, item.id)
                 if len(self.opened) < MAX_REPLACED:
