@@ -119,6 +119,37 @@ def test_an_undo_or_redo_of_an_event_no_line_holds_gives_no_change(tmp_path: Pat
     assert "xp = 0 " in (campaign / "kris.toml").read_text()
 
 
+def test_an_undo_names_an_earlier_line_or_counts_for_nothing(tmp_path: Path) -> None:
+    """An undo naming itself undoes nothing and its changes count for nothing; one naming a
+    later line is named, and settles nothing of that line."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    _append(campaign, id="bbbb000000000001", command="undo", who="Kris", file="kris.toml",
+            undoes="bbbb000000000001", result={},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": 500}])
+    _append(campaign, id="cccc000000000001", command="undo", who="Kris", file="kris.toml",
+            undoes="f0f0f0f0f0f0f0f0", result={},
+            changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": -1000}])
+    _append(campaign, id="f0f0f0f0f0f0f0f0", command="clock resolve", who="Kris",
+            file="kris.toml", result={"target": 4, "guess": 4, "distance": 0,
+                                      "trait": "Repair", "score": 3, "success": True,
+                                      "critical": True, "xp": 6, "xp_total": 1000},
+            changes=[{"file": "kris.toml", "key": "xp", "from": -1000, "to": 0}])
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    assert "xp = 0 " in (campaign / "kris.toml").read_text()  # the ledger holds neither
+    ran = cwx("check", campaign)
+    assert ran.status == 1
+    assert f"journal.jsonl:{line - 2}: undo bbbb0000 names itself as the event it undoes: " \
+        "an undo names an earlier event by id, so it counts for nothing" in ran.stdout
+    assert f"journal.jsonl:{line - 1}: undo cccc0000 names f0f0f0f0, a later line ({line}), " \
+        "as the event it undoes" in ran.stdout
+    assert f"journal.jsonl:{line}: clock resolve f0f0f0f0 changes kris.toml xp -1000 → 0; " \
+        "the rules give -1000 → -994" in ran.stdout  # not settled by the undo before it
+    log = cwx("log", cwd=campaign, env={"COLUMNS": "400"}).stdout
+    assert "counts for nothing: it names itself as what it undoes" in log
+    assert "undone by bbbb0000" not in log
+
+
 def _resolve(campaign: Path, id_: str, score: int, xp: int, start: int = 0,
              trait: str = "Repair") -> None:
     """A resolve of Kris's trait (target 4, guess 3: a success, xp = score - 1) by

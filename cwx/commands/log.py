@@ -166,6 +166,8 @@ def _outcome(event: journal.Event, kind: Any, order: Timeline, read: history.Jou
             "`cwx check` names it)"
     turns = order.turns
     if event.id in turns.void():  # an undo, turn or game end two clones made at once
+        if event.undoes == event.id:
+            return "counts for nothing: it names itself as what it undoes"
         if event.undoes:
             return "counts for nothing: another undo came first, or what it undoes counts " \
                 "for nothing"

@@ -630,7 +630,7 @@ class Turns:
     """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
     "The campaign ledger"): the first of two undos; no turn made while another of the
     same draw stood, no game's end made while another end of one of its draws stood,
-    nor an undo of what counts for nothing."""
+    nor an undo of what counts for nothing, nor one naming itself."""
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
@@ -639,6 +639,7 @@ class Turns:
         self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
         self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
+        self.selfish: set[str] = set()  # undos naming their own id: they undo nothing
         self.kept = 0  # about the bytes held (MAX_TURNS)
         self._void: set[str] | None = None
         self._undone: set[str] | None = None
@@ -660,7 +661,9 @@ class Turns:
             self.kept += sum(100 + len(draw) for draw in draws)
             for draw in draws:
                 self.ends.setdefault(draw, []).append((event.order, event.id))
-        if event.undoes:
+        if event.undoes == event.id:  # an undo names an earlier event: this counts for nothing
+            self.selfish.add(event.id)
+        elif event.undoes:
             self.undos.setdefault(event.undoes, []).append((event.order, event.id))
         if is_turn:
             assert isinstance(turned, str)
@@ -679,7 +682,7 @@ class Turns:
         """The undos and turns that count for nothing."""
         if self._void is not None:
             return self._void
-        void: set[str] = set()
+        void: set[str] = set(self.selfish)
         undone_at: dict[str, Order] = {}
         for target, undos in self.undos.items():
             first, *later = sorted(undos)

@@ -43,6 +43,7 @@ class Forged(Record):
     why: str | None = None  # the rules refuse the event itself, or its record is unplayable
 
 
+SELFISH = "names itself as the event it undoes"  # an undo that counts for nothing
 _MISSING = object()
 _NOTHING = hash(frozenset())  # what an undo that changes nothing changes
 
@@ -275,7 +276,10 @@ class Replaying:
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
             return  # git's union copied the line: named once
-        if event.undoes:
+        if event.undoes is not None and event.undoes == event.id:
+            self._found([Forged(event.id, event.line, event.command[:40], None, None, None,
+                                None, None, SELFISH)])
+        elif event.undoes:
             if len(self.undos) < MAX_UNDOS:
                 self.undos.append((event.id, event.line, event.command[:40], event.undoes,
                                    hash(_taken_back(event.changes, False))))
@@ -364,12 +368,20 @@ class Replaying:
         self.played = {}
         wanted = {target for _, _, _, target, _ in self.undos}
         inverses: dict[str, int] = {}
+        lines: dict[str, int] = {}  # each event undone: its line
         for event in named(wanted) if named is not None and wanted else ():
             if event.id in wanted:
                 inverses.setdefault(event.id, hash(_taken_back(event.changes, True)))
+                lines.setdefault(event.id, event.line)
         astray: dict[str, str] = {}  # an undo of an event no line holds: what it undoes
+        unsettled: set[int | str] = set()  # events only a later line's undo takes back
         for id_, line, command, target, changes in self.undos:
-            if target in inverses and inverses[target] != changes:
+            if lines.get(target, 0) > line:
+                unsettled.add(_key(target))
+                self._found([Forged(id_, line, command, None, None, None, None, None,
+                                    f"names {target[:8]}, a later line ({lines[target]}), as "
+                                    "the event it undoes")])
+            elif target in inverses and inverses[target] != changes:
                 self._found([Forged(id_, line, command, None, None, None, None, None,
                                     f"does not take back what {target[:8]} changed (an undo "
                                     "changes each key back by what it changed)")])
@@ -378,7 +390,7 @@ class Replaying:
         self.undos = []
         if astray and named is not None:
             self._astray(astray, named(set(astray)))
-        settled = {_key(id_) for id_ in undone}
+        settled = {_key(id_) for id_ in undone} - unsettled
         shown = [item for item in self.shown if _key(item.event) not in settled]
         return shown, len(self.ids - settled - {_key(item.event) for item in shown})
 
@@ -398,6 +410,9 @@ def told(item: Forged, named: str | None = None) -> str:
 
     named = named or item.event[:8]
     event = f"{item.command[:40]} {named}"
+    if item.why == SELFISH:  # void: the ledger holds none of its changes, nothing to undo
+        return (f"{event} {item.why}: an undo names an earlier event by id, so it counts "
+                "for nothing (a line no cwx wrote?)")
     if item.key is None:
         said = f"{event} {item.why}"
     elif item.key.startswith("result."):
