@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import cwx, journal, saga
+from tests.helpers import SUE, cwx, journal, saga
 
 
 def _append(folder: Path, **event: Any) -> None:
@@ -148,6 +148,53 @@ def test_an_undo_names_an_earlier_line_or_counts_for_nothing(tmp_path: Path) -> 
     log = cwx("log", cwd=campaign, env={"COLUMNS": "400"}).stdout
     assert "counts for nothing: it names itself as what it undoes" in log
     assert "undone by bbbb0000" not in log
+
+
+def test_a_retirement_sends_its_dice_to_the_reserve_and_nowhere_else(tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp")
+    assert cwx("bag", "draw", "-c", campaign / "sue.toml", "-C", "blue", "--drawn", "white",
+               "--drawn", "white", "--drawn", "red", "--keep-white").status == 0
+    assert cwx("char", "new", campaign / "mal.toml", "--system", "colorwheel", "--name", "Mal",
+               *SUE).status == 0
+    saw = journal(campaign)[-1]
+    _append(campaign, id="dddd000000000001", command="retire", who="Sue", file="sue.toml",
+            bag="bag.toml", result={"retired": "sue.toml", "kind": "character",
+                                    "dice": {"white": 2, "black": 0},
+                                    "saw": {"at": saw["at"], "id": saw["id"]}},
+            changes=[{"file": "sue.toml", "key": "luck.white", "from": 2, "to": 0},
+                     {"file": "mal.toml", "key": "luck.white", "from": 0, "to": 2},
+                     {"file": "sue.toml", "removed": True}])
+    (campaign / "sue.toml").unlink()
+    line = _lines(campaign)
+    assert cwx("reconcile", campaign).status == 0
+    assert _checked(campaign) == [
+        f"{campaign}/journal.jsonl:{line}: retire dddd0000 changes mal.toml luck.white 0 → 2; "
+        "the rules give no change: a change the rules do not give (a line no cwx wrote?); "
+        "`cwx undo dddd0000` takes it back",
+        f"{campaign}/journal.jsonl:{line}: retire dddd0000 changes bag.toml reserve.white 0 → "
+        "0; the rules give 0 → 2: a change the rules do not give (a line no cwx wrote?); "
+        "`cwx undo dddd0000` takes it back"]
+
+
+def test_a_character_retired_as_a_bag_or_taking_another_file_is_refused() -> None:
+    from cwx.journal import lines, rederive
+
+    def retired(kind: str, *more: dict[str, Any]) -> list[str | None]:
+        line = {"v": 2, "id": "dddd000000000002", "at": "2026-01-01T00:00:00.000Z",
+                "command": "retire", "file": "sue.toml", "bag": None,
+                "result": {"retired": "sue.toml", "kind": kind, "supply": {
+                    "white": -2, "black": 0}, "dice": {"white": 2, "black": 0}},
+                "changes": [{"file": "sue.toml", "key": "luck.white", "from": 2, "to": 0},
+                            *more]}
+        event = lines.parse(json.dumps(line).encode(), 1)
+        assert isinstance(event, lines.Event)
+        return [item.why for item in rederive.replayed(event)]
+
+    assert retired("bag") == ["retires sue.toml as a bag, but luck.white is no bag's die"]
+    assert retired("bag", {"file": "kris.toml", "removed": True}) == [
+        "removes kris.toml, which it does not retire"]
+    assert retired("character") == [
+        "retires sue.toml holding dice, but names no bag whose reserve takes them back"]
 
 
 def _resolve(campaign: Path, id_: str, score: int, xp: int, start: int = 0,

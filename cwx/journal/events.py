@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cwx import systems
-from cwx.systems.parts import EventKind, Replay
+from cwx.systems.parts import EventKind, Replay, before, whole
 
 
 def _making(event: Any) -> Replay:
@@ -31,12 +31,49 @@ def _undoing(event: Any) -> Replay:
 
 def _retiring(event: Any) -> Replay:
     """Every count of the retired file goes to 0 (a score goes with the file, unjournaled);
-    the dice it held go where its line says, which W9 and the supply count."""
+    its dice go to the reserve beside its line's bag, a character's (W9), or out of the
+    supply with it, a bag's; no other file changes, none other is removed."""
     gone = event.result.get("retired")
-    return Replay({(change.file, change.key): (change.before, 0 if change.file == gone
-                                               else change.after)
-                   for change in event.changes if change.key is not None and
-                   (change.file == gone or systems.conserved(change.key))})
+    said = event.result.get("kind")
+    if said is None:  # a line that does not say: a character's dice make it one
+        said = "character" if any(c.file == gone and c.key is not None and
+                                  _holds("character", c.key) for c in event.changes) else "bag"
+    dice = {"white": 0, "black": 0}
+    changes: dict[tuple[str, str], tuple[Any, Any]] = {}
+    for change in event.changes:
+        if change.key is None and change.removed and change.file != gone:
+            return Replay(refused=f"removes {change.file}, which it does not retire")
+    for change in event.changes:
+        if change.key is None or change.file != gone:
+            continue  # another file's: the rules give it below, or leave it
+        changes[(change.file, change.key)] = (change.before, 0)
+        colour = change.key.rpartition(".")[2]
+        if systems.conserved(change.key) and colour in dice and whole(change.before):
+            dice[colour] += change.before
+            if not _holds(said, change.key):
+                return Replay(refused=f"retires {gone} as a {said}, but {change.key} is no "
+                                      f"{said}'s die")
+    result: dict[str, Any] = {"dice": dice} if "dice" in event.result else {}
+    if said == "character":
+        if "supply" in event.result:
+            result["supply"] = None  # a character's dice stay in the campaign
+        if any(dice.values()):
+            if not isinstance(event.bag, str):
+                return Replay(refused=f"retires {gone} holding dice, but names no bag whose "
+                                      "reserve takes them back")
+            for colour, count in dice.items():
+                key = f"reserve.{colour}"  # the bag's reserve (systems/bag.py, taken_back)
+                was = before(event, event.bag, key, 0)
+                changes[(event.bag, key)] = (was, was + count if whole(was) else was)
+    else:
+        result["supply"] = {colour: -count for colour, count in dice.items()}
+    return Replay(changes, result)
+
+
+def _holds(kind: object, key: str) -> bool:
+    """Whether a file of `kind` ("character", "bag") holds the die `key`."""
+    return any(entry.rule(key).conserved for entry in systems.kinds()
+               if (entry.CHARACTER and kind == "character") or kind == entry.NAME)
 
 
 CAMPAIGN: Mapping[str, EventKind] = {
