@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cwx import systems
+from cwx.systems import bag as bags
 from cwx.systems.parts import EventKind, Replay, before, whole
 
 
@@ -62,7 +63,7 @@ def _retiring(event: Any) -> Replay:
                 return Replay(refused=f"retires {gone} holding dice, but names no bag whose "
                                       "reserve takes them back")
             for colour, count in dice.items():
-                key = f"reserve.{colour}"  # the bag's reserve (systems/bag.py, taken_back)
+                key = bags.reserve_key(colour)
                 was = before(event, event.bag, key, 0)
                 changes[(event.bag, key)] = (was, was + count if whole(was) else was)
     else:

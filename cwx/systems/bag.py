@@ -68,6 +68,12 @@ def taken_back(sheet: BagSheet, white: int, black: int) -> BagSheet:
                                        sheet.reserve.black + black))
 
 
+def reserve_key(die: str) -> str:
+    """The ledger key of the reserve's dice of one colour ("white"): where a retired
+    character's go (taken_back)."""
+    return f"reserve.{die}"
+
+
 def data_of(sheet: BagSheet) -> dict[str, Any]:
     return {"bag": dict(zip(DICE, sheet.bag, strict=True)),
             "reserve": {"white": sheet.reserve.white, "black": sheet.reserve.black}}
