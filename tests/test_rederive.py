@@ -197,6 +197,45 @@ def test_a_character_retired_as_a_bag_or_taking_another_file_is_refused() -> Non
         "retires sue.toml holding dice, but names no bag whose reserve takes them back"]
 
 
+def test_a_spend_or_curse_turns_its_characters_last_draw_as_the_rules_say(
+        tmp_path: Path) -> None:
+    """W5, W6: a white turns a failure, the GM's curse a success, each its character's last
+    action; a turn naming any other draw, or none, is named."""
+    campaign = saga(tmp_path / "camp")
+    sue = campaign / "sue.toml"
+    for drawn in (["blue"], ["white", "red", "--keep-white"], ["black", "yellow", "--keep-black"],
+                  ["blue"], ["red"]):
+        args = [arg if arg.startswith("--") else f"--drawn={arg}" for arg in drawn]
+        assert cwx("bag", "draw", "-c", sue, "-C", "blue", *args).status == 0
+    draws = [line["id"] for line in journal(campaign) if line["command"] == "bag draw"]
+    at = journal(campaign)[-1]["at"][:-4] + "999Z"  # after the draws, in their second
+
+    def turn(id_: str, command: str, draw: str) -> None:
+        die = "white" if command == "luck spend" else "black"
+        _append(campaign, id=id_, at=at, command=command, who="Sue", file="sue.toml",
+                bag="bag.toml", result={"turns": draw, "success": command == "luck spend"},
+                changes=[{"file": "sue.toml", "key": f"luck.{die}", "from": 1, "to": 0},
+                         {"file": "bag.toml", "key": f"reserve.{die}", "from": 9, "to": 10}])
+
+    turn("a1a1a1a1a1a1a1a1", "luck spend", draws[0])
+    turn("a2a2a2a2a2a2a2a2", "luck curse", draws[1])
+    turn("a3a3a3a3a3a3a3a3", "luck spend", "deadbeefdeadbeef")
+    turn("a4a4a4a4a4a4a4a4", "luck curse", draws[3])
+    line = _lines(campaign)
+    said = [text.partition(": ")[2].partition(": a spend")[0]
+            for text in cwx("check", campaign).stdout.splitlines() if "turns draw" in text]
+    assert said == [
+        f"luck spend a1a1a1a1 turns draw {draws[0][:8]}, but that draw succeeded: a white "
+        "turns a failure (W5)",
+        f"luck curse a2a2a2a2 turns draw {draws[1][:8]}, but that draw failed: the GM's curse "
+        "spoils a success (W6)",
+        "luck spend a3a3a3a3 turns draw deadbeef, but no draw of its character in the "
+        "journal made it",
+        f"luck curse a4a4a4a4 turns draw {draws[3][:8]}, but its character's last action was "
+        f"bag draw {draws[4][:8]}, played after that draw"]
+    assert f"journal.jsonl:{line}: luck curse a4a4a4a4" in cwx("check", campaign).stdout
+
+
 def _resolve(campaign: Path, id_: str, score: int, xp: int, start: int = 0,
              trait: str = "Repair") -> None:
     """A resolve of Kris's trait (target 4, guess 3: a success, xp = score - 1) by

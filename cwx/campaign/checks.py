@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, ends, history, ledger, rederive
+from cwx.journal import clock, ends, history, ledger, rederive, turned
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -238,17 +238,18 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         heard = seal.Reveals(_gms(home))  # on the pass that reads every line
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
-            replaying, ended = rederive.Replaying(), ends.Ends()
+            replaying, ended, turning = rederive.Replaying(), ends.Ends(), turned.Turned()
             try:
                 folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
-                                                         replaying.note, ended.note, *ticking))
+                                                         replaying.note, ended.note,
+                                                         turning.note, *ticking))
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
             forged = _twins(path, folded.repeated) + \
                 _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
                 _in_vain(path, counting) + _sealed_over_silently(path, counting) + \
-                _ended_in_vain(path, ended) + \
+                _ended_in_vain(path, ended) + _turned_in_vain(path, turning, counting) + \
                 _not_as_guessed(path, home, counting)
             against = _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                           [os.path.realpath(p) for p in given],
@@ -368,6 +369,16 @@ def _ended_in_vain(path: str, ended: ends.Ends) -> list[CwxError]:
                      "settles the draws played before it in its own game (a line written "
                      f"by hand?); `cwx undo {end.id}` takes it back", path=path, line=end.line)
             for end, draw, why in ended.settled_in_vain(lambda wanted: history.with_ids(path, wanted))]
+
+
+def _turned_in_vain(path: str, turning: turned.Turned,
+                    counting: guesses.Counting) -> list[CwxError]:
+    """Each luck spend or curse that turns a draw the rules do not let it turn (W5, W6)."""
+    return [CwxError(f"{turn.command} {turn.id[:8]} turns draw {turn.draw[:8]}, but {why}: "
+                     "a spend or curse turns its character's last action (a line written by "
+                     f"hand?); `cwx undo {turn.id}` takes it back", path=path, line=turn.line)
+            for turn, why in turning.in_vain(counting.turns,
+                                             lambda wanted: history.with_ids(path, wanted))]
 
 
 def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:
