@@ -3,6 +3,7 @@ the last successful one; each action turned once; the journal says what was turn
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -210,3 +211,23 @@ def test_luck_finds_the_last_draw_of_a_character_named_beyond_ascii(
                cwd=folder).status == 0
     spent = cwx("luck", "spend", "-c", "zoé.toml", cwd=folder)
     assert spent.status == 0, spent.stderr
+
+
+def test_only_a_gm_campaign_toml_names_curses(table: Path) -> None:
+    """W6: the curse is the GM's; a player's is refused, and one written past the refusal
+    (by hand, or an older cwx) is named by check."""
+    settings = table / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    draw(table, "red")
+    ran = cwx("luck", "curse", "-c", "sue", cwd=table, env={"CWX_PLAYER": "Vic"})
+    assert ran.status == 2 and held(table) == (1, 1)
+    assert "Vic is no GM of this campaign (gm = ['GM']): only the GM curses (W6)" in ran.error
+    assert cwx("luck", "curse", "-c", "sue", cwd=table, env={"CWX_PLAYER": "gm"}).status == 0
+    cursed = journal(table)[-1]
+    with open(table / "journal.jsonl", "a") as lines:
+        lines.write(json.dumps({**cursed, "id": "c0c0c0c0c0c0c0c0", "player": "Vic"}) + "\n")
+    checked = cwx("check", table)
+    assert checked.status == 1
+    assert "luck curse c0c0c0c0 is by Vic, no GM of the campaign (campaign.toml: gm = " \
+        "['GM']): only the GM curses (W6)" in checked.stdout
+    assert f"luck curse {cursed['id'][:8]} is by" not in checked.stdout

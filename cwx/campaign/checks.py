@@ -16,7 +16,7 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, ends, history, ledger, rederive, turned
+from cwx.journal import clock, ends, events, history, ledger, rederive, turned
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -236,13 +236,15 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         ahead.path = path
         home = ledgers.get(os.path.realpath(path))
         heard = seal.Reveals(_gms(home))  # on the pass that reads every line
+        cursing = _Cursing(heard.gms)
+        hearers = (*ticking, cursing.note)
         if home is not None:
             counting = counted[os.path.realpath(path)] = guesses.Counting()
             replaying, ended, turning = rederive.Replaying(), ends.Ends(), turned.Turned()
             try:
                 folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
                                                          replaying.note, ended.note,
-                                                         turning.note, *ticking))
+                                                         turning.note, *hearers))
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
@@ -261,7 +263,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                     lines.add(item)
                 else:
                     heard.note(item)
-                    for tick in ticking:
+                    for tick in hearers:
                         tick(item)
         unpublished = [
             CwxError(f"reveals a number against commitment {seal.short(commitment)} that no "
@@ -279,6 +281,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                          f"the campaign (campaign.toml: gm = {list(heard.gms or ())}): only "
                          "a GM seals and reveals. If the table accepts it, add the player "
                          "to gm", path=path, line=event.line) for event in heard.not_gm]
+        bad += _cursed_by_a_player(path, cursing, heard.gms)
         said += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
@@ -299,6 +302,29 @@ def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting
         said.append(CwxError(f"and {more} more events whose changes the rules do not give",
                              path=path))
     return said
+
+
+class _Cursing:
+    """The GM's moves (the curse, W6) by a player campaign.toml's gm does not name."""
+
+    def __init__(self, gms: tuple[str, ...] | None) -> None:
+        self.gms = gms
+        self.found: list[journal.Event] = []
+
+    def note(self, event: journal.Event) -> None:
+        if self.gms is not None and event.player is not None and \
+                events.kind(event.command).gm and not seal.is_gm(event.player, self.gms) and \
+                len(self.found) < rederive.SHOWN:
+            self.found.append(event._replace(result={}, changes=()))
+
+
+def _cursed_by_a_player(path: str, cursing: _Cursing,
+                        gms: tuple[str, ...] | None) -> list[CwxError]:
+    return [CwxError(f"{event.command[:40]} {event.id[:8]} is by {event.player[:40]}, no GM of "
+                     f"the campaign (campaign.toml: gm = {list(gms or ())}): only the GM "
+                     "curses (W6). If the table accepts it, add the player to gm; else `cwx "
+                     f"undo {event.id}` takes it back", path=path, line=event.line)
+            for event in cursing.found if event.player is not None]
 
 
 def _gms(home: Campaign | None) -> tuple[str, ...] | None:

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from cwx.base.errors import BadFile, Conflict, about, saying
+from cwx.base.errors import BadFile, Conflict, RuleForbids, about, saying
 from cwx.base.record import Record
 from cwx.journal import recent
 from cwx.rules import colorwheel
@@ -113,6 +113,8 @@ def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
     rule = colorwheel.spend if turned == "spend" else colorwheel.curse
     char = camp.character(char)
     at = camp.of(char)
+    if turned == "curse":
+        _by_the_gm(at)
     for _ in range(10):
         seen = recent.last_action(at.journal_file, at.name_of(char))  # the draw's bag
         from_draw = _bag_of(at, seen) if bag is None else None
@@ -133,6 +135,22 @@ def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
             continue
     raise Conflict("the character keeps acting while cwx reads the journal; run the "
                    "command again", path=at.journal_file)
+
+
+def _by_the_gm(camp: Campaign) -> None:
+    """The curse is the GM's (W6): refused for a player campaign.toml's gm does not name."""
+    if camp.root is None:
+        return
+    from cwx.base.places import SETTINGS
+    from cwx.campaign import players, seal
+
+    gms = camp.settings().gm
+    player = players.current(camp.root)
+    if not seal.is_gm(player, gms):
+        raise RuleForbids(f"{player} is no GM of this campaign (gm = {list(gms or ())}): "
+                          "only the GM curses (W6). Play as one (CWX_PLAYER=NAME, or git's "
+                          "user.name), or the table adds you to gm",
+                          path=os.path.join(camp.root, SETTINGS))
 
 
 def _bag_of(camp: Campaign, action: recent.Action | None) -> str | None:

@@ -484,7 +484,8 @@ EVENTS: Mapping[str, EventKind] = {
     DRAW: EventKind(action=True, settled=True, what=_drew, outcome=_drawn, verb="draws", replay=replay_draw),
     "luck spend": EventKind(turn=True, outcome=_turned, verb="spends a white",
                             replay=replay_turn),
-    "luck curse": EventKind(turn=True, outcome=_turned, verb="is cursed", replay=replay_turn),
+    "luck curse": EventKind(turn=True, gm=True, outcome=_turned, verb="is cursed",
+                            replay=replay_turn),
     END: EventKind(action=True, settles=True, verb="ends the game", what=_settling,
                    replay=replay_end),
     "wheel buy": EventKind(action=True, buys=True, what=lambda result: result.get("trait") or

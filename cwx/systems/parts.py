@@ -40,6 +40,7 @@ class EventKind(Record):
     pending: bool = False  # waits for a later event to settle it (a guess on a sealed number)
     settles: bool = False  # ends a game: settles its draws, each named by id (journal/ends.py)
     settled: bool = False  # a draw a game's end settles
+    gm: bool = False  # the GM's alone to make (the curse, W6), where campaign.toml names GMs
     what: Callable[[Mapping[str, Any]], str | None] | None = None  # log: detail of its result
     outcome: Callable[[Mapping[str, Any]], str | None] | None = None  # log: its outcome
     verb: str | None = None  # what the actor did, as a recap tells it ("draws"); None: the command
