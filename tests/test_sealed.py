@@ -238,3 +238,48 @@ def test_a_late_guess_git_shows_shared_before_the_reveal_is_told_so(tmp_path: Pa
     assert "unsettled by the reveal" in kris and "though the journal it was committed with " \
         "(commit " in kris and "holds the guess before it" in kris, kris
     assert "reached the GM after the reveal" in mara, mara
+
+
+def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
+        tmp_path: Path) -> None:
+    table, gm, alice, _ = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")  # the first gm: taken as written
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    # Alice makes herself a GM and seals; her commit is past the hooks.
+    mine = alice / "campaign.toml"
+    mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["GM", "Alice"]'))
+    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    table.git(alice, "add", "-A")
+    table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    changed = table.git(alice, "rev-parse", "HEAD").stdout.strip()
+    table.git(alice, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    checked = play(gm, "GM", "check", status=1)
+    assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']; " \
+           "campaign.toml's gm = ['GM', 'Alice'] holds a change no GM made)" in checked
+    assert f"Note: campaign.toml: commit {changed[:12]} by Alice changed the GMs (gm) in " \
+           "campaign.toml from [GM] to [GM, Alice], but no GM in force before it" in checked
+    assert json.loads(play(gm, "GM", "check", "--json", status=1))["keys"]
+    # The GM's own commit of campaign.toml holding it: it counts.
+    settings.write_text(settings.read_text() + "# Alice seals too\n")
+    table.git(gm, "commit", "-qam", "Alice seals too", "--author", "GM <gm@t>")
+    assert "no GM of the campaign" not in play(gm, "GM", "check")
+
+
+def test_a_seal_naming_no_player_where_the_campaign_names_gms_is_named(
+        tmp_path: Path) -> None:
+    table, gm, _, _ = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    play(gm, "GM", "clock", "pick", "--seal", "-T", 3)
+    lines = (gm / "journal.jsonl").read_text().splitlines()
+    sealed = json.loads(lines[-1])
+    del sealed["player"]  # as if from before players: but lines before it name theirs
+    (gm / "journal.jsonl").write_text("\n".join([*lines[:-1], json.dumps(sealed)]) + "\n")
+    checked = play(gm, "GM", "check", status=1)
+    assert f"clock pick --seal {sealed['id'][:8]} names no player, after lines that name " \
+           "theirs" in checked

@@ -23,6 +23,7 @@ from cwx.systems import sheets
 from cwx.toml import tomlread
 
 if TYPE_CHECKING:
+    from cwx.git import gmlist
     from cwx.git.unsettled import Held
 
 
@@ -41,6 +42,7 @@ class Report(Record):
     keys: tuple[CwxError, ...] = ()  # changes of [keys] that do not count (keyring.py)
     # A late guess whose reveal's commit held it before the reveal (unsettled.py), by id.
     held: Mapping[str, Held] = {}
+    gms: tuple[CwxError, ...] = ()  # changes of gm no GM made, without keys (gmlist.py)
 
     @property
     def checked(self) -> int:
@@ -112,7 +114,8 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     return Report(named(first.root) if first.root else None, valid, skipped, problems, supply,
                   supplied, board.pending, board.revealed, board.void, board.replaced,
                   tuple(ahead.found), _keys_changed(homes),
-                  _held(first.root, counting, board) if first.root and counting else {})
+                  _held(first.root, counting, board) if first.root and counting else {},
+                  _gms_changed(homes))
 
 
 def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[str, Held]:
@@ -278,9 +281,14 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 for problem in against] if forged or unpublished else against)
         bad = lines.said() + unpublished
         bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
-                         f"the campaign (campaign.toml: gm = {list(heard.gms or ())}): only "
-                         "a GM seals and reveals. If the table accepts it, add the player "
-                         "to gm", path=path, line=event.line) for event in heard.not_gm]
+                         f"the campaign ({_gms_said(home, heard.gms)}): only a GM seals and "
+                         "reveals. If the table accepts it, a GM adds the player to gm",
+                         path=path, line=event.line) for event in heard.not_gm]
+        bad += [CwxError(f"{event.command} {event.id[:8]} names no player, after lines that "
+                         f"name theirs ({_gms_said(home, heard.gms)}): no line from before "
+                         "players, so no GM's: only a GM seals and reveals. `git log -S "
+                         f"{event.id}` names the commit that brought it, for the table",
+                         path=path, line=event.line) for event in heard.unnamed()]
         bad += _cursed_by_a_player(path, cursing, heard.gms)
         said += bad
         if not bad and os.path.exists(path):
@@ -328,14 +336,59 @@ def _cursed_by_a_player(path: str, cursing: _Cursing,
 
 
 def _gms(home: Campaign | None) -> tuple[str, ...] | None:
-    """The campaign's GMs (campaign.toml's gm), or None: anyone seals (a campaign.toml
-    that cannot be read is named on its own)."""
+    """The campaign's GMs in force (campaign.toml's gm, as far as a GM changed it:
+    gmlist.py), or None: anyone seals (a campaign.toml that cannot be read is named on
+    its own)."""
     if home is None or home.root is None:
         return None
     try:
-        return home.settings().gm
+        written = home.settings().gm
     except CwxError:
         return None
+    return _gm_standing(home, written).gms
+
+
+def _gm_standing(home: Campaign, written: tuple[str, ...] | None) -> gmlist.Standing:
+    """gmlist.standing, where the table lists no keys (keyring.py decides where it does)."""
+    from cwx.git import gmlist, signing
+
+    assert home.root is not None
+    if signing.listed_in(home.root):
+        return gmlist.Standing(written)
+    return gmlist.standing(home.root, written)
+
+
+def _gms_said(home: Campaign | None, gms: tuple[str, ...] | None) -> str:
+    """The GMs a seal is held to, and where campaign.toml names others, why."""
+    said = f"campaign.toml: gm = {list(gms or ())}"
+    try:
+        written = home.settings().gm if home is not None else gms
+    except CwxError:
+        return said
+    if written == gms:
+        return said
+    return (f"the GMs in force: gm = {list(gms or ())}; campaign.toml's gm = "
+            f"{list(written or ())} holds a change no GM made")
+
+
+def _gms_changed(homes: dict[str, Campaign]) -> tuple[CwxError, ...]:
+    """Each change of a campaign's gm that no GM in force made, where the table lists
+    no keys: a note, as a change of [keys] is (it stays in the history, counting for
+    nothing; a seal by a player it named is the finding)."""
+    from cwx.git import gmlist
+
+    found: list[CwxError] = []
+    for home in homes.values():
+        if home.root is None:
+            continue
+        try:
+            written = home.settings().gm
+        except CwxError:
+            continue
+        found += [CwxError(gmlist.said(change),
+                           path=os.path.normpath(os.path.join(home.root, "campaign.toml")))
+                  for change in _gm_standing(home, written).changed]
+    return tuple(found)
 
 
 def _twins(path: str, repeated: list[str]) -> list[CwxError]:

@@ -178,7 +178,9 @@ class Checked(TypedDict):
         description="Where campaign.toml lists players' keys: each change of the keys or "
                     "GMs in git's history signed by neither the key before it nor a GM's, "
                     "which does not count (the keys stay as they were). Information, not a "
-                    "finding; --signed names each as a problem instead (and this is empty).")]
+                    "finding; --signed names each as a problem instead. Where it lists no "
+                    "keys: each change of the GMs (gm) no GM in force before it made (its "
+                    "commit's author), which does not count either; --signed leaves it here.")]
     signed: Annotated[Signed | None, Shape(
         description="With --signed: the journal's lines, and how many did not arrive in a "
                     "commit signed by the key campaign.toml had in force then for the player "

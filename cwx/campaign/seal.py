@@ -243,8 +243,12 @@ class Reveals:
         self.found: list[tuple[journal.Event, str]] = []
         self.gms = gms
         self.not_gm: list[journal.Event] = []  # seals and reveals by a player no GM
+        self.nameless: list[journal.Event] = []  # seals and reveals naming no player
+        self.played: int | None = None  # the first line that names a player
 
     def note(self, item: journal.Event) -> None:
+        if item.player is not None and (self.played is None or item.line < self.played):
+            self.played = item.line
         commitment = item.result.get("commitment")
         if not isinstance(commitment, str):
             return
@@ -259,6 +263,15 @@ class Reveals:
         if item.player is not None and not is_gm(item.player, self.gms) and \
                 len(self.not_gm) < MAX_HEARD:
             self.not_gm.append(item._replace(result={}, changes=()))
+        elif item.player is None and self.gms is not None and len(self.nameless) < MAX_HEARD:
+            self.nameless.append(item._replace(result={}, changes=()))
+
+    def unnamed(self) -> list[journal.Event]:
+        """Each seal or reveal naming no player after a line that names one, where the
+        campaign names GMs: no line from before players (an older cwx named none), so
+        nobody's, and no GM's."""
+        return [item for item in self.nameless
+                if self.played is not None and item.line > self.played]
 
     def shown(self) -> list[Shown]:
         """Every reveal heard, in its order, checked from the journal alone: its number

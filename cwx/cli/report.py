@@ -45,6 +45,7 @@ def lines(report: checks.Report) -> Iterator[str]:
               for line in report.ahead]
     lines += [f"Note: {printable(str(change))}; `cwx check --signed` verifies each turn "
               "against the keys in force" for change in report.keys]
+    lines += [f"Note: {printable(str(change))}" for change in report.gms]
     if not report.checked and not report.skipped:
         lines.append("No character, bag or journal files found.")
     else:

@@ -74,7 +74,7 @@ def check(
         "ahead": [{"file": line.path, "line": line.line, "at": line.at}
                   for line in report.ahead],
         "keys": [{"file": e.path, "line": e.line, "key": e.key, "message": e.message}
-                 for e in report.keys],
+                 for e in (*report.keys, *report.gms)],
         # Null without --signed: one shape either way.
         "signed": None if proven is None else {"lines": proven[0], "unsigned": proven[1]},
     }

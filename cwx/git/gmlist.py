@@ -1,0 +1,176 @@
+"""The GMs in force along campaign.toml's history, where the table lists no keys
+(docs/rules.md, "Sealed numbers"): the first `gm` is taken as written; after it, a change
+of the GMs counts only when a GM in force before it made the commit (its author, the
+name git writes, as a player is matched). A change that does not count leaves the GMs
+as they were, and is named. Where keys are listed, keyring.py decides by signatures."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from cwx.base.errors import CwxError
+from cwx.base.printable import printable
+from cwx.base.record import Record
+from cwx.git import grows, repo
+from cwx.git.repo import Repository
+
+GMs = tuple[str, ...] | None  # as campaign.toml writes them; None: no gm, anyone
+
+
+class Changed(Record):
+    """A change of campaign.toml's gm that does not count (no GM in force made it)."""
+
+    commit: str
+    by: str  # its author, as git wrote it
+    before: GMs
+    after: GMs
+
+
+class Standing(Record):
+    """The GMs in force at HEAD, and the changes of gm that did not count."""
+
+    gms: GMs
+    changed: tuple[Changed, ...] = ()
+
+
+def standing(root: str, written: GMs) -> Standing:
+    """The GMs in force at HEAD for the campaign at `root` (`written`: its campaign.toml's
+    gm now): `written` itself outside git or where campaign.toml changed in no commit.
+    The answer is kept in the clone's git folder, by the commits that changed it."""
+    clone = repo.of(root)
+    if clone is None:
+        return Standing(written)
+    settings = os.path.relpath(os.path.join(os.path.realpath(root), "campaign.toml"),
+                               clone.top)
+    try:
+        touched = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
+                           "--reverse", "HEAD", "--", f":(literal){settings}").stdout
+    except (CwxError, OSError):
+        return Standing(written)
+    listed = [(commit, parents) for commit, *parents in
+              (line.split() for line in touched.decode("ascii", "replace").splitlines())]
+    if len(listed) < 2:
+        return Standing(written)
+    kept = os.path.join(repo.git_folder(clone), "cwx", "gms-" + hashlib.sha256(
+        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
+    found = _kept(kept)
+    if found is None:
+        found = _walk(clone, settings, listed)
+        try:
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            with open(kept, "w", encoding="utf-8") as file:
+                json.dump({"gms": found.gms, "changed": [list(c) for c in found.changed]},
+                          file)
+        except OSError:
+            pass  # kept for speed only: a read-only git folder asks again
+    if _same(found.gms, written) or _committing(clone, settings, root, found.gms):
+        return Standing(written, found.changed)  # as campaign.toml spells them
+    return found
+
+
+def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bool:
+    """Whether campaign.toml differs from HEAD's and a GM in force would commit it (git's
+    author here): the GM's own edit counts in the GM's clone, so the commit that carries
+    it passes the hooks' check."""
+    author = os.environ.get("GIT_AUTHOR_NAME")
+    if not author:
+        done = repo.run(clone, "config", "--get", "user.name")
+        author = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+    if gms is not None and author.strip().casefold() not in {gm.casefold() for gm in gms}:
+        return False
+    try:
+        with open(os.path.join(root, "campaign.toml"), "rb") as file:
+            raw = file.read()
+    except OSError:
+        return False
+    here = hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest()
+    head = repo.run(clone, "rev-parse", "--verify", "-q", f"HEAD:{settings}")
+    return head.stdout.decode("ascii", "replace").strip() != here
+
+
+def said(change: Changed) -> str:
+    """What check says of a change of gm that does not count."""
+    return (f"commit {change.commit[:12]} by {change.by} changed the GMs (gm) in "
+            f"campaign.toml from {_listed(change.before)} to {_listed(change.after)}, but no "
+            f"GM in force before it ({_listed(change.before)}) made it: the change does not "
+            "count, and a seal or reveal by a player it named is named. It counts once a GM "
+            "commits campaign.toml holding it (the commit's author one of gm)")
+
+
+def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]]) -> Standing:
+    every = sorted({c for commit, parents in listed for c in (commit, *parents)})
+    blobs = grows.blob_ids(clone, every, settings)
+    read = grows.Blobs(clone)
+    try:
+        listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
+    finally:
+        read.close()
+    written = {commit: listing.get(blobs.get(commit, "")) for commit in every}
+    held: dict[str, GMs] = {}
+    changed: list[Changed] = []
+    for commit, parents in listed:
+        parents = [p for p in parents if p in held]
+        new = written[commit]
+        if not parents:
+            held[commit] = new  # the first gm: taken as written
+            continue
+        counted = [p for p in parents if _same(written[p], new) and _same(held[p], new)]
+        if counted:  # as a parent held it, and it counted there
+            held[commit] = held[counted[0]]
+            continue
+        base = held[parents[0]]
+        author = _author(clone, commit)
+        if _same(new, base) or base is None or \
+                author.strip().casefold() in {gm.casefold() for gm in base}:
+            held[commit] = new  # a GM's commit of campaign.toml: its gm counts
+            continue
+        if not any(_same(written[p], new) for p in parents):  # new here, not carried on
+            changed.append(Changed(commit, printable(author), base, new))
+        held[commit] = base
+    last = listed[-1][0]
+    return Standing(held.get(last), tuple(changed))
+
+
+def _gms_of(raw: bytes) -> GMs:
+    """A campaign.toml's gm, as written (None: none, or not a list of names)."""
+    from cwx.toml import tomlread
+
+    try:
+        table = tomlread.parse(raw, "campaign.toml").get("campaign")
+    except CwxError:
+        return None
+    given = table.get("gm") if isinstance(table, dict) else None
+    if not isinstance(given, list) or not all(isinstance(name, str) for name in given):
+        return None
+    return tuple(name.strip() for name in given)
+
+
+def _same(one: GMs, other: GMs) -> bool:
+    return _folded(one) == _folded(other)
+
+
+def _folded(gms: GMs) -> frozenset[str] | None:
+    return None if gms is None else frozenset(gm.casefold() for gm in gms)
+
+
+def _listed(gms: GMs) -> str:
+    return "no gm (anyone)" if gms is None else "[" + ", ".join(gms) + "]"
+
+
+def _author(clone: Repository, commit: str) -> str:
+    return repo.git(clone, "show", "-s", "--format=%an", commit).strip()
+
+
+def _kept(path: str) -> Standing | None:
+    try:
+        with open(path, encoding="utf-8") as file:
+            told = json.load(file)
+        gms = told["gms"]
+        return Standing(None if gms is None else tuple(str(gm) for gm in gms), tuple(
+            Changed(str(commit), str(by), None if before is None else tuple(before),
+                    None if after is None else tuple(after))
+            for commit, by, before, after in told["changed"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
