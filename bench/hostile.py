@@ -256,6 +256,7 @@ COMMANDS = {
     "reconcile": ["reconcile"],
     "recap --all": ["recap", "--all"],
     "audit": ["audit", "--all-draws"],
+    "xp history": ["xp", "history", "kris"],
 }
 
 

@@ -153,6 +153,26 @@ def test_the_ledger_keeps_one_copy_of_each_files_name(tmp_path: Path) -> None:
                                               *folded._rules])
 
 
+def test_a_sheet_made_again_as_it_was_is_read_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `char new --force` of one sheet of 990 traits 2,000 times: each text read again
+    # made recap 6 times check's time and `xp history` 9 times.
+    from cwx.journal import history
+    from cwx.toml import tomlread
+
+    text = 'name = "Kris"\nsystem = "clockworx"\nxp = 0\n\n[traits]\nA = 4\nB = 4\nC = 4\n'
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "char new", "kris.toml", changes=[
+        {"file": "kris.toml", "created": n == 0, "text": text}]) + "\n" for n in range(40)))
+    loads, read = tomlread.loads, []
+    monkeypatch.setattr(tomlread, "loads", lambda *args: read.append(1) or loads(*args))
+    recap.recap(str(path), every=True)
+    with history.opened(str(path)) as journal:
+        assert len(list(journal.steps("kris.toml", "xp"))) == 40
+    # The ledger's prelude reads each, once a command; what the two follow, once in all.
+    assert len(read) <= 2 * 40 + 2, len(read)
+
+
 def test_every_line_cwx_writes_is_one_it_reads_whatever_its_names_length() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st

@@ -223,6 +223,7 @@ class _Reading:
         self._same: dict[str, str] = {}  # one copy of each name, command and file
         self.folding = ledger.Folding()
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
+        self._made: tuple[str | None, _Sheet] = (None, _Sheet(None, {}))  # the last text read
         self.bought: list[_Bought] = []  # purchases told that an adopt may set back
         self.settable = history.set_by_table(path)  # the keys an adopt sets (None: many)
         self.waiting: list[int] = []  # where the guesses told pending are told
@@ -245,9 +246,10 @@ class _Reading:
         self._last = at
         if self.until is not None and event.when[:len(self.until)] > self.until:
             return  # counted as a session's, neither told nor folded: the recap ends before
-        if event.line not in self.left_out:
+        kept = event.line not in self.left_out
+        if kept:
             self.folding.add(event)
-        again = self._follow(event)
+        again = self._follow(event) if kept else False  # past what the ledger keeps, unread
         if event.undoes is None and self._tells(event):
             self.told.append(self._told(event, again))
 
@@ -284,7 +286,10 @@ class _Reading:
             elif change.key is None and change.text is not None:
                 again = again or change.file in self.sheets
                 if change.file in self.sheets or len(self.sheets) < MAX_KEPT:
-                    self.sheets[change.file] = _sheet_of(change.text)
+                    if change.text != self._made[0]:  # a sheet made again as it was: read once
+                        self._made = (change.text, _sheet_of(change.text))
+                    self.sheets[change.file] = self._made[1]._replace(
+                        traits=dict(self._made[1].traits))
             elif change.key is not None and change.file in self.sheets:
                 sheet = self.sheets[change.file]
                 plays = systems.system(sheet.plays) if sheet.plays is not None else None

@@ -55,7 +55,10 @@ def history(
     camp = camp.of(path)
     name = camp.name_of(path)
     with journal_history.opened(camp.journal_file) as read:
-        steps = [(step, read.told(step.event)) for step in read.steps(name, XP)]
+        # Each step kept with only what is shown of its event: a sheet made anew holds
+        # its whole text (2,000 of 990 traits once held 216 MB).
+        steps = [(step._replace(event=step.event._replace(result={}, changes=())),
+                  read.told(step.event)) for step in read.steps(name, XP)]
     emit(json, _history_json(name, steps), lambda: _history_text(name, steps))
 
 
