@@ -173,6 +173,28 @@ def test_a_sheet_made_again_as_it_was_is_read_once(
     assert len(read) <= 2 * 40 + 2, len(read)
 
 
+def test_luck_holds_no_long_note_of_the_draws_it_reads(tmp_path: Path) -> None:
+    # 64 draws, each with a note of 1 MB, once cost `luck spend` 87 MB: each draw read
+    # from the journal's end was kept with its note.
+    import tracemalloc
+
+    from cwx.journal import recent
+
+    size, count = 200_000, 24
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "bag draw", "sue.toml", result={
+        "color": "red", "draws": ["red"], "success": True, "note": "a" * size}) + "\n"
+        for n in range(count)))
+    tracemalloc.start()
+    try:
+        found = recent.last_action(str(path), "sue.toml")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found is not None and found.event.result["success"] is True
+    assert peak < count // 2 * size, f"{peak:,} bytes held to read {count} draws of {size:,}"
+
+
 def test_every_line_cwx_writes_is_one_it_reads_whatever_its_names_length() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st

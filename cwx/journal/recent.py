@@ -59,11 +59,13 @@ def last_action(path: str, name: str) -> Action | None:
     for back, event in reading:
         turns.note(event)
         if events.kind(event.command).action:  # a game's move (not a making, an undo...)
-            # Kept without its changes and nested results: what luck reads is plain, and
-            # 2,000 hostile lines of a million values each must not all be held.
+            # Kept without its changes, nested results and long texts: what luck reads is
+            # plain and short, and 2,000 hostile lines of a million values each, or 64 of
+            # a note of 1 MB, must not all be held.
             actions.append(event._replace(changes=(), result={
                 key: value for key, value in event.result.items()
-                if type(value) in (str, int, bool, float) or value is None}))
+                if type(value) in (int, bool, float) or value is None or
+                (type(value) is str and len(value) <= journal.MAX_NAME)}))
             place.setdefault(event.id, back)
             if best is None and event.id not in turns.undos:  # undone: look on
                 best, reading.found = event, True
