@@ -280,3 +280,30 @@ def test_adopt_settles_a_hand_edit_before_it_pulls_then_pushes(tmp_path: Path) -
     assert value(gm, "sue.toml", "luck") == value(player, "sue.toml", "luck")  # pulled after
     turn(player, "bag", "draw", "-c", "rick", "-C", "red", "--drawn", "red")
     assert value(player, "kris.toml", "xp") == 40 and cwx("check", cwd=player).status == 0
+
+
+def test_luck_turns_the_draw_this_clone_saw_not_one_its_pull_brought(tmp_path: Path) -> None:
+    _, alice, bob = by_post(tmp_path)
+    # Bob's clock runs a year fast: his draw for Sue fails, stamped far ahead.
+    turn(bob, "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "red", "--no-sync")
+    lines = (bob / "journal.jsonl").read_text().splitlines()
+    ahead = json.loads(lines[-1])
+    ahead["at"] = ahead["at"].replace(ahead["at"][:4], str(int(ahead["at"][:4]) + 1), 1)
+    (bob / "journal.jsonl").write_text("\n".join([*lines[:-1], json.dumps(ahead)]) + "\n")
+    cwx("sync", cwd=bob, env={"CWX_PLAYER": "bob"})
+    # Alice, offline, draws for Sue (fails, keeps a white), then spends it: the pull
+    # before the spend brings Bob's draw, which is not the one she meant.
+    turn(alice, "bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+         "yellow", "--keep-white", "--no-sync")
+    mine = json.loads((alice / "journal.jsonl").read_text().splitlines()[-1])["id"]
+    _, err = turn(alice, "luck", "spend", "-c", "sue", status=2)
+    assert f"the pull brought a later action by bob: the character's last action is now " \
+           f"`bag draw` {ahead['id'][:8]}" in err and f"not the draw {mine[:8]}" in err
+    assert "luck spend" not in (alice / "journal.jsonl").read_text()
+    # Unnamed, a draw stamped a day ahead of every clock is not guessed at either.
+    _, err = turn(alice, "luck", "spend", "-c", "sue", status=2)
+    assert "is stamped more than a day ahead of this machine's clock" in err
+    assert f"--draw {ahead['id'][:8]}` turns it" in err
+    turn(alice, "luck", "spend", "-c", "sue", "--draw", mine[:8], status=2)
+    out, _ = turn(alice, "luck", "spend", "-c", "sue", "--draw", ahead["id"][:8])
+    assert f"the failure becomes a success (turns the draw {ahead['id'][:8]} of " in out

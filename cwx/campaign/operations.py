@@ -84,17 +84,19 @@ class Campaign(Acting):
                               choose=choose, spend_white=spend_white,
                               ask_to_spend=ask_to_spend)
 
-    def spend_luck(self, char: str, *, bag: str | None = None) -> wheelplay.Move:
+    def spend_luck(self, char: str, *, bag: str | None = None,
+                   draw: str | None = None) -> wheelplay.Move:
         """A held white spent: the character's last draw, a failure, succeeds."""
         from cwx.campaign import wheelplay
 
-        return wheelplay.turn(self, "spend", char, bag)
+        return wheelplay.turn(self, "spend", char, bag, draw)
 
-    def curse(self, char: str, *, bag: str | None = None) -> wheelplay.Move:
+    def curse(self, char: str, *, bag: str | None = None,
+              draw: str | None = None) -> wheelplay.Move:
         """The GM spends a black the character holds: its last draw, a success, fails."""
         from cwx.campaign import wheelplay
 
-        return wheelplay.turn(self, "curse", char, bag)
+        return wheelplay.turn(self, "curse", char, bag, draw)
 
     def buy(self, char: str, *, trait: str, colour: str,
             bag: str | None = None) -> wheelplay.Move:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from cwx.base.errors import BadFile, Conflict, RuleForbids, about, saying
 from cwx.base.record import Record
 from cwx.journal import recent
+from cwx.journal.lines import Event
 from cwx.rules import colorwheel
 from cwx.rules.colorwheel import Bag, Question, Table, Turn
 from cwx.systems import colorwheel as system
@@ -32,6 +33,7 @@ class Move(Record):
     who: str = ""
     draw: colorwheel.Draw | None = None
     settlement: colorwheel.Settlement | None = None
+    turned: Event | None = None  # the draw luck turned
 
 
 def move(camp: Campaign, command: str, char: str, bag: str | None,
@@ -107,16 +109,33 @@ class _Moved(Exception):
     """The character acted again between the first look at the journal and the lock."""
 
 
-def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
+_aimed: dict[str, str] = {}  # a character's file (real) -> its last action's id, before a pull
+
+
+def aim(camp: Campaign, char: str) -> None:
+    """Before a pull: the draw a luck spend or curse is meant for, the character's last
+    action as this clone played it (the pull may bring a later one)."""
+    char = camp.character(char)
+    at = camp.of(char)
+    seen = recent.last_action(at.journal_file, at.name_of(char))
+    _aimed[os.path.realpath(char)] = seen.event.id if seen is not None else ""
+
+
+def turn(camp: Campaign, turned: Turn, char: str, bag: str | None,
+         draw: str | None = None) -> Move:
     """Turn the character's last draw, as the rules allow: a white spent on a failure,
-    or the GM's black on a success (W5, W6); the bag is the one that draw came from."""
+    or the GM's black on a success (W5, W6); the bag is the one that draw came from.
+    `draw` names it by id (or a start of it); else it is the one this clone saw before
+    any pull, and not one stamped a day ahead of every clock."""
     rule = colorwheel.spend if turned == "spend" else colorwheel.curse
     char = camp.character(char)
     at = camp.of(char)
+    aimed = _aimed.pop(os.path.realpath(char), None)
     if turned == "curse":
         _by_the_gm(at)
     for _ in range(10):
         seen = recent.last_action(at.journal_file, at.name_of(char))  # the draw's bag
+        _meant(at, turned, char, seen, draw, aimed)
         from_draw = _bag_of(at, seen) if bag is None else None
 
         def play(sheet: Any, table: Table, seen: recent.Action | None = seen) -> Move:
@@ -127,7 +146,8 @@ def turn(camp: Campaign, turned: Turn, char: str, bag: str | None) -> Move:
                                            "hand)"):
                 colorwheel.check_turn(turned, system.last_action(action))
             after = rule(table)
-            return Move(after, system.turned(action, turned, after))
+            assert action is not None  # check_turn refused no action
+            return Move(after, system.turned(action, turned, after), turned=action.event)
 
         try:
             return move(at, f"luck {turned}", char, bag or from_draw, play)
@@ -151,6 +171,44 @@ def _by_the_gm(camp: Campaign) -> None:
                           "only the GM curses (W6). Play as one (CWX_PLAYER=NAME, or git's "
                           "user.name), or the table adds you to gm",
                           path=os.path.join(camp.root, SETTINGS))
+
+
+def _meant(camp: Campaign, turned: Turn, char: str, seen: recent.Action | None,
+           draw: str | None, aimed: str | None) -> None:
+    """Refused, with the command that turns it, where the character's last action is
+    not the draw meant: not the one `draw` names, not the one this clone saw before its
+    pull (`aimed`), or, unnamed, one stamped a day ahead of every clock."""
+    import time
+
+    from cwx.base import times
+    from cwx.base.hints import typed
+    from cwx.journal import clock
+
+    if seen is None:
+        return  # the rules say there is no draw to turn
+    event = seen.event
+    last = f"`{event.command}` {event.id[:8]} of {times.shown(event.when)}"
+    again = f"`cwx luck {turned} -c {typed(char)} --draw {event.id[:8]}` turns it if it " \
+        "is the one you mean"
+    nothing = f"nothing was {'spent' if turned == 'spend' else 'cursed'}"
+    if draw is not None:
+        if not draw or not event.id.startswith(draw.lower()):
+            raise RuleForbids(f"the draw {draw} is not the character's last action ({last} "
+                              f"is), and luck turns the last one only: {nothing}; {again}",
+                              path=char)
+        return
+    if aimed is not None and aimed != event.id:
+        by = f" by {event.player}" if event.player else ""
+        saw = f"not the draw {aimed[:8]} this clone saw" if aimed else \
+            "where this clone saw none"
+        raise RuleForbids(f"the pull brought a later action{by}: the character's last "
+                          f"action is now {last}, {saw}; {nothing}. {again}", path=char)
+    if clock.leapt(camp.journal_file, event, clock.DAY, time.time()):
+        raise RuleForbids(f"the character's last action, {last}, is stamped more than a day "
+                          "ahead of this machine's clock and of every line before it (a "
+                          "clone's clock far wrong, or a line written to be turned), so cwx "
+                          f"does not guess it is the one you mean: {nothing}; {again}",
+                          path=char)
 
 
 def _bag_of(camp: Campaign, action: recent.Action | None) -> str | None:

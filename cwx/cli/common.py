@@ -115,6 +115,21 @@ _CHANGES_NOTHING: "dict[str, Callable[[dict[str, Any]], bool]]" = {
 }
 
 
+# Those of them that act on the character's last draw: what it is is read before the
+# pull, so that one the pull brings is not turned unasked (wheelplay.turn).
+_AIMED = frozenset({"luck curse", "luck spend"})
+
+
+def _aim(params: dict[str, Any]) -> None:
+    import contextlib
+
+    from cwx.campaign import wheelplay
+
+    if params.get("draw") is None:
+        with contextlib.suppress(CwxError):  # the command says it, as without a pull
+            wheelplay.aim(here(), params["char"])
+
+
 def shared(command: Any, path: str) -> None:
     """A built command of SHARED given --no-sync, its action run between the pull and
     the push when the campaign plays by post."""
@@ -129,6 +144,8 @@ def shared(command: Any, path: str) -> None:
         def callback(**params: Any) -> Any:
             alone = params.pop("no_sync") or params.get("dry_run", False) or \
                 (changes_nothing is not None and changes_nothing(params))
+            if not alone and path in _AIMED:
+                _aim(params)
             return act(**params) if alone else _by_post(path, lambda: act(**params))
 
         return callback
