@@ -496,3 +496,38 @@ def test_a_file_a_forged_line_changed_is_never_settled_by_reconcile(
     logged = [line for line in cwx("log", cwd=folder).stdout.splitlines()
               if f"  {forged.id[:8]}  " in line]
     assert len(logged) == 1 and "undone by" in logged[0], logged  # still there, taken back
+
+
+def test_a_making_the_rules_forbid_is_named_and_its_undo_gives_the_file_back(
+        tmp_path: Path) -> None:
+    """A forged `char new` remaking Kris with 1000 xp and 18 points (C1: 12 points and
+    nothing earned), and one making a new character with experience."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=campaign).status == 0
+    lines = [json.loads(line) for line in (campaign / "journal.jsonl").read_text().splitlines()]
+    made = next(e for e in lines if e["command"] == "char new" and e["file"] == "kris.toml")
+    text = (campaign / "kris.toml").read_text()
+    forged = text.replace("xp = 2", "xp = 1000")
+    for trait in ("Scrounge", "Repair", "Tough"):
+        forged = forged.replace(f"\n{trait} = ", f"\n{trait} = 6 #")
+    assert forged.count("= 6 #") == 3
+    (campaign / "kris.toml").write_text(forged)
+    _append(campaign, id="ad0ad0ad0ad0ad00", command="char new", who="Kris",
+            file="kris.toml", result={**made["result"], "xp": 1000},
+            changes=[{"file": "kris.toml", "created": False, "text": forged}])
+    _append(campaign, id="ad1ad1ad1ad1ad11", command="char new", who="Max", file="max.toml",
+            result={}, changes=[{"file": "max.toml", "created": True,
+                                 "text": text.replace("xp = 2", "xp = 5")}])
+    (campaign / "max.toml").write_text(text.replace("xp = 2", "xp = 5"))
+    said = "\n".join(_checked(campaign))
+    assert "char new ad0ad0ad makes kris.toml a character with 1000 xp earned, which no " \
+           "making gives" in said
+    assert "char new ad1ad1ad makes max.toml a character with 5 xp earned" in said
+    # Its undo takes the making back whole: the ledger holds Kris as played, and a
+    # reconcile brings the file back to it.
+    assert cwx("undo", "ad0ad0ad", cwd=campaign).status == 0
+    assert cwx("reconcile", campaign).status == 0
+    sheet = (campaign / "kris.toml").read_text()
+    assert "xp = 2" in sheet and "= 6" not in sheet
+    assert "kris.toml" not in "\n".join(_checked(campaign))

@@ -15,8 +15,37 @@ from cwx.systems.parts import EventKind, Replay, before, whole
 
 def _making(event: Any) -> Replay:
     """A creation makes files whole (the supply counts the dice a bag brings) and changes
-    no key."""
+    no key; a character it makes holds what creation gives, nothing earned (C1)."""
+    for change in event.changes:
+        if change.key is None and change.text is not None and not change.removed:
+            why = _as_made(change.file, change.text)
+            if why is not None:
+                return Replay(makes=None, refused=why)
     return Replay(makes=None)
+
+
+def _as_made(file: str, text: str) -> str | None:
+    """Why a character file's text is none a making gives (more points than creation's,
+    experience), or None. A text cwx cannot read as a character is check's to name as a
+    file, not here."""
+    import os
+
+    from cwx.base.errors import CwxError
+    from cwx.toml import tomlread
+
+    try:
+        data = tomlread.parse(text.encode("utf-8", "surrogateescape"), file)
+        if not systems.entry_of(data).CHARACTER:
+            return None
+        entry = systems.system(data.get("system"))
+        earned = entry.earned(entry.read(data, os.path.splitext(os.path.basename(file))[0]))
+    except (CwxError, ValueError):
+        return None
+    if earned is None:
+        return None
+    return (f"makes {file} a character with {earned}, which no making gives: a new "
+            "character has its creation points and nothing earned (C1), and `char new "
+            "--force` is refused over one that earned any")
 
 
 def _correcting(event: Any) -> Replay:

@@ -520,10 +520,14 @@ class _Prelude:
         retired: dict[str, Order] = {}
         dropped: set[str] = set()
         clashes: dict[str, str] = {}
+        undone = self.turns.undone()  # a making undone (one check named) made nothing
         for file, makings in self.makings.items():
             kept: list[Making] = []
             for making in sorted(makings, key=lambda m: m.effective):
                 last = kept[-1] if kept else None
+                if not making.retired and making.event in undone:
+                    dropped.add(making.event)
+                    continue
                 if making.retired:
                     retired[file] = making.effective
                 elif last is not None and _twins(last, making):
