@@ -351,3 +351,24 @@ def test_keys_taken_out_of_campaign_toml_leave_the_history_signed(table: Table) 
     said = [p["message"] for p in checked.json["problems"]]
     assert sum("removed" in m and "key in campaign.toml, unsigned" in m for m in said) == 2
     assert checked.json["signed"]["unsigned"] == 1
+
+
+def test_a_seal_by_a_gm_a_change_no_gms_key_signed_added_is_named(table: Table) -> None:
+    # Bob lists himself as a GM in a commit he signs with his own key (no GM's), and seals.
+    bob, alice = table.folder / "bob", table.folder / "alice"
+    table.git(bob, "pull", "--quiet", "--no-rebase")
+    settings = bob / "campaign.toml"
+    settings.write_text(settings.read_text().replace('gm = ["Alice"]', 'gm = ["Alice", "Bob"]'))
+    line = {"v": 2, "id": "5e5e5e5e5e5e5e5e", "at": "2026-01-01T00:00:00.000Z",
+            "command": "clock pick --seal", "who": None, "file": None, "bag": None,
+            "result": {"commitment": "ab" * 32}, "changes": [], "player": "Bob"}
+    with open(bob / "journal.jsonl", "a") as journal:
+        journal.write(json.dumps(line) + "\n")
+    for args in ((*_signing(table, "bob"), "commit", "--quiet", "--no-verify", "-am", "gm"),
+                 ("push", "--quiet")):
+        table.git(bob, *args)
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", cwd=alice)
+    assert checked.status == 1
+    assert "clock pick --seal 5e5e5e5e is by Bob, no GM of the campaign (the GMs in force: " \
+           "gm = ['Alice']" in checked.stdout, checked.stdout

@@ -350,11 +350,16 @@ def _gms(home: Campaign | None) -> tuple[str, ...] | None:
 
 def _gm_standing(home: Campaign, written: tuple[str, ...] | None) -> gmlist.Standing:
     """gmlist.standing, where the table lists no keys (keyring.py decides where it does)."""
-    from cwx.git import gmlist, signing
+    from cwx.git import gmlist, keyring, signing
 
     assert home.root is not None
     if signing.listed_in(home.root):
-        return gmlist.Standing(written)
+        held = keyring.gms_of(home.root)  # by the GMs' keys
+        if held is None or written is None or \
+                held == frozenset(gm.casefold() for gm in written):
+            return gmlist.Standing(written)
+        return gmlist.Standing(tuple(gm for gm in written if gm.casefold() in held) or
+                               tuple(sorted(held)))
     return gmlist.standing(home.root, written)
 
 

@@ -114,6 +114,48 @@ def changes_of(root: str) -> list[CwxError]:
             for item in told]
 
 
+def gms_of(root: str) -> frozenset[str] | None:
+    """The GMs in force at HEAD (folded), along the keys in force, where the campaign
+    lists keys and ssh-keygen verifies: a change of gm no GM's key signed does not count.
+    None: not known here (no git, no keys, no ssh-keygen), campaign.toml's gm stands."""
+    import hashlib
+    import json
+    import shutil
+
+    clone = repo.of(root)
+    if clone is None or not signing.listed_in(root) or shutil.which("ssh-keygen") is None:
+        return None
+    top = os.path.realpath(root)
+    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
+    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
+    touched = repo.run(clone, "rev-list", "--full-history", "--parents", "HEAD", "--",
+                       f":(literal){settings}").stdout
+    if len(touched.splitlines()) < 2:
+        return None
+    kept = os.path.join(repo.git_folder(clone), "cwx", "gms-keyed-" + hashlib.sha256(
+        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
+    try:
+        with open(kept, encoding="utf-8") as file:
+            told = json.load(file)
+    except (OSError, ValueError):
+        told = None
+    if not (isinstance(told, list) and all(isinstance(item, str) for item in told)):
+        found = ring(clone, path, settings)
+        last = repo.git(clone, "rev-list", "-1", "HEAD", "--", f":(literal){path}",
+                        f":(literal){settings}").strip()
+        held = found.held.get(last)
+        if held is None:
+            return None
+        told = sorted(held.gms)
+        try:
+            os.makedirs(os.path.dirname(kept), exist_ok=True)
+            with open(kept, "w", encoding="utf-8") as file:
+                json.dump(told, file)
+        except OSError:
+            pass  # kept for speed only
+    return frozenset(told)
+
+
 def _said(item: Unsigned, journal_file: str) -> CwxError:
     who = f"names {item.player}" if item.player else "names no player"
     return CwxError(f"{who}, but arrived in commit {item.commit[:12]}, {item.why}",
