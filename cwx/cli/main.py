@@ -6,7 +6,7 @@ import gc
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 USAGE_EXIT = 2
 INTERRUPTED = 130
@@ -129,10 +129,11 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     try:
+        command = _command(args)
         if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
             signal.signal(signal.SIGINT, signal.default_int_handler)
         _utf8_arguments(args)
-        status = _command(args)
+        status = command()
     except CwxError as error:
         return fail(str(error))
     except KeyboardInterrupt:
@@ -160,18 +161,19 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
     return status
 
 
-def _command(args: Sequence[str]) -> int:
-    """The command line run: what git runs (a hook, the merge driver) straight, every
-    other command through Typer."""
+def _command(args: Sequence[str]) -> Callable[[], int]:
+    """The command line's runner, imported while Ctrl-C still ends cwx quietly (a
+    KeyboardInterrupt inside an import can leave a module half made): what git runs (a
+    hook, the merge driver) straight, every other command through Typer."""
     if list(args[:2]) in (["git", "hook"], ["git", "merge"]):  # no import for the others
         from cwx.cli import hooks
 
         if hooks.quick(args):
-            return hooks.run(args)
+            return lambda: hooks.run(args)
     from cwx.cli.app import app
     from cwx.cli.lazy import invoke
 
-    return invoke(app, args)
+    return lambda: invoke(app, args)
 
 
 def _aborted(error: Exception) -> bool:
