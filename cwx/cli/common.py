@@ -127,7 +127,9 @@ def _aim(params: dict[str, Any]) -> None:
 
     if params.get("draw") is None:
         with contextlib.suppress(CwxError):  # the command says it, as without a pull
-            wheelplay.aim(here(), params["char"])
+            camp = here()
+            if camp.root is not None and camp.settings().sync:  # a pull comes first
+                wheelplay.aim(camp, params["char"])
 
 
 def shared(command: Any, path: str) -> None:
