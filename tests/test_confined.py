@@ -191,6 +191,28 @@ def test_a_journal_that_leads_out_is_not_read(table: Path, tmp_path: Path) -> No
     assert cwx("log", cwd=other).status == 0
 
 
+def test_a_folder_link_into_another_campaign_leaves_this_one(table: Path,
+                                                           tmp_path: Path) -> None:
+    # A clone commits `oc -> ../other`, the player's own other campaign: a path through
+    # it is in this campaign, as named, and leads out of it (not into a campaign of its own).
+    other = saga(tmp_path / "other")
+    (table / "oc").symlink_to(Path("..") / "other", target_is_directory=True)
+    (table / "d").mkdir()
+    (table / "d" / "up").symlink_to(Path("..") / ".." / "other", target_is_directory=True)
+    before = {path.name: path.read_bytes() for path in other.iterdir() if path.is_file()}
+    for folder in ("oc", "d/up"):
+        for args in (["char", "show", f"{folder}/sue.toml"], ["retire", f"{folder}/sue.toml"],
+                     ["char", "new", f"{folder}/x.toml", *CLOCKWORX], ["check", folder]):
+            ran = cwx(*args, cwd=table)
+            said = ran.stdout + ran.stderr
+            assert ran.status in (1, 2) and f"{folder}/" in said, (args, said)
+            assert f"leads to {other}" in said and f"outside {table}" in said, (args, said)
+            assert "Sue" not in ran.stdout, args
+    assert {path.name: path.read_bytes() for path in other.iterdir() if path.is_file()} == \
+        before
+    assert cwx("char", "show", "sue.toml", cwd=other).status == 0  # there, its own campaign
+
+
 def test_links_inside_the_campaign_are_followed(table: Path) -> None:
     (table / "pcs").mkdir()
     (table / "pcs" / "sue.toml").symlink_to(table / "sue.toml")

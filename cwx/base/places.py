@@ -13,15 +13,29 @@ SETTINGS = "campaign.toml"
 
 def root_above(folder: str) -> str | None:
     """The nearest folder at or above `folder` (as named, links not resolved) that holds
-    the campaign's settings file, or None outside any campaign."""
+    the campaign's settings file, or None outside any campaign. Where a link lies on the
+    way up to it (a folder link committed in a campaign, to another), the campaign the
+    link sits in, if any: a path through a link is in the campaign it is named in, and
+    one leading out of it is refused there (`confine`), not taken for the other's."""
     here = os.path.abspath(folder)
+    found: str | None = None
+    crossed = False  # a link on the way from `folder` up to `found`, itself included
     while True:
+        if found is None:
+            crossed = crossed or os.path.islink(here)
         if os.path.isfile(os.path.join(here, SETTINGS)):
-            return here
+            if found is not None or not crossed:  # the outer campaign, or no link: this
+                return here
+            found = here
         parent = os.path.dirname(here)
         if parent == here:
-            return None
+            return found
         here = parent
+
+
+class LeadsOut(BadFile):
+    """A file reached through a link out of its campaign: refused, and no campaign of its
+    own (check counts no ledger of the campaign it leads into)."""
 
 
 def inside(real: str, folder: str) -> bool:
@@ -39,7 +53,7 @@ def confine(path: str, real: str, bound: str | None = None) -> None:
         folder = os.path.dirname(named)
         bound = os.path.realpath(root_above(folder) or folder)
     if not inside(real, bound):
-        raise BadFile(f"leads to {real}, outside {bound}; cwx reads and writes no file "
+        raise LeadsOut(f"leads to {real}, outside {bound}; cwx reads and writes no file "
                       "through a link that leaves the campaign. Copy the file into the "
                       "campaign", path=path)
 

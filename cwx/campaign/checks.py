@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cwx import systems
-from cwx.base import times
+from cwx.base import places, times
 from cwx.base.errors import BadFile, Conflict, CwxError, Unlisted, shown
 from cwx.base.record import Record
 from cwx.campaign import folder as campaign
@@ -82,6 +82,8 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
         except BadFile as crowded:  # read no further: the one finding
             return Report(named(first.root) if first.root else None, {}, [], [crowded])
         problems += said
+        if kind == "unreadable" and isinstance(said[0], places.LeadsOut):
+            continue  # named: where it leads is no campaign this check was given
         home = first.of(os.path.realpath(path))  # where the file really is
         if home.root is not None:
             homes.setdefault(home.real or "", Campaign(named(home.root), named(home.root)))
