@@ -140,9 +140,9 @@ def test_a_reveal_that_settles_a_guess_twice_or_a_guess_never_made_is_named(
     assert "settles guess" not in play(gm, "GM", "check")
 
 
-def _settled_in_one_folder(folder: Path, guess: int) -> Path:
-    """A campaign out of git: the GM seals 3, Kris (Repair 3) guesses `guess` where the
-    sealed number is not (it is moved aside), and the reveal settles the guess."""
+def _guessed_in_one_folder(folder: Path, guess: int) -> Path:
+    """A campaign out of git: the GM seals 3, and Kris (Repair 3) guesses `guess` where the
+    sealed number is not (it is moved aside while the player plays)."""
     assert cwx("init", folder).status == 0
     assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
                "-t", "Repair=3", "-t", "C=6").status == 0
@@ -152,6 +152,12 @@ def _settled_in_one_folder(folder: Path, guess: int) -> Path:
     assert cwx("clock", "resolve", "--sealed", "-g", guess, "-t", "repair", "-c", "kris",
                cwd=folder).status == 0
     aside.rename(sealed)
+    return folder
+
+
+def _settled_in_one_folder(folder: Path, guess: int) -> Path:
+    """The same, and the reveal settles the guess."""
+    _guessed_in_one_folder(folder, guess)
     assert cwx("clock", "reveal", cwd=folder).status == 0
     return folder
 
@@ -186,16 +192,7 @@ def test_a_seal_over_a_waiting_guess_that_says_nothing_of_it_is_named(tmp_path: 
     """The GM seals anew with --void, then cuts `replaces` and `void` out of his line: the
     guess would wait for ever. check and verify name the seal; the guess taken back (the
     advice, followed) settles it."""
-    folder = tmp_path / "camp"
-    assert cwx("init", folder).status == 0
-    assert cwx("char", "new", folder / "kris.toml", "--system", "clockworx", "-t", "A=3",
-               "-t", "Repair=3", "-t", "C=6").status == 0
-    assert cwx("clock", "pick", "--seal", "-T", 3, cwd=folder).status == 0
-    sealed = folder / ".cwx-sealed.json"
-    aside = sealed.rename(folder.parent / "sealed.json")
-    assert cwx("clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris",
-               cwd=folder).status == 0
-    aside.rename(sealed)
+    folder = _guessed_in_one_folder(tmp_path / "camp", 3)
     assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=folder).status == 0
     path = folder / "journal.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines()]

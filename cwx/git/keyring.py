@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
@@ -79,45 +79,35 @@ def changes_of(root: str) -> list[CwxError]:
     the player's key before it nor a GM's), for a plain `cwx check`: only where the
     campaign lists keys (signed turns are on), in a git clone, with ssh-keygen to verify
     signatures by (else `check --signed` says what it lacks). No journal line is verified."""
-    import hashlib
-    import json
-    import shutil
-
-    clone = repo.of(root)
-    if clone is None or not signing.listed_in(root) or shutil.which("ssh-keygen") is None:
-        return []
-    top = os.path.realpath(root)
-    path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
-    settings = os.path.relpath(os.path.join(top, "campaign.toml"), clone.top)
-    # The commits that changed campaign.toml decide it: with one, nothing was changed;
-    # for the same ones (a check after a turn), the answer kept in the clone's git folder.
-    touched = repo.run(clone, "rev-list", "--full-history", "--parents", "HEAD", "--",
-                       f":(literal){settings}").stdout
-    if len(touched.splitlines()) < 2:
-        return []
-    kept = os.path.join(repo.git_folder(clone), "cwx", "keys-" + hashlib.sha256(
-        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
-    try:
-        with open(kept, encoding="utf-8") as file:
-            told = json.load(file)
-    except (OSError, ValueError):
-        told = None
-    if not (isinstance(told, list) and all(isinstance(item, str) for item in told)):
-        told = [said(change) for change in ring(clone, path, settings).unheld]
-        try:
-            os.makedirs(os.path.dirname(kept), exist_ok=True)
-            with open(kept, "w", encoding="utf-8") as file:
-                json.dump(told, file)
-        except OSError:
-            pass  # kept for speed only: a clone whose git folder is read-only asks again
+    told = _kept(root, "keys", lambda clone, path, settings: [
+        said(change) for change in ring(clone, path, settings).unheld])
     return [CwxError(item, path=os.path.normpath(os.path.join(root, "campaign.toml")))
-            for item in told]
+            for item in told or []]
 
 
 def gms_of(root: str) -> frozenset[str] | None:
     """The GMs in force at HEAD (folded), along the keys in force, where the campaign
     lists keys and ssh-keygen verifies: a change of gm no GM's key signed does not count.
     None: not known here (no git, no keys, no ssh-keygen), campaign.toml's gm stands."""
+
+    def in_force(clone: Repository, path: str, settings: str) -> list[str] | None:
+        found = ring(clone, path, settings)
+        last = repo.git(clone, "rev-list", "-1", "HEAD", "--", f":(literal){path}",
+                        f":(literal){settings}").strip()
+        held = found.held.get(last)
+        return None if held is None else sorted(held.gms)
+
+    told = _kept(root, "gms-keyed", in_force)
+    return None if told is None else frozenset(told)
+
+
+def _kept(root: str, name: str,
+          work: Callable[[Repository, str, str], list[str] | None]) -> list[str] | None:
+    """What `work` (given the clone, and the journal's and campaign.toml's paths in it)
+    says of a campaign that lists keys, in a git clone, with ssh-keygen to verify by, and
+    whose campaign.toml was changed since it was made; else None. The commits that
+    changed campaign.toml decide it: for the same ones (a check after a turn), the answer
+    kept in the clone's git folder."""
     import hashlib
     import json
     import shutil
@@ -132,28 +122,24 @@ def gms_of(root: str) -> frozenset[str] | None:
                        f":(literal){settings}").stdout
     if len(touched.splitlines()) < 2:
         return None
-    kept = os.path.join(repo.git_folder(clone), "cwx", "gms-keyed-" + hashlib.sha256(
+    kept = os.path.join(repo.git_folder(clone), "cwx", f"{name}-" + hashlib.sha256(
         settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
     try:
         with open(kept, encoding="utf-8") as file:
             told = json.load(file)
     except (OSError, ValueError):
         told = None
-    if not (isinstance(told, list) and all(isinstance(item, str) for item in told)):
-        found = ring(clone, path, settings)
-        last = repo.git(clone, "rev-list", "-1", "HEAD", "--", f":(literal){path}",
-                        f":(literal){settings}").strip()
-        held = found.held.get(last)
-        if held is None:
-            return None
-        told = sorted(held.gms)
+    if isinstance(told, list) and all(isinstance(item, str) for item in told):
+        return told
+    told = work(clone, path, settings)
+    if told is not None:
         try:
             os.makedirs(os.path.dirname(kept), exist_ok=True)
             with open(kept, "w", encoding="utf-8") as file:
                 json.dump(told, file)
         except OSError:
-            pass  # kept for speed only
-    return frozenset(told)
+            pass  # kept for speed only: a clone whose git folder is read-only asks again
+    return told
 
 
 def _said(item: Unsigned, journal_file: str) -> CwxError:
