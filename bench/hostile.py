@@ -131,6 +131,14 @@ def wide_letters(events: int = 50) -> Iterator[str]:
                                   "from": "a" * 1_000_000 + "\U0001F600", "to": 3}])
 
 
+def wide_xp_texts(events: int = 50) -> Iterator[str]:
+    """xp changes whose old values are megabyte strings (text where xp is a number): a
+    history and a log once kept each whole (224 and 237 MB)."""
+    for n in range(events):
+        yield _event(n, "xp spend", changes=[{"file": "kris.toml", "key": "xp",
+                                              "from": "a" * 1_000_000 + "\U0001F600", "to": 3}])
+
+
 def stretches_of_long_lines(runs: int = 64, size: int = 1_048_000) -> Iterator[str]:
     """As many stretches out of time order as are merged (as from 64 clones), each older
     than the one before and opening with an event of about 1 MB (a long note)."""
@@ -212,6 +220,7 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "ordinary draws": ordinary_draws,
     "a million values a line": many_values_a_line,
     "wide letters": wide_letters,
+    "megabyte xp texts": wide_xp_texts,
     "three 15 MB lines": huge_lines,
     "a key a change": a_key_a_change,
     "a file an event": a_file_an_event,

@@ -547,3 +547,32 @@ def test_the_bounds_are_stated_as_the_code_holds_them() -> None:
         assert f"journal names at most {lines.MAX_NAMED:,} files from its start" in text, doc
         assert f"name holds at most {traitnames.MOST} characters" in text, doc
         assert f"or a character in at most {lines.MAX_NAME}" in text, doc
+
+
+def test_a_history_and_a_log_keep_a_long_text_value_as_a_summary(tmp_path: Path) -> None:
+    # 50 xp changes from a megabyte of text each once cost `xp history` 224 MB and `log`
+    # 237 MB: each step and each row kept its value whole (a letter of 4 bytes, 4 MB).
+    import tracemalloc
+
+    from cwx.commands import log
+    from cwx.journal import history
+
+    count, size = 12, 200_000
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "xp spend", "kris.toml", changes=[
+        {"file": "kris.toml", "key": "xp", "from": "a" * size + "\U0001F600", "to": 3}]) + "\n"
+        for n in range(count)), encoding="utf-8")
+    tracemalloc.start()
+    try:
+        with history.opened(str(path)) as read:
+            # as `xp history` holds them: each step, its event's changes let go
+            held = [step._replace(event=step.event._replace(changes=()))
+                    for step in read.steps("kris.toml", "xp")]
+            kept = tracemalloc.get_traced_memory()[0]
+            cell = log._change(next(read.touching("kris.toml")), None)
+    finally:
+        tracemalloc.stop()
+    assert len(held) == count and held[0].said is not None
+    assert held[0].said[0] == f"{'a' * 40}… ({size + 1:,} characters)"
+    assert kept < count * size // 2, f"{kept:,} bytes held for {count} steps"
+    assert cell.startswith("xp aaaa") and len(cell) < 100, cell

@@ -18,7 +18,7 @@ from cwx.cli.common import complete_characters, here
 from cwx.cli.output import NoPager, Utc
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
-from cwx.journal import events, history
+from cwx.journal import events, history, story
 from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Skipped, Timeline
 from cwx.store import redo
@@ -110,7 +110,7 @@ def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
             widths = [max(w, _width(cell)) for w, cell in zip(widths, row, strict=True)]
             if kept is not None:
                 kept.append("\0".join(row))  # printable: no cell holds a NUL
-                size += len(kept[-1]) + 80
+                size += sys.getsizeof(kept[-1]) + 80  # a letter of 4 bytes counted as 4
                 kept = kept if size <= KEPT else None
             if meter is not None and not number % TICK:
                 meter(number)
@@ -219,7 +219,7 @@ def _moved(change: journal.Edit) -> str:
     from and to were its own clone's, and after a merge the file's are others (the
     ledger adds the changes up); anything else, and a correction, which sets a value, as
     from → to."""
-    before, after = change.before, change.after
+    before, after = story.brief(change.before), story.brief(change.after)
     if not change.correction and isinstance(before, int) and isinstance(after, int) and \
             not isinstance(before, bool) and not isinstance(after, bool):
         return value_text(after - before) if after < before else f"+{value_text(after - before)}"

@@ -165,15 +165,18 @@ class Journal:
                 counts = event.id not in void
                 by = min(undos[event.id])[1] if event.id in undone else None
                 if change.key is None:  # the file written whole: the key as it holds it
-                    after = _whole(change, key) if counts else value
+                    after = story.brief(_whole(change, key)) if counts else value
                     yield Step(event, value, after, None, whole=True, counts=counts,
                                undone_by=by)
                     value = after
                     continue
                 after = value
                 if counts and not change.correction and systems.follows(key):
-                    after = _moved(value, change.before, change.after)
-                yield Step(event, value, after, (change.before, change.after),
+                    after = story.brief(_moved(value, change.before, change.after))
+                # A value the ledger cannot count (a megabyte of text where xp is a
+                # number) is kept as a summary: a history holds every step at once.
+                yield Step(event, value, after, (story.brief(change.before),
+                                                 story.brief(change.after)),
                            correction=change.correction, counts=counts, undone_by=by)
                 value = after
 

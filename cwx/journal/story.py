@@ -71,6 +71,27 @@ def set_to(event: journal.Event, where: bool, most: int = 6) -> str:
     return ", ".join(said[:most]) + more
 
 
+LONG = 255  # characters of a text value shown whole: a name's bound (docs/rules.md, Limits)
+ITEMS = 10  # items of a list value shown whole
+
+
+def brief(value: Any) -> Any:
+    """A change's value as a reader keeps it: a number, or a short text or list, as it
+    is; a long text or a big list or table (no count the ledger folds, and up to a
+    journal line's megabyte each) as a short summary, so that many cost little."""
+    if isinstance(value, str):
+        return value if len(value) <= LONG else \
+            f"{value[:40]}… ({len(value):,} characters)"
+    if isinstance(value, list):
+        return value if len(value) <= ITEMS and all(brief(item) is item for item in value) \
+            else f"a list of {len(value):,} items"
+    if isinstance(value, dict):
+        return value if len(value) <= ITEMS and all(brief(item) is item
+                                                    for item in value.values()) \
+            else f"a table of {len(value):,} keys"
+    return value
+
+
 def _value(value: object) -> str:
     if value is None:
         return "–"
