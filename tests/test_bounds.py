@@ -576,3 +576,13 @@ def test_a_history_and_a_log_keep_a_long_text_value_as_a_summary(tmp_path: Path)
     assert held[0].said[0] == f"{'a' * 40}… ({size + 1:,} characters)"
     assert kept < count * size // 2, f"{kept:,} bytes held for {count} steps"
     assert cell.startswith("xp aaaa") and len(cell) < 100, cell
+
+
+def test_a_log_measures_a_cell_of_wide_letters_in_few_steps() -> None:
+    # 100,000 names of 255 emoji once cost `log` 3.3 times `check`: each letter of each
+    # cell was looked up in a step of its own.
+    from cwx.commands import log
+
+    name = "\U0001F600" * 254 + "勇e\u0308"
+    assert log._width(name) == 2 * 254 + 2 + 1
+    assert steps(lambda: log._width(name)) < 40
