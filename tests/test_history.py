@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cwx.base.errors import RuleForbids
-from cwx.journal import history
+from cwx.journal import history, story
 from cwx.journal import lines as journal
 from cwx.rules import clockworx
 from tests.helpers import cwx
@@ -185,6 +185,11 @@ def test_since_a_commit_is_each_event_it_lacks_once_in_time_order(tmp_path: Path
         assert [e.id for e in read.since([lines[0].rstrip(), b"{}"])] == \
             [e.id for e in said[1:]]
         assert read.since(line.rstrip() for line in lines) == []
+        # a commit message keeps only the first it tells, and counts the rest
+        first, count = read.first_since([], 2)
+        assert [e.id for e in first] == [e.id for e in said[:2]] and count == 4
+        told = story.summary(first, 500, total=count)
+        assert told.endswith("; and 2 more") and told.count(";") == 2, told
     with history.opened(str(tmp_path / "none.jsonl")) as read:
         assert read.since([]) == []
 

@@ -320,10 +320,11 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
     if not hooks:  # what the pre-commit hook would say
         _checked_before(os.path.realpath(camp.needed()))
     with history.opened(camp.journal_file) as read:
-        new = read.since(_committed(clone, folder))
+        new, count = read.first_since(_committed(clone, folder), TOLD)
         subject = message.strip() if message and message.strip() else \
-            f"cwx: {story.summary(new, 67, read.void())}" if new else "cwx: the campaign's files"
-        body = "\n".join(read.told(event) for event in new[:200])
+            f"cwx: {story.summary(new, 67, read.void(), count)}" if new else \
+            "cwx: the campaign's files"
+        body = "\n".join(read.told(event) for event in new)
     done = run(clone, *sign, "commit", "--quiet", "-m", subject, *(["-m", body] if body else []),
                "--", *(f":(literal){path}" for path in staged))
     if done.returncode != 0:
@@ -331,6 +332,9 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
         raise Conflict("the commit was refused" + (f" ({said[-1]})" if said else "") +
                        ": settle what `cwx check` says, then cwx sync again", path=clone.top)
     return git(clone, "rev-parse", "--short=12", "HEAD"), subject
+
+
+TOLD = 200  # the new events a commit message tells, one a line (the rest counted)
 
 
 def _committed(clone: Repository, folder: str) -> list[bytes]:

@@ -138,9 +138,30 @@ class Journal:
     def since(self, committed: Iterable[bytes]) -> list[Event]:
         """The events the journal holds and the lines `committed` (the journal as a commit
         holds it) do not, each once, in time order: what a commit message tells."""
+        return self.first_since(committed)[0]
+
+    def first_since(self, committed: Iterable[bytes], most: int | None = None,
+                    ) -> tuple[list[Event], int]:
+        """The first `most` (None: all) of `since`'s events, in time order, and how many
+        there are: only those kept (100,000 new events, each naming a character of its
+        own, once cost a commit message 280 MB)."""
+        import heapq
+
         known = {event.id for event in events_among(committed)}
-        found = {event.id: event for event in every(self.path) if event.id not in known}
-        return sorted(found.values(), key=lambda event: event.order)
+        count = 0
+
+        def new() -> Iterator[Event]:
+            nonlocal count
+            for event in every(self.path):
+                if event.id not in known:
+                    count += 1
+                    yield event
+
+        if most is None:
+            first = sorted(new(), key=lambda event: event.order)
+        else:
+            first = heapq.nsmallest(most, new(), key=lambda event: event.order)
+        return first, count
 
     def touching(self, name: str) -> Iterator[Event]:
         """In played order, the events of the file `name` and every other event that

@@ -116,16 +116,17 @@ def _outcome(result: Mapping[str, Any]) -> str | None:
 
 
 def summary(events_: list[journal.Event], limit: int = 72,
-            void: Collection[str] = ()) -> str:
+            void: Collection[str] = (), total: int | None = None) -> str:
     """Events in one line of at most `limit` characters (a commit's subject), the rest
-    counted."""
-    parts = [told(event, void=void) for event in events_]
+    counted (`total`: how many there are, when `events_` are only the first of them)."""
+    total = len(events_) if total is None else total
     line = ""
-    for number, part in enumerate(parts):
-        rest = len(parts) - number - 1
+    for number, event in enumerate(events_):
+        part = told(event, void=void)  # each told only if the line may still hold it
+        rest = total - number - 1
         tail = f"; and {rest} more" if rest else ""
         joined = f"{line}; {part}" if line else part
         if len(joined) + len(tail) > limit and line:
-            return f"{line}; and {len(parts) - number} more"
+            return f"{line}; and {total - number} more"
         line = joined
-    return line
+    return f"{line}; and {total - len(events_)} more" if total > len(events_) else line
