@@ -188,6 +188,23 @@ def files_of_long_names(events: int = 30_000, files: int = 9_990, size: int = 25
                      changes=[{"file": name, "key": "luck.white", "from": 0, "to": 1}])
 
 
+def emoji_players(events: int = EVENTS) -> Iterator[str]:
+    """Draws each by a player of their own, named in 100 letters of 4 bytes."""
+    for n in range(events):
+        yield _event(n, "bag draw", file="sue.toml", bag="bag.toml",
+                     player=f"{n:\U0001F600>100}",
+                     result={"color": "red", "draws": ["white", "red"], "success": True},
+                     changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
+
+
+def emoji_keys(events: int = EVENTS) -> Iterator[str]:
+    """Purchases each of a trait of its own, named in 200 letters of 4 bytes."""
+    for n in range(events):
+        yield _event(n, "xp spend", changes=[{"file": "kris.toml",
+                                              "key": f"traits.{n:\U0001F600>200}",
+                                              "from": None, "to": 1}])
+
+
 def traits_of_long_names(events: int = 10_000, traits: int = 1000, size: int = 248
                          ) -> Iterator[str]:
     """A character buying a thousand traits and raising them, each named in as many
@@ -235,6 +252,10 @@ JOURNALS: dict[str, Callable[[], Iterator[str]]] = {
     "long character names": characters_of_long_names,
     "long file names": files_of_long_names,
     "long trait names": traits_of_long_names,
+    # Within every bound, 100,000 names of their own in letters of 4 bytes.
+    "100,000 emoji characters": lambda: characters_of_long_names(EVENTS),
+    "100,000 emoji players": emoji_players,
+    "100,000 emoji keys": emoji_keys,
     "a sheet made 2,000 times": sheets_made_again,
 }
 

@@ -562,3 +562,31 @@ def test_a_clone_whose_journal_has_crlf_line_endings_plays_on(table: Table, how:
         checked = cwx("check", cwd=clone)
         assert checked.status == 0, checked.stdout
     assert value(camp, "kris.toml", "xp") == value(win, "kris.toml", "xp")
+
+
+def test_the_lines_a_work_tree_appends_are_read_a_line_at_a_time(tmp_path: Path) -> None:
+    # 100,000 lines not yet committed (121 MB) once cost check in a clone 290 MB: the
+    # work tree's journal was read whole, and split whole, to look for an id met again.
+    import io
+    import tracemalloc
+
+    from cwx.git import grows
+
+    def line(n: int, id_: int) -> bytes:
+        return b'{"v":2,"id":"%016x","at":"2099-01-01T00:00:00.000Z","note":"%s"}\n' % (
+            id_, b"x" * 2000 if n else b"")
+
+    old = line(0, 0) + line(0, 1)
+    added = b"".join(line(n, n + 2) for n in range(1, 6000))
+    (tmp_path / "added").write_bytes(added)
+    with open(tmp_path / "added", "rb") as rest:
+        tracemalloc.start()
+        try:
+            alone = grows._appended_alone(old, old, rest)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert alone and peak < len(added) // 3, f"{peak:,} bytes held"
+    assert not grows._appended_alone(old, old, io.BytesIO(added + line(1, 1)))
+    assert not grows._appended_alone(old, old[:-1] + b" ", io.BytesIO(added))
+    assert grows._appended_alone(b"", b"", io.BytesIO(added + line(1, 5)))

@@ -351,6 +351,18 @@ def id_of(raw: bytes) -> bytes | None:
 _WRITTEN = re.compile(rb'\{"v":[0-9]{1,3},"id":"([^"\\\n]{1,64})"')
 
 
+def carries_any(file: Readable, ids: set[bytes]) -> bool | None:
+    """Whether a line read from `file` on carries one of `ids` (id_of, each line as git
+    holds it), a line at a time, never the file whole; None: a line too long to hold."""
+    for raw in lines_of(file):
+        if isinstance(raw, int):
+            return None
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if id_of(line[:-1] if line.endswith(b"\r") else line) in ids:
+            return True
+    return False
+
+
 def holding(path: str, only: tuple[bytes, ...], block: int = 1 << 20) -> Iterator[Event]:
     """The events of the lines that may hold any of `only` (keys or texts as cwx writes
     them: `sought`), numbered as every line is; the other lines are only counted, a block
