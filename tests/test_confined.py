@@ -202,7 +202,8 @@ def test_a_folder_link_into_another_campaign_leaves_this_one(table: Path,
     before = {path.name: path.read_bytes() for path in other.iterdir() if path.is_file()}
     for folder in ("oc", "d/up"):
         for args in (["char", "show", f"{folder}/sue.toml"], ["retire", f"{folder}/sue.toml"],
-                     ["char", "new", f"{folder}/x.toml", *CLOCKWORX], ["check", folder]):
+                     ["char", "new", f"{folder}/x.toml", *CLOCKWORX], ["check", folder],
+                     ["xp", "history", f"{folder}/sue.toml"], ["log", "-c", f"{folder}/sue.toml"]):
             ran = cwx(*args, cwd=table)
             said = ran.stdout + ran.stderr
             assert ran.status in (1, 2) and f"{folder}/" in said, (args, said)

@@ -241,7 +241,10 @@ class Campaign:
         from cwx.base.traitnames import fold
 
         is_folder = os.path.isdir(value)
-        if (os.path.lexists(value) and not is_folder) or not value.strip():
+        if os.path.lexists(value) and not is_folder:
+            confine(value, os.path.realpath(value))  # a file through a link out: refused
+            return value
+        if not value.strip():
             return value
         if is_folder and (self.root is None or os.path.dirname(value) or value in (".", "..")):
             raise BadFile("is a folder; give a character's file, or its name", path=value)
