@@ -7,7 +7,6 @@ as they were, and is named. Where keys are listed, keyring.py decides by signatu
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 
 from cwx.base.errors import CwxError
@@ -53,18 +52,11 @@ def standing(root: str, written: GMs) -> Standing:
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return Standing(written)
-    kept = os.path.join(repo.git_folder(clone), "cwx", "gms-" + hashlib.sha256(
-        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
-    found = _kept(kept)
+    kept = repo.kept_file(clone, "gms", settings.encode("utf-8", "surrogateescape"), touched)
+    found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
-        try:
-            os.makedirs(os.path.dirname(kept), exist_ok=True)
-            with open(kept, "w", encoding="utf-8") as file:
-                json.dump({"gms": found.gms, "changed": [list(c) for c in found.changed]},
-                          file)
-        except OSError:
-            pass  # kept for speed only: a read-only git folder asks again
+        repo.keep(kept, {"gms": found.gms, "changed": [list(c) for c in found.changed]})
     if _same(found.gms, written) or _committing(clone, settings, root, found.gms):
         return Standing(written, found.changed)  # as campaign.toml spells them
     return found
@@ -163,14 +155,15 @@ def _author(clone: Repository, commit: str) -> str:
     return repo.git(clone, "show", "-s", "--format=%an", commit).strip()
 
 
-def _kept(path: str) -> Standing | None:
+def _kept(told: object) -> Standing | None:
+    """A Standing as repo.keep kept it; None where it is not one."""
+    if not isinstance(told, dict):
+        return None
     try:
-        with open(path, encoding="utf-8") as file:
-            told = json.load(file)
         gms = told["gms"]
         return Standing(None if gms is None else tuple(str(gm) for gm in gms), tuple(
             Changed(str(commit), str(by), None if before is None else tuple(before),
                     None if after is None else tuple(after))
             for commit, by, before, after in told["changed"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None

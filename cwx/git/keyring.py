@@ -108,8 +108,6 @@ def _kept(root: str, name: str,
     whose campaign.toml was changed since it was made; else None. The commits that
     changed campaign.toml decide it: for the same ones (a check after a turn), the answer
     kept in the clone's git folder."""
-    import hashlib
-    import json
     import shutil
 
     clone = repo.of(root)
@@ -122,24 +120,14 @@ def _kept(root: str, name: str,
                        f":(literal){settings}").stdout
     if len(touched.splitlines()) < 2:
         return None
-    kept = os.path.join(repo.git_folder(clone), "cwx", f"{name}-" + hashlib.sha256(
-        settings.encode("utf-8", "surrogateescape") + b"\0" + touched).hexdigest()[:16])
-    try:
-        with open(kept, encoding="utf-8") as file:
-            told = json.load(file)
-    except (OSError, ValueError):
-        told = None
+    kept = repo.kept_file(clone, name, settings.encode("utf-8", "surrogateescape"), touched)
+    told = repo.read_kept(kept)
     if isinstance(told, list) and all(isinstance(item, str) for item in told):
         return told
-    told = work(clone, path, settings)
-    if told is not None:
-        try:
-            os.makedirs(os.path.dirname(kept), exist_ok=True)
-            with open(kept, "w", encoding="utf-8") as file:
-                json.dump(told, file)
-        except OSError:
-            pass  # kept for speed only: a clone whose git folder is read-only asks again
-    return told
+    answer = work(clone, path, settings)
+    if answer is not None:
+        repo.keep(kept, answer)
+    return answer
 
 
 def _said(item: Unsigned, journal_file: str) -> CwxError:

@@ -95,6 +95,39 @@ def git_folder(repo: Repository) -> str:
     return git(repo, "rev-parse", "--absolute-git-dir")
 
 
+def kept_file(repo: Repository, name: str, *decided_by: bytes) -> str:
+    """Where cwx keeps an answer worked out from the clone's history, for speed only: in
+    its git folder, named by `name` and a digest of what decides it (the path it is of,
+    the commits it was worked out from), so a history that moved is asked again."""
+    import hashlib
+
+    digest = hashlib.sha256(b"\0".join(decided_by)).hexdigest()[:16]
+    return os.path.join(git_folder(repo), "cwx", f"{name}-{digest}")
+
+
+def read_kept(path: str) -> object:
+    """The JSON a kept answer holds; None where there is none, or it is not JSON."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return None
+
+
+def keep(path: str, answer: object) -> None:
+    """An answer kept as JSON, at best: a clone whose git folder is read-only asks again."""
+    import json
+
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(answer, file)
+    except OSError:
+        pass
+
+
 def rebasing(repo: Repository) -> bool:
     """Whether a rebase is under way in the clone (stopped on a clash, or between picks)."""
     folder = git_folder(repo)
