@@ -124,9 +124,7 @@ def misread(event: Event, folded: Ledger) -> list[Forged]:
     """Each ledger key the re-play of `event` took from its line (a resolve's trait score)
     that is not what the ledger held at its place in the journal."""
     replaying = Replaying()
-    for file, key, value in _replaying(event)[1]:
-        replaying.played.setdefault((event.command[:40], file, key, value),
-                                    _Played()).add(event)
+    replaying._played_with(event, _replaying(event)[1])
     replaying._misplayed(folded)
     return replaying.shown
 
@@ -290,13 +288,18 @@ class Replaying:
                 if len(self.shown) < SHOWN:  # past them, an event found is only counted
                     self.shown += [item._replace(event=event.id, line=event.line)
                                    for item in found]
-            for file, key, value in reads if self.kept < MAX_READS else ():
-                where = (event.command[:40], file, key, value)
-                played = self.played.get(where)
-                if played is None:
-                    played = self.played[where] = _Played()
-                played.add(event)
-                self.kept += 1
+            self._played_with(event, reads)
+
+    def _played_with(self, event: Event, reads: Reads) -> None:
+        """`event` kept by the values its re-play took from its line, to hold to the
+        ledger once it is folded (at most MAX_READS events)."""
+        for file, key, value in reads if self.kept < MAX_READS else ():
+            where = (event.command[:40], file, key, value)
+            played = self.played.get(where)
+            if played is None:
+                played = self.played[where] = _Played()
+            played.add(event)
+            self.kept += 1
 
     def _replayed(self, event: Event) -> tuple[list[Forged], Reads]:
         """`_replaying(event)`, remembered for a move like one re-played before (a move of
