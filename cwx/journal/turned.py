@@ -25,6 +25,11 @@ class _Action(Record):
     success: object  # what its result says
     white_spent: bool
 
+    @classmethod
+    def of(cls, event: Event) -> _Action:
+        return cls(event.id, event.line, event.order, event.command[:40],
+                   event.result.get("success"), event.result.get("white_spent") is True)
+
 
 class Turn(Record):
     """A spend or curse as check compares it, and the actions of its character played
@@ -55,9 +60,7 @@ class Turned:
             self.turns.append(self._turn(event, draw))
         elif kind.action and isinstance(event.file, str) and \
                 (event.file in self.recent or len(self.recent) < MAX_FILES):
-            self.recent.setdefault(event.file, deque(maxlen=RECENT)).append(_Action(
-                event.id, event.line, event.order, event.command[:40],
-                event.result.get("success"), event.result.get("white_spent") is True))
+            self.recent.setdefault(event.file, deque(maxlen=RECENT)).append(_Action.of(event))
 
     def _turn(self, event: Event, draw: str) -> Turn:
         kept = list(self.recent.get(event.file or "", ()))
@@ -80,9 +83,7 @@ class Turned:
         far: dict[str, tuple[Event, _Action]] = {}
         for event in read(wanted) if wanted else ():
             if event.id in wanted and event.id not in far:
-                far[event.id] = (event, _Action(
-                    event.id, event.line, event.order, event.command[:40],
-                    event.result.get("success"), event.result.get("white_spent") is True))
+                far[event.id] = (event, _Action.of(event))
         for turn in standing:
             action = turn.found
             if action is None and turn.draw in far:
