@@ -96,8 +96,9 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
     supplies: dict[str, tuple[ledger.Dice, bool]] = {}
     counted: dict[str, guesses.Counting] = {}  # each ledger's journal's guesses, on the way
     ahead = clock.Ahead.hearer()
+    standing = _GMs()
     problems += _journals(found, homes, read, given, problems, valid, supplies, counted,
-                          (*_ticking(tick), ahead.note), ahead)
+                          (*_ticking(tick), ahead.note), ahead, standing)
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     problems += _carried(homes)
@@ -117,7 +118,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
                   supplied, board.pending, board.revealed, board.void, board.replaced,
                   tuple(ahead.found), _keys_changed(homes),
                   _held(first.root, counting, board) if first.root and counting else {},
-                  _gms_changed(homes))
+                  standing.changed(homes))
 
 
 def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[str, Held]:
@@ -229,7 +230,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
               supplies: dict[str, tuple[ledger.Dice, bool]],
               counted: dict[str, guesses.Counting],
               ticking: tuple[Callable[[journal.Event], None], ...],
-              ahead: clock.Hearer) -> list[CwxError]:
+              ahead: clock.Hearer, standing: _GMs) -> list[CwxError]:
     """Each journal's lines, and each campaign's own journal against its files (read
     once, for its lines and its ledger)."""
     ledgers = {os.path.realpath(home.journal_file): home for home in homes.values()}
@@ -240,7 +241,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         lines = BadLines(path)
         ahead.path = path
         home = ledgers.get(os.path.realpath(path))
-        heard = seal.Reveals(_gms(home))  # on the pass that reads every line
+        heard = seal.Reveals(standing.gms(home))  # on the pass that reads every line
         cursing = _Cursing(heard.gms)
         hearers = (*ticking, cursing.note)
         if home is not None:
@@ -337,17 +338,42 @@ def _cursed_by_a_player(path: str, cursing: _Cursing,
             for event in cursing.found if event.player is not None]
 
 
-def _gms(home: Campaign | None) -> tuple[str, ...] | None:
-    """The campaign's GMs in force (campaign.toml's gm, as far as a GM changed it:
-    gmlist.py), or None: anyone seals (a campaign.toml that cannot be read is named on
-    its own)."""
-    if home is None or home.root is None:
-        return None
-    try:
-        written = home.settings().gm
-    except CwxError:
-        return None
-    return _gm_standing(home, written).gms
+class _GMs:
+    """The GMs in force of each campaign a check meets (gmlist.py, keyring.py), asked of
+    its history once: for its seals and reveals, and for the changes of gm said at the
+    end."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, gmlist.Standing | None] = {}
+
+    def of(self, home: Campaign) -> gmlist.Standing | None:
+        """None: no campaign, or a campaign.toml that cannot be read (named on its own)."""
+        if home.root is None:
+            return None
+        if home.root not in self.found:
+            try:
+                written = home.settings().gm
+            except CwxError:
+                self.found[home.root] = None
+            else:
+                self.found[home.root] = _gm_standing(home, written)
+        return self.found[home.root]
+
+    def gms(self, home: Campaign | None) -> tuple[str, ...] | None:
+        """The campaign's GMs in force (campaign.toml's gm, as far as a GM changed it), or
+        None: anyone seals."""
+        found = self.of(home) if home is not None else None
+        return None if found is None else found.gms
+
+    def changed(self, homes: dict[str, Campaign]) -> tuple[CwxError, ...]:
+        """Each change of a campaign's gm that no GM in force made: a note, as a change of
+        [keys] is (it stays in the history, counting for nothing; a seal by a player it
+        named is the finding)."""
+        from cwx.git import gmlist
+
+        return tuple(CwxError(gmlist.said(change), path=_in(home, "campaign.toml"))
+                     for home in homes.values() if (found := self.of(home)) is not None
+                     for change in found.changed)
 
 
 def _gm_standing(home: Campaign, written: tuple[str, ...] | None) -> gmlist.Standing:
@@ -376,26 +402,6 @@ def _gms_said(home: Campaign | None, gms: tuple[str, ...] | None) -> str:
         return said
     return (f"the GMs in force: gm = {list(gms or ())}; campaign.toml's gm = "
             f"{list(written or ())} holds a change no GM made")
-
-
-def _gms_changed(homes: dict[str, Campaign]) -> tuple[CwxError, ...]:
-    """Each change of a campaign's gm that no GM in force made, where the table lists
-    no keys: a note, as a change of [keys] is (it stays in the history, counting for
-    nothing; a seal by a player it named is the finding)."""
-    from cwx.git import gmlist
-
-    found: list[CwxError] = []
-    for home in homes.values():
-        if home.root is None:
-            continue
-        try:
-            written = home.settings().gm
-        except CwxError:
-            continue
-        found += [CwxError(gmlist.said(change),
-                           path=os.path.normpath(os.path.join(home.root, "campaign.toml")))
-                  for change in _gm_standing(home, written).changed]
-    return tuple(found)
 
 
 def _twins(path: str, repeated: list[str]) -> list[CwxError]:
