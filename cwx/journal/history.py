@@ -13,6 +13,7 @@ end says (a character's last action, a file's latest event), backwards (recent.p
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -349,15 +350,15 @@ def _whole(change: journal.Edit, key: str) -> Any:
     nothing; a secret or unreadable one: nothing the ledger knows)."""
     if change.removed or change.text is None:
         return None
-    if _last_whole[0] != change.text:  # a sheet made again as it was is read once
-        try:
-            values = ledger.values_of(tomlread.loads(change.text))
-        except CwxError:
-            values = {}
-        _last_whole[:] = [change.text, values]
-    return _last_whole[1].get(key)
+    return _values_of(change.text).get(key)
 
 
-# The last text `_whole` read, and its values: `char new --force` of one sheet 2,000
-# times, 990 traits each, once took `xp history` 19 s.
-_last_whole: list[Any] = [None, {}]
+# A sheet made again as it was is read once (the last text read is kept): `char new
+# --force` of one sheet 2,000 times, 990 traits each, once took `xp history` 19 s.
+@functools.lru_cache(maxsize=1)
+def _values_of(text: str) -> dict[str, Any]:
+    """The values the ledger follows in a sheet's text (none, where it cannot be read)."""
+    try:
+        return ledger.values_of(tomlread.loads(text))
+    except CwxError:
+        return {}
