@@ -248,8 +248,11 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
     corrected: list[Corrected] = []
     refused: list[str] = []
     kept = [] if kept is None else kept
+    from cwx.campaign import checks
+
     with open_("reconcile", paths, camp) as change:
-        folded = camp.ledger()
+        ruled = checks.Ruled()
+        folded = camp.ledger(each=ruled.note if numbers_only else None)
         for path in paths:
             name = change.name_of(path)
             if name not in folded.known:
@@ -270,6 +273,11 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
                     corrected.append(Corrected(name, key, difference.file, value))
         if any(c.key and systems.conserved(c.key) for c in corrected):
             refused += _supply_kept(camp, folded, change, paths, corrected)
+        # After a merge (the hooks, sync): a line the rules do not give is never followed.
+        if numbers_only and corrected and (forged := ruled.found(camp.journal_file, folded)):
+            raise RuleForbids(f"the journal holds a line the rules do not give, which no file "
+                              f"is brought to, so cwx changed nothing: line {forged[0].line}: "
+                              f"{forged[0].message}", path=change.journal)
         if refused:
             raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "

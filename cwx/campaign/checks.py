@@ -245,20 +245,15 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         cursing = _Cursing(heard.gms)
         hearers = (*ticking, cursing.note)
         if home is not None:
-            counting = counted[os.path.realpath(path)] = guesses.Counting()
-            replaying, ended, turning = rederive.Replaying(), ends.Ends(), turned.Turned()
+            ruled = Ruled()
+            counting = counted[os.path.realpath(path)] = ruled.counting
             try:
-                folded = home.ledger(lines.add, _hearing(counting.note, heard.note,
-                                                         replaying.note, ended.note,
-                                                         turning.note, *hearers))
+                folded = home.ledger(lines.add, _hearing(ruled.note, heard.note, *hearers))
             except journal.Crowded as crowded:  # read no further: its one finding
                 said.append(crowded)
                 continue
-            forged = _twins(path, folded.repeated) + \
-                _forged(path, replaying, counting, folded) + _swapped(path, counting) + \
-                _in_vain(path, counting) + _sealed_over_silently(path, counting) + \
-                _ended_in_vain(path, ended) + _turned_in_vain(path, turning, counting) + \
-                _not_as_guessed(path, home, counting)
+            forged = _twins(path, folded.repeated) + ruled.found(path, folded) + \
+                _sealed_over_silently(path, counting) + _not_as_guessed(path, home, counting)
             against = _against_the_ledger(home, read.get(home.real or "", {}), folded,
                                           [os.path.realpath(p) for p in given],
                                           {os.path.realpath(e.path) for e in problems
@@ -297,6 +292,29 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+class Ruled:
+    """Check's re-play of one campaign's journal, heard as its ledger is folded (the journal
+    read once): each event the rules do not give, named once the ledger is read. The
+    reconcile hears it too, so no file is brought to a ledger that counts such a line."""
+
+    def __init__(self) -> None:
+        self.counting = guesses.Counting()
+        self.replaying, self.ended, self.turning = rederive.Replaying(), ends.Ends(), \
+            turned.Turned()
+
+    def note(self, event: journal.Event) -> None:
+        for hear in (self.counting.note, self.replaying.note, self.ended.note,
+                     self.turning.note):
+            hear(event)
+
+    def found(self, path: str, folded: ledger.Ledger) -> list[CwxError]:
+        """Each change, settlement or turn of the journal at `path` the rules do not give."""
+        return _forged(path, self.replaying, self.counting, folded) + \
+            _swapped(path, self.counting) + _in_vain(path, self.counting) + \
+            _counted_otherwise(path, self.counting) + _ended_in_vain(path, self.ended) + \
+            _turned_in_vain(path, self.turning, self.counting)
 
 
 def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting,
@@ -443,6 +461,18 @@ def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
                      "experience is none the rules give (a reveal line written or copied by "
                      f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
             for line, reveal, guess, why in counting.settled_in_vain()]
+
+
+def _counted_otherwise(path: str, counting: guesses.Counting) -> list[CwxError]:
+    """Each reveal that says a guess counts where the rules, re-played from its guess line,
+    say it counts for nothing, or the other way (a guess the GM had, denied)."""
+    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]} "
+                     f"(result.guesses, counted) and {why}: a reveal settles each guess it "
+                     "lists as the rules give (a line written by hand?); `cwx undo "
+                     f"{reveal}` takes it back, and the GM's `cwx clock reveal` then settles "
+                     "its guesses again", path=path, line=line)
+            for line, reveal, guess, why in counting.counted_otherwise(
+                held=lambda asked: guesses.scores_held(path, asked))]
 
 
 def _sealed_over_silently(path: str, counting: guesses.Counting) -> list[CwxError]:

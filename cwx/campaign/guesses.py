@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from cwx.base.errors import Conflict, RuleForbids
 from cwx.campaign import seal
 from cwx.journal import lines as journal
+from cwx.journal import sealed
 
 # What the journal says of guesses is its model's: named here for the campaign's readers.
 from cwx.journal.sealed import REPLACES as REPLACES
@@ -30,6 +31,7 @@ from cwx.journal.sealed import Guess as Guess
 from cwx.journal.sealed import board as board
 from cwx.journal.sealed import guess_of as guess_of
 from cwx.journal.sealed import late as late
+from cwx.journal.sealed import scores_held as scores_held
 from cwx.journal.sealed import settlements as settlements
 from cwx.rules import clockworx
 from cwx.systems import clockworx as system
@@ -366,61 +368,17 @@ def _not_counted(change: Change, guess: Guess, path: str | None, done: set[str |
     if path is None:
         return None  # a score without a character: the outcome alone
     if guess.file in done:
-        return "its character had guessed on this number"
+        return sealed.AGAIN
     if not os.path.lexists(path):
-        return f"{guess.file} is gone"
+        return sealed.said_gone(guess)
     try:
         sheet = change.character(path, system.NAME)
     except CwxError as error:
         return f"{guess.file}: {error.message}"
     now = sheet.traits.get(guess.trait) if guess.trait else None
     if guess.score not in (held if held is not None else {now}):
-        return (f"its score ({guess.score}) is no {guess.trait or 'untrained'} score "
-                f"{guess.who or guess.file} had by the guess")
+        return sealed.said_unheld(guess)
     return None
-
-
-def scores_held(journal_path: str, guesses: Sequence[Guess],
-                ) -> dict[str, set[int | None] | None]:
-    """For each guess (by id), every score of the guessed trait its character had by the
-    guess, by the journal: made with, or changed from or to, in an event stamped before
-    it. A score of any of them is honest, whatever the clones saw of each other (the GM's
-    raise a player had not pulled); one it never had is not. None: the journal never made
-    or changed the file (one made by hand and adopted: its own value stands). The journal
-    is read once for them all."""
-    from cwx.base.errors import CwxError
-    from cwx.journal import history, ledger
-    from cwx.toml import tomlread
-
-    files = {guess.file for guess in guesses if guess.file is not None}
-    steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
-    for event in history.every(journal_path):
-        steps += [((event.when, event.id), step) for step in event.changes
-                  if step.file in files]
-    found: dict[str, set[int | None] | None] = {}
-    for guess in guesses:
-        if guess.file is None:
-            found[guess.id] = None
-            continue
-        key = system.trait_key(guess.trait) if guess.trait else None
-        held: set[int | None] = set()
-        known = False
-        for order, step in steps:
-            if order >= (guess.when, guess.id) or step.file != guess.file:
-                continue
-            known = True
-            if step.key is None and step.text is not None:
-                try:
-                    values = ledger.values_of(tomlread.loads(step.text))
-                except CwxError:
-                    continue
-                held.add(values.get(key) if key else None)
-            elif key is not None and step.key == key:
-                held.update(v for v in (step.before, step.after)
-                            if v is None or isinstance(v, int))
-        found[guess.id] = ({None} if known else None) if key is None else \
-            (held if known and held else None)
-    return found
 
 
 def settled_text(entries: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -127,10 +127,15 @@ class Journal:
 
     def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
         """Each reveal (line, id) that settles a guess (id) never made, or one an earlier
-        reveal settled, and why in words; an undone reveal settles nothing."""
+        reveal settled, or says it counts where the rules say otherwise, and why in words;
+        an undone reveal settles nothing."""
         self.guesses()
         assert self._heard is not None
-        return self._heard.settled_in_vain(self.undone())
+        undone = self.undone()
+        return self._heard.settled_in_vain(undone) + [
+            (line, reveal, guess.id, why) for line, reveal, guess, why in
+            self._heard.counted_otherwise(undone, lambda asked: sealed.scores_held(
+                self.path, asked))]
 
     def told(self, event: Event, *, actor: bool = True) -> str:
         """The event in words, as the recap and a commit message tell it."""

@@ -7,7 +7,7 @@ lines that can hold one."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from cwx.base.errors import BadValue
@@ -15,7 +15,7 @@ from cwx.base.record import Record
 from cwx.journal import lines as journal
 from cwx.journal import recent
 from cwx.rules import clockworx
-from cwx.systems.clockworx import GUESSING
+from cwx.systems.clockworx import GUESSING, trait_key
 
 SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
 SETTLED: Final = "guesses"  # the key of a reveal's result that lists the guesses it settled
@@ -88,15 +88,18 @@ class Board(Record):
     void: tuple[Guess, ...] = ()  # guesses on a number the GM sealed anew over (--void)
     replaced: Mapping[str, str] = {}  # a commitment sealed over -> the seal that did
     sealed_over: Mapping[str, str] = {}  # a commitment sealed over -> when it first was
+    # Guesses a reveal settled that was undone since (named by check, taken back): they
+    # wait for the GM to reveal again, the only ones a reveal of a shown number settles.
+    reopened: frozenset[str] = frozenset()
 
     def on(self, commitment: str) -> list[Guess]:
         """The guesses a reveal of `commitment` settles: those waiting on it while it is
         sealed. One that reaches the GM after the number was shown counts for nothing,
         whatever its stamp says: a stamp is a clone's word, and anyone could write one
-        from before the reveal once the number is known."""
-        if commitment in self.revealed:
-            return []
-        return [guess for guess in self.pending if guess.commitment == commitment]
+        from before the reveal once the number is known. Once shown, only those a reveal
+        taken back had settled wait for it (they reached the GM before the number)."""
+        return [guess for guess in self.pending if guess.commitment == commitment and
+                (commitment not in self.revealed or guess.id in self.reopened)]
 
     def late(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
         """Each guess still waiting whose number was shown (by id: when it first was): it
@@ -104,7 +107,7 @@ class Board(Record):
         of a moment: only a reveal stamped by then (`by` says which stamps are) showed it."""
         return {guess.id: shown for guess in self.pending
                 if (shown := late(guess, self.revealed)) is not None and
-                (by is None or by(shown))}
+                guess.id not in self.reopened and (by is None or by(shown))}
 
     def voided(self, by: Callable[[str], bool] | None = None) -> dict[str, str]:
         """Each guess void (by id: the seal that sealed over its number before it was
@@ -160,6 +163,9 @@ class Counting:
         # What each reveal (by `opened`'s place) says of the guess it settles: held to the
         # guess line itself once the journal is read (git puts lines anywhere).
         self.copies: list[tuple[object, ...]] = []
+        # What each reveal (by `opened`'s place) says of whether the guess counts: (the
+        # `counted` it says, its `why`), re-played from the guess lines once read.
+        self.verdicts: list[tuple[object, object]] = []
         # Each seal as the journal orders it: (line, id, commitment, replaces, player).
         self.seals: list[tuple[int, str, str, object, str | None]] = []
 
@@ -186,7 +192,8 @@ class Counting:
                 self.settled.setdefault(entry, item.id)
                 if len(self.opened) < MAX_REPLACED:
                     self.opened.append((entry, item.line, item.id, commitment))
-                    self.copies.append(copy)
+                    self.copies.append(copy[:len(COPIED)])
+                    self.verdicts.append((copy[len(COPIED)], copy[len(COPIED) + 1]))
 
     def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
         """Each reveal (its line and id) that settles a guess made on another commitment
@@ -214,6 +221,40 @@ class Counting:
                 said.append((line, reveal, guess, otherwise))
         return said
 
+    def counted_otherwise(self, undone: set[str] | None = None,
+                          held: Callable[[list[Guess]], Mapping[str, set[int | None] | None]]
+                          | None = None) -> list[tuple[int, str, Guess, str]]:
+        """Each reveal (its line and id) that says a guess counts where the rules say it
+        counts for nothing, or the other way, or for another reason, re-played from the
+        guess lines (guesses.settle): why, in words. `held` gives the scores each guess's
+        character had by it (scores_held); a reveal `undone` settles nothing."""
+        undone = self.turns.undone() if undone is None else undone
+        listed: dict[str, list[tuple[int, Guess, tuple[object, ...]]]] = {}
+        for (entry, line, reveal, _), verdict in zip(self.opened, self.verdicts, strict=True):
+            if reveal not in undone and entry in self.found:
+                listed.setdefault(reveal, []).append((line, self.found[entry], verdict))
+        asked = [made for entries in listed.values() for _, made, (counted, why) in entries
+                 if counted is False and why == said_unheld(made)]
+        scores = held(asked) if held is not None and asked else {}
+        said: list[tuple[int, str, Guess, str]] = []
+        for reveal, entries in listed.items():
+            done: set[str] = set()  # the files whose guess counted, as the rules give
+            for line, guess, (counted, why) in entries:
+                gives = _verdict(guess, done, why, scores.get(guess.id, None)
+                                 if guess.id in scores else _UNASKED)
+                if gives is None and guess.file is not None:
+                    done.add(guess.file)
+                if counted is False and gives is None:
+                    said.append((line, reveal, guess, f"says it counts for nothing "
+                                 f"({str(why)[:80]!r}), where the rules count it"))
+                elif counted is not False and gives is not None:
+                    said.append((line, reveal, guess,
+                                 f"counts it, where the rules give nothing: {gives}"))
+                elif counted is False and why != gives:
+                    said.append((line, reveal, guess, f"says it counts for nothing "
+                                 f"({str(why)[:80]!r}), where the rules say: {gives}"))
+        return said
+
     def sealed_over_silently(self, board: Board) -> list[tuple[int, str, str, list[Guess]]]:
         """Each seal (its line and id) made over an unrevealed commitment, by the player
         who sealed that one, that says nothing of it (no `replaces`), while guesses wait on
@@ -237,17 +278,62 @@ class Counting:
 
     def board(self) -> Board:
         undone = self.turns.undone()
+        # A reveal taken back settles nothing: the guesses it listed wait to be settled
+        # again by the GM's next reveal (the number stays shown: no other guess does).
+        standing = {guess for guess, _, reveal, _ in self.opened if reveal not in undone}
+        reopened = frozenset(guess for guess, _, reveal, _ in self.opened
+                             if reveal in undone and guess not in standing)
+        settled: dict[str, str] = {}
+        for guess, _, reveal, _ in self.opened:
+            if reveal not in undone:
+                settled.setdefault(guess, reveal)
+        for guess, reveal in self.settled.items():
+            if guess not in reopened:
+                settled.setdefault(guess, reveal)
         left = sorted((guess for guess in self.found.values()
-                       if guess.id not in self.settled and guess.id not in undone),
+                       if guess.id not in settled and guess.id not in undone),
                       key=lambda guess: (guess.when, guess.id))
         # A guess on a number sealed over before its reveal waits for nothing: void.
         void = tuple(guess for guess in left if guess.commitment in self.replaced and
                      guess.commitment not in self.revealed)
         waiting = tuple(guess for guess in left if guess not in void)
-        return Board(waiting, self.settled, self.revealed, void, self.replaced, self.sealed_over)
+        return Board(waiting, settled, self.revealed, void, self.replaced, self.sealed_over,
+                     reopened)
+
+
+AGAIN = "its character had guessed on this number"  # a second guess of one character
+_UNASKED = object()  # scores held not asked: the reveal says none of them
+
+
+def said_gone(guess: Guess) -> str:
+    """Why a guess counts for nothing where its file is gone from the GM's clone."""
+    return f"{guess.file} is gone"
+
+
+def said_unheld(guess: Guess) -> str:
+    """Why a guess counts for nothing where its score is none its character had by it."""
+    return (f"its score ({guess.score}) is no {guess.trait or 'untrained'} score "
+            f"{guess.who or guess.file} had by the guess")
+
+
+def _verdict(guess: Guess, done: set[str], why: object, held: object) -> str | None:
+    """Why the rules give a settled guess nothing (None: it counts), re-played from its
+    guess line and the reveal's earlier guesses (`done`: their files that counted). What
+    the GM's clone alone knows is its word: the file gone or unreadable there, or the
+    score its sheet held where the journal never made or changed it (`held` None)."""
+    if guess.file is None:
+        return None  # a score without a character: the outcome alone
+    if guess.file in done:
+        return AGAIN
+    if isinstance(why, str) and (why == said_gone(guess) or why.startswith(f"{guess.file}: ")):
+        return why
+    if held is None or (isinstance(held, set) and guess.score not in held):
+        return said_unheld(guess)
+    return None
 
 
 COPIED = ("guess", "trait", "score", "file")  # what a reveal copies of a guess line
+VERDICT = ("counted", "why")  # what a reveal says of whether a guess counts
 
 
 def _entries(listed: object) -> Iterable[tuple[str, tuple[object, ...]]]:
@@ -255,7 +341,7 @@ def _entries(listed: object) -> Iterable[tuple[str, tuple[object, ...]]]:
     if isinstance(listed, list):
         for entry in listed[:10_000]:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-                yield entry["id"], tuple(entry.get(name) for name in COPIED)
+                yield entry["id"], tuple(entry.get(name) for name in (*COPIED, *VERDICT))
 
 
 def _copied_otherwise(guess: Guess, copy: tuple[object, ...]) -> str | None:
@@ -273,6 +359,50 @@ def _copied_otherwise(guess: Guess, copy: tuple[object, ...]) -> str | None:
 
 
 # ---------------------------------------------------------------- read from the journal
+
+
+def scores_held(journal_path: str, guesses: Sequence[Guess],
+                ) -> dict[str, set[int | None] | None]:
+    """For each guess (by id), every score of the guessed trait its character had by the
+    guess, by the journal: made with, or changed from or to, in an event stamped before
+    it. A score of any of them is honest, whatever the clones saw of each other (the GM's
+    raise a player had not pulled); one it never had is not. None: the journal never made
+    or changed the file (one made by hand and adopted: its own value stands). The journal
+    is read once for them all."""
+    from cwx.base.errors import CwxError
+    from cwx.journal import history, ledger
+    from cwx.toml import tomlread
+
+    files = {guess.file for guess in guesses if guess.file is not None}
+    steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
+    for event in history.every(journal_path):
+        steps += [((event.when, event.id), step) for step in event.changes
+                  if step.file in files]
+    found: dict[str, set[int | None] | None] = {}
+    for guess in guesses:
+        if guess.file is None:
+            found[guess.id] = None
+            continue
+        key = trait_key(guess.trait) if guess.trait else None
+        held: set[int | None] = set()
+        known = False
+        for order, step in steps:
+            if order >= (guess.when, guess.id) or step.file != guess.file:
+                continue
+            known = True
+            if step.key is None and step.text is not None:
+                try:
+                    values = ledger.values_of(tomlread.loads(step.text))
+                except CwxError:
+                    continue
+                held.add(values.get(key) if key else None)
+            elif key is not None and step.key == key:
+                held.update(v for v in (step.before, step.after)
+                            if v is None or isinstance(v, int))
+        found[guess.id] = ({None} if known else None) if key is None else \
+            (held if known and held else None)
+    return found
+
 
 
 def counted(path: str | None, seals: bool = False) -> Counting:

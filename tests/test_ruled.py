@@ -1,0 +1,133 @@
+"""What check re-plays beyond each event's own changes (issue 30): a reveal's word on whether
+each guess counts, a making's text, the `from` of a die moved, a clock drifting ahead.
+Each finding is one line with the next step, and that step, followed, settles it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import cwx
+from tests.test_post import _identity, play, sync, table_of_three
+from tests.test_sealed import _guessed_in_one_folder
+
+__all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write(path: Path, lines: list[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+
+
+def _xp(folder: Path) -> int:
+    return int(next(line for line in (folder / "kris.toml").read_text().splitlines()
+                    if line.startswith("xp")).split("=")[1].split("#")[0])
+
+
+# ---------------------------------------------------------------- a reveal's word
+
+
+@pytest.mark.parametrize("why", [
+    "its character had guessed on this number",  # no other guess of Kris's on it
+    "its score (3) is no Repair score kris had by the guess",  # Kris made with Repair 3
+    "the GM says so",  # no reason the rules give
+])
+def test_a_reveal_that_denies_a_guess_it_listed_is_named_and_revealing_again_settles_it(
+        tmp_path: Path, why: str) -> None:
+    """The GM's reveal lists Kris's exact guess but says it counts for nothing: check
+    names it; the advice followed (the reveal undone, the GM reveals again) gives the 6 xp."""
+    folder = _guessed_in_one_folder(tmp_path / "camp", 3)
+    assert cwx("clock", "reveal", cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = _lines(path)
+    reveal = lines[-1]
+    entry = reveal["result"]["guesses"][0]
+    del entry["xp_total"]
+    entry.update(counted=False, why=why)
+    reveal["changes"] = []
+    _write(path, lines)
+    (folder / "kris.toml").write_text((folder / "kris.toml").read_text().replace(
+        "xp = 6", "xp = 0"))
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    said = [line.split("/camp/")[-1] for line in checked.stdout.splitlines()
+            if f"reveal {reveal['id'][:8]}" in line]
+    assert said == [f"journal.jsonl:{len(lines)}: reveal {reveal['id'][:8]} settles kris's guess "
+                    f"{entry['id'][:8]} (result.guesses, counted) and says it counts for "
+                    f"nothing ({why!r}), where the rules count it: a reveal settles each guess "
+                    f"it lists as the rules give (a line written by hand?); `cwx undo "
+                    f"{reveal['id']}` takes it back, and the GM's `cwx clock reveal` then "
+                    "settles its guesses again"], checked.stdout
+    assert cwx("undo", reveal["id"], "--player", "Vic", cwd=folder).status == 0
+    assert cwx("check", folder).status == 0
+    assert cwx("clock", "reveal", cwd=folder).status == 0  # the GM's, settling it again
+    assert _xp(folder) == 6
+    assert cwx("check", folder).status == 0
+
+
+def test_a_reveal_is_held_to_the_rules_on_a_second_guess_of_one_character(
+        tmp_path: Path) -> None:
+    """Two clones guessed for Kris at once (a guess line copied with a new id): the honest
+    reveal counts the first alone and passes; one that counts both is named."""
+    folder = _guessed_in_one_folder(tmp_path / "camp", 3)
+    path = folder / "journal.jsonl"
+    lines = _lines(path)
+    lines.append({**lines[-1], "id": "9" * 16, "at": lines[-1]["at"][:-4] + "999Z"})
+    _write(path, lines)
+    assert cwx("clock", "reveal", cwd=folder).status == 0
+    assert cwx("check", folder).status == 0
+    lines = _lines(path)
+    reveal = lines[-1]
+    second = reveal["result"]["guesses"][1]
+    assert second["why"] == "its character had guessed on this number"
+    del second["why"], second["counted"]
+    reveal["changes"][0]["to"] = 12
+    _write(path, lines)
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    assert f"reveal {reveal['id'][:8]} settles kris's guess 99999999 (result.guesses, " \
+           "counted) and counts it, where the rules give nothing: its character had " \
+           "guessed on this number" in checked.stdout, checked.stdout
+
+
+def test_a_pull_that_brings_a_denied_guess_or_a_forged_gain_changes_no_file(
+        tmp_path: Path) -> None:
+    """Real git: the GM seals, Alice guesses 3, the GM reveals it counting for nothing and
+    pushes a forged gain for Kris past the hooks; Alice's pull names both in her check, and
+    her hook brings no file to the ledger they make (no hook makes a file follow a line the
+    rules do not give)."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    play(gm, "GM", "clock", "pick", "--seal", "--target", "3")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    play(gm, "GM", "clock", "reveal")
+    path = gm / "journal.jsonl"
+    lines = _lines(path)
+    reveal = lines[-1]
+    entry = reveal["result"]["guesses"][0]
+    entry.update(counted=False, why="the GM says so")
+    reveal["changes"] = []
+    gain = {**reveal, "id": "f" * 16, "command": "clock resolve", "who": "Kris",
+            "file": "kris.toml", "result": {"target": 4, "guess": 4, "distance": 0,
+                                            "trait": "Repair", "score": 3, "success": True,
+                                            "critical": True, "xp": 6},
+            "changes": [{"file": "kris.toml", "key": "xp", "from": 0, "to": 1000}]}
+    _write(path, [*lines, gain])
+    table.git(gm, "checkout", "kris.toml")
+    table.git(gm, "commit", "-qam", "the reveal", "--no-verify")
+    table.git(gm, "push", "-q", "origin", "main")
+    table.git(alice, "pull", "-q", "--no-rebase")
+    assert _xp(alice) == 0
+    checked = play(alice, "Alice", "check", status=1)
+    assert f"reveal {reveal['id'][:8]} settles Kris's guess" in checked or \
+        f"reveal {reveal['id'][:8]} settles kris's guess" in checked, checked
+    assert "clock resolve ffffffff changes kris.toml xp 0 → 1000" in checked
