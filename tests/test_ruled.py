@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cwx
+from tests.helpers import cwx, saga
 from tests.test_post import _identity, play, sync, table_of_three
 from tests.test_sealed import _guessed_in_one_folder
 
@@ -131,3 +131,64 @@ def test_a_pull_that_brings_a_denied_guess_or_a_forged_gain_changes_no_file(
     assert f"reveal {reveal['id'][:8]} settles Kris's guess" in checked or \
         f"reveal {reveal['id'][:8]} settles kris's guess" in checked, checked
     assert "clock resolve ffffffff changes kris.toml xp 0 → 1000" in checked
+
+
+# ---------------------------------------------------------------- a making
+
+
+def _remade(campaign: Path, file: str, text: str, *, id_: str, created: bool) -> None:
+    """A `char new` line written by hand, as a forger's clone writes it (having seen the
+    file's latest event), and the file it says."""
+    lines = _lines(campaign / "journal.jsonl")
+    last = lines[-1]
+    made = {"v": 2, "id": id_, "at": last["at"][:-4] + "999Z", "command": "char new",
+            "who": None, "file": file, "bag": None, "player": "Mallory",
+            "result": {"saw": {"at": last["at"], "id": last["id"]}},
+            "changes": [{"file": file, "created": created, "text": text}]}
+    _write(campaign / "journal.jsonl", [*lines, made])
+    (campaign / file).write_text(text)
+
+
+def test_a_remaking_over_a_character_that_earned_experience_is_named(tmp_path: Path) -> None:
+    """Kris earns 2 xp; a forged `char new` (a remaking, within C1's 12 points, xp 0) makes
+    him anew: the rules refuse `char new --force` over him. Named; its undo and a reconcile
+    (the advice) give him back as played."""
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=campaign).status == 0
+    text = (campaign / "kris.toml").read_text().replace("xp = 2", "xp = 0")
+    _remade(campaign, "kris.toml", text.replace("Tough = 5", "Tough = 6"),
+            id_="ad2ad2ad2ad2ad22", created=False)
+    checked = cwx("check", campaign)
+    assert checked.status == 1
+    assert f"journal.jsonl:{len(_lines(campaign / 'journal.jsonl'))}: char new ad2ad2ad makes " \
+           "kris.toml anew over a character with 2 xp earned (by the lines it saw), which " \
+           "`char new --force` refuses: a character that earned any is retired first: a " \
+           "change the rules do not give (a line no cwx wrote?); `cwx undo ad2ad2ad` takes " \
+           "it back" in checked.stdout, checked.stdout
+    assert cwx("undo", "ad2ad2ad", cwd=campaign).status == 0
+    assert cwx("reconcile", campaign).status == 0
+    assert _xp(campaign) == 2 and "Tough = 5" in (campaign / "kris.toml").read_text()
+    assert cwx("check", campaign).status == 0
+    # An honest remaking of a character that earned nothing passes.
+    assert cwx("char", "new", campaign / "sue2.toml", "--system", "clockworx", "-t", "A=3",
+               "-t", "B=3", "-t", "C=3").status == 0
+    assert cwx("char", "new", campaign / "sue2.toml", "--system", "clockworx", "-t", "A=4",
+               "-t", "B=4", "-t", "C=4", "--force").status == 0
+    assert cwx("check", campaign).status == 0
+
+
+def test_a_colour_wheel_making_is_held_to_what_creation_gives(tmp_path: Path) -> None:
+    """A forged making of a Color Wheel character holding luck and two traits on red (W2:
+    one trait a colour, no dice) is named, as a ClockWorx making with experience is."""
+    campaign = saga(tmp_path / "camp")
+    text = (campaign / "sue.toml").read_text().replace(
+        'red = ["Strong"]', 'red = ["Strong", "Quick"]').replace("white = 0", "white = 2")
+    assert 'red = ["Strong", "Quick"]' in text and "white = 2" in text
+    _remade(campaign, "zoe.toml", text.replace('"Sue"', '"Zoe"'), id_="ad3ad3ad3ad3ad33",
+            created=True)
+    checked = cwx("check", campaign)
+    assert checked.status == 1
+    assert "char new ad3ad3ad makes zoe.toml a character with 2 white and 0 black dice held " \
+           "and traits traded for on red, which no making gives" in checked.stdout, \
+        checked.stdout

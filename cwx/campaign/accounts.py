@@ -736,7 +736,7 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
     # was played with the ledger's score (a fold of the journal) only where it decides.
     unruled = event.id not in undos.undone | undos.void and (
         _astray(read, event) or _misundone(read, event) or (not redo and (
-            _forged(event) or _settles_in_vain(read, event) or
+            _forged(event) or _settles_in_vain(read, event) or _remade(read, event) or
             (why is not None and _misplayed(read, event)))))
     if unruled:
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
@@ -752,6 +752,17 @@ def _forged(event: journal.Event) -> bool:
     from cwx.journal import rederive
 
     return bool(rederive.replayed(event)) if event.undoes is None else False
+
+
+def _remade(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` makes a character anew over one that earned experience or bought
+    traits (`cwx check` names it): anyone takes it back."""
+    from cwx.journal import ledger, rederive
+
+    if event.command != "char new" or all(c.created for c in event.changes):
+        return False
+    return any(item.event == event.id for item in rederive.remade_over_earned(
+        read.path, ledger.read(read.path), read.undone()))
 
 
 def _misplayed(read: history.Journal, event: journal.Event) -> bool:

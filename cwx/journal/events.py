@@ -44,7 +44,7 @@ def _as_made(file: str, text: str) -> str | None:
     if earned is None:
         return None
     return (f"makes {file} a character with {earned}, which no making gives: a new "
-            "character has its creation points and nothing earned (C1), and `char new "
+            "character has what creation gives and nothing earned (C1, W2), and `char new "
             "--force` is refused over one that earned any")
 
 

@@ -129,6 +129,75 @@ def misread(event: Event, folded: Ledger) -> list[Forged]:
     return replaying.shown
 
 
+MAX_REMADE = 50  # files made anew whose lines are read again: a table remakes a few
+
+
+def remade_over_earned(path: str, folded: Ledger, undone: set[str]) -> list[Forged]:
+    """Each making of a character anew (`char new --force`, over a file the ledger knew)
+    where the character held experience earned or traits bought by the events it saw of
+    it: the command refuses it (docs/rules.md, "What check proves"). Only the files the
+    ledger says were made more than once are read again, by their lines."""
+    from cwx.journal import events, history
+    from cwx.journal.ledger import _saw
+
+    found: list[Forged] = []
+    remade = [file for file, made in folded.creations.items() if made.times > 1]
+    for file in remade[:MAX_REMADE]:
+        makings: list[tuple[Order, Event | None, Any]] = []  # (order, a remaking, xp made)
+        earned: list[tuple[Order, int]] = []  # each change of its xp, by its order
+        bought: list[Order] = []
+        for event in history.naming(path, file):
+            if event.id in folded.void:
+                continue
+            for change in event.changes:
+                if change.file != file:
+                    continue
+                if change.key is None and (change.removed or change.text is not None):
+                    if event.id not in undone:
+                        makings.append((event.order, event if not change.created and
+                                        event.command == "char new" and
+                                        change.text is not None else None,
+                                        _xp_in(change.text) if change.text else 0))
+                elif change.key == "xp" and not change.correction and \
+                        (change.before is None or whole(change.before)) and \
+                        (change.after is None or whole(change.after)):
+                    earned.append((event.order, (change.after or 0) - (change.before or 0)))
+            if event.file == file and events.kind(event.command).buys and \
+                    event.id not in undone:
+                bought.append(event.order)
+        makings.sort(key=lambda item: item[0])
+        for at, (order, remaking, _) in enumerate(makings):
+            if remaking is None or at == 0 or replayed(remaking):
+                continue
+            since, _, xp = makings[at - 1]
+            saw = _saw(remaking.result.get("saw")) or order
+            upto = min(saw, order)
+            xp += sum(delta for when, delta in earned if since < when <= upto)
+            buys = sum(1 for when in bought if since < when <= upto)
+            if xp > 0 or buys:
+                held = " and ".join(([f"{xp} xp earned"] if xp > 0 else []) +
+                                    (["traits bought with experience"] if buys else []))
+                found.append(Forged(remaking.id, remaking.line, remaking.command[:40], file,
+                                    None, None, None, None,
+                                    f"makes {file} anew over a character with {held} (by the "
+                                    "lines it saw), which `char new --force` refuses: a "
+                                    "character that earned any is retired first"))
+    return found
+
+
+def _xp_in(text: str) -> int:
+    """The experience a file's text holds, as the ledger reads it (0 for none)."""
+    from cwx.base.errors import CwxError
+    from cwx.journal.ledger import values_of
+    from cwx.toml import tomlread
+
+    try:
+        xp = values_of(tomlread.loads(text)).get("xp")
+    except CwxError:
+        return 0
+    return xp if isinstance(xp, int) and not isinstance(xp, bool) else 0
+
+
 class _Held:
     """What the ledger held of a key followed in step (a trait's score) at each place in
     the journal: the file's latest making plus each change before the place; _MISSING

@@ -223,7 +223,14 @@ def _few(held: object) -> tuple[str, ...]:
 
 
 def earned(sheet: WheelCharacter) -> str | None:
-    return None  # luck is dice, which W9 keeps for every file
+    """Luck held, and traits traded for whites (more than creation's one a colour, W2)."""
+    said = []
+    if sheet.luck.white or sheet.luck.black:
+        said.append(f"{sheet.luck.white} white and {sheet.luck.black} black dice held")
+    traded = [colour for colour, names in sheet.traits.items() if len(names) > 1]
+    if traded:
+        said.append(f"traits traded for on {', '.join(traded)}")
+    return " and ".join(said) or None
 
 
 def luck_json(luck: Luck) -> LuckJson:
