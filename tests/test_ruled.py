@@ -192,3 +192,34 @@ def test_a_colour_wheel_making_is_held_to_what_creation_gives(tmp_path: Path) ->
     assert "char new ad3ad3ad makes zoe.toml a character with 2 white and 0 black dice held " \
            "and traits traded for on red, which no making gives" in checked.stdout, \
         checked.stdout
+
+
+# ---------------------------------------------------------------- where a die starts
+
+
+def test_a_draw_that_starts_a_die_from_what_no_clone_held_is_named(tmp_path: Path) -> None:
+    """Sue keeps a white (0 → 1). A forged copy of that draw says she held 5 (5 → 6): the
+    ledger sums the same +1, and the draw re-plays alike from its own `from`, but no clone
+    ever held 5 there. Named; its undo (the advice) settles it."""
+    campaign = saga(tmp_path / "camp")
+    assert cwx("bag", "draw", "-c", campaign / "sue.toml", "-C", "blue", "--drawn", "white",
+               "--drawn", "blue", "--keep-white").status == 0
+    assert cwx("check", campaign).status == 0
+    path = campaign / "journal.jsonl"
+    lines = _lines(path)
+    forged = json.loads(json.dumps(lines[-1]))
+    forged.update(id="5a5a5a5a5a5a5a5a", at=lines[-1]["at"][:-4] + "999Z")
+    for change in forged["changes"]:
+        if change["key"] == "luck.white":
+            change["from"], change["to"] = 5, 6
+    forged["result"]["luck"]["white"] = 6
+    _write(path, [*lines, forged])
+    checked = cwx("check", campaign)
+    assert checked.status == 1
+    said = [line.split("/camp/")[-1] for line in checked.stdout.splitlines() if "5a5a5a5a" in line]
+    assert said == [f"journal.jsonl:{len(lines) + 1}: bag draw 5a5a5a5a starts sue.toml "
+                    "luck.white from 5, which no clone held there: its start and the changes "
+                    "before it leave 0 to 1: a change the rules do not give (a line no cwx "
+                    "wrote?); `cwx undo 5a5a5a5a` takes it back"], checked.stdout
+    assert cwx("undo", "5a5a5a5a", cwd=campaign).status == 0
+    assert cwx("check", campaign).status == 0

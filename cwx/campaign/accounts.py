@@ -737,7 +737,7 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
     unruled = event.id not in undos.undone | undos.void and (
         _astray(read, event) or _misundone(read, event) or (not redo and (
             _forged(event) or _settles_in_vain(read, event) or _remade(read, event) or
-            (why is not None and _misplayed(read, event)))))
+            _started_astray(read, event) or (why is not None and _misplayed(read, event)))))
     if unruled:
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
@@ -752,6 +752,15 @@ def _forged(event: journal.Event) -> bool:
     from cwx.journal import rederive
 
     return bool(rederive.replayed(event)) if event.undoes is None else False
+
+
+def _started_astray(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` starts a count of dice from what no clone held at its line (`cwx
+    check` names it): anyone takes it back."""
+    from cwx.journal import rederive
+
+    return event.undoes is None and any(c.key is not None for c in event.changes) and \
+        rederive.started_astray(read.path, event)
 
 
 def _remade(read: history.Journal, event: journal.Event) -> bool:

@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from cwx import systems
 from cwx.base.errors import shown
 from cwx.base.record import Record
 from cwx.journal import events
@@ -127,6 +128,89 @@ def misread(event: Event, folded: Ledger) -> list[Forged]:
     replaying._played_with(event, _replaying(event)[1])
     replaying._misplayed(folded)
     return replaying.shown
+
+
+def _die(key: str) -> bool:
+    """A summed count of dice (a character's luck, a bag's dice or its reserve's)."""
+    return systems.conserved(key) or key.startswith(("bag.", "reserve."))
+
+
+MAX_SPANS = 10_000  # dice keys followed: a campaign's files hold a few dozen
+
+
+class _Spans:
+    """What each count of dice could hold at each line of the journal, from the lines
+    before it in its order (a clone appends after all it had): no less than its start
+    plus every fall before it, no more than its start plus every rise. A change's `from`
+    outside that no clone held there, however the clones played at once (the ledger
+    sums, so an honest `from` is the start plus some of the changes before it)."""
+
+    def __init__(self) -> None:
+        self.spans: dict[tuple[str, str], list[int]] = {}  # (file, key) -> [least, most]
+
+    def note(self, event: Event) -> list[Forged]:
+        kind = events.kind(event.command)
+        # A play re-played from its own `from`; an adopt (the table's word), an undo
+        # (held to what it undoes) and a correction start where their sheet stood.
+        held = kind.replay is not None and not kind.table and not kind.correction and \
+            not event.undoes
+        found = []
+        for change in event.changes:
+            if change.key is None:
+                if change.text is not None and not change.removed and \
+                        len(self.spans) < MAX_SPANS:
+                    self._made(change.file, change.text)
+                continue
+            if change.correction or not _die(change.key) or \
+                    not (change.before is None or whole(change.before)) or \
+                    not (change.after is None or whole(change.after)):
+                continue
+            was, now = change.before or 0, change.after or 0
+            span = self.spans.get((change.file, change.key))
+            if span is None:
+                if len(self.spans) >= MAX_SPANS:
+                    continue
+                span = self.spans[(change.file, change.key)] = [was, was]
+            elif held and not span[0] <= was <= span[1]:
+                found.append(Forged(event.id, event.line, event.command[:40], change.file,
+                                    change.key, was, was, now,
+                                    f"starts {change.file} {change.key} from {was}, which "
+                                    "no clone held there: its start and the changes before it "
+                                    f"leave {span[0]} to {span[1]}"))
+            if now > was:
+                span[1] += now - was
+            else:
+                span[0] += now - was
+        return found
+
+    def _made(self, file: str, text: str) -> None:
+        """A file made (or adopted whole): each count of dice its text holds may be held
+        from here on, beside what it held before."""
+        from cwx.base.errors import CwxError
+        from cwx.journal.ledger import values_of
+        from cwx.toml import tomlread
+
+        try:
+            values = values_of(tomlread.loads(text))
+        except CwxError:
+            return
+        for key, value in values.items():
+            if _die(key) and whole(value):
+                span = self.spans.setdefault((file, key), [value, value])
+                span[0], span[1] = min(span[0], value), max(span[1], value)
+
+
+def started_astray(path: str, event: Event) -> bool:
+    """Whether `event` starts a count of dice from what no clone held at its line (`cwx
+    check` names it): the journal's lines before it read again."""
+    from cwx.journal import history
+
+    spans = _Spans()
+    for item in history.every(path):
+        if item.line >= event.line:
+            break
+        spans.note(item)
+    return bool(spans.note(event))
 
 
 MAX_REMADE = 50  # files made anew whose lines are read again: a table remakes a few
@@ -339,10 +423,13 @@ class Replaying:
         # score), by command, file, key and value, held to the ledger once it is folded.
         self.played: dict[tuple[str, str, str, Any], _Played] = {}
         self.kept = 0  # how many events kept in them (MAX_READS)
+        self.spans = _Spans()
 
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
             return  # git's union copied the line: named once
+        if astray := self.spans.note(event):
+            self._found(astray)
         if event.undoes is not None and event.undoes == event.id:
             self._found([Forged(event.id, event.line, event.command[:40], None, None, None,
                                 None, None, SELFISH)])
@@ -490,7 +577,7 @@ def told(item: Forged, named: str | None = None) -> str:
     elif item.key.startswith("result."):
         said = (f"{event} says {item.key[7:]} {shown(item.says)}; the rules give "
                 f"{shown(item.gives)}")
-    elif item.why is not None and item.why.startswith("is played with"):
+    elif item.why is not None and item.why.startswith(("is played with", "starts ")):
         said = f"{event} {item.why}"
     else:
         said = (f"{event} changes {item.file} {item.key} {shown(item.was)} → "
