@@ -223,3 +223,42 @@ def test_a_draw_that_starts_a_die_from_what_no_clone_held_is_named(tmp_path: Pat
                     "wrote?); `cwx undo 5a5a5a5a` takes it back"], checked.stdout
     assert cwx("undo", "5a5a5a5a", cwd=campaign).status == 0
     assert cwx("check", campaign).status == 0
+
+
+# ---------------------------------------------------------------- a clock creeping ahead
+
+
+def _missed(at: str, id_: str) -> dict[str, Any]:
+    """Kris's failed guess (no change), stamped `at`."""
+    return {"v": 2, "id": id_, "at": at, "command": "clock resolve", "who": "Kris",
+            "file": "kris.toml", "bag": None, "player": "Mallory",
+            "result": {"target": 4, "guess": 10, "distance": 6, "trait": "Repair", "score": 3,
+                       "success": False, "critical": False, "xp": 0},
+            "changes": []}
+
+
+@pytest.mark.parametrize(("steps", "minutes"), [(12, 9), (1, 30 * 60)])
+def test_a_journal_stamped_far_ahead_of_this_clock_is_noted_once(
+        tmp_path: Path, steps: int, minutes: int) -> None:
+    """Lines each 9 minutes past the last (none leaps ten) carry the journal 108 minutes
+    ahead: check notes its latest line once, how far ahead, exit 0. A single leap of 30
+    hours is noted once too, as the leap."""
+    import time
+
+    campaign = saga(tmp_path / "camp", kris="kris.toml")
+    path = campaign / "journal.jsonl"
+    now = time.time()
+    lines = _lines(path) + [
+        _missed(time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(now + 60 * minutes * n)),
+                f"{0xc0de0000 + n:016x}") for n in range(1, steps + 1)]
+    _write(path, lines)
+    checked = cwx("check", campaign)
+    assert checked.status == 0, checked.stdout
+    notes = [line for line in checked.stdout.splitlines() if line.startswith("Note:")]
+    ahead = f"{round(steps * minutes / 60)} hours" if steps * minutes >= 120 else \
+        f"{steps * minutes} minutes"
+    assert len(notes) == 1 and f"journal.jsonl:{len(lines)}: " in notes[0] and \
+        f"{ahead} ahead of this clone's clock" in notes[0], notes
+    assert ("no line leapt there" in notes[0]) == (steps > 1)
+    said = json.loads(cwx("check", campaign, "--json").stdout)
+    assert [entry["line"] for entry in said["ahead"]] == [len(lines)]

@@ -101,6 +101,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
                           (*_ticking(tick), ahead.note), ahead, standing)
     for folder in found.redone:
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
+    ahead.close()
     problems += _carried(homes)
     problems += _keys(homes)
     if rewritten := _history(homes):  # the ledger reads a rewritten journal: not to follow

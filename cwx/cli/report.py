@@ -42,7 +42,12 @@ def lines(report: checks.Report) -> Iterator[str]:
     lines += [f"Note: {line.path}:{line.line}: stamped {_span(line.seconds)} ahead of this "
               f"clone's clock ({times.shown(line.at)}): the clock of the clone that made it "
               f"may be wrong. {_after(line.at)}, so the order of play holds."
-              for line in report.ahead]
+              if not line.crept else
+              f"Note: {line.path}:{line.line}: the journal's latest line is stamped "
+              f"{_span(line.seconds)} ahead of this clone's clock ({times.shown(line.at)}), "
+              "though no line leapt there: a clock running fast crept its stamps ahead a "
+              "little at a time, or this clone's clock is behind. Events made after it are "
+              "stamped after it, so the order of play holds." for line in report.ahead]
     lines += [f"Note: {printable(str(change))}; `cwx check --signed` verifies each turn "
               "against the keys in force" for change in report.keys]
     lines += [f"Note: {printable(str(change))}" for change in report.gms]

@@ -233,6 +233,9 @@ class Ahead(Record):
     line: int
     at: str
     seconds: float  # how far ahead of this clone's clock
+    # The journal's latest line, ahead though no line leapt: stamps crept there a few
+    # minutes a line (a clock running fast), or this clone's clock is behind.
+    crept: bool = False
 
     @staticmethod
     def hearer(now: float | None = None) -> Hearer:
@@ -253,9 +256,11 @@ class Hearer:
         self.found: list[Ahead] = []
         self.path = ""
         self._of, self._latest = "", ""  # the journal read, and its latest stamp so far
+        self._line, self._at = 0, ""  # the line of its latest stamp, as it says it
 
     def note(self, event: journal.Event) -> None:
         if self._of != self.path:
+            self.close()
             self._of, self._latest = self.path, ""
         when = event.when
         # Cheap tests first: a line stamped ahead of this clock and of every line before it,
@@ -265,7 +270,16 @@ class Hearer:
                 leaps(when, self._latest or None, AHEAD, self.now):
             self.found.append(Ahead(self.path, event.line, event.at, _seconds(when) - self.now))
         if when > self._latest:
-            self._latest = when
+            self._latest, self._line, self._at = when, event.line, event.at
+
+    def close(self) -> None:
+        """The journal read: its latest stamp told once if it is far ahead of this clone's
+        clock and no line of it leapt there (each a few minutes past the last)."""
+        if self._latest > self.beyond and len(self.found) < self.SHOWN and \
+                not any(ahead.path == self._of for ahead in self.found):
+            self.found.append(Ahead(self._of, self._line, self._at,
+                                    _seconds(self._latest) - self.now, crept=True))
+        self._latest = ""
 
 
 def _seconds(at: str) -> float:
