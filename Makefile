@@ -67,9 +67,12 @@ demo: $(STAMP)
 	@PATH="$(CURDIR)/$(BIN):$$PATH" sh scripts/demo.sh
 
 # Compiled once here: with PYTHONDONTWRITEBYTECODE set, every run would compile cwx anew.
+# Then the random-play and kill tests at their full sizes (make test runs them smaller).
+FULL_TESTS := tests/test_group.py
 bench: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py
+	CWX_TEST_FULL=1 PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal $(FULL_TESTS)
 
 # Man pages from the command line's own --help (tests/test_man.py keeps them in step).
 man: $(STAMP)

@@ -18,6 +18,11 @@ from typer.testing import CliRunner
 from cwx.cli.main import run
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The random-play and kill tests at their full sizes (CWX_TEST_FULL=1, which `make bench`
+# sets): make test runs them at sizes that keep it under 4 minutes, each still reaching
+# every path it guards (each test says how).
+FULL = os.environ.get("CWX_TEST_FULL") == "1"
 EXAMPLES = ROOT / "examples"
 # Sue's six traits, as `cwx char new --system colorwheel` takes them.
 SUE = ["--trait", "red=Strong", "--trait", "yellow=Clever", "--trait", "blue=Athletic",
