@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from cwx.campaign import gitsetup
 from cwx.git import repo
-from tests.helpers import SUE, cwx, once
+from tests.helpers import FULL, SUE, cwx, once
 
 RICK = ["--trait", "red=Quick", "--trait", "yellow=Wary", "--trait", "blue=Calm",
         "--trait", "orange=Bold", "--trait", "green=Kind", "--trait", "purple=Friendly"]
@@ -252,7 +252,21 @@ def ledger_keys(clone: Path) -> dict[str, Any]:
             for name in ("bag.toml", "sue.toml", "rick.toml", "kris.toml")}
 
 
-@settings(max_examples=12)
+# Four plays chosen for each way git brings them together (merge or rebase, either clone
+# first) and every move on both sides: a white cancelled by a held black, a game ended
+# with dice held, experience from both clones, one clone playing nothing. Hypothesis runs
+# derandomized, so the twelve random plays make test ran were twelve fixed ones, four of
+# them empty on both sides: make test plays these four, make bench (CWX_TEST_FULL=1)
+# them and forty random ones.
+@settings(max_examples=40, phases=tuple(Phase) if FULL else [Phase.explicit])
+@example(alice_moves=["keep white", "xp", "keep black", "end"],
+         bob_moves=["keep black", "keep white", "spend", "xp"], alice_first=True, rebase=False)
+@example(alice_moves=["spend", "keep black", "keep white", "xp"],
+         bob_moves=["xp", "keep white", "end", "spend"], alice_first=False, rebase=True)
+@example(alice_moves=["keep black", "end", "xp"], bob_moves=["keep white"],
+         alice_first=False, rebase=False)
+@example(alice_moves=[], bob_moves=["spend", "keep black", "xp"], alice_first=True,
+         rebase=True)
 @given(alice_moves=PLAY, bob_moves=PLAY, alice_first=st.booleans(), rebase=st.booleans())
 def test_random_play_on_two_clones_merges_to_what_one_clone_playing_both_holds(
         tmp_path_factory: pytest.TempPathFactory, alice_moves: list[str],
