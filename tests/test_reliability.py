@@ -17,6 +17,7 @@ import pytest
 
 from cwx.store import durable, redo
 from tests.helpers import (
+    FULL,
     SUE,
     cwx,
     cwx_process,
@@ -160,7 +161,27 @@ def _kill_at_random(args: list[object], typical: float, rng: random.Random) -> N
     process.wait()
 
 
-KILLS = 30  # a test of kills, each of a random moment (make test keeps to this many)
+# A kill test kills its command once at each checkpoint of its commit, in order (each
+# window a kill can leave: temporary files, redo records, replaces, the journal line,
+# records forgotten), then at random moments, which also land in start-up and between
+# checkpoints: KILLS of them in make test, 30 in make bench (CWX_TEST_FULL=1). Random
+# kills alone hit each window only by chance, the more rarely the busier the machine.
+KILLS = 30 if FULL else 4
+
+
+def _kill(args: list[object], at: str | None, typical: float, rng: random.Random,
+          flag: Path) -> None:
+    """Kill cwx running `args` at checkpoint `at`, or at a random moment where `at` is None."""
+    if at is None:
+        _kill_at_random(args, typical, rng)
+    else:
+        killed_at(at, flag, *args)
+
+
+SINGLE_FILE = ["temp", "record#1", "replace#1", "journal", "forget#1"]
+TWO_FILES = ["temp#1", "temp#2", "record#1", "replace#1", "replace#2", "journal", "forget#1"]
+TWO_FOLDERS = ["temp#1", "temp#2", "record#1", "record#2", "replace#1", "replace#2",
+               "journal", "forget#1", "forget#2"]
 
 
 def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path) -> None:
@@ -171,9 +192,10 @@ def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path
     typical = _typical_seconds(args, lambda: kris.write_bytes(original))
     (campaign / "journal.jsonl").unlink()
     rng, applied, mid_write = random.Random(11), 0, 0
-    for _ in range(KILLS):
+    kills: list[str | None] = [*SINGLE_FILE, *[None] * KILLS]
+    for at in kills:
         before = xp(kris)
-        _kill_at_random(args, typical, rng)
+        _kill(args, at, typical, rng, campaign.parent / "flag")
         mid_write += bool(litter(campaign))
         valid_kind(kris)  # parseable and valid, right after the kill
         assert xp(kris) in (before, before + 10)
@@ -182,7 +204,7 @@ def test_kills_during_single_file_writes_leave_it_before_or_after(campaign: Path
         applied += xp(kris) == before + 10
         assert litter(campaign) == []
     assert len(journal(campaign)) == applied
-    print(f"{KILLS} kills of single-file writes: {applied} completed, "
+    print(f"{len(kills)} kills of single-file writes: {applied} completed, "
           f"{mid_write} caught mid-write, 0 corrupted")
 
 
@@ -202,10 +224,11 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
     (campaign / "journal.jsonl").unlink()
     total = whites(campaign, bag, sue)[-1]
     rng, applied, between, mid_write = random.Random(12), 0, 0, 0
-    for n in range(KILLS):
+    kills: list[str | None] = [*TWO_FILES, *[None] * KILLS]
+    for n, at in enumerate(kills):
         held, reserve, _ = whites(campaign, bag, sue)
         move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
-        _kill_at_random(keep if move > 0 else spend, typical, rng)
+        _kill(keep if move > 0 else spend, at, typical, rng, campaign.parent / "flag")
         mid_write += bool(litter(campaign))
         for path in (sue, bag):
             valid_kind(path)  # each file parses and is valid right after the kill
@@ -218,7 +241,7 @@ def test_kills_during_two_file_changes_never_lose_or_duplicate_a_die(campaign: P
         applied += settled[0] != held
         assert litter(campaign) == []
     assert len(journal(campaign)) == applied
-    print(f"{KILLS} kills of two-file changes: {applied} completed, {mid_write} caught "
+    print(f"{len(kills)} kills of two-file changes: {applied} completed, {mid_write} caught "
           f"mid-write, {between} between the two replaces; dice before {total}, after "
           f"{whites(campaign, bag, sue)[-1]}")
 
@@ -245,12 +268,13 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
 
     typical = _typical_seconds(keep, reset)
     total = dice(bag, sue)
-    rng, kills, completed, checks, records_alone = random.Random(13), KILLS, 0, 0, 0
-    for n in range(kills):
+    rng, completed, checks, records_alone = random.Random(13), 0, 0, 0
+    kills: list[str | None] = [*TWO_FOLDERS, *[None] * KILLS]
+    for n, at in enumerate(kills):
         held = tomllib.loads(sue.read_text())["luck"]["white"]
         reserve = tomllib.loads(bag.read_text())["reserve"]["white"]
         move = +1 if held == 0 or (reserve > 0 and n % 2 == 0) else -1
-        _kill_at_random(keep if move > 0 else spend, typical, rng)
+        _kill(keep if move > 0 else spend, at, typical, rng, campaign.parent / "flag")
         records_alone += sum(1 for name in os.listdir(a) if name.startswith(redo.REDO_PREFIX)) \
             > sum(1 for name in os.listdir(z) if name.startswith(redo.REDO_PREFIX))
         resolves = sum(e["command"] == "clock resolve" for e in journal(z))
@@ -266,7 +290,7 @@ def test_kills_of_changes_across_two_folders_never_lose_a_die_or_a_journal_line(
         assert sum(e["command"] == "bag draw" for e in events) == completed
         assert litter(a) == [] and litter(z) == []
         checks += 1
-    print(f"{kills} kills of changes across two folders: {completed} completed, "
+    print(f"{len(kills)} kills of changes across two folders: {completed} completed, "
           f"{records_alone} left a record in a/ alone; {checks} conservation checks, "
           f"dice {total} before and {dice(bag, sue)} after")
 
