@@ -18,6 +18,7 @@ import pytest
 
 import cwx
 from cwx.campaign import audit, recap
+from cwx.journal import history
 
 ROOT = str(Path(cwx.__file__).parent)
 LINEAR = 5  # at most this many times the work for four times the input
@@ -64,10 +65,11 @@ def test_a_recap_reads_a_journal_of_a_file_an_event_once(tmp_path: Path) -> None
             for n in range(events)))
 
         def run() -> None:
-            done = recap.recap(str(path), every=True)
-            assert len(done.told) == events
-            "".join(recap.markdown_lines(done))
-            "".join(recap.json_parts(done))
+            with history.opened(str(path)) as read:
+                done = recap.recap(read, every=True)
+                assert len(done.told) == events
+                "".join(recap.markdown_lines(done))
+                "".join(recap.json_parts(done))
 
         return steps(run)
 
@@ -80,7 +82,8 @@ def test_a_recap_names_a_few_players_and_counts_the_rest(tmp_path: Path) -> None
     path = tmp_path / "journal.jsonl"
     path.write_text("".join(_event(n, "clock resolve", "kris.toml", player=f"P{n:03d}") + "\n"
                             for n in range(count)))
-    head = "".join(recap.markdown_lines(recap.recap(str(path))))
+    with history.opened(str(path)) as read:
+        head = "".join(recap.markdown_lines(recap.recap(read)))
     named = ", ".join(f"P{n:03d}" for n in range(recap.MAX_PLAYERS_NAMED))
     assert f"players: {named} and 5 more" in head and f"P{count - 1:03d}" not in head
 
@@ -97,13 +100,14 @@ def test_a_recap_tells_a_files_character_once_whatever_each_event_called_it(
     path = tmp_path / "journal.jsonl"
     path.write_text("".join(_event(n, "clock resolve", "kris.toml", who=f"{n:K>{size}}") + "\n"
                             for n in range(count)))
-    done = recap.recap(str(path))
-    tracemalloc.start()
-    try:  # the lines heard one by one, as they are written: what the recap holds, alone
-        heads = [line for line in recap.markdown_lines(done) if line.startswith("## ")]
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    with history.opened(str(path)) as read:
+        done = recap.recap(read)
+        tracemalloc.start()
+        try:  # the lines heard one by one, as they are written: what the recap holds, alone
+            heads = [line for line in recap.markdown_lines(done) if line.startswith("## ")]
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
     assert len(heads) == 2 and f"## {count - 1:K>{size}} (kris.toml)" in heads
     assert peak < count * size // 4, f"{peak:,} bytes held to tell {count} events"
 
@@ -157,7 +161,6 @@ def test_a_sheet_made_again_as_it_was_is_read_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # `char new --force` of one sheet of 990 traits 2,000 times: each text read again
     # made recap 6 times check's time and `xp history` 9 times.
-    from cwx.journal import history
     from cwx.toml import tomlread
 
     text = 'name = "Kris"\nsystem = "clockworx"\nxp = 0\n\n[traits]\nA = 4\nB = 4\nC = 4\n'
@@ -166,8 +169,8 @@ def test_a_sheet_made_again_as_it_was_is_read_once(
         {"file": "kris.toml", "created": n == 0, "text": text}]) + "\n" for n in range(40)))
     loads, read = tomlread.loads, []
     monkeypatch.setattr(tomlread, "loads", lambda *args: read.append(1) or loads(*args))
-    recap.recap(str(path), every=True)
     with history.opened(str(path)) as journal:
+        recap.recap(journal, every=True)
         assert len(list(journal.steps("kris.toml", "xp"))) == 40
     # The ledger's prelude reads each, once a command; what the two follow, once in all.
     assert len(read) <= 2 * 40 + 2, len(read)
@@ -555,7 +558,6 @@ def test_a_history_and_a_log_keep_a_long_text_value_as_a_summary(tmp_path: Path)
     import tracemalloc
 
     from cwx.commands import log
-    from cwx.journal import history
 
     count, size = 12, 200_000
     path = tmp_path / "journal.jsonl"
@@ -586,3 +588,42 @@ def test_a_log_measures_a_cell_of_wide_letters_in_few_steps() -> None:
     name = "\U0001F600" * 254 + "勇e\u0308"
     assert log._width(name) == 2 * 254 + 2 + 1
     assert steps(lambda: log._width(name)) < 40
+
+
+def test_a_recap_holds_no_name_of_the_events_it_tells(tmp_path: Path) -> None:
+    # 100,000 draws each naming a character, a player and a key of its own in letters of
+    # 4 bytes (within every bound) once cost recap --all 132-207 MB: each event kept its
+    # names and words until the end. Its place is kept; it is read again as it is told.
+    import itertools
+    import tracemalloc
+
+    count = 600
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(
+        n, "xp spend", "kris.toml" if n % 3 else None, who=f"{n % 300:😀>255}",
+        player=f"{n:😀>100}", changes=[{"file": "kris.toml", "key": f"traits.{n % 9:😀>200}",
+                                       "from": None, "to": 1}]) + "\n" for n in range(count)),
+        encoding="utf-8")
+    with history.opened(str(path)) as read:
+        recap.recap(read, every=True)  # what it loads, once
+        tracemalloc.start()
+        try:
+            done = recap.recap(read, every=True)
+            held = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()  # the pass reads the journal a megabyte at a time
+            for _ in itertools.chain(recap.json_parts(done), recap.markdown_lines(done)):
+                pass
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        told = json.loads("".join(recap.json_parts(done)))["events"]
+        heads = [line for line in recap.markdown_lines(done) if line.startswith("## ")]
+    # The names alone are some 2.3 MB, and the words told of them more.
+    assert held < count * 400, f"{held:,} bytes held by the recap of {count} events"
+    assert peak < held + count * 400, f"{peak:,} bytes at most while it is written"
+    assert [(e["who"], e["player"]) for e in told] == [
+        (f"{n % 300:😀>255}", f"{n:😀>100}") for n in range(count)]
+    assert all(f"+1 {n % 9:😀>200}" in e["told"] for n, e in enumerate(told) if n % 3)
+    # A character of no file is one by its name: one for kris.toml, one each other name.
+    assert len(heads) == 1 + 100 + 1 and heads[0] == f"## {0:😀>255}"
+    assert heads[1] == f"## {299:😀>255} (kris.toml)" and heads[-1] == "## At the end"

@@ -14,13 +14,13 @@ moment), and the campaign's dice.
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import times
-from cwx.base.errors import BadValue
+from cwx.base.errors import BadFile, BadValue
 from cwx.base.ink import plural
 from cwx.base.printable import printable
 from cwx.base.record import Record
@@ -138,22 +138,45 @@ def date_given(text: str, option: str = "--since") -> str:
 
 
 class Told(Record):
-    """One event as the recap tells it: only what the Markdown and the JSON show (a recap
-    of every session holds one of these an event, never the events themselves)."""
+    """One event as the recap tells it, by where its line is: what the Markdown and the
+    JSON show that its line alone does not say. A recap of every session keeps one an
+    event; the names and words (hundreds of letters each, 100,000 of them in a clone's
+    journal) are read again from the line as it is written (`Recap.event`)."""
 
     id: str
-    when: str
-    command: str
-    who: str | None
+    at: int  # where its line starts in the journal
     file: str | None
-    player: str | None
-    line: str  # in words, the actor first
+    # Whom it is told under: None, the GM; "", its file's character; else the hash of
+    # its character's name as shown (the events are grouped by the name shown).
+    named: int | str | None
     undone: bool
     pending: bool  # a guess not yet settled
     aside: bool  # a correction or adopt: told at the end
     system: str | None = None  # the rules its character played by then ("Color Wheel")
     voided: str | None = None  # the adopt that set a purchase's values back: its id
     late: bool = False  # a guess that reached the GM after the reveal: counts for nothing
+    void: bool = False  # a guess the GM sealed a new number over: it waits for nothing
+    drawn: tuple[str, ...] | None = None  # the traits its colour held then, for a draw
+    made: str = ""  # what is said of a file it made: its rules, or that it was made before
+
+
+class Players:
+    """The players of the events told: the first MAX_PLAYERS_NAMED by name, and how many
+    in all (a clone's journal may name 100,000, in 100 letters each: never all held)."""
+
+    def __init__(self) -> None:
+        self.first: list[str] = []  # in order, no two alike
+        # Each counted by its hash: one name's hash alike another's (one in 2**64, and
+        # salted anew each run) would count the two as one.
+        self.seen: set[int] = set()
+
+    def add(self, player: str) -> None:
+        if hash(player) in self.seen:
+            return
+        self.seen.add(hash(player))
+        if len(self.first) < MAX_PLAYERS_NAMED or player < self.first[-1]:
+            bisect.insort(self.first, player)
+            del self.first[MAX_PLAYERS_NAMED:]
 
 
 class Recap(Record):
@@ -165,43 +188,49 @@ class Recap(Record):
     dice: ledger.Dice | None
     since: str | None = None
     until: str | None = None
+    players: Players | None = None
+    # Each told event read again from the open journal (None: the line is not the one
+    # read before: the journal was written over in place meanwhile).
+    event: Callable[[int], journal.Event | None] = lambda at: None
+    settled: Mapping[str, Mapping[str, Any]] = {}  # each guess the reveals settled
+    undone: frozenset[str] | set[str] = frozenset()  # as the journal's model counts them
 
 
-def recap(path: str, number: int | str | None = None, every: bool = False,
+def recap(read: history.Journal, number: int | str | None = None, every: bool = False,
           since: str | None = None, until: str | None = None,
           gap: int = SESSION_GAP, tick: Callable[[int], None] | None = None) -> Recap:
     """The recap of the sessions asked for (`number`: a session's number, or a day it was
-    under way), from the journal at `path`: its events read once (twice for one session
-    named, whose end must be known first), each told as it comes and folded into the
-    ledger up to the end of the last session told (or `until`). `tick` hears how many
-    lines or events were read, now and then (a terminal's progress)."""
-    with history.opened(path) as read:
-        order = read.played(tick=tick)
-        end = None
-        if number is not None:  # the ledger is folded to that session's end
-            found = sessions(order, gap)
-            if isinstance(number, str):
-                number = on_day(found, number)
-            picked = chosen(found, number, every, since)
-            if not picked:
-                return Recap(len(found), [], [], {}, {}, None, since, until)
-            end = picked[-1].end
-        reading = _Reading(read, path, number, every, since, end, until, gap)
-        for count, event in enumerate(order.events(), 1):
-            if end is not None and event.when > end:
-                break
-            reading.read(event)
-            if tick is not None and not count % TICK:
-                tick(count)
-        found = found if number is not None else reading.found
-        picked = chosen(found, number, every, since, until)
+    under way), from the open journal `read`: its events read once (twice for one session
+    named, whose end must be known first), each noted as it comes and folded into the
+    ledger up to the end of the last session told (or `until`), then each read again as
+    it is told, while `read` is open. `tick` hears how many lines or events were read,
+    now and then (a terminal's progress)."""
+    order = read.played(tick=tick)
+    end = None
+    if number is not None:  # the ledger is folded to that session's end
+        found = sessions(order, gap)
+        if isinstance(number, str):
+            number = on_day(found, number)
+        picked = chosen(found, number, every, since)
         if not picked:
             return Recap(len(found), [], [], {}, {}, None, since, until)
-        folded = reading.folding.ledger()
-        told = reading.finish(read)
-    names = {t.file: t.who for t in told if t.file and t.who}
-    standing = {file: _counts(folded, file) for file in sorted(names)}
-    return Recap(len(found), picked, told, standing, names, folded.supply(), since, until)
+        end = picked[-1].end
+    reading = _Reading(read, read.path, number, every, since, end, until, gap)
+    for count, (event, at) in enumerate(order.placed(), 1):
+        if end is not None and event.when > end:
+            break
+        reading.read(event, at)
+        if tick is not None and not count % TICK:
+            tick(count)
+    found = found if number is not None else reading.found
+    picked = chosen(found, number, every, since, until)
+    if not picked:
+        return Recap(len(found), [], [], {}, {}, None, since, until)
+    folded = reading.folding.ledger()
+    told = reading.finish(read)
+    standing = {file: _counts(folded, file) for file in sorted(reading.names)}
+    return Recap(len(found), picked, told, standing, reading.names, folded.supply(), since,
+                 until, reading.players, read.event_at, reading.settled, reading.undone)
 
 
 class _Reading:
@@ -220,7 +249,9 @@ class _Reading:
         self.wanted = number
         self.every, self.since = every, since
         self._last = -1e18
-        self._same: dict[str, str] = {}  # one copy of each name, command and file
+        self._same: dict[str, str] = {}  # one copy of each file's name and rules
+        self.names: dict[str, str] = {}  # each told character's file: its latest name
+        self.players = Players()
         self.folding = ledger.Folding()
         self.sheets: dict[str, _Sheet] = {}  # each file's rules and colours' traits, as made
         self._made: tuple[str | None, _Sheet] = (None, _Sheet(None, {}))  # the last text read
@@ -234,16 +265,18 @@ class _Reading:
                     not self.folding.note(event):
                 self.left_out.add(event.line)
 
-    def read(self, event: journal.Event) -> None:
-        at = _seconds(event.when)
-        if at - self._last >= self.gap or not self.found:
+    def read(self, event: journal.Event, at: int) -> None:
+        """Note one event, in time order; `at`: where its line starts."""
+        seconds = _seconds(event.when)
+        if seconds - self._last >= self.gap or not self.found:
             self.found.append(Session(len(self.found) + 1, event.when, event.when, 1))
             if self.latest:  # only the latest session is told: the one before is not
                 self.told, self.bought, self.waiting = [], [], []
+                self.names, self.players = {}, Players()
         else:
             last = self.found[-1]
             self.found[-1] = last._replace(end=event.when, events=last.events + 1)
-        self._last = at
+        self._last = seconds
         if self.until is not None and event.when[:len(self.until)] > self.until:
             return  # counted as a session's, neither told nor folded: the recap ends before
         kept = event.line not in self.left_out
@@ -251,7 +284,11 @@ class _Reading:
             self.folding.add(event)
         again = self._follow(event) if kept else False  # past what the ledger keeps, unread
         if event.undoes is None and self._tells(event):
-            self.told.append(self._told(event, again))
+            self.told.append(self._told(event, at, again))
+            if event.file and event.who:
+                self.names[self._same.setdefault(event.file, event.file)] = event.who
+            if event.player:
+                self.players.add(event.player)
 
     def finish(self, read: history.Journal) -> list[Told]:
         """The events told, each guess still pending by the recap's last moment marked as
@@ -264,10 +301,9 @@ class _Reading:
         for at in self.waiting:
             item = self.told[at]
             if item.id in late:
-                self.told[at] = item._replace(pending=False, late=True, line=guesses.told_late(
-                    item.line))
+                self.told[at] = item._replace(pending=False, late=True)
             elif item.id in void:
-                self.told[at] = item._replace(pending=False, line=guesses.told_void(item.line))
+                self.told[at] = item._replace(pending=False, void=True)
         return self.told
 
     def _by(self, when: str) -> bool:
@@ -312,27 +348,21 @@ class _Reading:
             return event.when[:len(self.since)] >= self.since
         return self.wanted is None or len(self.found) == self.wanted
 
-    def _told(self, event: journal.Event, again: bool) -> Told:
+    def _told(self, event: journal.Event, at: int, again: bool) -> Told:
         kind = events.kind(event.command)
         sheet = self.sheets.get(event.file) if event.file else None
-        line = story.told(_traits_named(event, sheet), actor=False)
         pending = False
-        if kind.pending:
-            entry = self.settled.get(event.id)
-            if entry is None and event.id in self.undone:  # just undone: never late
-                line = guesses.told_undone(line)
-            elif entry is None:
-                pending = True
-                if guesses.guess_of(event) is not None:
-                    self.waiting.append(len(self.told))
-            else:
-                line = guesses.told_settled(event, entry)
+        if kind.pending and event.id not in self.settled and event.id not in self.undone:
+            pending = True
+            if guesses.guess_of(event) is not None:
+                self.waiting.append(len(self.told))
         playing = systems.system_playing(event.command)
         system = systems.entry(playing).TITLE if playing else sheet.system if sheet else None
+        made = ""
         if sheet is not None and any(c.key is None and c.file == event.file and c.created
                                      for c in event.changes):
             rules = f"{sheet.system}, " if sheet.system else ""
-            line += f" ({rules}again: the file was made before)" if again else \
+            made = f" ({rules}again: the file was made before)" if again else \
                 f" ({sheet.system})" if sheet.system else ""
         if kind.buys and event.id not in self.undone:
             own = [c for c in event.changes if c.key is not None and c.file == event.file]
@@ -344,12 +374,11 @@ class _Reading:
         if kind.table:
             self._voids(event)
         same = self._same
-        return Told(event.id, event.when, same.setdefault(event.command, event.command),
-                    event.who and same.setdefault(event.who, event.who),
-                    event.file and same.setdefault(event.file, event.file),
-                    event.player and same.setdefault(event.player, event.player), line,
+        named = None if event.who is None else "" if event.file else hash(_escaped(event.who))
+        return Told(event.id, at, event.file and same.setdefault(event.file, event.file), named,
                     event.id in self.undone, pending, kind.correction or kind.table,
-                    system and same.setdefault(system, system))
+                    system and same.setdefault(system, system), drawn=_drawn(event, sheet),
+                    made=made and same.setdefault(made, made))
 
 
 MAX_KEPT = 1 << 16  # files followed: far beyond a campaign's, bounded for a hostile one
@@ -404,17 +433,34 @@ def _sheet_of(text: str) -> _Sheet:
     return _Sheet(plays.TITLE, plays.traits_drawn_for(data), named)
 
 
-def _traits_named(event: journal.Event, sheet: _Sheet | None) -> journal.Event:
-    """A draw told with the trait its colour held then (blue (Athletic)): the journal
-    records the colour alone."""
+def _drawn(event: journal.Event, sheet: _Sheet | None) -> tuple[str, ...] | None:
+    """The traits a draw's colour held then, which it is told with (blue (Athletic)): the
+    journal records the colour alone."""
     colour = event.result.get("color")
-    if sheet is None or not isinstance(colour, str) or "trait" in event.result or \
-            colour not in sheet.traits:
+    if sheet is None or not isinstance(colour, str) or "trait" in event.result:
+        return None
+    return sheet.traits.get(colour) or None
+
+
+def _traits_named(event: journal.Event, drawn: tuple[str, ...] | None) -> journal.Event:
+    if not drawn:
         return event
-    names = sheet.traits[colour]
-    if not names:
-        return event
-    return event._replace(result={**event.result, "color": f"{colour} ({', '.join(names)})"})
+    colour = event.result["color"]
+    return event._replace(result={**event.result, "color": f"{colour} ({', '.join(drawn)})"})
+
+
+def _line(done: Recap, item: Told, event: journal.Event) -> str:
+    """An event told in words, without its actor, as it stood at the recap's end."""
+    line = story.told(_traits_named(event, item.drawn), actor=False)
+    if events.kind(event.command).pending:
+        entry = done.settled.get(event.id)
+        if entry is not None:
+            line = guesses.told_settled(event, entry)
+        elif event.id in done.undone:  # just undone: never late
+            line = guesses.told_undone(line)
+    line += item.made
+    return guesses.told_late(line) if item.late else guesses.told_void(line) if item.void \
+        else line
 
 
 def _sets_back(adopt: journal.Event, own: tuple[_Spent, ...]) -> bool:
@@ -443,10 +489,6 @@ def _counts(folded: ledger.Ledger, file: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- Markdown and JSON
 
 
-def markdown(done: Recap) -> str:
-    return "\n".join(markdown_lines(done)).rstrip("\n") + "\n"
-
-
 def markdown_lines(done: Recap) -> Iterator[str]:
     """The recap in Markdown, a line at a time (a recap of every session is written as it
     is made, never held whole)."""
@@ -463,50 +505,72 @@ def markdown_lines(done: Recap) -> Iterator[str]:
     yield from (f"# Recap: {numbers} of {done.total}", "",
                 f"{_time(first.start)} – {_time(last.end)} · "
                 f"{plural(sum(s.events for s in done.sessions), 'event')}" +
-                _players(done.told), "")
-    by_actor: dict[str, list[Told]] = {}
-    actors: dict[tuple[str | None, str | None, str | None], str] = {}  # each told once
+                _players(done.players), "")
+    # Each actor's events (by the name shown: "The GM" for events of no file, or of
+    # many), by their places in the list told: a name not a file's, as each event's
+    # words, is read again from the journal as it is written.
+    by_actor: dict[int, list[tuple[int, str | None]]] = {}
+    shown: dict[tuple[str | None, str | None], int] = {}  # a file's character: its name's hash
     played: dict[str, set[str]] = {}  # the rules each file's characters played by
     voiding = {item.voided for item in done.told if item.voided}
     for item in done.told:
         if item.file and item.system and not item.aside:
             played.setdefault(item.file, set()).add(item.system)
-    for item in done.told:
+    for number, item in enumerate(done.told):
         if not item.aside:
             # Two characters of one file (a same-name clash) are told apart by their rules.
             system = item.system if len(played.get(item.file or "", ())) > 1 else None
             # A file's character goes by its latest name, whatever each event called it:
             # one actor a file, not one a name (a clone's journal may give every event one).
-            who = "" if item.file and item.who else item.who
-            actor = actors.get((item.file, who, system))
-            if actor is None:
-                actor = actors[item.file, who, system] = _actor(item, done.names, system)
-            by_actor.setdefault(actor, []).append(item)
+            if item.named is None:
+                actor = hash("The GM")
+            elif isinstance(item.named, int):
+                actor = item.named
+            elif (actor := shown.get((item.file, system), 0)) == 0:
+                actor = shown[item.file, system] = hash(_actor_named(item.file, done.names,
+                                                                     system))
+            by_actor.setdefault(actor, []).append((number, system))
     adopts = {item.id: item for item in done.told if item.aside and item.id in voiding}
-    for actor, items in by_actor.items():
-        yield from (f"## {actor}", "", "| when | what |", "|---|---|")
-        for item in items:
-            yield f"| {_time(item.when)} | {_cell(item, adopts)} |"
+    for places in by_actor.values():
+        header = False
+        for place, system in places:
+            item = done.told[place]
+            event = _again(done, item)
+            if not header:
+                yield from (f"## {_actor(item, event, done.names, system)}", "",
+                            "| when | what |", "|---|---|")
+                header = True
+            yield f"| {_time(event.when)} | {_cell(done, item, event, adopts)} |"
         yield ""
     yield from _end(done)
     aside = [item for item in done.told if item.aside]
     if aside:
         yield from ("## Corrections and adopts", "")
         for item in aside:
-            yield f"- {_time(item.when)} {_escaped(item.player or 'the GM')}: {_cell(item)}"
+            event = _again(done, item)
+            yield f"- {_time(event.when)} {_escaped(event.player or 'the GM')}: " \
+                f"{_cell(done, item, event)}"
         yield ""
+
+
+def _again(done: Recap, item: Told) -> journal.Event:
+    """A told event, read again from the journal."""
+    event = done.event(item.at)
+    if event is None or event.id != item.id:
+        raise BadFile("was written over while the recap was told; run cwx recap again",
+                      path="journal.jsonl")
+    return event
 
 
 MAX_PLAYERS_NAMED = 20  # a table's are a handful; a clone's journal may name 100,000
 
 
-def _players(told: list[Told]) -> str:
+def _players(players: Players | None) -> str:
     """Who played, by name in order, the first MAX_PLAYERS_NAMED (the rest counted)."""
-    everyone = {t.player for t in told if t.player}
-    if not everyone:
+    if players is None or not players.first:
         return ""
-    named = heapq.nsmallest(MAX_PLAYERS_NAMED, everyone)
-    more = f" and {len(everyone) - len(named):,} more" if len(everyone) > len(named) else ""
+    named, everyone = players.first, len(players.seen)
+    more = f" and {everyone - len(named):,} more" if everyone > len(named) else ""
     return f" · players: {', '.join(map(_escaped, named))}{more}"
 
 
@@ -525,21 +589,31 @@ def _end(done: Recap) -> list[str]:
     return lines
 
 
-def _actor(told: Told, names: Mapping[str, str], system: str | None = None) -> str:
-    if told.file and told.who:  # by file: a character renamed is one character
-        rules = f", {system}" if system else ""
-        return _escaped(f"{names.get(told.file, told.who)} ({told.file}{rules})")
-    return "The GM" if told.who is None else _escaped(told.who)
+def _actor(told: Told, event: journal.Event, names: Mapping[str, str],
+           system: str | None = None) -> str:
+    if told.file and event.who:  # by file: a character renamed is one character
+        return _actor_named(told.file, names, system, event.who)
+    return "The GM" if event.who is None else _escaped(event.who)
 
 
-def _cell(item: Told, adopts: Mapping[str, Told] | None = None) -> str:
-    text = _escaped(item.line)
+def _actor_named(file: str | None, names: Mapping[str, str], system: str | None,
+                 who: str = "") -> str:
+    rules = f", {system}" if system else ""
+    return _escaped(f"{names.get(file or '', who)} ({file}{rules})")
+
+
+def _cell(done: Recap, item: Told, event: journal.Event,
+          adopts: Mapping[str, Told] | None = None) -> str:
+    text = _escaped(_line(done, item, event))
     if item.voided:
         adopt = (adopts or {}).get(item.voided)
-        by = f"{_escaped(adopt.player or 'the GM')}'s adopt of {_time(adopt.when)}" if adopt \
-            else "an adopt"
+        by = _adopted_by(_again(done, adopt)) if adopt else "an adopt"
         return f"~~{text}~~ (voided: {by} set its values back)"
     return f"~~{text}~~ (undone)" if item.undone else text
+
+
+def _adopted_by(adopt: journal.Event) -> str:
+    return f"{_escaped(adopt.player or 'the GM')}'s adopt of {_time(adopt.when)}"
 
 
 def _escaped(text: str) -> str:
@@ -555,7 +629,8 @@ def _time(when: str) -> str:
 
 
 def as_json(done: Recap, told: Iterable[Told] | None = None) -> Recapped:
-    """The recap as JSON (`told`: the events listed, if not every one told)."""
+    """The recap as JSON (`told`: the events listed, if not every one told), its events
+    read again from the journal."""
     actions: dict[str | None, list[str]] = {}  # each file's, in one pass over the events
     for t in done.told:
         if not t.aside:
@@ -567,16 +642,18 @@ def as_json(done: Recap, told: Iterable[Told] | None = None) -> Recapped:
         "characters": [{"file": file, "name": done.names[file], "holds": counts,
                         "actions": actions.get(file, [])}
                        for file, counts in done.standing.items()],
-        "events": [_event_json(t) for t in (done.told if told is None else told)],
+        "events": [_event_json(done, t) for t in (done.told if told is None else told)],
         "supply": None if done.dice is None else {"white": done.dice.white,
                                                   "black": done.dice.black},
     }
 
 
-def _event_json(t: Told) -> Recounted:
-    return {"id": t.id, "at": t.when, "command": t.command, "who": t.who, "file": t.file,
-            "player": t.player, "told": t.line, "undone": t.undone, "pending": t.pending,
-            "correction": t.aside, "late": t.late, "voided_by": t.voided, "system": t.system}
+def _event_json(done: Recap, t: Told) -> Recounted:
+    event = _again(done, t)
+    return {"id": t.id, "at": event.when, "command": event.command, "who": event.who,
+            "file": t.file, "player": event.player, "told": _line(done, t, event),
+            "undone": t.undone, "pending": t.pending, "correction": t.aside, "late": t.late,
+            "voided_by": t.voided, "system": t.system}
 
 
 def json_parts(done: Recap) -> Iterator[str]:
@@ -592,7 +669,7 @@ def json_parts(done: Recap) -> Iterator[str]:
         if key == "events":
             yield "["
             for m, told in enumerate(done.told):
-                yield f"{', ' if m else ''}{dumps(_event_json(told))}"
+                yield f"{', ' if m else ''}{dumps(_event_json(done, told))}"
             yield "]"
         else:
             yield dumps(value)

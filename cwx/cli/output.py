@@ -2,7 +2,7 @@
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -12,8 +12,8 @@ from cwx.base.ink import many_colours, paint, plural
 if TYPE_CHECKING:
     from cwx.campaign.results import DryRun as DryRunKey
 
-__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "dry_json", "emit", "many_colours", "paint", "plural",
-           "quiet_stdout"]
+__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "dry_json", "emit", "emit_parts", "many_colours",
+           "paint", "plural", "quiet_stdout"]
 
 JsonFlag = Annotated[bool, typer.Option(
     "--json", "-j", help="Print one JSON object for scripts.")]
@@ -50,6 +50,27 @@ def emit(as_json: bool, data: Mapping[str, Any], text: Callable[[], str]) -> Non
         said = text().rstrip("\n") + "\n"
     try:
         sys.stdout.write(said)
+    except BrokenPipeError:
+        quiet_stdout()
+
+
+def emit_parts(as_json: bool, parts: Iterable[str]) -> None:
+    """Print a long result a piece at a time as it is made, never held whole (a recap of
+    every session, a log, a history): as emit prints it, JSON's pieces on one line, text
+    a line a piece, without blank lines at the end."""
+    blank = 0  # blank lines not yet written: none ends the text
+    try:
+        write = sys.stdout.write
+        for part in parts:
+            if as_json:
+                write(part)
+            elif not part:
+                blank += 1
+            else:
+                write("\n" * blank + part + "\n")
+                blank = 0
+        if as_json:
+            write("\n")
     except BrokenPipeError:
         quiet_stdout()
 

@@ -1,7 +1,5 @@
 """`cwx recap`: a session of the campaign, told from its journal."""
 
-import sys
-from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -11,8 +9,9 @@ from cwx.base.errors import BadValue
 from cwx.campaign import recap as recaps
 from cwx.cli import progress
 from cwx.cli.common import here
-from cwx.cli.output import JsonFlag, NoPager, Utc, quiet_stdout
+from cwx.cli.output import JsonFlag, NoPager, Utc, emit_parts
 from cwx.cli.pager import paged
+from cwx.journal import history
 
 app = typer.Typer(name="recap", add_completion=False)
 
@@ -50,29 +49,13 @@ def recap(
     wanted = recaps.session_given(session) if session is not None else None
     seconds = times.gap_given(gap) if gap is not None else \
         camp.settings().recap_gap if camp.root is not None else None
-    with progress.shown("Reading the journal", not json) as meter:
-        done = recaps.recap(camp.journal_file, wanted, every,
-                            recaps.date_given(since) if since is not None else None,
-                            recaps.date_given(until, "--until") if until is not None else None,
-                            seconds or recaps.SESSION_GAP, meter)
-    with paged(not json and not no_pager):
-        write(recaps.json_parts(done) if json else recaps.markdown_lines(done), json)
-
-
-def write(parts: Iterator[str], json: bool) -> None:
-    """The recap a piece at a time (a recap of every session is never held whole), as
-    emit writes: JSON on one line, Markdown without blank lines at the end."""
-    blank = 0  # blank lines not yet written: none ends the text
-    try:
-        for part in parts:
-            if json:
-                sys.stdout.write(part)
-            elif not part:
-                blank += 1
-            else:
-                sys.stdout.write("\n" * blank + part + "\n")
-                blank = 0
-        if json:
-            sys.stdout.write("\n")
-    except BrokenPipeError:
-        quiet_stdout()
+    # One open journal for both passes: its events are read again, by where they stand
+    # in it, as they are told.
+    with history.opened(camp.journal_file) as read:
+        with progress.shown("Reading the journal", not json) as meter:
+            done = recaps.recap(read, wanted, every,
+                                recaps.date_given(since) if since is not None else None,
+                                recaps.date_given(until, "--until") if until is not None
+                                else None, seconds or recaps.SESSION_GAP, meter)
+        with paged(not json and not no_pager):
+            emit_parts(json, recaps.json_parts(done) if json else recaps.markdown_lines(done))

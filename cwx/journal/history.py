@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 from cwx import systems
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
-from cwx.journal import ends, events, ledger, sealed, story
+from cwx.journal import ends, events, ledger, sealed, story, timeline
 from cwx.journal import lines as journal
 from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
@@ -70,6 +70,11 @@ class Journal:
         if self._turns is None and name is None and last is None:
             self._turns = order.turns  # a whole pass noted every undo and turn
         return order
+
+    def event_at(self, offset: int) -> Event | None:
+        """The event whose line starts at `offset` of this journal (as a Timeline's
+        `placed` said), read again: a reader telling many events keeps their places alone."""
+        return timeline.event_at(self.file, offset)
 
     def turns(self) -> Turns:
         """The journal's undos and turns (journal.Turns), only the lines that may hold one

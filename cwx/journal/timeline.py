@@ -31,9 +31,9 @@ from cwx.journal.lines import (
 )
 
 Place = tuple[str, int, int]  # (when, line, offset)
-# The wanted events, in time order, as often as asked: each line's number, and where it
-# starts in the journal, or the line itself when it was read in passing.
-Places = Callable[[], Iterator[tuple[int, int | bytes]]]
+# The wanted events, in time order, as often as asked: each line's number, where it starts
+# in the journal, and the line itself when it was read in passing.
+Places = Callable[[], Iterator[tuple[int, int, bytes | None]]]
 # Stretches of the journal already in time order, merged as they are read (a clone
 # appends in order; each merge of two clones' lines makes one or two more): past this,
 # the journal is in no order to speak of, and its keys are sorted at once instead.
@@ -70,9 +70,15 @@ class Timeline:
         left out (`cwx check` names it), and a line carrying an earlier line's id (a copy,
         a twin) too; with `twins`, a twin of other contents is shown where it stands
         (`twins()` says which line it repeats), a copy alike never."""
-        skip = self.repeats.keys() - self.twins().keys() if twins else self.repeats.keys()
-        for event, _ in _lines(self.file, self.order, self.skipped, skip):
+        for event, _ in self.placed(twins=twins):
             yield event
+
+    def placed(self, *, twins: bool = False) -> Iterator[tuple[Event, int]]:
+        """`events()`, each with where its line starts in the journal: a reader that tells
+        many events keeps that alone, and reads the event again (`event_at`) to tell it."""
+        skip = self.repeats.keys() - self.twins().keys() if twins else self.repeats.keys()
+        for event, _, at in _lines(self.file, self.order, self.skipped, skip):
+            yield event, at
 
     def twins(self) -> dict[int, int]:
         """Each line carrying the id of an earlier line with other contents, and that line
@@ -178,31 +184,35 @@ def _in_time_order(file: BinaryIO, wanted: Wanted, last: int | None, turned: Tur
                 runs.append((here, number))
             previous = max(previous, stamp.when) if last is not None else stamp.when
     if last is not None or offset == 0:
-        ordered = [(line, at) for _, line, at in sorted(latest)]
+        ordered = [(line, at, None) for _, line, at in sorted(latest)]
         return lambda: iter(ordered)
     if len(runs) == 1:  # in time order already (a clone's own): read straight through
         return lambda: _straight(file, offset, wanted)
     if len(runs) > MAX_RUNS:  # a journal in no order at all: sort every key, once
-        everything = [(line, at) for _, line, at in sorted(
+        everything = [(line, at, None) for _, line, at in sorted(
             key for start, line in runs[:1] for key in _places(file, start, offset, line, wanted))]
         return lambda: iter(everything)
     bounds = [(start, end, line) for (start, line), (end, _) in
               zip(runs, [*runs[1:], (offset, 0)], strict=True)]
-    return lambda: ((line, at) for _, line, at in heapq.merge(
+    return lambda: ((line, at, None) for _, line, at in heapq.merge(
         *(_places(file, start, end, line, wanted) for start, end, line in bounds)))
 
 
-def _straight(file: BinaryIO, end: int, wanted: Wanted) -> Iterator[tuple[int, bytes]]:
+def _straight(file: BinaryIO, end: int, wanted: Wanted
+              ) -> Iterator[tuple[int, int, bytes | None]]:
     """The wanted lines of a journal in time order, in its order: each line is parsed
     once, where it is shown (no stamp read apart, no line looked up again)."""
+    offset = 0
     for number, raw in enumerate(lines_of(_Span(file, 0, end), SPAN), 1):
+        here = offset
+        offset += raw if isinstance(raw, int) else len(raw)
         if isinstance(raw, int) or not raw.strip():
             continue
         if wanted is not None:
             stamp = stamp_of(raw, number)
             if isinstance(stamp, BadLine) or not wanted(raw, stamp):
                 continue
-        yield number, raw
+        yield number, here, raw
 
 
 def _places(file: BinaryIO, start: int, end: int, line: int, wanted: Wanted,
@@ -236,30 +246,40 @@ class _Span:
 
 
 def _lines(file: BinaryIO, order: Places, skipped: Skipped | None = None,
-           skip: Container[int] = ()) -> Iterator[tuple[Event, bytes]]:
+           skip: Container[int] = ()) -> Iterator[tuple[Event, bytes, int]]:
     # Each event once: a line repeating an earlier line's id (`skip`: a copy git's union
     # made, or a twin) is left out, whatever its time.
-    for line, at in order():
+    for line, at, given in order():
         if line in skip:
             continue
-        raw = at if isinstance(at, bytes) else _line_at(file, at)
+        raw = given if given is not None else _line_at(file, at)
         event = parse(raw, line)
         if not isinstance(event, Event):
             if skipped is not None:  # an envelope of an event, and changes of none
                 skipped.add(line)
             continue
-        yield event, raw
+        yield event, raw, at
+
+
+def event_at(file: BinaryIO, offset: int) -> Event | None:
+    """The event whose line starts at `offset` of the open journal (as `placed` said),
+    read again."""
+    found = parse(_line_at(file, offset))
+    return found if isinstance(found, Event) else None
 
 
 def _line_at(file: BinaryIO, offset: int) -> bytes:
-    """The line at `offset` of the open journal (read in place, as the stretches are)."""
-    found = b""
+    """The line at `offset` of the open journal (read in place, as the stretches are): a
+    few KB first, which hold most lines (a recap reads 100,000 again one by one), then
+    more and more."""
+    found, size = b"", 1 << 12
     while len(found) <= MAX_LINE:
-        chunk = _pread(file.fileno(), 1 << 16, offset + len(found))
+        chunk = _pread(file.fileno(), size, offset + len(found))
         end = chunk.find(b"\n")
         if end >= 0 or not chunk:
             return found + (chunk[:end + 1] if end >= 0 else chunk)
         found += chunk
+        size = min(size * 4, SPAN)
     return found
 
 
