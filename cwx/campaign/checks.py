@@ -103,6 +103,7 @@ def check(given: list[str], tick: Callable[[int], None] | None = None) -> Report
         problems += [CwxError(text, path=path) for path, text in redo.inspect(folder)]
     ahead.close()
     problems += _carried(homes)
+    problems += _recoded(homes)
     problems += _keys(homes)
     if rewritten := _history(homes):  # the ledger reads a rewritten journal: not to follow
         problems = [_settled_first(problem, "the journal's history holds a rewrite")
@@ -159,6 +160,84 @@ def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
                                os.path.join(clone.top, path), os.path.realpath(home.root))))
                   for path in carried]
     return found
+
+
+RECODED = "working-tree-encoding"  # git writes the file otherwise than it commits it
+
+
+def _recoded(homes: dict[str, Campaign]) -> list[CwxError]:
+    """A git attribute by which git writes a campaign's journal or TOML files in the work
+    tree in another encoding than it commits (working-tree-encoding, in a .gitattributes a
+    clone pushed): cwx reads and writes UTF-8, so each commit of them would come out
+    garbled, and read as a rewrite. Named at the attributes' line, with the one fix."""
+    from cwx.git import repo
+
+    found: list[CwxError] = []
+    for home in homes.values():
+        assert home.root is not None
+        clone = repo.of(home.root)
+        if clone is None:
+            continue
+        folder = os.path.relpath(os.path.realpath(home.root), clone.top)
+        named = {os.path.normpath(os.path.join(folder, name)): name
+                 for name in (journal.NAME, "character.toml")}
+        try:
+            done = repo.run(clone, "check-attr", "-z", RECODED, "--", *named)
+        except CwxError:
+            continue  # git cannot answer (not installed): nothing to say about it
+        said = done.stdout.decode("utf-8", "replace").split("\0")
+        for at in range(0, len(said) - 2, 3):
+            path, value = said[at], said[at + 2]
+            if done.returncode != 0 or value in ("unspecified", "unset"):
+                continue
+            what = named.get(os.path.normpath(path), path)
+            what = "its TOML files" if what.endswith(".toml") else what
+            where, line = _attribute_line(clone.top, folder, RECODED)
+            # A journal git wrote recoded holds NULs (UTF-16 does); cwx's own never does.
+            then = "" if not _recoded_here(home) else \
+                ", then `git checkout -- journal.jsonl` writes it back as committed"
+            found.append(CwxError(
+                f"sets {RECODED}={value[:40]} for {what}: git then writes it in the work tree "
+                "in another encoding than it commits, while cwx reads and writes UTF-8, so "
+                "each commit of it comes out garbled and reads as a rewrite. Remove that "
+                f"attribute from this line and commit it{then}",
+                path=_in(home, os.path.relpath(where, os.path.realpath(home.root)))
+                if where else journal.path_in(home.root), line=line))
+    return found
+
+
+def _recoded_here(home: Campaign) -> bool:
+    """Whether the journal in the work tree is in another encoding than cwx's UTF-8."""
+    try:
+        with open(home.journal_file, "rb") as file:
+            return b"\0" in file.read(1 << 16)
+    except OSError:
+        return False
+
+
+def recoded(camp: Campaign) -> list[CwxError]:
+    """`_recoded` of one campaign (sync asks it before staging anything)."""
+    return _recoded({"": camp}) if camp.root is not None else []
+
+
+def _attribute_line(top: str, folder: str, attribute: str) -> tuple[str | None, int | None]:
+    """The attributes file and line, from the campaign's folder up to the clone's top,
+    that sets `attribute` (git's own info/attributes aside); (None, None) if none does."""
+    here = folder
+    while True:
+        path = os.path.join(top, here, ".gitattributes")
+        try:
+            with open(path, "rb") as file:
+                for number, raw in enumerate(file.read(1 << 16).splitlines(), 1):
+                    text = raw.decode("utf-8", "replace").strip()
+                    if not text.startswith("#") and any(
+                            word.split("=", 1)[0] == attribute for word in text.split()[1:]):
+                        return path, number
+        except OSError:
+            pass
+        if here in ("", "."):
+            return None, None
+        here = os.path.dirname(here)
 
 
 def _history(homes: dict[str, Campaign]) -> list[CwxError]:

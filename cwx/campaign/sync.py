@@ -223,6 +223,10 @@ def _sendable(camp: Campaign) -> None:
     for member in camp.members(lambda _: None):
         if not utf8_named(member.path):
             raise BadFile(NOT_UTF8, path=member.path)
+    from cwx.campaign import checks
+
+    if recoded := checks.recoded(camp):  # git would garble the journal it commits
+        raise BadFile(recoded[0].message, path=recoded[0].path, line=recoded[0].line)
 
 
 def _index(clone: Repository) -> str | None:
