@@ -766,12 +766,11 @@ def _started_astray(read: history.Journal, event: journal.Event) -> bool:
 def _remade(read: history.Journal, event: journal.Event) -> bool:
     """Whether `event` makes a character anew over one that earned experience or bought
     traits (`cwx check` names it): anyone takes it back."""
-    from cwx.journal import ledger, rederive
+    from cwx.journal import rederive
 
     if event.command != "char new" or all(c.created for c in event.changes):
         return False
-    return any(item.event == event.id for item in rederive.remade_over_earned(
-        read.path, ledger.read(read.path), read.undone()))
+    return rederive.remade_over_earned(read.path, event, read.undone())
 
 
 def _misplayed(read: history.Journal, event: journal.Event) -> bool:

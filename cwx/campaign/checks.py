@@ -401,10 +401,8 @@ def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting
             folded: ledger.Ledger) -> list[CwxError]:
     """Each change of the journal the rules do not give (docs/rules.md, "What check
     proves"), an event taken back by an undo aside."""
-    undone = counting.turns.undone()
-    shown, more = replaying.forged(undone, lambda wanted: history.with_ids(path, wanted),
-                                   folded)
-    shown += rederive.remade_over_earned(path, folded, undone)[:rederive.SHOWN]
+    shown, more = replaying.forged(counting.turns.undone(),
+                                   lambda wanted: history.with_ids(path, wanted), folded)
     forged = {item.event for item in shown}
     named = rederive.unique(forged, history.alike(path, forged)) if shown else {}
     said = [CwxError(rederive.told(item, named.get(item.event)), path=path, line=item.line)

@@ -11,6 +11,7 @@ adopt is the table's word, taken as written; a correction counts for nothing.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -186,15 +187,7 @@ class _Spans:
     def _made(self, file: str, text: str) -> None:
         """A file made (or adopted whole): each count of dice its text holds may be held
         from here on, beside what it held before."""
-        from cwx.base.errors import CwxError
-        from cwx.journal.ledger import values_of
-        from cwx.toml import tomlread
-
-        try:
-            values = values_of(tomlread.loads(text))
-        except CwxError:
-            return
-        for key, value in values.items():
+        for key, value in _values_in(text).items():
             if _die(key) and whole(value):
                 span = self.spans.setdefault((file, key), [value, value])
                 span[0], span[1] = min(span[0], value), max(span[1], value)
@@ -213,73 +206,100 @@ def started_astray(path: str, event: Event) -> bool:
     return bool(spans.note(event))
 
 
-MAX_REMADE = 50  # files made anew whose lines are read again: a table remakes a few
+MAX_REMADE = 10_000  # makings anew kept to judge once the journal is read (a table makes few)
 
 
-def remade_over_earned(path: str, folded: Ledger, undone: set[str]) -> list[Forged]:
-    """Each making of a character anew (`char new --force`, over a file the ledger knew)
-    where the character held experience earned or traits bought by the events it saw of
-    it: the command refuses it (docs/rules.md, "What check proves"). Only the files the
-    ledger says were made more than once are read again, by their lines."""
-    from cwx.journal import events, history
-    from cwx.journal.ledger import _saw
+class _Since:
+    """A file since its latest making, as the journal's lines came (a clone appends after
+    all it had): the experience its making held and gained since, the purchases since,
+    and the latest stamp among them."""
 
-    found: list[Forged] = []
-    remade = [file for file, made in folded.creations.items() if made.times > 1]
-    for file in remade[:MAX_REMADE]:
-        makings: list[tuple[Order, Event | None, Any]] = []  # (order, a remaking, xp made)
-        earned: list[tuple[Order, int]] = []  # each change of its xp, by its order
-        bought: list[Order] = []
-        for event in history.naming(path, file):
-            if event.id in folded.void:
-                continue
-            for change in event.changes:
-                if change.file != file:
-                    continue
-                if change.key is None and (change.removed or change.text is not None):
-                    if event.id not in undone:
-                        makings.append((event.order, event if not change.created and
-                                        event.command == "char new" and
-                                        change.text is not None else None,
-                                        _xp_in(change.text) if change.text else 0))
-                elif change.key == "xp" and not change.correction and \
-                        (change.before is None or whole(change.before)) and \
-                        (change.after is None or whole(change.after)):
-                    earned.append((event.order, (change.after or 0) - (change.before or 0)))
-            if event.file == file and events.kind(event.command).buys and \
-                    event.id not in undone:
-                bought.append(event.order)
-        makings.sort(key=lambda item: item[0])
-        for at, (order, remaking, _) in enumerate(makings):
-            if remaking is None or at == 0 or replayed(remaking):
-                continue
-            since, _, xp = makings[at - 1]
-            saw = _saw(remaking.result.get("saw")) or order
-            upto = min(saw, order)
-            xp += sum(delta for when, delta in earned if since < when <= upto)
-            buys = sum(1 for when in bought if since < when <= upto)
+    __slots__ = ("bought", "latest", "xp")
+
+    def __init__(self, xp: int) -> None:
+        self.xp = xp
+        self.bought: list[str] = []
+        self.latest: Order | None = None
+
+
+class _Remakings:
+    """Each making of a character anew (`char new --force`, over a file made before)
+    while, by the lines before it that it saw (`saw`), the character held experience
+    earned or had bought a trait: the command refuses it. Kept as the journal is read
+    (a few numbers a file), judged once it is read (a purchase undone bought nothing)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, _Since] = {}
+        self.found: list[tuple[Forged, int, tuple[str, ...]]] = []  # (it, xp, purchases)
+
+    def note(self, event: Event) -> None:
+        from cwx.journal.ledger import _saw
+
+        for change in event.changes:
+            since = self.files.get(change.file)
+            if change.key is None and change.removed:
+                self.files.pop(change.file, None)
+            elif change.key is None and change.text is not None:
+                if since is not None and not change.created and event.command == "char new" \
+                        and len(self.found) < MAX_REMADE:
+                    saw = _saw(event.result.get("saw")) or event.order
+                    if since.latest is None or since.latest <= saw:  # else a clash, named
+                        self.found.append((Forged(
+                            event.id, event.line, event.command[:40], change.file, None, None,
+                            None, None, None), since.xp, tuple(since.bought)))
+                if since is not None or len(self.files) < MAX_SPANS:
+                    xp = _values_in(change.text).get("xp")
+                    self.files[change.file] = _Since(xp if type(xp) is int else 0)
+            elif since is not None and change.key == "xp" and not change.correction and \
+                    (change.before is None or whole(change.before)) and \
+                    (change.after is None or whole(change.after)):
+                since.xp += (change.after or 0) - (change.before or 0)
+                since.latest = max(since.latest or event.order, event.order)
+        since = self.files.get(event.file) if isinstance(event.file, str) else None
+        if since is not None and events.kind(event.command).buys and len(since.bought) < 100:
+            since.bought.append(event.id)
+            since.latest = max(since.latest or event.order, event.order)
+
+    def judged(self, undone: set[str]) -> list[Forged]:
+        """Those that made anew a character that held what it earned."""
+        found = []
+        for item, xp, bought in self.found:
+            buys = [id_ for id_ in bought if id_ not in undone]
             if xp > 0 or buys:
                 held = " and ".join(([f"{xp} xp earned"] if xp > 0 else []) +
                                     (["traits bought with experience"] if buys else []))
-                found.append(Forged(remaking.id, remaking.line, remaking.command[:40], file,
-                                    None, None, None, None,
-                                    f"makes {file} anew over a character with {held} (by the "
-                                    "lines it saw), which `char new --force` refuses: a "
-                                    "character that earned any is retired first"))
-    return found
+                found.append(item._replace(
+                    why=f"makes {item.file} anew over a character with {held} (by the lines "
+                        "it saw), which `char new --force` refuses: a character that earned "
+                        "any is retired first"))
+        return found
 
 
-def _xp_in(text: str) -> int:
-    """The experience a file's text holds, as the ledger reads it (0 for none)."""
+def remade_over_earned(path: str, event: Event, undone: set[str]) -> bool:
+    """Whether `event` makes a character anew over one that held what it earned (`cwx
+    check` names it): the journal's lines up to it read again."""
+    from cwx.journal import history
+
+    remakings = _Remakings()
+    for item in history.every(path):
+        remakings.note(item)
+        if item.line >= event.line:
+            break
+    return any(found.event == event.id for found in remakings.judged(undone))
+
+
+@functools.lru_cache(maxsize=1)
+def _values_in(text: str) -> dict[str, Any]:
+    """The ledger's values of a file's text (none, where it cannot be read); a sheet made
+    again as it was is read once."""
     from cwx.base.errors import CwxError
     from cwx.journal.ledger import values_of
     from cwx.toml import tomlread
 
     try:
-        xp = values_of(tomlread.loads(text)).get("xp")
+        return values_of(tomlread.loads(text))
     except CwxError:
-        return 0
-    return xp if isinstance(xp, int) and not isinstance(xp, bool) else 0
+        return {}
 
 
 class _Held:
@@ -424,12 +444,14 @@ class Replaying:
         self.played: dict[tuple[str, str, str, Any], _Played] = {}
         self.kept = 0  # how many events kept in them (MAX_READS)
         self.spans = _Spans()
+        self.remakings = _Remakings()
 
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
             return  # git's union copied the line: named once
         if astray := self.spans.note(event):
             self._found(astray)
+        self.remakings.note(event)
         if event.undoes is not None and event.undoes == event.id:
             self._found([Forged(event.id, event.line, event.command[:40], None, None, None,
                                 None, None, SELFISH)])
@@ -522,6 +544,7 @@ class Replaying:
         the undos name (a second look at a few lines, not a journal kept in memory);
         `folded` is the journal's ledger, which the values events are played with must
         match."""
+        undone = set(undone)
         if folded is not None:
             self._misplayed(folded)
         self.played = {}
@@ -547,6 +570,9 @@ class Replaying:
             elif target not in inverses and named is not None and changes != _NOTHING:
                 astray[id_] = target
         self.undos = []
+        self._found([item for item in self.remakings.judged(undone)
+                     if _key(item.event) not in self.ids])
+        self.remakings = _Remakings()
         if astray and named is not None:
             self._astray(astray, named(set(astray)))
         settled = {_key(id_) for id_ in undone} - unsettled
