@@ -248,11 +248,8 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
     corrected: list[Corrected] = []
     refused: list[str] = []
     kept = [] if kept is None else kept
-    from cwx.campaign import checks
-
     with open_("reconcile", paths, camp) as change:
-        ruled = checks.Ruled()
-        folded = camp.ledger(each=ruled.note if numbers_only else None)
+        folded = camp.ledger()
         for path in paths:
             name = change.name_of(path)
             if name not in folded.known:
@@ -274,7 +271,7 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
         if any(c.key and systems.conserved(c.key) for c in corrected):
             refused += _supply_kept(camp, folded, change, paths, corrected)
         # After a merge (the hooks, sync): a line the rules do not give is never followed.
-        if numbers_only and corrected and (forged := ruled.found(camp.journal_file, folded)):
+        if numbers_only and corrected and (forged := _unruled(camp)):
             raise RuleForbids(f"the journal holds a line the rules do not give, which no file "
                               f"is brought to, so cwx changed nothing: line {forged[0].line}: "
                               f"{forged[0].message}", path=change.journal)
@@ -291,6 +288,15 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
         if corrected:
             change.record({"corrected": len(corrected)})
     return corrected
+
+
+def _unruled(camp: Campaign) -> list[CwxError]:
+    """What `cwx check` names of the journal as the rules do not give (its re-play, read
+    again: asked only where a reconcile would bring a file to the ledger)."""
+    from cwx.campaign import checks
+
+    ruled = checks.Ruled()
+    return ruled.found(camp.journal_file, camp.ledger(each=ruled.note))
 
 
 def _supply_kept(camp: Campaign, folded: ledger.Ledger, change: Change, paths: list[str],
