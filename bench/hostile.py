@@ -50,11 +50,11 @@ def huge_lines(size: int = 15 << 20) -> Iterator[str]:
 _HOLE = "@hole@"  # where a value written as text goes in an event's line
 
 
-def a_key_a_change(events: int = EVENTS) -> Iterator[str]:
+def a_key_a_change(events: int = EVENTS, keys: int = 8) -> Iterator[str]:
     """Every change names a key no other names: as many keys as changes."""
     for n in range(events):
         yield _event(n, changes=[{"file": "kris.toml", "key": f"traits.t{n}_{i}", "from": None,
-                                  "to": 1} for i in range(8)])
+                                  "to": 1} for i in range(keys)])
 
 
 def a_file_an_event(events: int = EVENTS) -> Iterator[str]:
@@ -82,20 +82,20 @@ def a_bag_a_draw(events: int = EVENTS) -> Iterator[str]:
                      changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 1}])
 
 
-def long_lists(events: int = EVENTS) -> Iterator[str]:
+def long_lists(events: int = EVENTS, items: int = 16) -> Iterator[str]:
     """Every change adds names no other adds to one list."""
     for n in range(events):
         yield _event(n, "wheel buy", file="sue.toml", changes=[
             {"file": "sue.toml", "key": "traits.red", "from": [],
-             "to": [f"n{n}_{i}" for i in range(16)]}])
+             "to": [f"n{n}_{i}" for i in range(items)]}])
 
 
-def turns_naming_many(events: int = EVENTS // 10) -> Iterator[str]:
+def turns_naming_many(events: int = EVENTS // 10, named: int = 40) -> Iterator[str]:
     """Luck turns of one draw, each naming many turns it saw undone."""
     for n in range(events):
         yield _event(n, "luck spend", file="sue.toml",
                      result={"turns": "0" * 16, "success": True,
-                             "after_undone": [f"{n:08x}{i:08x}" for i in range(40)]})
+                             "after_undone": [f"{n:08x}{i:08x}" for i in range(named)]})
 
 
 def slow_texts(events: int = 4) -> Iterator[str]:
