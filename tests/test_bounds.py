@@ -627,3 +627,37 @@ def test_a_recap_holds_no_name_of_the_events_it_tells(tmp_path: Path) -> None:
     # A character of no file is one by its name: one for kris.toml, one each other name.
     assert len(heads) == 1 + 100 + 1 and heads[0] == f"## {0:😀>255}"
     assert heads[1] == f"## {299:😀>255} (kris.toml)" and heads[-1] == "## At the end"
+
+
+def test_an_xp_history_is_written_as_it_is_read(tmp_path: Path) -> None:
+    # A character buying 1,000 traits named in 248 letters of 4 bytes each once cost
+    # `xp history` 110 MB: every step's words were kept, then a table and a text of them.
+    import itertools
+    import tracemalloc
+
+    from cwx.cli.output import json_parts
+    from cwx.commands import xp
+
+    count = 1500
+    path = tmp_path / "journal.jsonl"
+    path.write_text("".join(_event(n, "xp spend", "kris.toml", result={"trait": f"{n:😀>248}"},
+                                   changes=[{"file": "kris.toml", "key": "xp", "from": 12,
+                                             "to": 0}]) + "\n" for n in range(count)),
+                    encoding="utf-8")
+    with history.opened(str(path)) as read:
+        def steps(told: bool = True) -> Any:
+            return ((step, read.told(step.event) if told else "")
+                    for step in read.steps("kris.toml", "xp"))
+
+        tracemalloc.start()
+        try:
+            for part in itertools.chain(json_parts(xp._history_json("kris.toml", steps)),
+                                        xp._history_text("kris.toml", steps)):
+                del part
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        text = list(xp._history_text("kris.toml", steps))
+    assert peak < path.stat().st_size, f"{peak:,} bytes to tell a journal of " \
+        f"{path.stat().st_size:,}"
+    assert len(text) == 2 + 1 + count and f"on {count - 1:😀>248}: -12 xp" in text[-1]

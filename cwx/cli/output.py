@@ -2,7 +2,7 @@
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -12,8 +12,8 @@ from cwx.base.ink import many_colours, paint, plural
 if TYPE_CHECKING:
     from cwx.campaign.results import DryRun as DryRunKey
 
-__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "dry_json", "emit", "emit_parts", "many_colours",
-           "paint", "plural", "quiet_stdout"]
+__all__ = ["JsonFlag", "NoPager", "Utc", "colour_on", "dry_json", "emit", "emit_parts", "json_parts",
+           "many_colours", "paint", "plural", "quiet_stdout"]
 
 JsonFlag = Annotated[bool, typer.Option(
     "--json", "-j", help="Print one JSON object for scripts.")]
@@ -73,6 +73,27 @@ def emit_parts(as_json: bool, parts: Iterable[str]) -> None:
             write("\n")
     except BrokenPipeError:
         quiet_stdout()
+
+
+def json_parts(data: Mapping[str, Any]) -> Iterator[str]:
+    """json.dumps(data) a piece at a time, for emit_parts: a value that is an iterator (a
+    generator of a long list's items) is written as a list, an item at a time."""
+    import json
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+    yield "{"
+    for n, (key, value) in enumerate(data.items()):
+        yield f"{', ' if n else ''}{dumps(key)}: "
+        if isinstance(value, Iterator):
+            yield "["
+            for m, item in enumerate(value):
+                yield f"{', ' if m else ''}{dumps(item)}"
+            yield "]"
+        else:
+            yield dumps(value)
+    yield "}"
 
 
 def dry_json(dry_run: bool) -> "DryRunKey":

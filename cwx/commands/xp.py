@@ -1,12 +1,13 @@
 """`cwx xp`: spend experience on a new trait or a higher score, and show how it came and
 went (ClockWorx)."""
 
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cwx.cli.common import CharFile, CharNamed, complete_traits, group, here
-from cwx.cli.output import JsonFlag, Utc, emit
+from cwx.cli.output import JsonFlag, Utc, emit, emit_parts, json_parts
 from cwx.cli.views import value_text
 from cwx.systems.clockworx import XP, advancement_json, advancement_text
 
@@ -55,40 +56,59 @@ def history(
     camp = camp.of(path)
     name = camp.name_of(path)
     with journal_history.opened(camp.journal_file) as read:
-        # Each step kept with only what is shown of its event: a sheet made anew holds
-        # its whole text (2,000 of 990 traits once held 216 MB).
-        steps = [(step._replace(event=step.event._replace(result={}, changes=())),
-                  read.told(step.event)) for step in read.steps(name, XP)]
-    emit(json, _history_json(name, steps), lambda: _history_text(name, steps))
+        # Read twice, never held: the count at the end (the JSON's first) and the
+        # table's widths, then each step as it is written (1,000 traits named in 255
+        # letters of 4 bytes once held 110 MB, and its text again).
+        def steps(told: bool = True) -> "Iterator[tuple[Step, str]]":
+            return ((step, read.told(step.event) if told else "")
+                    for step in read.steps(name, XP))
+
+        emit_parts(json, json_parts(_history_json(name, steps)) if json else
+                   _history_text(name, steps))
 
 
-def _history_json(name: str, steps: "list[tuple[Step, str]]") -> "XpHistory":
-    return {"file": name, "xp": steps[-1][0].after if steps else None, "changes": [
+def _history_json(name: str, steps: "Callable[..., Iterator[tuple[Step, str]]]") -> "XpHistory":
+    """The history as JSON, its changes a list made as it is written."""
+    last = None
+    for step, _ in steps(False):  # the count at the end comes first
+        last = step
+    # Its changes a generator, which json_parts writes as the list XpHistory says.
+    return {"file": name, "xp": last.after if last else None, "changes": (
         {"id": step.event.id, "at": step.event.when, "command": step.event.command,
          "who": step.event.who, "player": step.event.player, "told": told,
          "from": step.before, "to": step.after,
          "set": None if step.said is None else {"from": step.said[0], "to": step.said[1]},
          "correction": step.correction, "whole": step.whole, "counts": step.counts,
-         "undone_by": step.undone_by} for step, told in steps]}
+         "undone_by": step.undone_by} for step, told in steps())}  # type: ignore[typeddict-item]
 
 
-def _history_text(name: str, steps: "list[tuple[Step, str]]") -> str:
+def _history_text(name: str, steps: "Callable[..., Iterator[tuple[Step, str]]]"
+                  ) -> "Iterator[str]":
+    """The history as a table, a line at a time: its widths found first."""
     from cwx.base import times
     from cwx.base.printable import printable
 
-    if not steps:
-        return f"No change to the experience of {name} in the journal."
-    rows: list[tuple[str, ...]] = [("when", "id", "player", "what", "xp", "")]
-    for step, told in steps:
-        rows.append((times.shown(step.event.when), step.event.id[:8], step.event.player or "-",
-                     told, f"{value_text(step.before or 0)} → {value_text(step.after or 0)}",
-                     _note(step)))
-    rows = [tuple(printable(cell) for cell in row) for row in rows]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    table = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-             for row in rows]
-    return "\n".join([f"{name}: {value_text(steps[-1][0].after or 0)} xp, as the journal "
-                      "counts it", "", *table])
+    def rows() -> "Iterator[tuple[Step | None, tuple[str, ...]]]":
+        yield None, ("when", "id", "player", "what", "xp", "")
+        for step, told in steps():
+            yield step, tuple(printable(cell) for cell in (
+                times.shown(step.event.when), step.event.id[:8], step.event.player or "-",
+                told, f"{value_text(step.before or 0)} → {value_text(step.after or 0)}",
+                _note(step)))
+
+    widths = [0] * 6
+    last = None
+    for step, row in rows():
+        last = step
+        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
+    if last is None:
+        yield f"No change to the experience of {name} in the journal."
+        return
+    yield f"{name}: {value_text(last.after or 0)} xp, as the journal counts it"
+    yield ""
+    for _, row in rows():
+        yield "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)
+                        ).rstrip()
 
 
 def _note(step: "Step") -> str:
