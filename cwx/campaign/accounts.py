@@ -293,9 +293,9 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
 def _unruled(camp: Campaign) -> list[CwxError]:
     """What `cwx check` names of the journal as the rules do not give (its re-play, read
     again: asked only where a reconcile would bring a file to the ledger)."""
-    from cwx.campaign import checks
+    from cwx.campaign import ruled as ruling
 
-    ruled = checks.Ruled()
+    ruled = ruling.Ruled()
     return ruled.found(camp.journal_file, camp.ledger(each=ruled.note))
 
 

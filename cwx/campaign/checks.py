@@ -16,7 +16,8 @@ from cwx.base.record import Record
 from cwx.campaign import folder as campaign
 from cwx.campaign import guesses, seal
 from cwx.campaign.folder import Campaign
-from cwx.journal import clock, ends, events, history, ledger, rederive, turned
+from cwx.campaign.ruled import Ruled
+from cwx.journal import clock, events, history, ledger, rederive
 from cwx.journal import lines as journal
 from cwx.store import redo
 from cwx.systems import sheets
@@ -374,45 +375,6 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
     return said
 
 
-class Ruled:
-    """Check's re-play of one campaign's journal, heard as its ledger is folded (the journal
-    read once): each event the rules do not give, named once the ledger is read. The
-    reconcile hears it too, so no file is brought to a ledger that counts such a line."""
-
-    def __init__(self) -> None:
-        self.counting = guesses.Counting()
-        self.replaying, self.ended, self.turning = rederive.Replaying(), ends.Ends(), \
-            turned.Turned()
-
-    def note(self, event: journal.Event) -> None:
-        for hear in (self.counting.note, self.replaying.note, self.ended.note,
-                     self.turning.note):
-            hear(event)
-
-    def found(self, path: str, folded: ledger.Ledger) -> list[CwxError]:
-        """Each change, settlement or turn of the journal at `path` the rules do not give."""
-        return _forged(path, self.replaying, self.counting, folded) + \
-            _swapped(path, self.counting) + _in_vain(path, self.counting) + \
-            _counted_otherwise(path, self.counting) + _ended_in_vain(path, self.ended) + \
-            _turned_in_vain(path, self.turning, self.counting)
-
-
-def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting,
-            folded: ledger.Ledger) -> list[CwxError]:
-    """Each change of the journal the rules do not give (docs/rules.md, "What check
-    proves"), an event taken back by an undo aside."""
-    shown, more = replaying.forged(counting.turns.undone(),
-                                   lambda wanted: history.with_ids(path, wanted), folded)
-    forged = {item.event for item in shown}
-    named = rederive.unique(forged, history.alike(path, forged)) if shown else {}
-    said = [CwxError(rederive.told(item, named.get(item.event)), path=path, line=item.line)
-            for item in shown]
-    if more:
-        said.append(CwxError(f"and {more} more events whose changes the rules do not give",
-                             path=path))
-    return said
-
-
 class _Cursing:
     """The GM's moves (the curse, W6) by a player campaign.toml's gm does not name."""
 
@@ -524,37 +486,6 @@ def _twins(path: str, repeated: list[str]) -> list[CwxError]:
     return said
 
 
-def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:
-    """Each reveal that settles a guess made on another number than the one it shows."""
-    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]}, "
-                     f"made on commitment {seal.short(guess.commitment)}, with the number of "
-                     f"{seal.short(commitment)}: the sealed number was swapped after the "
-                     "guess; the table settles it (the guess's experience by hand, `cwx "
-                     "adopt`)", path=path, line=line)
-            for line, reveal, guess, commitment in counting.settled_on_another()]
-
-
-def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
-    """Each reveal that settles a guess never made, or one settled already: experience the
-    rules never gave."""
-    return [CwxError(f"reveal {reveal[:8]} settles guess {guess[:8]}, but {why}: its "
-                     "experience is none the rules give (a reveal line written or copied by "
-                     f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
-            for line, reveal, guess, why in counting.settled_in_vain()]
-
-
-def _counted_otherwise(path: str, counting: guesses.Counting) -> list[CwxError]:
-    """Each reveal that says a guess counts where the rules, re-played from its guess line,
-    say it counts for nothing, or the other way (a guess the GM had, denied)."""
-    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]} "
-                     f"(result.guesses, counted) and {why}: a reveal settles each guess it "
-                     "lists as the rules give (a line written by hand?); `cwx undo "
-                     f"{reveal}` takes it back, and the GM's `cwx clock reveal` then settles "
-                     "its guesses again", path=path, line=line)
-            for line, reveal, guess, why in counting.counted_otherwise(
-                held=lambda asked: guesses.scores_held(path, asked))]
-
-
 def _sealed_over_silently(path: str, counting: guesses.Counting) -> list[CwxError]:
     """Each seal over an unrevealed number with guesses waiting that says nothing of it
     (neither `replaces` nor `void`): the guesses would wait for ever."""
@@ -562,25 +493,6 @@ def _sealed_over_silently(path: str, counting: guesses.Counting) -> list[CwxErro
                      line=line)
             for line, seal, commitment, waiting in
             counting.sealed_over_silently(counting.board())]
-
-
-def _ended_in_vain(path: str, ended: ends.Ends) -> list[CwxError]:
-    """Each game's end that names a draw it cannot settle: a draw no line of its character
-    made, or one played after it."""
-    return [CwxError(f"game end {end.id[:8]} settles draw {draw[:8]}, but {why}: an end "
-                     "settles the draws played before it in its own game (a line written "
-                     f"by hand?); `cwx undo {end.id}` takes it back", path=path, line=end.line)
-            for end, draw, why in ended.settled_in_vain(lambda wanted: history.with_ids(path, wanted))]
-
-
-def _turned_in_vain(path: str, turning: turned.Turned,
-                    counting: guesses.Counting) -> list[CwxError]:
-    """Each luck spend or curse that turns a draw the rules do not let it turn (W5, W6)."""
-    return [CwxError(f"{turn.command} {turn.id[:8]} turns draw {turn.draw[:8]}, but {why}: "
-                     "a spend or curse turns its character's last action (a line written by "
-                     f"hand?); `cwx undo {turn.id}` takes it back", path=path, line=turn.line)
-            for turn, why in turning.in_vain(counting.turns,
-                                             lambda wanted: history.with_ids(path, wanted))]
 
 
 def _not_as_guessed(path: str, home: Campaign, counting: guesses.Counting) -> list[CwxError]:

@@ -21,6 +21,7 @@ from cwx.base.errors import shown
 from cwx.base.record import Record
 from cwx.journal import events
 from cwx.journal.lines import LAST, Edit, Event, Order
+from cwx.systems import bag as bags
 from cwx.systems.parts import Replay, whole
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def misread(event: Event, folded: Ledger) -> list[Forged]:
 
 def _die(key: str) -> bool:
     """A summed count of dice (a character's luck, a bag's dice or its reserve's)."""
-    return systems.conserved(key) or key.startswith(("bag.", "reserve."))
+    return systems.conserved(key) or bags.rule(key).whole
 
 
 MAX_SPANS = 10_000  # dice keys followed: a campaign's files hold a few dozen

@@ -370,14 +370,17 @@ def scores_held(journal_path: str, guesses: Sequence[Guess],
     or changed the file (one made by hand and adopted: its own value stands). The journal
     is read once for them all."""
     from cwx.base.errors import CwxError
-    from cwx.journal import history, ledger
+    from cwx.journal import ledger
     from cwx.toml import tomlread
 
     files = {guess.file for guess in guesses if guess.file is not None}
     steps: list[tuple[tuple[str, str], journal.Edit]] = []  # the guessed files' changes
-    for event in history.every(journal_path):
-        steps += [((event.when, event.id), step) for step in event.changes
-                  if step.file in files]
+    ids: set[str] = set()  # the first line of an id is its event (a copy, a twin: none)
+    for event in journal.events_in(journal_path):
+        if event.id not in ids:
+            ids.add(event.id)
+            steps += [((event.when, event.id), step) for step in event.changes
+                      if step.file in files]
     found: dict[str, set[int | None] | None] = {}
     for guess in guesses:
         if guess.file is None:
