@@ -510,6 +510,66 @@ def test_a_turn_committed_then_taken_out_with_git_is_named(table: Table, verify:
     assert cwx("check", cwd=camp).status == 0
 
 
+# ---------------------------------------------------------------- a clone's own merges
+
+
+def turn(table: Table, clone: Path, guess: int, message: str | None = None) -> None:
+    """One honest turn of Kris's, committed with plain git when `message` says."""
+    assert cwx("clock", "resolve", "-T", 4, "-g", guess, "-t", "tough", "-c", "kris",
+               cwd=clone).status == 0
+    if message is not None:
+        table.git(clone, "commit", "--quiet", "-am", message)
+
+
+def pushed(table: Table, guess: int) -> None:
+    """Mallory (playing honestly) pulls, plays a turn and pushes it."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet", "--rebase")
+    turn(table, mallory, guess, f"mallory {guess}")
+    table.git(mallory, "push", "--quiet")
+
+
+def synced_alike(table: Table, clone: Path, lines: int) -> None:
+    """`cwx sync` in `clone` shares every turn, names no rewrite, and leaves it and the
+    origin the same commit; check passes there and in Mallory's clone after a pull."""
+    synced = cwx("sync", cwd=clone, env={"CWX_PLAYER": "Camp"})
+    assert synced.status == 0, synced.stderr
+    assert "reconciled nothing" not in synced.stdout + synced.stderr
+    origin = table.git(table.folder / "origin.git", "rev-parse", "main").stdout
+    assert table.git(clone, "rev-parse", "HEAD").stdout == origin
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet", "--rebase")
+    for each in (clone, mallory):
+        checked = cwx("check", cwd=each)
+        assert checked.status == 0, checked.stdout
+        assert len((each / "journal.jsonl").read_bytes().splitlines()) == lines
+    assert value(clone, "kris.toml", "xp") == value(mallory, "kris.toml", "xp")
+
+
+def test_sync_after_a_merge_by_git_keeps_it_and_never_reorders_a_line(table: Table) -> None:
+    """A player who pulls as git's own hint says (a merge), then syncs: the merge's order of
+    the two turns, proven by the hooks, is kept (sync merges where a rebase would flatten
+    it), whether or not the table moved on since."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    turn(table, camp, 4, "mine")
+    pushed(table, 3)
+    table.git(camp, "pull", "--quiet", "--no-rebase")
+    merge = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    assert cwx("check", cwd=camp).status == 0  # the merge proven: its order is the clone's
+    synced_alike(table, camp, lines + 2)
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == merge
+    # Again, and the table moves on after the merge; a turn waits uncommitted.
+    turn(table, camp, 5, "mine again")
+    pushed(table, 2)
+    table.git(camp, "pull", "--quiet", "--no-rebase")
+    assert cwx("check", cwd=camp).status == 0
+    pushed(table, 1)
+    turn(table, camp, 6)
+    synced_alike(table, camp, lines + 6)
+    assert table.git(camp, "merge-base", "--is-ancestor", merge, "HEAD").returncode == 0
+
+
 # ---------------------------------------------------------------- line endings
 
 

@@ -1,8 +1,9 @@
 """`cwx sync`: a player's turn sent and the table's brought in, in one command (play by
 post). The campaign's own files are staged (never a sealed number, a redo record, or a
 file cwx does not know), committed with a message told from the journal since the last
-commit, `git pull --rebase`, settled as the hooks settle (by cwx itself when the clone
-has none), pushed (a push someone beat is pulled and tried once more), and checked.
+commit, `git pull --rebase` (a merge when the clone's own commits hold one), settled as
+the hooks settle (by cwx itself when the clone has none), pushed (a push someone beat is
+pulled and tried once more), and checked.
 
 Each step says one line; a step that cannot go on stops with the one next step, and the
 clone is left as git left it.
@@ -378,10 +379,10 @@ def _upstream(clone: Repository) -> Upstream | None:
 
 def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
           say: Say, routine: Say | None = None, sign: tuple[str, ...] = ()) -> int:
-    """`git pull --rebase` (the commits it makes anew signed, with `sign`), then the
-    settlement (the hooks', or cwx's own): the number of commits brought in; a conflict
-    stops it with the next step. `routine` hears the steps that change nothing (else `say`
-    does)."""
+    """`git pull --rebase`, or a merge (_how_to_pull; the commits it makes signed, with
+    `sign`), then the settlement (the hooks', or cwx's own): the number of commits
+    brought in; a conflict stops it with the next step. `routine` hears the steps that
+    change nothing (else `say` does)."""
     from cwx.campaign import guesses
 
     routine = routine or say
@@ -391,9 +392,12 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         return 0
     before = _head_of(clone, f"{where.remote}/{where.branch}")
     mine = _head_of(clone, "HEAD")
+    how = _how_to_pull(clone, before)
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
-    done = run(clone, *sign, "pull", "--rebase", "--autostash", "--quiet", where.remote,
-               where.branch)
+    # --no-edit: a merge's message is git's own, never an editor opened mid-sync.
+    done = run(clone, *sign, "pull", f"--{how}",
+               *(["--no-edit"] if how == "no-rebase" else []), "--autostash", "--quiet",
+               where.remote, where.branch)
     refused = grows.refusal(clone, folder, mine, "pull") or guesses.refusal(
         os.path.join(clone.top, folder), "pull", mine) if done.returncode == 0 else None
     from cwx.base.hints import typed
@@ -407,20 +411,38 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
             continue  # the merge driver's advice, which could not read the journal: below
         say(line)
     if done.returncode != 0:
-        raise Conflict(_next_step(stages, done.stderr, twice, clone.top), path=clone.top)
+        raise Conflict(_next_step(stages, done.stderr, twice, clone.top, how),
+                       path=clone.top)
     if refused:  # nothing settled, nothing pushed
         raise Conflict(refused, path=clone.top)
     after = _head_of(clone, f"{where.remote}/{where.branch}")
-    count = int(git(clone, "rev-list", "--count", f"{before}..{after}")) if before and after \
-        else 0
+    # Brought in: the table's commits HEAD had not (a fetch run by hand may have moved
+    # the remote's branch already, so not counted from where it stood).
+    count = int(git(clone, "rev-list", "--count", after, *([f"^{mine}"] if mine else []))) \
+        if after else 0
     from cwx.base.ink import plural
 
     (say if count else routine)(f"pulled {plural(count, 'commit')} from {where.name}" if count
                                 else f"up to date with {where.name}")
     if count:  # the hooks may have settled already (then nothing is left to), or found
         # the other edits set aside and waited: settled now they are back
-        gitsetup.settle_campaign(open_, clone, folder, "rebase", say)
+        gitsetup.settle_campaign(open_, clone, folder,
+                                 "rebase" if how == "rebase" else "merge", say)
     return count
+
+
+def _how_to_pull(clone: Repository, theirs: str | None) -> str:
+    """"rebase", or "no-rebase" (a merge) when this clone's own commits not yet on the
+    remote's branch hold a merge. A rebase replays a clone's plain commits after the
+    table's: their lines keep their order, and the table's are new to them, so the
+    journal the clone proved is extended. But it flattens a merge, replaying each side
+    in turn after the table's lines: two lines the clone had proven in one order (its
+    own turn, then one the merge brought) would come out in the other, a rewrite the
+    hooks refuse. A merge keeps every commit as it is, and git's union merge of the
+    journal keeps each side's lines in their order."""
+    merges = run(clone, "rev-list", "--merges", "--max-count=1", "--ignore-missing", "HEAD",
+                 *(["--not", theirs] if theirs else []))
+    return "no-rebase" if merges.returncode != 0 or merges.stdout.strip() else "rebase"
 
 
 def _default_branch(clone: Repository, remote: str) -> str | None:
@@ -491,9 +513,12 @@ def _made_twice(clone: Repository, stages: dict[str, set[str]]) -> dict[str, lis
 
 
 def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list[str]],
-               top: str) -> str:
-    """What a person does when the pull stopped: the files to settle, and how."""
+               top: str, how: str = "rebase") -> str:
+    """What a person does when the pull (`how`: "rebase" or "no-rebase", a merge) stopped:
+    the files to settle, and how."""
     from cwx.base.hints import typed
+
+    finish = "`git rebase --continue`" if how == "rebase" else "`git commit --no-edit`"
 
     if not stages:
         said = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()
@@ -501,7 +526,7 @@ def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list
         # git's own reason (its fatal: line), not the last line of its advice after it
         reason = next((line for line in said if line.startswith(("fatal:", "error:"))),
                       said[-1] if said else "see git status")
-        return (f"git pull --rebase stopped ({reason}): nothing was pushed. Mend what git says "
+        return (f"git pull --{how} stopped ({reason}): nothing was pushed. Mend what git says "
                 "(`git remote -v` shows where it pulls from, `git status` what is in the "
                 "way), then cwx sync again")
     # A file one side removed has no side of its own (stage 2 or 3) to mark: a retirement
@@ -514,8 +539,8 @@ def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list
                 "one move at once (two ends of one game, two turns of one draw, or two undos "
                 f"of one change), and {ids} counts for nothing (another came first), so the "
                 "ledger counts the move once (`cwx log` says so). Set each marked key in "
-                f"{marked} to either side's value, `git add {marked}` and `git rebase "
-                f"--continue`; then `cwx reconcile` brings {marked}, and any file the move "
+                f"{marked} to either side's value, `git add {marked}` and {finish}; then "
+                f"`cwx reconcile` brings {marked}, and any file the move "
                 "changed too, to the ledger (nothing to do if the hooks did), and cwx sync "
                 "again")
     steps = []
@@ -529,7 +554,7 @@ def _next_step(stages: dict[str, set[str]], stderr: bytes, twice: dict[str, list
                      f"`git rm {gone}` keeps the retirement (after the sync, `cwx check` names "
                      f"what the other side gave it, to settle), or `git add {gone}` keeps it")
     return (f"the pull stopped on {' '.join(filter(None, (marked, gone)))}: "
-            f"{'; '.join(steps)}; then `git rebase --continue` and cwx sync again")
+            f"{'; '.join(steps)}; then {finish} and cwx sync again")
 
 
 def _push(clone: Repository, where: Upstream, *, last: bool = False) -> bool:

@@ -23,8 +23,9 @@ def sync(
 ) -> None:
     """Share your turn: commit, pull, settle, push and check.
 
-    Stage the campaign's own files, commit them, git pull --rebase, settle as the hooks do,
-    push (pulling once more if someone pushed meanwhile), and check. One line a step; a
+    Stage the campaign's own files, commit them, git pull --rebase (a merge when your
+    commits not yet pushed hold one), settle as the hooks do, push (pulling once more if
+    someone pushed meanwhile), and check. One line a step; a
     conflict stops it with the next step (exit 2); problems check finds, exit 1.
 
     Example: cwx sync
