@@ -570,6 +570,55 @@ def test_sync_after_a_merge_by_git_keeps_it_and_never_reorders_a_line(table: Tab
     assert table.git(camp, "merge-base", "--is-ancestor", merge, "HEAD").returncode == 0
 
 
+def test_a_branch_of_the_clones_own_merged_then_synced_is_never_named(table: Table) -> None:
+    """Turns on a branch of one's own, then on main: the branch's proven turn is not taken
+    out (a branch holds it), until no branch does; merged, it is synced whole."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    table.git(camp, "switch", "--quiet", "-c", "side")
+    turn(table, camp, 4, "on a side branch")
+    side = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    table.git(camp, "switch", "--quiet", "main")
+    assert cwx("check", cwd=camp).status == 0
+    turn(table, camp, 2, "on main")  # the pre-commit hook's check passes too
+    table.git(camp, "branch", "--quiet", "-D", "side")  # now no branch holds the turn
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and f"as this clone had proven it (at {side[:12]})" in \
+        checked.stdout and "the branch was moved there" in checked.stdout
+    table.git(camp, "branch", "side", side)
+    table.git(camp, "merge", "--quiet", "--no-edit", "side")
+    assert cwx("check", cwd=camp).status == 0
+    pushed(table, 3)
+    synced_alike(table, camp, lines + 3)
+
+
+def test_a_rebase_by_hand_that_flattens_the_clones_merge_is_undone_as_said(
+        table: Table) -> None:
+    """`git pull --rebase` over the clone's own merge moves a line it proved: refused, and
+    the advice of the hook, of check and of sync, followed, brings the clone back to its
+    merge; `cwx sync` then shares it, the table's turns since kept."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    turn(table, camp, 4, "mine")
+    pushed(table, 3)
+    table.git(camp, "pull", "--quiet", "--no-rebase")
+    merge = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    assert cwx("check", cwd=camp).status == 0
+    pushed(table, 2)
+    pulled = table.git(camp, "pull", "--quiet", "--rebase")
+    assert "made anew by this rebase" in pulled.stderr
+    step = next_step(pulled.stderr)
+    assert step == ["git", "reset", "--keep", merge[:12]]
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and f"`git reset --keep {merge[:12]}`" in checked.stdout
+    assert "then `cwx sync`" in checked.stdout and "--force" not in checked.stdout
+    refused = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
+    assert refused.status == 2 and f"`git reset --keep {merge[:12]}`" in refused.error
+    table.git(camp, *step[1:])
+    assert cwx("check", cwd=camp).status == 0
+    synced_alike(table, camp, lines + 3)
+
+
 # ---------------------------------------------------------------- line endings
 
 

@@ -299,6 +299,8 @@ def _against_seen(clone: Repository, path: str, whole: bool,
     finally:
         read.close()
     if kept is not None and (gap := extends(kept.form, now)) is not None:
+        if _on_a_branch(clone, kept, gap, now, head):
+            return None  # kept as proven: HEAD extends it again once the branch is merged
         return _breaker(clone, path, kept, gap, head)
     if whole:
         seen.remember(clone, path, seen.Seen(head, blob, now))
@@ -331,6 +333,23 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
         read.close()
     return Rewrite(head, kept.commit, _author(clone, head), gap.line, gap.how,
                    proven=True, made=False)
+
+
+def _on_a_branch(clone: Repository, kept: Seen, gap: Break, now: bytes, head: str) -> bool:
+    """Whether HEAD's journal lacks proven lines only because they wait on another branch
+    of this clone's (a player who plays on a branch of their own, then on main, before
+    merging it): HEAD holds the proven lines up to the first it lacks, none after it, in
+    their order, and a local branch still holds the commit that proved them. A reset, or
+    a branch moved onto a history made anew, leaves no branch holding it."""
+    old = journal.git_lines(kept.form)
+    at = {line: number for number, line in enumerate(old)}
+    ids = {id_ for line in old if (id_ := _id_of(line)) is not None}
+    if gap.how != "removed" or _breaks(journal.git_lines(now), at, ids, gap) or \
+            repo.run(clone, "merge-base", "--is-ancestor", kept.commit, head).returncode == 0:
+        return False
+    held = repo.run(clone, "for-each-ref", "--count=1", "--contains", kept.commit,
+                    "--format=%(refname)", "refs/heads/")
+    return held.returncode == 0 and bool(held.stdout.strip())
 
 
 def _breaks(new: list[bytes], at: dict[bytes, int], ids: set[bytes], gap: Break) -> bool:
@@ -488,6 +507,14 @@ def refusal(clone: Repository, folder: str, before: str | None, what: str) -> st
         # Where the clone was is not on the history it had proven: back to that history.
         return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. Next: "
                          f"{_back(clone, found)}")
+    if what == "rebase" and found.proven and not _anywhere_else(clone, found.commit):
+        # The rebase made it anew here, flattening a merge of the clone's own: nothing
+        # the table has rewrote the line, and a merge keeps the order the clone proved.
+        return printable(f"after the {what}, {REFUSED} {found.said()}, made anew by this "
+                         f"rebase (it flattens a merge, each side after the other); {RULE}. "
+                         f"Next: `git reset --keep {before[:12]}` takes this clone back to "
+                         "before the rebase (your own commits kept, the merge too), then `cwx "
+                         "sync`, which merges where a rebase would flatten a merge")
     named = ("in every clone that had proven the journal before it (a fresh clone knows "
              "no other history)" if found.proven else "in every clone that has it")
     return printable(f"after the {what}, {REFUSED} {found.said()}; {RULE}. "
@@ -497,11 +524,24 @@ def refusal(clone: Repository, folder: str, before: str | None, what: str) -> st
                      "history")
 
 
+def _anywhere_else(clone: Repository, commit: str) -> bool:
+    """Whether a remote's branch (as last fetched) holds `commit`: else only this clone
+    does, as a rebase here made it."""
+    held = repo.run(clone, "for-each-ref", "--count=1", "--contains", commit,
+                    "--format=%(refname)", "refs/remotes/")
+    return held.returncode != 0 or bool(held.stdout.strip())
+
+
 def _back(clone: Repository, rewrite: Rewrite) -> str:
     """The one step back to the history this clone had proven (a rewrite of it named)."""
     had = rewrite.parent[:12]
     step = (f"`git reset --keep {had}` puts this clone back on the history it had proven "
             "(a turn committed since on the other is left out of it: play it again)")
+    if _holds(clone, rewrite.parent) and rewrite.made and \
+            not _anywhere_else(clone, rewrite.commit):
+        # Made anew here (a rebase of this clone's flattened its merge): the table never
+        # had it, and a forced push would take back what the table played since.
+        return step + "; then `cwx sync`, which merges where a rebase would flatten a merge"
     if _holds(clone, rewrite.parent):
         return step + "; the table then keeps that history (`git push --force-with-lease`)"
     return (f"this clone no longer holds {had}, the history it had proven: `git fetch` it "
