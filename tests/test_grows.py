@@ -609,14 +609,16 @@ def test_a_rebase_by_hand_that_flattens_the_clones_merge_is_undone_as_said(
     assert "made anew by this rebase" in pulled.stderr
     step = next_step(pulled.stderr)
     assert step == ["git", "reset", "--keep", merge[:12]]
+    turn(table, camp, 6)  # played, not committed: it stands in the reset's way
     checked = cwx("check", cwd=camp)
     assert checked.status == 1 and f"`git reset --keep {merge[:12]}`" in checked.stdout
     assert "then `cwx sync`" in checked.stdout and "--force" not in checked.stdout
     refused = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
     assert refused.status == 2 and f"`git reset --keep {merge[:12]}`" in refused.error
-    table.git(camp, *step[1:])
-    assert cwx("check", cwd=camp).status == 0
-    synced_alike(table, camp, lines + 3)
+    assert "`git stash` it first, `git stash pop` it after" in refused.error
+    for said in (["stash", "--quiet"], step[1:], ["stash", "pop", "--quiet"]):
+        table.git(camp, *said)
+    synced_alike(table, camp, lines + 4)
 
 
 # ---------------------------------------------------------------- line endings

@@ -535,8 +535,12 @@ def _anywhere_else(clone: Repository, commit: str) -> bool:
 def _back(clone: Repository, rewrite: Rewrite) -> str:
     """The one step back to the history this clone had proven (a rewrite of it named)."""
     had = rewrite.parent[:12]
+    # A turn played since and not committed stands in the reset's way (git refuses it).
+    waiting = repo.run(clone, "diff", "--quiet", "HEAD", "--").returncode == 1
     step = (f"`git reset --keep {had}` puts this clone back on the history it had proven "
-            "(a turn committed since on the other is left out of it: play it again)")
+            "(a turn committed since on the other is left out of it: play it again" +
+            ("; one not committed stands in the way: `git stash` it first, `git stash pop` "
+             "it after" if waiting else "") + ")")
     if _holds(clone, rewrite.parent) and rewrite.made and \
             not _anywhere_else(clone, rewrite.commit):
         # Made anew here (a rebase of this clone's flattened its merge): the table never
