@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import subprocess
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -140,7 +141,8 @@ class Blobs:
     KEPT = 8
 
     def __init__(self, clone: Repository) -> None:
-        self.process = repo.reader(clone, "cat-file", "--batch")
+        self.clone = clone
+        self.process: subprocess.Popen[bytes] | None = None  # started by the first blob read
         self.kept: dict[str, bytes] = {}
 
     def __call__(self, blob: str) -> bytes:
@@ -148,6 +150,8 @@ class Blobs:
             return b""  # no journal in that commit
         if blob in self.kept:
             return self.kept[blob]
+        if self.process is None:
+            self.process = repo.reader(self.clone, "cat-file", "--batch")
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(blob.encode() + b"\n")
         self.process.stdin.flush()
@@ -162,6 +166,8 @@ class Blobs:
         return data
 
     def close(self) -> None:
+        if self.process is None:
+            return
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait()
@@ -240,20 +246,26 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
     """Every commit of `head`'s history whose journal (at `path`, from the clone's top)
     does not extend a parent's, oldest first: what is proven is kept, so a history is
     read once. `ended`: a rebase git still holds has made its last commit (its hook)."""
-    if "\n" in path or repo.run(clone, "rev-parse", "--verify", "--quiet",
-                                f"{head}^{{commit}}").returncode != 0:
-        return []  # no commit yet (or a name git cannot take): no history to prove
+    if "\n" in path:
+        return []  # a name git cannot take
+    named = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}")
+    if named.returncode != 0:
+        return []  # no commit yet: no history to prove
+    # The commit `head` names, once: every later question is of it (and HEAD may move).
+    tip = named.stdout.decode().strip()
     proven = _Proven(clone, path) if head == "HEAD" else None
     since = proven.clean if proven is not None else None
-    listed = list(walked(clone, path, since, head))
+    # Nothing past the commit proven whole: no walk to ask git for.
+    listed = [] if since == tip else list(walked(clone, path, since, tip))
     todo = [(commit, parents) for commit, parents in listed
             if proven is None or commit not in proven.commits]
     found: list[Rewrite] = []
-    if todo:
-        blobs_of = blob_ids(clone, sorted({c for commit, parents in todo
-                                            for c in (commit, *parents)}), path)
-        read = Blobs(clone)
-        try:
+    blobs_of: dict[str, str] = {}
+    read = Blobs(clone)  # one reader for the walk and the memory alike
+    try:
+        if todo:
+            blobs_of = blob_ids(clone, sorted({c for commit, parents in todo
+                                                for c in (commit, *parents)}), path)
             for commit, parents in todo:
                 broken = [(parent, gap) for parent in parents
                           if blobs_of.get(parent, "") != blobs_of.get(commit, "") and
@@ -265,39 +277,38 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
                 elif proven is not None:
                     proven.commits.add(commit)
                     proven.new.append(commit)
-        finally:
-            read.close()
-    if proven is not None:
-        whole = not found and not any(commit not in proven.commits for commit, _ in listed)
-        drifted = _against_seen(clone, path, whole, ended)
-        if drifted is not None:
-            whole = False
-            if all(drifted.commit != other.commit for other in found):
-                found.append(drifted)
-        proven.save(repo.git(clone, "rev-parse", "HEAD") if whole else proven.clean)
+        if proven is not None:
+            whole = not found and not any(commit not in proven.commits
+                                          for commit, _ in listed)
+            drifted = _against_seen(clone, path, whole, ended, tip, blobs_of.get(tip), read)
+            if drifted is not None:
+                whole = False
+                if all(drifted.commit != other.commit for other in found):
+                    found.append(drifted)
+            proven.save(tip if whole else proven.clean)
+    finally:
+        read.close()
     return found
 
 
-def _against_seen(clone: Repository, path: str, whole: bool,
-                  ended: bool = False) -> Rewrite | None:
-    """HEAD's journal against the one this clone last proved (seen.py), however HEAD
-    came here: the first line it no longer holds as it was, named by the commit that
-    broke it; else, when HEAD's whole history is proven (`whole`), HEAD's journal kept
-    as the one proven."""
+def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: str,
+                  blob: str | None, read: Blobs) -> Rewrite | None:
+    """HEAD's journal (HEAD is the commit `head`; its journal's `blob`, where the walk
+    read it) against the one this clone last proved (seen.py), however HEAD came here:
+    the first line it no longer holds as it was, named by the commit that broke it; else,
+    when HEAD's whole history is proven (`whole`), HEAD's journal kept as the one proven."""
     from cwx.git import seen
 
     if not ended and repo.rebasing(clone):
         return None  # HEAD is partway: the clone's own commits wait to be made anew on it
     kept = seen.recalled(clone, path)
-    head = repo.git(clone, "rev-parse", "HEAD")
-    blob = blob_ids(clone, [head], path).get(head, "")
+    if kept is not None and kept.commit == head:
+        return None  # a commit's journal is what it was when this clone proved it
+    if blob is None:
+        blob = blob_ids(clone, [head], path).get(head, "")
     if kept is not None and kept.blob == blob:
         return None
-    read = Blobs(clone)
-    try:
-        now = seen.form(read(blob))
-    finally:
-        read.close()
+    now = seen.form(read(blob))
     if kept is not None and (gap := extends(kept.form, now)) is not None:
         if _on_a_branch(clone, kept, gap, now, head):
             return None  # kept as proven: HEAD extends it again once the branch is merged
@@ -388,11 +399,12 @@ def _author(clone: Repository, commit: str) -> str:
 
 def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | None:
     """The work tree's journal against HEAD's: a line committed, changed by hand since."""
-    shown = repo.run(clone, "rev-parse", "--verify", "--quiet", f"HEAD:{path}")
-    if shown.returncode != 0 or "\n" in path:
+    if "\n" in path:
         return None
-    blob = shown.stdout.decode().strip()
-    committed = repo.run(clone, "cat-file", "blob", blob).stdout
+    shown = repo.run(clone, "cat-file", "blob", f"HEAD:{path}")  # one call, not two
+    if shown.returncode != 0:
+        return None  # no commit, or none holding a journal
+    committed = shown.stdout
     file = journal.opened(journal_file)
     if file is None:
         here = b""
