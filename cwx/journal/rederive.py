@@ -12,6 +12,7 @@ adopt is the table's word, taken as written; a correction counts for nothing.
 from __future__ import annotations
 
 import functools
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -132,9 +133,18 @@ def misread(event: Event, folded: Ledger) -> list[Forged]:
     return replaying.shown
 
 
+_DICE_TABLES: dict[str, bool] = {}  # a key's table -> whether its keys may count dice
+
+
 def _die(key: str) -> bool:
     """A summed count of dice (a character's luck, a bag's dice or its reserve's)."""
-    return systems.conserved(key) or bags.rule(key).whole
+    table = key.partition(".")[0]  # most keys a journal names are no die: asked once
+    held = _DICE_TABLES.get(table)
+    if held is None:
+        held = systems.conserved(f"{table}.white") or bags.rule(f"{table}.white").whole
+        if len(_DICE_TABLES) < 1024:
+            _DICE_TABLES[table] = held
+    return held and (systems.conserved(key) or bags.rule(key).whole)
 
 
 MAX_SPANS = 10_000  # dice keys followed: a campaign's files hold a few dozen
@@ -151,32 +161,37 @@ class _Spans:
         self.spans: dict[tuple[str, str], list[int]] = {}  # (file, key) -> [least, most]
 
     def note(self, event: Event) -> list[Forged]:
-        kind = events.kind(event.command)
-        # A play re-played from its own `from`; an adopt (the table's word), an undo
-        # (held to what it undoes) and a correction start where their sheet stood.
-        held = kind.replay is not None and not kind.table and not kind.correction and \
-            not event.undoes
+        held: bool | None = None  # asked once a die is met (most changes are none)
         found = []
         for change in event.changes:
-            if change.key is None:
+            key = change.key
+            if key is None:
                 if change.text is not None and not change.removed and \
                         len(self.spans) < MAX_SPANS:
                     self._made(change.file, change.text)
                 continue
-            if change.correction or not _die(change.key) or \
-                    not (change.before is None or whole(change.before)) or \
-                    not (change.after is None or whole(change.after)):
+            if change.correction or not _die(key) or \
+                    not (change.before is None or type(change.before) is int) or \
+                    not (change.after is None or type(change.after) is int):
                 continue
+            if held is None:
+                # A play re-played from its own `from`; an adopt (the table's word), an
+                # undo (held to what it undoes) and a correction start where their sheet
+                # stood.
+                kind = events.kind(event.command)
+                held = kind.replay is not None and not kind.table and \
+                    not kind.correction and not event.undoes
             was, now = change.before or 0, change.after or 0
-            span = self.spans.get((change.file, change.key))
+            span = self.spans.get((change.file, key))
             if span is None:
                 if len(self.spans) >= MAX_SPANS:
                     continue
-                span = self.spans[(change.file, change.key)] = [was, was]
+                # One copy of each name, the ledger's (a journal may name 10,000 of 1 KB).
+                span = self.spans[(sys.intern(change.file), sys.intern(key))] = [was, was]
             elif held and not span[0] <= was <= span[1]:
                 found.append(Forged(event.id, event.line, event.command[:40], change.file,
-                                    change.key, was, was, now,
-                                    f"starts {change.file} {change.key} from {was}, which "
+                                    key, was, was, now,
+                                    f"starts {change.file} {key} from {was}, which "
                                     "no clone held there: its start and the changes before it "
                                     f"leave {span[0]} to {span[1]}"))
             if now > was:
@@ -190,7 +205,7 @@ class _Spans:
         from here on, beside what it held before."""
         for key, value in _values_in(text).items():
             if _die(key) and whole(value):
-                span = self.spans.setdefault((file, key), [value, value])
+                span = self.spans.setdefault((sys.intern(file), sys.intern(key)), [value, value])
                 span[0], span[1] = min(span[0], value), max(span[1], value)
 
 
@@ -237,6 +252,8 @@ class _Remakings:
         from cwx.journal.ledger import _saw
 
         for change in event.changes:
+            if change.key is not None and change.key != "xp":
+                continue  # most changes: neither a making nor experience
             since = self.files.get(change.file)
             if change.key is None and change.removed:
                 self.files.pop(change.file, None)
@@ -250,14 +267,14 @@ class _Remakings:
                             None, None, None), since.xp, tuple(since.bought)))
                 if since is not None or len(self.files) < MAX_SPANS:
                     xp = _values_in(change.text).get("xp")
-                    self.files[change.file] = _Since(xp if type(xp) is int else 0)
+                    self.files[sys.intern(change.file)] = _Since(xp if type(xp) is int else 0)
             elif since is not None and change.key == "xp" and not change.correction and \
                     (change.before is None or whole(change.before)) and \
                     (change.after is None or whole(change.after)):
                 since.xp += (change.after or 0) - (change.before or 0)
                 since.latest = max(since.latest or event.order, event.order)
         since = self.files.get(event.file) if isinstance(event.file, str) else None
-        if since is not None and events.kind(event.command).buys and len(since.bought) < 100:
+        if since is not None and len(since.bought) < 100 and events.kind(event.command).buys:
             since.bought.append(event.id)
             since.latest = max(since.latest or event.order, event.order)
 
