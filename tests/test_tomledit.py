@@ -15,7 +15,7 @@ from cwx.base.errors import BadFile
 from cwx.campaign import files
 from cwx.campaign.folder import Campaign
 from cwx.toml import tomledit
-from tests.helpers import EXAMPLES
+from tests.helpers import EXAMPLES, FULL
 
 FIXTURES = [*sorted(EXAMPLES.glob("*.toml")), Path(__file__).parent / "data/edits/dotted.toml"]
 NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)
@@ -93,8 +93,11 @@ def _edit_at_random(fixture: Path, tmp_path: Path, data: st.DataObject) -> str:
     return "kept"
 
 
+# Of five changes to the edit code (the guard or the text's own number setter unchecked,
+# a table or a comment lost, arrays set anew), 20 random edits a file caught the one 150
+# caught (a comment lost): make test makes 50, make bench (CWX_TEST_FULL=1) 150.
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
-@settings(max_examples=150)
+@settings(max_examples=150 if FULL else 50)
 @given(data=st.data())
 def test_random_edits_change_only_what_they_say(fixture: Path, tmp_path: Path,
                                                 data: st.DataObject) -> None:
