@@ -11,21 +11,28 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cwx
+from tests.helpers import cwx, journal, once
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
 def _guess(gm: Path, alice: Path) -> str:
-    """The GM seals a number, Alice guesses on it for Kris and pushes; the GM pulls."""
-    said = play(gm, "GM", "clock", "pick", "--seal", "--target", "3", "--json")
-    sync(gm, "GM")
-    sync(alice, "Alice")
-    play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris")
-    sync(alice, "Alice")
-    sync(gm, "GM")
-    commitment: str = json.loads(said.splitlines()[0])["commitment"]
+    """The GM seals a number, Alice guesses on it for Kris and pushes; the GM pulls (built
+    once, then copied: tests/helpers.py's `once`). The seal's commitment."""
+
+    def made() -> None:
+        play(gm, "GM", "clock", "pick", "--seal", "--target", "3")
+        sync(gm, "GM")
+        sync(alice, "Alice")
+        play(alice, "Alice", "clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c",
+             "kris")
+        sync(alice, "Alice")
+        sync(gm, "GM")
+
+    once("a guess on a seal", gm.parent, ["origin.git", "gm", "alice", "bob"], made)
+    commitment: str = next(event["result"]["commitment"] for event in journal(gm)
+                           if event["command"] == "clock pick --seal")
     return commitment
 
 
