@@ -16,7 +16,7 @@ from cwx.base.printable import printable
 from cwx.campaign import guesses
 from cwx.cli import progress
 from cwx.cli.common import complete_characters, here
-from cwx.cli.output import NoPager, Utc
+from cwx.cli.output import NoPager, Utc, emit_parts
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
 from cwx.journal import events, history, story
@@ -80,17 +80,17 @@ def _left_out(path: str, skipped: Skipped) -> None:
 
 def _print_json(chosen: Iterator[journal.Event], *, lines: bool) -> None:
     """Each event as this cwx's journal writes it (an older line, upgraded): one object
-    holding them, or one line each."""
-    out = sys.stdout
+    holding them, or one line each; written as they are read."""
     if lines:
-        for event in chosen:
-            out.write(journal.dumps(event.to_json()) + "\n")
+        emit_parts(False, (journal.dumps(event.to_json()) for event in chosen))
         return
-    out.write('{"events": [')
-    for number, event in enumerate(chosen):
-        out.write("," if number else "")
-        out.write(journal.dumps(event.to_json()))
-    out.write("]}\n")
+
+    def parts() -> Iterator[str]:
+        yield '{"events": ['
+        for number, event in enumerate(chosen):
+            yield ("," if number else "") + journal.dumps(event.to_json())
+        yield "]}"
+    emit_parts(True, parts())
 
 
 def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
@@ -118,9 +118,8 @@ def _print_table(order: Timeline, name: str | None, read: history.Journal, *,
     again = (tuple(row.split("\0")) for row in kept) if kept is not None else \
         (_row(event, order, read) for event in order.events(twins=True))
     with paged(paging):
-        print(_line(header, widths))
-        for row in again:
-            print(_line(row, widths))
+        emit_parts(False, itertools.chain((_line(header, widths),),
+                                          (_line(row, widths) for row in again)))
 
 
 KEPT = 32 << 20  # about the bytes of rows kept between the passes; past it, made again
