@@ -816,7 +816,7 @@ def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
 
     if events.kind(event.command).settles:
         return any(end.id == event.id for end, _, _ in read.ended_in_vain())
-    if guesses.SETTLED not in event.result or "nonce" not in event.result:
+    if guesses.SETTLED not in event.result:  # a reveal, or a line settling with none
         return False
     return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain())
 

@@ -143,14 +143,27 @@ def sealing_over(journal_path: str | None, void: bool) -> dict[str, Any]:
     return {REPLACES: latest, **({VOIDS: [guess.id for guess in waiting]} if waiting else {})}
 
 
-def silently_sealed_over(journal_path: str | None) -> list[str]:
-    """Each seal over a number guesses wait on that says nothing of it, in words (the
-    journal's guesses and seals read once)."""
+def not_verified(journal_path: str | None) -> tuple[list[str], list[str]]:
+    """Each seal over a number guesses wait on that says nothing of it, and each guess
+    settled as the rules do not settle it (`cwx check` names both), in words: the
+    journal's guesses and seals read once."""
     from cwx.journal import sealed
 
     counting = sealed.counted(journal_path, seals=True)
-    return [said_sealed_over(seal_id, commitment, waiting) for _, seal_id, commitment, waiting
-            in counting.sealed_over_silently(counting.board())]
+    return ([said_sealed_over(seal_id, commitment, waiting) for _, seal_id, commitment, waiting
+             in counting.sealed_over_silently(counting.board())],
+            [said_swapped(reveal, guess, commitment)
+             for _, reveal, guess, commitment in counting.settled_on_another()] +
+            [said_in_vain(counting, reveal, guess, why)
+             for _, reveal, guess, why in counting.settled_in_vain()])
+
+
+def said_swapped(reveal: str, guess: Guess, commitment: str) -> str:
+    """A reveal that settles a guess made on another number than the one it shows."""
+    return (f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]}, made on "
+            f"commitment {seal.short(guess.commitment)}, with the number of "
+            f"{seal.short(commitment)}: the sealed number was swapped after the guess; the "
+            "table settles it (the guess's experience by hand, `cwx adopt`)")
 
 
 def said_sealed_over(seal_id: str, commitment: str, waiting: Sequence[Guess]) -> str:
@@ -164,6 +177,16 @@ def said_sealed_over(seal_id: str, commitment: str, waiting: Sequence[Guess]) ->
             "(a seal line cut by hand?): the number is gone and the guess would wait for "
             f"ever. `cwx undo {guess.id}` takes the guess back (its player's; the table "
             "gives its experience by hand if it decides so)")
+
+
+def said_in_vain(counting: Counting, reveal: str, guess: str, why: str) -> str:
+    """A reveal (or a line settling guesses with no number shown) that settles a guess
+    the rules do not let it settle (Counting.settled_in_vain), in words, with the undo
+    that takes it back."""
+    said = counting.settlers.get(reveal, "reveal")
+    return (f"{said} {reveal[:8]} settles guess {guess[:8]}, but {why}: its experience is "
+            "none the rules give (a reveal line written or copied by hand); `cwx undo "
+            f"{reveal}` takes it back")
 
 
 def told_undone(told: str) -> str:

@@ -7,7 +7,7 @@ is brought to a ledger that counts such a line."""
 from __future__ import annotations
 
 from cwx.base.errors import CwxError
-from cwx.campaign import guesses, seal
+from cwx.campaign import guesses
 from cwx.journal import ends, history, ledger, rederive, turned
 from cwx.journal import lines as journal
 
@@ -52,20 +52,15 @@ def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting
 
 def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:
     """Each reveal that settles a guess made on another number than the one it shows."""
-    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]}, "
-                     f"made on commitment {seal.short(guess.commitment)}, with the number of "
-                     f"{seal.short(commitment)}: the sealed number was swapped after the "
-                     "guess; the table settles it (the guess's experience by hand, `cwx "
-                     "adopt`)", path=path, line=line)
+    return [CwxError(guesses.said_swapped(reveal, guess, commitment), path=path, line=line)
             for line, reveal, guess, commitment in counting.settled_on_another()]
 
 
 def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
-    """Each reveal that settles a guess never made, or one settled already: experience the
-    rules never gave."""
-    return [CwxError(f"reveal {reveal[:8]} settles guess {guess[:8]}, but {why}: its "
-                     "experience is none the rules give (a reveal line written or copied by "
-                     f"hand); `cwx undo {reveal}` takes it back", path=path, line=line)
+    """Each reveal that settles a guess never made, or one settled already, or twice, or on
+    a number shown already, and each line settling a guess with no number shown:
+    experience the rules never gave."""
+    return [CwxError(guesses.said_in_vain(counting, reveal, guess, why), path=path, line=line)
             for line, reveal, guess, why in counting.settled_in_vain()]
 
 

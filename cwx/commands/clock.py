@@ -158,11 +158,12 @@ def _verify_journal(as_json: bool) -> None:
     # A guess this clone made that the journal no longer holds: the number was swapped.
     lost = guesses.lost(camp.root) if camp.root is not None else []
     # A seal over a number guesses wait on that says nothing of it: they wait for ever.
-    silent = guesses.silently_sealed_over(camp.journal_file if camp.root else None)
-    every = all(item.verified for item in shown) and not lost and not silent
+    # ... and a guess settled as the rules do not settle it (a reveal's copy of it forged).
+    silent, wrong = guesses.not_verified(camp.journal_file if camp.root else None)
+    every = all(item.verified for item in shown) and not lost and not silent and not wrong
 
     def text() -> str:
-        if not shown and not lost and not silent:
+        if not shown and not lost and not silent and not wrong:
             return "The journal reveals no sealed number yet."
         lines = [f"{'verified' if item.verified else 'NOT VERIFIED'}  "
                  f"{seal.short(item.commitment)}…  revealed {printable(str(item.target))}  "
@@ -172,12 +173,14 @@ def _verify_journal(as_json: bool) -> None:
         lines += [f"NOT VERIFIED  {guesses.said_lost(file, commitment)}"
                   for file, commitment in lost]
         lines += [f"NOT VERIFIED  {said}" for said in silent]
+        lines += [f"NOT VERIFIED  {said}" for said in wrong]
         bad = sum(not item.verified for item in shown)
         lines.append(f"{plural(len(shown), 'reveal')} checked: " +
                      ("all verified." if every else f"{bad} not verified." if bad else
                       f"{plural(len(lost), 'guess')} of this clone's not held as made."
                       if lost else f"{plural(len(silent), 'seal')} over waiting guesses "
-                      "saying nothing of them."))
+                      "saying nothing of them." if silent else
+                      f"{plural(len(wrong), 'guess')} settled as the rules do not settle it."))
         return "\n".join(lines)
 
     checked: VerifiedAll = {"seals": [item.as_json() for item in shown], "verified": every}

@@ -18,12 +18,15 @@ from cwx.rules import clockworx
 from cwx.systems.clockworx import GUESSING, trait_key
 
 SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
+REVEALING = "clock reveal"  # the journal's event that shows a sealed number
 SETTLED: Final = "guesses"  # the key of a reveal's result that lists the guesses it settled
 REPLACES = "replaces"  # the key of a seal's result naming the commitment it seals over
 MAX_REPLACED = 10_000  # seals sealed over that a board keeps: a table makes a few
 _HEX64 = r"^[0-9a-f]{64}$"
-# What a line must hold to be a guess, a reveal, a seal over another or an undo.
-GUESSED = (b'"pending"', b'"nonce"', b'"undoes"', b'"' + REPLACES.encode() + b'"')
+# What a line must hold to be a guess, a reveal, a seal over another, an undo, or a line
+# that lists guesses it settles.
+GUESSED = (b'"pending"', b'"nonce"', b'"undoes"', b'"' + REPLACES.encode() + b'"',
+           b'"' + SETTLED.encode() + b'"')
 
 
 # hashlib and hmac are imported where a number is checked: loading them costs a command
@@ -168,6 +171,9 @@ class Counting:
         self.verdicts: list[tuple[object, object]] = []
         # Each seal as the journal orders it: (line, id, commitment, replaces, player).
         self.seals: list[tuple[int, str, str, object, str | None]] = []
+        # Each reveal as the journal orders it, guesses listed or none: (its id, commitment).
+        self.reveals: list[tuple[str, str]] = []
+        self.settlers: dict[str, str] = {}  # a line settling guesses, no reveal: its command
 
     def note(self, item: journal.Event) -> None:
         if item.undoes or "turns" in item.result:
@@ -187,36 +193,97 @@ class Counting:
         if isinstance(commitment, str) and "nonce" in item.result and \
                 reveals(item.result, commitment):
             self.revealed[commitment] = min(self.revealed.get(commitment, item.when), item.when)
-            self.shown_by.setdefault(commitment, item.id)
-            for entry, copy in _entries(item.result.get(SETTLED)):
+            first = self.shown_by.setdefault(commitment, item.id) == item.id
+            if len(self.reveals) < MAX_REPLACED:
+                self.reveals.append((item.id, commitment))
+            self._listing(item, commitment, first)
+        elif SETTLED in item.result:  # a line listing guesses with no number shown
+            self._listing(item, "", False)
+
+    def _listing(self, item: journal.Event, commitment: str, first: bool) -> None:
+        """Each guess `item` lists as settled, kept to hold to its guess line and to the
+        reveals before it once the journal is read (`first`: the first reveal of its
+        number; "": a line that shows no number)."""
+        for entry, copy in _entries(item.result.get(SETTLED)):
+            if first:
                 self.settled.setdefault(entry, item.id)
-                if len(self.opened) < MAX_REPLACED:
-                    self.opened.append((entry, item.line, item.id, commitment))
-                    self.copies.append(copy[:len(COPIED)])
-                    self.verdicts.append((copy[len(COPIED)], copy[len(COPIED) + 1]))
+            if len(self.opened) < MAX_REPLACED:
+                self.opened.append((entry, item.line, item.id, commitment))
+                self.copies.append(copy[:len(COPIED)])
+                self.verdicts.append((copy[len(COPIED)], copy[len(COPIED) + 1]))
+                if item.command != REVEALING:
+                    self.settlers.setdefault(item.id, item.command[:40])
+
+    def settling(self, undone: set[str]) -> tuple[dict[str, str], frozenset[str]]:
+        """Which reveal settles each guess (by id), and the guesses a reveal taken back
+        had settled, which wait for the GM to reveal again. A number is revealed once: its
+        first reveal settles the guesses it lists (each once); once it is shown, a reveal
+        settles only those a reveal taken back (`undone`) had settled, and after a reveal
+        that stands, none. A line that shows no number settles none."""
+        listed: dict[str, list[str]] = {}  # a reveal -> the guesses it lists
+        for guess, _, reveal, commitment in self.opened:
+            if commitment:
+                listed.setdefault(reveal, []).append(guess)
+        settled: dict[str, str] = {}
+        reopened: set[str] = set()
+        state: dict[str, bool | None] = {}  # a commitment -> all may settle, reopened, none
+        for reveal, commitment in self.reveals:
+            allowed = state.get(commitment, True)
+            if allowed is None:
+                continue  # a reveal of it stands: a number is revealed once
+            took = [guess for guess in dict.fromkeys(listed.get(reveal, ()))
+                    if (allowed or guess in reopened) and guess not in settled]
+            if reveal in undone:
+                reopened.update(took)
+                state[commitment] = False
+            else:
+                settled.update((guess, reveal) for guess in took)
+                reopened.difference_update(took)
+                state[commitment] = None
+        return settled, frozenset(reopened)
 
     def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
         """Each reveal (its line and id) that settles a guess made on another commitment
         than the one it shows: the number was swapped after the guess."""
         return [(line, reveal, self.found[guess], commitment)
                 for guess, line, reveal, commitment in self.opened
-                if guess in self.found and self.found[guess].commitment != commitment]
+                if commitment and guess in self.found and
+                self.found[guess].commitment != commitment]
 
     def settled_in_vain(self, undone: set[str] | None = None) -> list[tuple[int, str, str, str]]:
-        """Each reveal (its line and id) that settles a guess no guess line made, or one an
-        earlier reveal settled (a reveal line copied with a new id): why, in words. A reveal
-        `undone` (by default: as the undos heard say) settles nothing."""
+        """Each reveal (its line and id) that settles a guess no guess line made, one it
+        lists twice, one an earlier reveal settled, or one on a number an earlier reveal
+        showed (a reveal line copied with a new id: `settling`), and any guess of a line
+        that shows no number (a resolve listing guesses): why, in words. A reveal `undone`
+        (by default: as the undos heard say) settles nothing."""
         first: dict[str, str] = {}  # a guess -> the reveal that settled it first
+        listed: set[tuple[str, str]] = set()  # (reveal, guess) met
         said = []
         undone = self.turns.undone() if undone is None else undone
-        for (guess, line, reveal, _), copy in zip(self.opened, self.copies, strict=True):
+        settled = self.settling(undone)[0]
+        for (guess, line, reveal, commitment), copy in zip(self.opened, self.copies,
+                                                           strict=True):
             if reveal in undone:  # taken back: it settles nothing
                 continue
+            if (reveal, guess) in listed:
+                said.append((line, reveal, guess, "it lists that guess again, and the rules "
+                             "settle a guess once"))
+                continue
+            listed.add((reveal, guess))
             if guess not in self.found:
                 said.append((line, reveal, guess, "no guess line in the journal made it"))
+            elif not commitment:
+                said.append((line, reveal, guess, "it shows no sealed number (no commitment "
+                             "and nonce of one): only the reveal of the number a guess was "
+                             "made on settles it"))
             elif first.setdefault(guess, reveal) != reveal:
                 said.append((line, reveal, guess,
                              f"reveal {first[guess][:8]} settled it already"))
+            elif settled.get(guess) != reveal:
+                said.append((line, reveal, guess, f"reveal {self.shown_by[commitment][:8]} "
+                             "showed that number already: a number is revealed once, and "
+                             "a second reveal settles nothing (but the guesses a reveal "
+                             "taken back had settled)"))
             elif (otherwise := _copied_otherwise(self.found[guess], copy)) is not None:
                 said.append((line, reveal, guess, otherwise))
         return said
@@ -280,16 +347,11 @@ class Counting:
         undone = self.turns.undone()
         # A reveal taken back settles nothing: the guesses it listed wait to be settled
         # again by the GM's next reveal (the number stays shown: no other guess does).
-        standing = {guess for guess, _, reveal, _ in self.opened if reveal not in undone}
-        reopened = frozenset(guess for guess, _, reveal, _ in self.opened
-                             if reveal in undone and guess not in standing)
-        settled: dict[str, str] = {}
-        for guess, _, reveal, _ in self.opened:
-            if reveal not in undone:
-                settled.setdefault(guess, reveal)
-        for guess, reveal in self.settled.items():
-            if guess not in reopened:
-                settled.setdefault(guess, reveal)
+        settled, reopened = self.settling(undone)
+        if len(self.opened) >= MAX_REPLACED:  # past those kept, as their first reveal says
+            for guess, reveal in self.settled.items():
+                if guess not in reopened:
+                    settled.setdefault(guess, reveal)
         left = sorted((guess for guess in self.found.values()
                        if guess.id not in settled and guess.id not in undone),
                       key=lambda guess: (guess.when, guess.id))
@@ -428,15 +490,16 @@ def board(path: str | None) -> Board:
 
 
 def settlements(path: str) -> dict[str, Mapping[str, Any]]:
-    """Each settled guess's entry in the reveal that settled it (its outcome), by id."""
+    """Each settled guess's entry in the reveal that settled it (its outcome), by id: as
+    the board says which (Counting.settling: a second reveal of a number settles none)."""
+    settled = board(path).settled
     found: dict[str, Mapping[str, Any]] = {}
     for item in journal.holding(path, (b'"' + SETTLED.encode() + b'"',)):
-        commitment = item.result.get("commitment")
         listed = item.result.get(SETTLED)
-        if isinstance(commitment, str) and isinstance(listed, list) and \
-                reveals(item.result, commitment):
+        if isinstance(listed, list):
             for entry in listed[:10_000]:
-                if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                if isinstance(entry, dict) and isinstance(entry.get("id"), str) and \
+                        settled.get(entry["id"]) == item.id:
                     found.setdefault(entry["id"], entry)
     return found
 

@@ -308,14 +308,19 @@ def _earning(event: Any, gains: dict[str, int]) -> dict[tuple[str, str], tuple[A
 
 def _settling(result: Mapping[str, Any], target: object, gains: dict[str, int]) -> str | None:
     """The guesses a reveal settles (`guesses`), each re-played against the number shown:
-    its experience goes to its file (one that counts for nothing, none); why the record
-    cannot be re-played, else None."""
+    its experience goes to its file (one that counts for nothing, none; one listed again,
+    once); why the record cannot be re-played, else None."""
     settled = result.get("guesses", [])
     if not isinstance(settled, list):
         return "lists its settled guesses in no form cwx writes"
+    met: set[str] = set()  # a guess listed again is settled once (check names the repeat)
     for entry in settled:
         if not isinstance(entry, dict):
             return "lists a settled guess in no form cwx writes"
+        if isinstance(entry.get("id"), str):
+            if entry["id"] in met:
+                continue
+            met.add(entry["id"])
         outcome = _outcome(target, entry.get("guess"), entry.get("score"), entry.get("trait"))
         if isinstance(outcome, str):
             return f"settles guess {str(entry.get('id'))[:8]}, which {outcome}"

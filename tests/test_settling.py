@@ -1,0 +1,187 @@
+"""What settles a guess on a sealed number (issue 30, item 4): only the first reveal of the
+number it was made on, once. A line listing guesses it settles with no number shown, a
+guess listed twice, a second reveal of a number shown already: each is named by `cwx
+check` and `cwx clock verify`, and `cwx undo ID` (the advice, followed) settles it. Lines
+forged in a folder, as the hooks' reconcile would take them from a pull."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import cwx, journal
+from tests.test_sealed import _settled_in_one_folder
+
+
+@pytest.fixture(scope="module")
+def revealed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The GM sealed 3; Kris (Repair 3) guessed 3 from another clone; the reveal settled it
+    (a critical success: 6 xp)."""
+    folder = _settled_in_one_folder(tmp_path_factory.mktemp("revealed") / "camp", 3)
+    assert "xp = 6" in (folder / "kris.toml").read_text()
+    assert cwx("check", folder).status == 0
+    return folder
+
+
+def _copy(revealed: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "camp"
+    shutil.copytree(revealed, folder)
+    return folder
+
+
+def _append(folder: Path, *lines: dict[str, Any]) -> int:
+    """The lines appended to the journal (as a pull brings them); the last one's number."""
+    with open(folder / "journal.jsonl", "a") as file:
+        for line in lines:
+            file.write(json.dumps(line, separators=(",", ":")) + "\n")
+    return len(journal(folder))
+
+
+def _later(at: str, ms: int) -> str:
+    return f"{at[:-4]}{int(at[-4:-1]) + ms:03d}Z" if int(at[-4:-1]) + ms < 1000 else at
+
+
+def _said(folder: Path) -> list[str]:
+    ran = cwx("check", folder)
+    return [line.partition(": ")[2] for line in ran.stdout.splitlines()
+            if "settles guess" in line or "the rules give" in line]
+
+
+def _followed(folder: Path, said: list[str]) -> None:
+    """Each `cwx undo ID` check advises, run by a player whose line it is not; then check
+    passes."""
+    done: list[str] = []  # an event named by its id and by a start of it is undone once
+    for named in sorted({line.rpartition("`cwx undo ")[2].partition("`")[0] for line in said},
+                        key=len, reverse=True):
+        if not any(other.startswith(named) for other in done):
+            ran = cwx("undo", named, "--player", "Vic", cwd=folder)
+            assert ran.status == 0, (named, ran.stderr)
+            done.append(named)
+    after = cwx("check", folder)
+    assert after.status == 0, after.stdout
+
+
+def test_a_resolve_listing_guesses_no_line_made_is_named(revealed: Path,
+                                                         tmp_path: Path) -> None:
+    """GX: a plain resolve (Kris misses) whose result lists an invented guess three times,
+    each a critical hit (+2 to Kris): no seal, no guess line."""
+    folder = _copy(revealed, tmp_path)
+    last = journal(folder)[-1]
+    entry = {"id": "feedfacefeedface", "who": "Kris", "file": "kris.toml", "guess": 3,
+             "trait": "Repair", "score": 1, "distance": 0, "success": True, "critical": True,
+             "xp": 2, "xp_total": 2}
+    _append(folder, {
+        "v": 2, "id": "f00d00000000000a", "at": _later(last["at"], 1), "command": "clock resolve",
+        "who": "Kris", "file": "kris.toml", "bag": None, "player": "Mallory",
+        "result": {"target": 3, "guess": 9, "distance": 6, "trait": "Repair", "score": 3,
+                   "success": False, "critical": False, "xp": 0, "xp_total": 0,
+                   "guesses": [entry] * 3},
+        "changes": [{"file": "kris.toml", "key": "xp", "from": 6, "to": 12}]})
+    assert cwx("reconcile", folder).status == 0  # as the hooks do on the pull
+    said = _said(folder)
+    assert any("clock resolve f00d0000 settles guess feedface, but no guess line in the "
+               "journal made it: its experience is none the rules give" in text
+               for text in said), said
+    assert said.count("clock resolve f00d0000 settles guess feedface, but it lists that guess "
+                      "again, and the rules settle a guess once: its experience is none the "
+                      "rules give (a reveal line written or copied by hand); `cwx undo "
+                      "f00d00000000000a` takes it back") == 2, said
+    assert any("changes kris.toml xp 6 → 12; the rules give 6 → 8" in text for text in said)
+    _followed(folder, said)
+    assert "xp = 6" in (folder / "kris.toml").read_text()
+
+
+def test_a_resolve_settling_a_real_guess_without_its_number_is_named(
+        revealed: Path, tmp_path: Path) -> None:
+    """The same with the guess's own line copied: a guess is settled by the reveal of its
+    number alone."""
+    folder = _copy(revealed, tmp_path)
+    reveal = journal(folder)[-1]
+    _append(folder, {
+        "v": 2, "id": "f00d00000000000b", "at": _later(reveal["at"], 1),
+        "command": "clock resolve", "who": None, "file": None, "bag": None,
+        "player": "Mallory", "result": {"target": 3, "guess": 9, "distance": 6,
+                                        "trait": None, "score": None, "success": False,
+                                        "critical": False, "xp": 0,
+                                        "guesses": reveal["result"]["guesses"]},
+        "changes": [{"file": "kris.toml", "key": "xp", "from": 6, "to": 12}]})
+    assert cwx("reconcile", folder).status == 0
+    said = _said(folder)
+    guess = reveal["result"]["guesses"][0]["id"]
+    assert any(f"clock resolve f00d0000 settles guess {guess[:8]}, but it shows no sealed "
+               "number" in text for text in said), said
+    _followed(folder, said)
+
+
+def test_a_guess_listed_twice_in_one_reveal_counts_once(revealed: Path,
+                                                       tmp_path: Path) -> None:
+    """GI3: the GM's reveal lists its one guess five times, and gives Kris 5 x 6 xp."""
+    folder = _copy(revealed, tmp_path)
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    reveal["result"]["guesses"] *= 5
+    reveal["changes"] = [{"file": "kris.toml", "key": "xp", "from": 0, "to": 30}]
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal)]) + "\n")
+    assert cwx("reconcile", folder).status == 0
+    said = _said(folder)
+    guess = reveal["result"]["guesses"][0]["id"]
+    assert said.count(f"reveal {reveal['id'][:8]} settles guess {guess[:8]}, but it lists "
+                      "that guess again, and the rules settle a guess once: its experience "
+                      "is none the rules give (a reveal line written or copied by hand); "
+                      f"`cwx undo {reveal['id']}` takes it back") == 4, said
+    assert any("changes kris.toml xp 0 → 30; the rules give 0 → 6" in text for text in said)
+    verified = cwx("clock", "verify", cwd=folder)
+    assert verified.status == 1 and "all verified" not in verified.stdout
+    assert f"NOT VERIFIED  reveal {reveal['id'][:8]} settles guess {guess[:8]}, but it " \
+           "lists that guess again" in verified.stdout, verified.stdout
+    _followed(folder, said)
+
+
+def _late(folder: Path, player: str) -> dict[str, Any]:
+    """R5: once the number is out, a guess of 3 for Kris stamped before the reveal, and a
+    copy of the reveal (a new id, the same number and nonce) that settles it (+6)."""
+    lines = journal(folder)
+    reveal = next(line for line in lines if line["command"] == "clock reveal")
+    guess = copy.deepcopy(next(line for line in lines
+                               if line["command"] == "clock resolve --sealed"))
+    guess.update(id="abcd000000000001", at=_later(reveal["at"], -1), player=player)
+    guess["result"]["guess"] = 3
+    again = copy.deepcopy(reveal)
+    again.update(id="beef000000000002", at=_later(reveal["at"], 1), player=player)
+    entry = {**again["result"]["guesses"][0], "id": guess["id"], "xp_total": 12}
+    again["result"]["guesses"] = [entry]
+    again["changes"] = [{"file": "kris.toml", "key": "xp", "from": 6, "to": 12}]
+    _append(folder, guess, again)
+    return reveal
+
+
+@pytest.mark.parametrize("player", ["GM", "Mallory"])
+def test_a_second_reveal_of_a_number_settles_nothing_and_a_late_guess_stays_late(
+        revealed: Path, tmp_path: Path, player: str) -> None:
+    folder = _copy(revealed, tmp_path)
+    reveal = _late(folder, player)
+    assert cwx("reconcile", folder).status == 0
+    said = _said(folder)
+    assert said == [f"reveal beef0000 settles guess abcd0000, but reveal {reveal['id'][:8]} "
+                    "showed that number already: a number is revealed once, and a second "
+                    "reveal settles nothing (but the guesses a reveal taken back had "
+                    "settled): its experience is none the rules give (a reveal "
+                    "line written or copied by hand); `cwx undo beef000000000002` takes it "
+                    "back"], said
+    assert "1 reveal checked" not in cwx("clock", "verify", cwd=folder).stdout
+    logged = [text for text in cwx("log", cwd=folder, env={"COLUMNS": "400"}).stdout
+              .splitlines() if "abcd0000" in text]
+    assert len(logged) == 1 and "late: reached the GM after the reveal" in logged[0], logged
+    told = [text for text in cwx("recap", cwd=folder).stdout.splitlines() if "guesses" in text]
+    assert len(told) == 2 and "late, counts for nothing" in told[1], told
+    _followed(folder, said)
+    assert "xp = 6" in (folder / "kris.toml").read_text()
+    checked = cwx("check", folder).stdout
+    assert "Pending: kris guesses 3 (Repair 3)" in checked and \
+        "reached the GM after the reveal" in checked, checked
