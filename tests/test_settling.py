@@ -185,3 +185,43 @@ def test_a_second_reveal_of_a_number_settles_nothing_and_a_late_guess_stays_late
     checked = cwx("check", folder).stdout
     assert "Pending: kris guesses 3 (Repair 3)" in checked and \
         "reached the GM after the reveal" in checked, checked
+
+
+@pytest.mark.parametrize("forged", ["reveal", "seal"])
+def test_an_undo_of_a_reveal_or_seal_the_rules_give_is_named(
+        revealed: Path, tmp_path: Path, forged: str) -> None:
+    """R1g: a player appends an undo of the GM's reveal (which `cwx undo` refuses him),
+    taking back Kris's 6 xp; or of the GM's seal. Check names it, no reconcile after a
+    merge brings a file to it, and its advice, followed, makes the reveal stand again."""
+    from cwx.base.errors import RuleForbids
+    from cwx.campaign import accounts
+    from cwx.campaign.files import Change
+    from cwx.campaign.folder import Campaign
+
+    folder = _copy(revealed, tmp_path)
+    lines = journal(folder)
+    target = next(line for line in lines if line["command"] == (
+        "clock reveal" if forged == "reveal" else "clock pick --seal"))
+    assert "cannot undo" in cwx("undo", target["id"], "--player", "Mallory", cwd=folder).error
+    changes = [{"file": "kris.toml", "key": "xp", "from": 6, "to": 0}] if forged == "reveal" \
+        else []
+    _append(folder, {"v": 2, "id": "0dd0000000000001", "at": _later(lines[-1]["at"], 1),
+                     "command": "undo", "who": None, "file": None, "bag": None,
+                     "player": "Mallory", "undoes": target["id"], "changes": changes,
+                     "result": {"undid": {"id": target["id"], "command": target["command"]},
+                                "change": {"id": target["id"], "command": target["command"]},
+                                "redo": False}})
+    if forged == "reveal":  # the hooks' reconcile after the pull follows no such line
+        with pytest.raises(RuleForbids, match="a line the rules do not give"):
+            accounts.reconcile(lambda command, paths, camp: Change(command, paths, camp),
+                               Campaign.around(str(folder)), numbers_only=True)
+        assert "xp = 6" in (folder / "kris.toml").read_text()
+    said = _said(folder)
+    assert said == [f"undo 0dd00000 takes back {target['id'][:8]}, a `{target['command']}`, "
+                    "which no undo takes back (`cwx undo` refuses it) and the rules give: a "
+                    "change the rules do not give (a line no cwx wrote?); `cwx undo 0dd00000` "
+                    "takes it back"], said
+    assert cwx("clock", "verify", cwd=folder).status == (1 if forged == "reveal" else 0)
+    _followed(folder, said)
+    assert "xp = 6" in (folder / "kris.toml").read_text()
+    assert "late" not in cwx("log", cwd=folder).stdout

@@ -295,7 +295,7 @@ def _unruled(camp: Campaign) -> list[CwxError]:
     again: asked only where a reconcile would bring a file to the ledger)."""
     from cwx.campaign import ruled as ruling
 
-    ruled = ruling.Ruled()
+    ruled = ruling.Ruled(lambda kept: given(camp.journal_file, kept))
     return ruled.found(camp.journal_file, camp.ledger(each=ruled.note))
 
 
@@ -741,7 +741,8 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
     # or the player's own): a sheet that never took it is then kept. Whether a resolve
     # was played with the ledger's score (a fold of the journal) only where it decides.
     unruled = event.id not in undos.undone | undos.void and (
-        _astray(read, event) or _misundone(read, event) or (not redo and (
+        _astray(read, event) or _misundone(read, event) or _for_good(read, event) or
+        (not redo and (
             _forged(event) or _settles_in_vain(read, event) or _remade(read, event) or
             _started_astray(read, event) or (why is not None and _misplayed(read, event)))))
     if unruled:
@@ -750,6 +751,47 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         raise RuleForbids(f"cannot undo {event.id[:12]} (`{event.command}`): it {why}",
                           path=path)
     return _undoing(path, event, undos)._replace(unruled=unruled)
+
+
+def given(path: str, kept: Sequence[journal.Event]) -> set[str]:
+    """The ids of `kept`, events of a kind undo never takes back (a reveal, a seal, a
+    retirement, a making), that the rules give: `cwx check` would name none of them were
+    it standing. An undo of one of those is one no rule gives (check names it)."""
+    with history.opened(path) as read:
+        return {event.id for event in kept if not _given_by_no_rule(read, event)}
+
+
+def reveals_taken_back(path: str) -> list[str]:
+    """Each reveal the rules give that an undo takes back (no `cwx undo` does: check names
+    the undo), in words, for `cwx clock verify`."""
+    from cwx.journal import sealed
+
+    counting = sealed.counted(path)
+    undone = counting.turns.undone()
+    wanted = {reveal for reveal, _ in counting.reveals if reveal in undone}
+    standing = given(path, list(history.with_ids(path, wanted))[:100]) if wanted else set()
+    return [f"reveal {reveal[:8]} is taken back by undo {min(counting.turns.undos[reveal])[1][:8]}"
+            ", which no rule gives (`cwx check` names it, with the undo that settles it)"
+            for reveal in sorted(standing) if counting.turns.undos.get(reveal)]
+
+
+def _given_by_no_rule(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `cwx check` names `event` as a change the rules do not give, were it not
+    undone (anyone's to take back)."""
+    undone = read.undone() - {event.id}
+    return _forged(event) or _settles_in_vain(read, event, undone) or \
+        _remade(read, event, undone) or _started_astray(read, event) or \
+        _misplayed(read, event)
+
+
+def _for_good(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` is an undo of an event of a kind undo never takes back that the
+    rules give (`cwx check` names it): anyone takes it back, which makes the event again."""
+    from cwx.journal import events
+
+    target = history.event(read.path, event.undoes) if event.undoes is not None else None
+    return target is not None and target.undoes is None and \
+        not events.kind(target.command).undoable and bool(given(read.path, [target]))
 
 
 def _forged(event: journal.Event) -> bool:
@@ -769,14 +811,16 @@ def _started_astray(read: history.Journal, event: journal.Event) -> bool:
         rederive.started_astray(read.path, event)
 
 
-def _remade(read: history.Journal, event: journal.Event) -> bool:
+def _remade(read: history.Journal, event: journal.Event,
+            undone: set[str] | None = None) -> bool:
     """Whether `event` makes a character anew over one that earned experience or bought
     traits (`cwx check` names it): anyone takes it back."""
     from cwx.journal import rederive
 
     if event.command != "char new" or all(c.created for c in event.changes):
         return False
-    return rederive.remade_over_earned(read.path, event, read.undone())
+    return rederive.remade_over_earned(read.path, event,
+                                       read.undone() if undone is None else undone)
 
 
 def _misplayed(read: history.Journal, event: journal.Event) -> bool:
@@ -807,7 +851,8 @@ def _misundone(read: history.Journal, event: journal.Event) -> bool:
     return target is not None and not rederive.takes_back(event, target)
 
 
-def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
+def _settles_in_vain(read: history.Journal, event: journal.Event,
+                     undone: set[str] | None = None) -> bool:
     """Whether `event` is a reveal that settles a guess never made, or one settled already,
     or a game's end that settles a draw it cannot (`cwx check` names it): anyone takes it
     back."""
@@ -818,7 +863,7 @@ def _settles_in_vain(read: history.Journal, event: journal.Event) -> bool:
         return any(end.id == event.id for end, _, _ in read.ended_in_vain())
     if guesses.SETTLED not in event.result:  # a reveal, or a line settling with none
         return False
-    return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain())
+    return any(reveal == event.id for _, reveal, _, _ in read.settled_in_vain(undone))
 
 
 MIN_PREFIX = 4  # as git: fewer digits name too many events to be meant

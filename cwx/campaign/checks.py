@@ -5,6 +5,7 @@ placed at a file, line and key; the command prints them."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -326,7 +327,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         cursing = _Cursing(heard.gms)
         hearers = (*ticking, cursing.note)
         if home is not None:
-            ruled = Ruled()
+            ruled = Ruled(functools.partial(_given, path))
             counting = counted[os.path.realpath(path)] = ruled.counting
             try:
                 folded = home.ledger(lines.add, _hearing(ruled.note, heard.note, *hearers))
@@ -373,6 +374,14 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _given(path: str, kept: list[journal.Event]) -> set[str]:
+    """The ids of `kept` (events undone of a kind undo never takes back) the rules give,
+    as `cwx undo` asks (accounts.given)."""
+    from cwx.campaign import accounts
+
+    return accounts.given(path, kept)
 
 
 class _Cursing:

@@ -6,17 +6,24 @@ is brought to a ledger that counts such a line."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cwx.base.errors import CwxError
 from cwx.campaign import guesses
 from cwx.journal import ends, history, ledger, rederive, turned
 from cwx.journal import lines as journal
+
+# Which of some events undone, of a kind undo never takes back, the rules give (no finding
+# names them, were they standing): an undo of one is none the rules give (accounts.given).
+Given = Callable[[list[journal.Event]], set[str]]
 
 
 class Ruled:
     """Check's re-play of one campaign's journal, heard as its ledger is folded (the journal
     read once): each event the rules do not give, named once the ledger is read."""
 
-    def __init__(self) -> None:
+    def __init__(self, given: Given | None = None) -> None:
+        self.given = given  # which undone events of a kind undo never takes back it gives
         self.counting = guesses.Counting()
         self.replaying, self.ended, self.turning = rederive.Replaying(), ends.Ends(), \
             turned.Turned()
@@ -28,18 +35,19 @@ class Ruled:
 
     def found(self, path: str, folded: ledger.Ledger) -> list[CwxError]:
         """Each change, settlement or turn of the journal at `path` the rules do not give."""
-        return _forged(path, self.replaying, self.counting, folded) + \
+        return _forged(path, self.replaying, self.counting, folded, self.given) + \
             _swapped(path, self.counting) + _in_vain(path, self.counting) + \
             _counted_otherwise(path, self.counting) + _ended_in_vain(path, self.ended) + \
             _turned_in_vain(path, self.turning, self.counting)
 
 
 def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting,
-            folded: ledger.Ledger) -> list[CwxError]:
+            folded: ledger.Ledger, given: Given | None) -> list[CwxError]:
     """Each change of the journal the rules do not give (docs/rules.md, "What check
     proves"), an event taken back by an undo aside."""
     shown, more = replaying.forged(counting.turns.undone(),
-                                   lambda wanted: history.with_ids(path, wanted), folded)
+                                   lambda wanted: history.with_ids(path, wanted), folded,
+                                   given)
     forged = {item.event for item in shown}
     named = rederive.unique(forged, history.alike(path, forged)) if shown else {}
     said = [CwxError(rederive.told(item, named.get(item.event)), path=path, line=item.line)

@@ -27,6 +27,7 @@ from cwx.systems import clockworx as clockworx_system
 from cwx.systems.clockworx import outcome_json, outcome_verdict
 
 if TYPE_CHECKING:
+    from cwx.campaign.folder import Campaign
     from cwx.campaign.results import (
         Listed,
         Pending,
@@ -147,6 +148,18 @@ def verify(
         raise typer.Exit(1)
 
 
+def _not_verified(camp: "Campaign") -> tuple[list[str], list[str]]:
+    """Each seal over a number guesses wait on that says nothing of it (they wait for
+    ever); each guess settled as the rules do not settle it (a reveal's copy of it forged),
+    and each reveal taken back by an undo no rule gives: all named by `cwx check` too."""
+    from cwx.campaign import accounts, guesses
+
+    silent, wrong = guesses.not_verified(camp.journal_file if camp.root else None)
+    if camp.root is not None:
+        wrong += accounts.reveals_taken_back(camp.journal_file)
+    return silent, wrong
+
+
 def _verify_journal(as_json: bool) -> None:
     """Every reveal the journal holds, each checked against its commitment and seal."""
     from cwx.base import times
@@ -157,9 +170,7 @@ def _verify_journal(as_json: bool) -> None:
     shown = seal.shown(camp.journal_file)
     # A guess this clone made that the journal no longer holds: the number was swapped.
     lost = guesses.lost(camp.root) if camp.root is not None else []
-    # A seal over a number guesses wait on that says nothing of it: they wait for ever.
-    # ... and a guess settled as the rules do not settle it (a reveal's copy of it forged).
-    silent, wrong = guesses.not_verified(camp.journal_file if camp.root else None)
+    silent, wrong = _not_verified(camp)
     every = all(item.verified for item in shown) and not lost and not silent and not wrong
 
     def text() -> str:

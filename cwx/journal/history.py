@@ -130,13 +130,13 @@ class Journal:
         recap's last): only a seal and a reveal stamped by then (`by` says which) count."""
         return self.guesses().voided(by)
 
-    def settled_in_vain(self) -> list[tuple[int, str, str, str]]:
+    def settled_in_vain(self, undone: set[str] | None = None) -> list[tuple[int, str, str, str]]:
         """Each reveal (line, id) that settles a guess (id) never made, or one an earlier
         reveal settled, or says it counts where the rules say otherwise, and why in words;
-        an undone reveal settles nothing."""
+        an undone reveal (by default, as the journal's undos say) settles nothing."""
         self.guesses()
         assert self._heard is not None
-        undone = self.undone()
+        undone = self.undone() if undone is None else undone
         return self._heard.settled_in_vain(undone) + [
             (line, reveal, guess.id, why) for line, reveal, guess, why in
             self._heard.counted_otherwise(undone, lambda asked: sealed.scores_held(

@@ -556,12 +556,16 @@ class Replaying:
 
     def forged(self, undone: Iterable[str] = (),
                named: Callable[[set[str]], Iterable[Event]] | None = None,
-               folded: Ledger | None = None) -> tuple[list[Forged], int]:
+               folded: Ledger | None = None,
+               ruled: Callable[[list[Event]], set[str]] | None = None,
+               ) -> tuple[list[Forged], int]:
         """The findings to name, and how many forged events past them go unnamed; an
         event undone (its changes taken back) is settled. `named` reads again the events
         the undos name (a second look at a few lines, not a journal kept in memory);
         `folded` is the journal's ledger, which the values events are played with must
-        match."""
+        match; `ruled` says which events of a kind undo never takes back (a reveal, a
+        retirement) are ones the rules give (no finding of check's names them, were they
+        standing): the rules give no undo of those."""
         undone = set(undone)
         if folded is not None:
             self._misplayed(folded)
@@ -569,10 +573,15 @@ class Replaying:
         wanted = {target for _, _, _, target, _ in self.undos}
         inverses: dict[str, int] = {}
         lines: dict[str, int] = {}  # each event undone: its line
+        kept: dict[str, Event] = {}  # each event undone of a kind undo never takes back
         for event in named(wanted) if named is not None and wanted else ():
             if event.id in wanted:
                 inverses.setdefault(event.id, hash(_taken_back(event.changes, True)))
                 lines.setdefault(event.id, event.line)
+                if event.undoes is None and not events.kind(event.command).undoable and \
+                        len(kept) < SHOWN and _key(event.id) not in self.ids:
+                    kept.setdefault(event.id, event)
+        given = ruled(list(kept.values())) if ruled is not None and kept else set()
         astray: dict[str, str] = {}  # an undo of an event no line holds: what it undoes
         unsettled: set[int | str] = set()  # events only a later line's undo takes back
         for id_, line, command, target, changes in self.undos:
@@ -585,6 +594,11 @@ class Replaying:
                 self._found([Forged(id_, line, command, None, None, None, None, None,
                                     f"does not take back what {target[:8]} changed (an undo "
                                     "changes each key back by what it changed)")])
+            elif target in given:
+                self._found([Forged(id_, line, command, None, None, None, None, None,
+                                    f"takes back {target[:8]}, a `{kept[target].command[:40]}`"
+                                    ", which no undo takes back (`cwx undo` refuses it) and "
+                                    "the rules give")])
             elif target not in inverses and named is not None and changes != _NOTHING:
                 astray[id_] = target
         self.undos = []
