@@ -225,3 +225,25 @@ def test_an_undo_of_a_reveal_or_seal_the_rules_give_is_named(
     _followed(folder, said)
     assert "xp = 6" in (folder / "kris.toml").read_text()
     assert "late" not in cwx("log", cwd=folder).stdout
+
+
+def test_a_silent_seal_over_a_waiting_guess_is_named_whatever_the_case_of_its_sealer(
+        tmp_path: Path) -> None:
+    """GN2: the GM's seals are by "GM" and "gm" (one player, as --player matches names):
+    the second, over a waiting guess, cut of `replaces` and `void`, is named."""
+    from tests.test_sealed import _guessed_in_one_folder
+
+    folder = _guessed_in_one_folder(tmp_path / "camp", 3)
+    assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = journal(folder)
+    first, anew = (line for line in lines if line["command"] == "clock pick --seal")
+    first["player"], anew["player"] = "GM", " gm"
+    for key in ("replaces", "void"):
+        del anew["result"][key]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    assert f"clock pick --seal {anew['id'][:8]} seals a new number over commitment " \
+           f"{first['result']['commitment'][:12]}" in checked.stdout, checked.stdout
+    assert cwx("clock", "verify", cwd=folder).status == 1

@@ -641,7 +641,7 @@ def _why_not(event: journal.Event, asked: _Asked, undos: _Undos,
             all(c.file != asked.name for c in event.changes):
         return f"is no change of {asked.name}"
     if asked.player is not None and event.player is not None and \
-            event.player.casefold() != asked.player.casefold():  # None: before players
+            not journal.same_player(event.player, asked.player):  # None: before players
         return f"is {event.player}'s, not {asked.player}'s (--player NAME names another player)"
     if asked.redo:
         if event.undoes is None or _root(event, undos.undoes) not in undos.undone:

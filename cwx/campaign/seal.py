@@ -134,8 +134,7 @@ MAX_HEARD = 100_000  # seals and reveals a reader keeps: a table makes a few hun
 def is_gm(player: str | None, gms: tuple[str, ...] | None) -> bool:
     """Whether `player` may seal and reveal: named in campaign.toml's gm (matched as
     --player is, ignoring case), or any player where the campaign names no GM."""
-    return gms is None or (player is not None and
-                           player.casefold() in {gm.casefold() for gm in gms})
+    return gms is None or any(journal.same_player(player, gm) for gm in gms)
 
 
 def by_a_gm(camp: Any, does: str) -> None:

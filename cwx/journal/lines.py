@@ -125,6 +125,13 @@ class BadLine(Record):
     reason: str
 
 
+def same_player(one: str | None, other: str | None) -> bool:
+    """Whether two names are one player's, as `--player` and campaign.toml's `gm` match
+    them (case ignored, spaces around trimmed); a line naming none is no player's."""
+    return one is not None and other is not None and \
+        one.strip().casefold() == other.strip().casefold()
+
+
 def new(command: str, changes: Sequence[Edit], *, who: str | None = None,
         file: str | None = None, bag: str | None = None,
         result: Mapping[str, Any] | None = None, undoes: str | None = None,

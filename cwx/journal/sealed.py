@@ -338,7 +338,8 @@ class Counting:
                 continue
             # The sealer's next seal: another GM's clone keeps its own sealed number.
             after = next((seal for seal in self.seals if seal[0] > first[0] and
-                          seal[4] == first[4] and seal[2] != commitment), None)
+                          journal.same_player(seal[4], first[4]) and
+                          seal[2] != commitment), None)
             if after is not None and after[3] != commitment:
                 found.append((after[0], after[1], commitment, guesses))
         return sorted(found, key=lambda item: item[0])
