@@ -111,19 +111,20 @@ def _signing(table: Table, sign_as: str | None) -> list[str]:
             "-c", "commit.gpgsign=true"] if sign_as else []
 
 
-def _forge(table: Table, *, sign_as: str | None, player: str = "Alice") -> None:
-    """Mallory appends a turn in `player`'s name (a copy of a line, a new id), commits it,
-    signed with `sign_as`'s key or not at all, and pushes."""
-    mallory = table.folder / "mallory"
+def _forge(table: Table, *, sign_as: str | None, player: str = "Alice", who: str = "Mallory",
+           mark: str = "f") -> None:
+    """`who` (Mallory) appends a turn in `player`'s name (a copy of a line, its id `mark`
+    repeated), commits it, signed with `sign_as`'s key or not at all, and pushes."""
+    mallory = table.folder / who.lower()
     table.git(mallory, "pull", "--quiet")
     path = mallory / "journal.jsonl"
     line = json.loads(path.read_text().splitlines()[-1])
-    line.update(id="f" * 16, player=player, changes=[])  # a turn that moves nothing:
+    line.update(id=mark * 16, player=player, changes=[])  # a turn that moves nothing:
     if line["command"] == "clock resolve":  # a guess the rules give nothing for (C4)
         line["result"].update(guess=10, distance=6, success=False, critical=False, xp=0)
     with open(path, "a") as journal:
         journal.write(json.dumps(line, separators=(",", ":")) + "\n")
-    env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table"}
+    env = {**table.env, "GIT_AUTHOR_NAME": who, "GIT_AUTHOR_EMAIL": f"{who[0].lower()}@table"}
     for args in ((*_signing(table, sign_as), "commit", "--quiet", "--no-verify", "-am", "a turn"),
                  ("push", "--quiet")):
         subprocess.run(["git", *args], cwd=mallory, env=env, check=True)
@@ -372,3 +373,117 @@ def test_a_seal_by_a_gm_a_change_no_gms_key_signed_added_is_named(table: Table) 
     assert checked.status == 1
     assert "clock pick --seal 5e5e5e5e is by Bob, no GM of the campaign (the GMs in force: " \
            "gm = ['Alice']" in checked.stdout, checked.stdout
+
+
+def _merged(table: Table, side: str, settings: str, *, first: str = "main",
+            unrelated: bool = False) -> None:
+    """Mallory merges the branch `side` into main (the merge's first parent `first`),
+    campaign.toml as `settings` says, the journal as main's, and pushes main."""
+    mallory = table.folder / "mallory"
+    env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table",
+           "GIT_COMMITTER_NAME": "Mallory", "GIT_COMMITTER_EMAIL": "m@table"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=mallory, env=env, check=True, capture_output=True)
+
+    journal = table.git(mallory, "show", "main:journal.jsonl").stdout
+    git("checkout", "--quiet", "-f", first)
+    subprocess.run(["git", "merge", "--quiet", "--no-commit", "--no-ff",
+                    *(["--allow-unrelated-histories"] if unrelated else []),
+                    side if first == "main" else "main"], cwd=mallory, env=env,
+                   capture_output=True)
+    (mallory / "campaign.toml").write_text(settings)
+    (mallory / "journal.jsonl").write_text(journal)
+    git("add", "campaign.toml", "journal.jsonl")
+    git("commit", "--quiet", "--no-verify", "-m", "merged")
+    if first != "main":
+        git("checkout", "--quiet", "-B", "main")
+    git("push", "--quiet", "--force", "origin", "main")
+    git("branch", "--quiet", "-D", side)
+
+
+def _carol_joins(table: Table) -> tuple[str, str]:
+    """Carol, new to the table, lists her first key (as written) and plays a turn signed by
+    it: the commit before she joined, and her key's line in campaign.toml."""
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "carol", "-f",
+                    str(table.folder / "keys" / "carol")], check=True)
+    before = table.git(table.folder / "alice", "rev-parse", "HEAD").stdout.strip()
+    carol = table.clone("carol")
+    _keys_changed(table, carol, "Carol", "carol", sign_as=None, who="Carol")
+    _forge(table, sign_as="carol", player="Carol", who="Carol", mark="c")
+    return before, f'Carol = "{public(table.folder, "carol")}"'
+
+
+@pytest.mark.parametrize("first", ["main", "side"])
+def test_a_key_merged_from_a_branch_cut_before_its_player_joined_does_not_count(
+        table: Table, first: str) -> None:
+    # Finding K1: Mallory cuts a branch from before Carol joined, lists his own key as
+    # Carol's there (a newcomer's, on that branch), merges it (whichever parent is first)
+    # and plays as Carol, signed with his key.
+    before, carols = _carol_joins(table)
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    table.git(mallory, "pull", "--quiet")
+    table.git(mallory, "checkout", "--quiet", "-b", "side", before)
+    with open(mallory / "campaign.toml", "a") as settings_file:
+        settings_file.write(f'Carol = "{public(table.folder, "mallory")}"\n')
+    table.git(mallory, "commit", "--quiet", "--no-verify", "-am", "side")
+    settings = table.git(mallory, "show", "main:campaign.toml").stdout
+    merged = settings.replace(carols, f'Carol = "{public(table.folder, "mallory")}"')
+    _merged(table, "side", merged, first=first)
+    merge = table.git(mallory, "rev-parse", "main").stdout.strip()
+    _forge(table, sign_as="mallory", player="Carol", mark="d")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1
+    said = [p["message"] for p in checked.json["problems"]]
+    assert said[0].startswith(
+        f"commit {merge[:12]} by Mallory <m@table> changed Carol's key in campaign.toml (a "
+        "merge: against what is in force on its parent "), said
+    assert "the change does not count, and turns after it are verified against Carol's key " \
+        "before it. Write Carol's key in force back into campaign.toml" in said[0]
+    assert "names Carol, but arrived in commit" in said[1]
+    assert f"with the key commit {merge[:12]} listed for Carol, a change that did not count" \
+        in said[1]
+    assert len(said) == 2 and checked.json["signed"]["unsigned"] == 1
+    # Carol's own next turn, signed by her key, is proven.
+    _forge(table, sign_as="carol", player="Carol", who="Carol", mark="e")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    again = cwx("check", "--signed", "--json", cwd=alice)
+    assert again.json["signed"]["unsigned"] == 1, again.stdout
+
+
+def test_a_gm_list_merged_from_a_history_without_keys_does_not_count(table: Table) -> None:
+    # Finding K2: Mallory merges a history without keys that says gm = ["Mallory"] (as
+    # written there), then, as that GM, lists his own key as Bob's and plays as Bob.
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    table.git(mallory, "pull", "--quiet")
+    settings = table.git(mallory, "show", "main:campaign.toml").stdout
+    table.git(mallory, "checkout", "--quiet", "--orphan", "side")
+    table.git(mallory, "rm", "-rfq", "--cached", ".")
+    (mallory / "campaign.toml").write_text('[campaign]\nname = "x"\ngm = ["Mallory"]\n')
+    table.git(mallory, "add", "campaign.toml")
+    table.git(mallory, "commit", "--quiet", "--no-verify", "-m", "a table")
+    table.git(mallory, "clean", "-fdq")
+    _merged(table, "side", settings.replace('gm = ["Alice"]', 'gm = ["Mallory"]'),
+            unrelated=True)
+    merge = table.git(mallory, "rev-parse", "main").stdout.strip()
+    taken = _keys_changed(table, mallory, "Bob", "mallory", sign_as="mallory")
+    _forge(table, sign_as="mallory", player="Bob")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1
+    said = [p["message"] for p in checked.json["problems"]]
+    assert said[0].startswith(
+        f"commit {merge[:12]} by Mallory <m@table> changed the GMs (gm) in campaign.toml (a "
+        "merge: against what is in force on its parent "), said
+    assert said[1].startswith(
+        f"commit {taken[:12]} by Mallory <m@table> changed Bob's key in campaign.toml, "
+        "signed with a key not in force before it, not by Bob's own"), said
+    assert "names Bob, but arrived in commit" in said[2] and "a change that did not count" \
+        in said[2]
+    assert len(said) == 3 and checked.json["signed"]["unsigned"] == 1
+    # Bob's own next turn is proven; the GM in force is still Alice.
+    _forge(table, sign_as="bob", player="Bob", who="Bob", mark="b")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    again = cwx("check", "--signed", "--json", cwd=alice)
+    assert again.json["signed"]["unsigned"] == 1, again.stdout

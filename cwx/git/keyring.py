@@ -5,9 +5,11 @@ player it names, along the keys in force through the campaign's history.
 The first keys campaign.toml lists are taken as written. After that, a commit that
 changes, removes or adds a player's key, or changes the GMs (`gm`), counts only when it
 is signed by a key in force before it: the player's own (their old key), or a GM's. A
-newcomer's first key (a name no journal line has played yet) counts as written. A change
-that does not count leaves the keys as they were, and is named; each journal line is
-verified against the key in force when it arrived, not today's.
+newcomer's first key (a name no journal line has played yet) counts as written. A merge
+keeps a key or gm only where the keys in force on every parent allow it: a branch's own
+newcomer or gm counts on that branch alone. A change that does not count leaves the keys
+as they were, and is named; each journal line is verified against the key in force when
+it arrived, not today's.
 """
 
 from __future__ import annotations
@@ -147,6 +149,7 @@ def unsigned(clone: Repository, path: str,
         return 0, [], [], False
     found_ring = ring(clone, path, settings, {commit for _, commit in arrived})
     found: list[Unsigned] = []
+    order = {commit: place for place, commit in enumerate(found_ring.held)}  # the walk's
     for number, (line, commit) in enumerate(arrived, 1):
         player = history.player_of(line)
         status, key, author = found_ring.signatures.get(commit, ("N", None, "someone"))
@@ -157,13 +160,25 @@ def unsigned(clone: Repository, path: str,
             continue
         by = next((found_ring.names.get(n, n) for h in held for n, k in h.keys.items() if k == key),
                   None) if key is not None else None
+        # The change of this player's key that did not count, which a turn signed by the
+        # key it listed (or one left without a key) is named by.
+        refused = [u for u in found_ring.unheld if u.player is not None and
+                   u.player.casefold() == folded and u.how != "listed" and
+                   order.get(u.commit, 0) <= order.get(commit, 0)]
+        listed = next((u for u in refused if key is not None and u.key == key), None)
         if player is None:
             why = "and no player's turn can be proven"
         elif not wanted:
             why = f"and {player} has no key in campaign.toml" + (
-                " in force when it arrived" if folded in found_ring.names else "")
+                " in force when it arrived" if folded in found_ring.names else "") + (
+                f" (commit {refused[-1].commit[:12]} changed it, a change that did not "
+                "count: see campaign.toml)" if refused else "")
         elif status == "N":
             why = f"unsigned (by {author})"
+        elif listed is not None and by is None:
+            why = (f"signed by {author} with the key commit {listed.commit[:12]} listed for "
+                   f"{player}, a change that did not count (see campaign.toml): {player}'s "
+                   "key in force is the one before it")
         elif by is None:
             why = f"signed by {author} with a key campaign.toml does not list (or not good)" \
                 if key is None else f"signed by {author} with a key not in force for " \
@@ -176,10 +191,15 @@ def unsigned(clone: Repository, path: str,
 
 
 class Held(Record):
-    """What is in force at a commit: each player's key (by name, folded), and the GMs."""
+    """What is in force at a commit: each player's key (by name, folded) and the GMs, with
+    the commit each came to count in, and the players whose key is a newcomer's first key
+    (taken as written: no key in force signed it)."""
 
     keys: dict[str, str]
     gms: frozenset[str]
+    since: dict[str, str]  # a player's key: the commit it came to count in
+    gms_since: str = ""
+    newcomers: frozenset[str] = frozenset()
 
 
 class Unheld(Record):
@@ -190,6 +210,9 @@ class Unheld(Record):
     player: str | None  # whose key it changed (None: the GMs)
     how: str  # "changed", "added", "removed"; "listed": first keys beside the table's
     signed: str  # "unsigned", "signed by Bob's key", …; for "listed", the table's commit
+    key: str | None = None  # the key it listed for the player
+    against: str = ""  # a merge's: the parent whose keys in force do not allow it
+    kept: str = ""  # the commit whose campaign.toml lists what stays in force ("": none)
 
 
 class Ring(Record):
@@ -204,7 +227,8 @@ class Ring(Record):
     names: dict[str, str]  # a folded name as campaign.toml last wrote it
 
 
-EMPTY = Held({}, frozenset())
+EMPTY = Held({}, frozenset(), {})
+Key = tuple[str | None, str, bool]  # a key in force, the commit it counts since, a newcomer's
 
 
 def ring(clone: Repository, journal: str, settings: str,
@@ -221,8 +245,9 @@ def ring(clone: Repository, journal: str, settings: str,
     read = grows.Blobs(clone)
     try:
         listings = {blob: _listing(read(blob), settings) for blob in set(settings_of.values())}
-        # The commits whose keys may have changed: campaign.toml differs from each parent's.
-        touched = [commit for commit, parents in listed if parents and all(
+        # The commits whose keys may have changed: campaign.toml differs from a parent's
+        # (a merge taking one side's is judged against the other's, by its signature too).
+        touched = [commit for commit, parents in listed if parents and any(
             settings_of.get(parent) != settings_of.get(commit) for parent in parents)]
         keys = sorted({key for listing in listings.values() for key in listing.keys.values()})
         signatures = _verified(clone, sorted({*touched, *wanted}), keys)
@@ -271,7 +296,9 @@ class _Walk:
             if now.keys:
                 self.firsts.append(commit)
             if not now.keys or self.trusted in (None, commit):
-                self.held[commit] = now  # the table's first keys: taken as written
+                # The table's first keys (and its gm then): taken as written.
+                self.held[commit] = Held(now.keys, now.gms, dict.fromkeys(now.keys, commit),
+                                         commit)
                 return
             # First keys again, beside the table's (a history of its own, merged in):
             # none of them counts.
@@ -279,53 +306,146 @@ class _Walk:
                                       self.trusted))
             self.held[commit] = EMPTY
             return
-        base = self.held[parents[0]]
         keys: dict[str, str] = {}
+        since: dict[str, str] = {}
+        newcomers: set[str] = set()
         for name in sorted({*now.keys, *(n for p in parents for n in self.listing(p).keys),
                             *(n for p in parents for n in self.held[p].keys)}):
-            key = self._key(clone, commit, parents, name, now.keys.get(name), base)
+            key, counted, newcomer = self._key(clone, commit, parents, name,
+                                               now.keys.get(name))
             if key is not None:
-                keys[name] = key
-        self.held[commit] = Held(keys, self._gms(clone, commit, parents, now.gms, base))
+                keys[name], since[name] = key, counted
+                if newcomer:
+                    newcomers.add(name)
+        gms, gms_since = self._gms(clone, commit, parents, now.gms)
+        self.held[commit] = Held(keys, gms, since, gms_since, frozenset(newcomers))
 
     def _key(self, clone: Repository, commit: str, parents: list[str], name: str,
-             new: str | None, base: Held) -> str | None:
-        same = [p for p in parents if self.listing(p).keys.get(name) == new]
-        # As a parent listed it: in force as it was there, where it counted there (a merge
-        # bringing a change that counted on its branch), or as on the first parent. A
-        # merge taking another parent's listing that never counted changes the first's.
-        counted = [p for p in same if self.held[p].keys.get(name) == new]
-        if counted or parents[0] in same:
-            return self.held[(counted or parents)[0]].keys.get(name)
+             new: str | None) -> Key:
+        """`name`'s key in force after `commit`, which lists `new`."""
+        if len(parents) > 1:
+            return self._merged_key(clone, commit, parents, name, new)
+        base = self.held[parents[0]]
         old = base.keys.get(name)
-        if new == old or self._counts(commit, old, base, name, parents):
-            return new
-        how = "added" if old is None else "removed" if new is None else "changed"
-        self.unheld.append(Unheld(commit, _committer(clone, commit),
-                                  self.names.get(name, name), how, self._said(commit, base)))
-        return old
+        carried = (old, base.since.get(name, ""), name in base.newcomers)
+        # A listing carried on stays as it counted (a change that did not count, named
+        # where it was made, stays uncounted).
+        if new == old or self.listing(parents[0]).keys.get(name) == new:
+            return carried
+        if old is None and name not in self._played(parents[0]):
+            return new, commit, True  # a newcomer's first key: as written
+        if self._signed_by(commit, old) or self._by_a_gm(commit, base):
+            return new, commit, False
+        self._refused(clone, commit, name, new, parents[0], carried[1])
+        return carried
 
-    def _gms(self, clone: Repository, commit: str, parents: list[str], new: frozenset[str],
-             base: Held) -> frozenset[str]:
-        same = [p for p in parents if self.listing(p).gms == new]
-        counted = [p for p in same if self.held[p].gms == new]
-        if counted or parents[0] in same:
-            return self.held[(counted or parents)[0]].gms
-        if new == base.gms or self._by_a_gm(commit, base):
-            return new
-        self.unheld.append(Unheld(commit, _committer(clone, commit), None, "changed",
-                                  self._said(commit, base)))
-        return base.gms
+    def _merged_key(self, clone: Repository, commit: str, parents: list[str], name: str,
+                    new: str | None) -> Key:
+        """At a merge, `new` counts only where the keys in force on every parent allow it
+        (_allows): a key that counted on one branch is judged again against the other's."""
+        held = [self.held[p] for p in parents]
+        if all(h.keys.get(name) == new for h in held):
+            return new, held[0].since.get(name, ""), name in held[0].newcomers
+        if self._stands(commit, parents, name, new):
+            holder = next((h for h in held if h.keys.get(name) == new), None)
+            if holder is not None:
+                return new, holder.since.get(name, ""), name in holder.newcomers
+            return new, commit, all(h.keys.get(name) is None for h in held)
+        refusing = next(p for p in parents if not self._allows(commit, parents, name, new, p))
+        kept = self._kept_key(commit, parents, name, new)
+        self._refused(clone, commit, name, new, refusing, kept[1], merged=True)
+        return kept
 
-    def _counts(self, commit: str, old: str | None, base: Held, name: str,
-                parents: list[str]) -> bool:
-        """Whether a change of `name`'s key in `commit` counts: signed by the old key or a
-        GM's; a newcomer's first key (a name no parent's journal names) counts as written."""
-        if old is None and not any(name in self._played(parent) for parent in parents):
+    def _kept_key(self, commit: str, parents: list[str], name: str, new: str | None) -> Key:
+        """What stays in force where a merge's key does not count: the key a parent holds
+        that every parent's keys allow; else none (two branches' keys, neither allowed on
+        the other: a GM lists the player's key anew, signed)."""
+        for h in (self.held[p] for p in parents):
+            old = h.keys.get(name)
+            if old != new and self._stands(commit, parents, name, old):
+                return old, h.since.get(name, ""), name in h.newcomers
+        return None, "", False
+
+    def _stands(self, commit: str, parents: list[str], name: str, key: str | None) -> bool:
+        return all(self._allows(commit, parents, name, key, p) for p in parents)
+
+    def _allows(self, commit: str, parents: list[str], name: str, key: str | None,
+                parent: str) -> bool:
+        """Whether the keys in force on `parent` allow `key` as `name`'s at the merge
+        `commit`: it is in force there; or the merge, or the commit it came to count in on
+        another parent, is signed by the key in force there for the player or by a GM's
+        key in force there; or it is a first key where the player has none and has not
+        played (a parent from before any keys: unless a newcomer's, it came from the
+        table's first keys on its branch); or a newcomer's first key that has not played
+        there gives way to one that played on another branch."""
+        there = self.held[parent]
+        old = there.keys.get(name)
+        if old == key:
             return True
-        status, key = self.signatures.get(commit, ("N", None, ""))[:2]
-        return (status == "G" and key is not None and key == old) or \
-            self._by_a_gm(commit, base)
+        holders = [self.held[p] for p in parents if self.held[p].keys.get(name) == key]
+        gms = there if there.keys else next((self.held[p] for p in parents
+                                             if self.held[p].keys), there)
+        if any(self._signed_by(signer, old) or self._by_a_gm(signer, gms) for signer in
+               [commit, *(h.since.get(name, "") for h in holders)]):
+            return True
+        if key is None:
+            return False
+        played = name in self._played(parent)
+        if old is None:
+            return not played or (not there.keys and bool(holders) and all(
+                name not in h.newcomers for h in holders))
+        return name in there.newcomers and not played and any(
+            name in self._played(p) for p in parents if self.held[p].keys.get(name) == key)
+
+    def _gms(self, clone: Repository, commit: str, parents: list[str],
+             new: frozenset[str]) -> tuple[frozenset[str], str]:
+        """The GMs in force after `commit`, which lists `new`, and the commit they count
+        since: a change counts when a GM's key in force signs it; at a merge, judged
+        against every parent's (one from before any keys allows any)."""
+        held = [self.held[p] for p in parents]
+        if all(h.gms == new for h in held) or (
+                len(parents) == 1 and self.listing(parents[0]).gms == new):
+            return held[0].gms, held[0].gms_since
+        if all(self._allows_gms(commit, parents, new, p) for p in parents):
+            holder = next((h for h in held if h.gms == new), None)
+            return new, commit if holder is None else holder.gms_since
+        refusing = next(p for p in parents if not self._allows_gms(commit, parents, new, p))
+        self.unheld.append(Unheld(commit, _committer(clone, commit), None, "changed",
+                                  self._said(commit, self.held[refusing]),
+                                  against=refusing if len(parents) > 1 else "",
+                                  kept=self._kept_gms(commit, parents)[1]))
+        return self._kept_gms(commit, parents)
+
+    def _kept_gms(self, commit: str, parents: list[str]) -> tuple[frozenset[str], str]:
+        """The GMs that stay in force where a change does not count: a parent's that every
+        parent's keys allow, else the first parent's (each branch's GMs counted by a GM's
+        signature there: two GMs who each named others on their own)."""
+        held = [self.held[p] for p in parents]
+        return next(((h.gms, h.gms_since) for h in held if all(
+            self._allows_gms(commit, parents, h.gms, p) for p in parents)),
+            (held[0].gms, held[0].gms_since))
+
+    def _allows_gms(self, commit: str, parents: list[str], gms: frozenset[str],
+                    parent: str) -> bool:
+        there = self.held[parent]
+        if there.gms == gms or not there.keys:
+            return True
+        return any(self._by_a_gm(signer, there) for signer in
+                   [commit, *(self.held[p].gms_since for p in parents
+                              if self.held[p].gms == gms)])
+
+    def _refused(self, clone: Repository, commit: str, name: str, new: str | None,
+                 parent: str, kept: str, merged: bool = False) -> None:
+        there = self.held[parent]
+        old = there.keys.get(name)
+        how = "added" if old is None else "removed" if new is None else "changed"
+        self.unheld.append(Unheld(commit, _committer(clone, commit), self.names.get(name, name),
+                                  how, self._said(commit, there), new,
+                                  parent if merged else "", kept))
+
+    def _signed_by(self, commit: str, key: str | None) -> bool:
+        status, signer = self.signatures.get(commit, ("N", None, ""))[:2]
+        return status == "G" and key is not None and signer == key
 
     def _by_a_gm(self, commit: str, base: Held) -> bool:
         status, key = self.signatures.get(commit, ("N", None, ""))[:2]
@@ -352,7 +472,7 @@ class _Walk:
 
 
 def said(unheld: Unheld) -> str:
-    """What check --signed says of a change that does not count."""
+    """What check --signed says of a change that does not count, and what the table does."""
     if unheld.how == "listed":
         return (f"commit {unheld.commit[:12]} by {unheld.by} lists players' keys in "
                 "campaign.toml as a table's first keys, beside the table's own (listed in "
@@ -365,10 +485,28 @@ def said(unheld: Unheld) -> str:
             f"{unheld.player}'s own (the key before it) nor a GM's"
         why = f" ({unheld.player} played before it, with no key)" \
             if unheld.how == "added" else ""
+    there = ""
+    if unheld.against:  # a merge: it took another branch's, which this one does not allow
+        there = f" (a merge: against what is in force on its parent {unheld.against[:12]})"
     return (f"commit {unheld.commit[:12]} by {unheld.by} {unheld.how} {what} in "
-            f"campaign.toml, {unheld.signed}, not by {whose} key{why}: the change does not "
-            "count, and turns after it are verified against the keys before it. A lost "
-            "key is replaced in a commit a GM signs (docs/rules.md, \"Signed turns\")")
+            f"campaign.toml{there}, {unheld.signed}, not by {whose} key{why}: the change does "
+            f"not count, and turns after it are verified against {_stays(unheld)}")
+
+
+def _stays(unheld: Unheld) -> str:
+    """What stays in force after a change that does not count, and the table's next step."""
+    whose = "the GMs" if unheld.player is None else f"{unheld.player}'s key"
+    if unheld.player is not None and unheld.how == "added":
+        return (f"no key for {unheld.player}. Take it out of campaign.toml; a GM lists a "
+                "player's key in a commit the GM signs (docs/rules.md, \"Signed turns\")")
+    if not unheld.kept:
+        return (f"no key for {unheld.player} (no branch's stands on the other). A GM lists "
+                f"{unheld.player}'s key in a commit the GM signs (docs/rules.md, \"Signed "
+                "turns\")")
+    return (f"{whose} before it. Write {whose} in force back into campaign.toml (as `git "
+            f"show {unheld.kept[:12]}:campaign.toml` lists {'them' if unheld.player is None else 'it'}); "
+            "a new key counts when the player's old key or a GM's signs the commit that lists "
+            "it (docs/rules.md, \"Signed turns\")")
 
 
 def held_at(found: Ring, commit: str) -> list[Held]:
@@ -381,7 +519,7 @@ def held_at(found: Ring, commit: str) -> list[Held]:
 def _listing(raw: bytes, path: str) -> Held:
     """What a campaign.toml's text lists: the keys (by name, folded) and the GMs."""
     keys, _ = signing.listed(raw, path)
-    return Held({name.casefold(): key for name, key in keys.items()}, _gms_of(raw, path))
+    return Held({name.casefold(): key for name, key in keys.items()}, _gms_of(raw, path), {})
 
 
 def _names(raw: bytes, path: str) -> dict[str, str]:
