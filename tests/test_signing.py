@@ -487,3 +487,30 @@ def test_a_gm_list_merged_from_a_history_without_keys_does_not_count(table: Tabl
     table.git(alice, "pull", "--quiet", "--no-rebase")
     again = cwx("check", "--signed", "--json", cwd=alice)
     assert again.json["signed"]["unsigned"] == 1, again.stdout
+
+
+def test_sync_refuses_to_sign_when_campaign_toml_lists_another_key_for_the_player(
+        table: Table) -> None:
+    # Finding K2's last step: Mallory lists his key as Alice's; Alice's sync says so before
+    # it signs or pushes anything, and syncs once her key is written back.
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    _keys_changed(table, mallory, "Alice", "mallory", sign_as="mallory")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    assert cwx("clock", "resolve", "-T", 6, "-g", 5, "-t", "run", "-c", "kris", cwd=alice,
+               env=as_player(table.folder, "alice")).status == 0
+    head = table.git(alice, "rev-parse", "HEAD").stdout
+    refused = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
+    assert refused.status == 2, refused.stderr
+    assert "lists another key for Alice than the one you sign with (CWX_SIGNING_KEY): if " \
+        "you did not change it, someone did (`git log -p campaign.toml` says who" \
+        in refused.error
+    assert len(refused.error.strip().splitlines()) == 1
+    assert table.git(alice, "rev-parse", "HEAD").stdout == head
+    assert table.git(alice, "rev-parse", "origin/main").stdout == head
+    settings = alice / "campaign.toml"
+    settings.write_text(settings.read_text().replace(public(table.folder, "mallory"),
+                                                     public(table.folder, "alice")))
+    synced = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
+    assert synced.status == 0, synced.stderr
+    checked = cwx("check", "--signed", "--json", cwd=alice)  # Mallory's change stays named
+    assert checked.json["signed"]["unsigned"] == 0 and len(checked.json["problems"]) == 1

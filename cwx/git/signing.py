@@ -132,19 +132,55 @@ def options(root: str, clone: Repository, player: str) -> list[str]:
                       "(in CWX_SIGNING_KEY, git's user.signingkey or ~/.ssh): set "
                       "CWX_SIGNING_KEY to its file (`export CWX_SIGNING_KEY=~/.ssh/id_ed25519`), "
                       "then cwx sync again", path=where)
-    return ["-c", "gpg.format=ssh", "-c", f"user.signingkey={private}",
+    given, source = private
+    signs_as = _public_of(given)
+    # A key listed for the player that is not theirs (a change of [keys] they did not
+    # make, or the wrong key file given): said before anything is signed or pushed.
+    if signs_as is not None and signs_as != keys[name]:
+        raise BadFile(f"lists another key for {name} than the one you sign with ({source}): "
+                      "if you did not change it, someone did (`git log -p campaign.toml` "
+                      "says who; `cwx check --signed` says whether it counts), so write yours "
+                      "back under [keys]; else sign with the key it lists (CWX_SIGNING_KEY="
+                      "its private key's file); then cwx sync again", path=where)
+    return ["-c", "gpg.format=ssh", "-c", f"user.signingkey={given}",
             "-c", "commit.gpgsign=true"]
 
 
-def _private_key(clone: Repository, public: str) -> str | None:
-    """The file of the private key of `public`: CWX_SIGNING_KEY, else this clone's own
-    git user.signingkey, else the key in ~/.ssh whose .pub is `public`."""
+def _public_of(given: str) -> str | None:
+    """The public key ("TYPE BASE64") git signs with for user.signingkey `given`: a
+    `key::` literal, a .pub file, the .pub beside a private key, or what ssh-keygen
+    derives from an unencrypted private key; None where it cannot be told."""
+    import subprocess
+
+    if given.startswith("key::"):
+        return " ".join(given[5:].split()[:2])
+    for path in (given, f"{given}.pub") if given.endswith(".pub") else (f"{given}.pub",):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as file:
+                text = file.read(16384)
+        except OSError:
+            continue
+        if text.split()[:1] and text.split()[0] in TYPES:
+            return " ".join(text.split()[:2])
+    try:
+        done = subprocess.run(["ssh-keygen", "-y", "-P", "", "-f", given], capture_output=True,
+                              stdin=subprocess.DEVNULL, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    text = done.stdout.decode("utf-8", "replace")
+    return " ".join(text.split()[:2]) if done.returncode == 0 and text.split() else None
+
+
+def _private_key(clone: Repository, public: str) -> tuple[str, str] | None:
+    """The file of the private key of `public`, and where it was found: CWX_SIGNING_KEY,
+    else this clone's own git user.signingkey, else the key in ~/.ssh whose .pub is
+    `public`."""
     given = os.environ.get("CWX_SIGNING_KEY")
     if given:
-        return os.path.expanduser(given)
+        return os.path.expanduser(given), "CWX_SIGNING_KEY"
     done = repo.run(clone, "config", "--get", "user.signingkey")
     if done.returncode == 0 and done.stdout.strip():
-        return done.stdout.decode("utf-8", "replace").strip()
+        return done.stdout.decode("utf-8", "replace").strip(), "git's user.signingkey"
     folder = os.path.expanduser("~/.ssh")
     try:
         names = sorted(os.listdir(folder))
@@ -160,7 +196,7 @@ def _private_key(clone: Repository, public: str) -> str | None:
             continue
         private = os.path.join(folder, name[:-4])
         if " ".join(text.split()[:2]) == public and os.path.isfile(private):
-            return private
+            return private, private
     return None
 
 
