@@ -491,26 +491,32 @@ def test_a_gm_list_merged_from_a_history_without_keys_does_not_count(table: Tabl
 
 def test_sync_refuses_to_sign_when_campaign_toml_lists_another_key_for_the_player(
         table: Table) -> None:
-    # Finding K2's last step: Mallory lists his key as Alice's; Alice's sync says so before
-    # it signs or pushes anything, and syncs once her key is written back.
+    # Finding K2's last step: Mallory lists his key as Alice's while she plays. Her sync,
+    # whose pull brings it, pushes nothing and says so; so does the next, before it signs.
     mallory, alice = table.folder / "mallory", table.folder / "alice"
-    _keys_changed(table, mallory, "Alice", "mallory", sign_as="mallory")
-    table.git(alice, "pull", "--quiet", "--no-rebase")
     assert cwx("clock", "resolve", "-T", 6, "-g", 5, "-t", "run", "-c", "kris", cwd=alice,
                env=as_player(table.folder, "alice")).status == 0
+    _keys_changed(table, mallory, "Alice", "mallory", sign_as="mallory")
+    theirs = table.git(mallory, "rev-parse", "HEAD").stdout
+    said = "lists another key for Alice than the one you sign with (CWX_SIGNING_KEY): if " \
+        "you did not change it, someone did (`git log -p campaign.toml` says who"
+    for _ in range(2):  # after the pull that brings it, then before committing anything
+        refused = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
+        assert refused.status == 2 and said in refused.error, refused.stderr
+        assert len(refused.error.strip().splitlines()) == 1
+        assert table.git(table.folder / "origin.git", "rev-parse", "main").stdout == theirs
     head = table.git(alice, "rev-parse", "HEAD").stdout
-    refused = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
-    assert refused.status == 2, refused.stderr
-    assert "lists another key for Alice than the one you sign with (CWX_SIGNING_KEY): if " \
-        "you did not change it, someone did (`git log -p campaign.toml` says who" \
-        in refused.error
-    assert len(refused.error.strip().splitlines()) == 1
-    assert table.git(alice, "rev-parse", "HEAD").stdout == head
-    assert table.git(alice, "rev-parse", "origin/main").stdout == head
     settings = alice / "campaign.toml"
     settings.write_text(settings.read_text().replace(public(table.folder, "mallory"),
                                                      public(table.folder, "alice")))
     synced = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
     assert synced.status == 0, synced.stderr
+    assert table.git(alice, "rev-list", "--count", f"{head.strip()}..HEAD").stdout.strip() \
+        == "1"  # her key written back, in a commit of its own
     checked = cwx("check", "--signed", "--json", cwd=alice)  # Mallory's change stays named
     assert checked.json["signed"]["unsigned"] == 0 and len(checked.json["problems"]) == 1
+    # With nothing to push, a sync that pulls such a change warns.
+    _keys_changed(table, mallory, "Alice", "mallory", sign_as=None)
+    warned = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
+    assert warned.status == 0 and f"cwx: warning: {settings}: {said}" in warned.stderr, \
+        warned.stderr

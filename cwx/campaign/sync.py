@@ -57,6 +57,7 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
              "no remote: nothing shared") + " (`git remote add origin URL`, then cwx sync)")
         return Synced(committed, subject, 0, None, _checked(share.root, say))
     pulled = pull(open_, share, say)
+    _signs_still(share, say)
     again, report = push(open_, share, say)
     return Synced(_now_called(share.clone, committed), subject, pulled + again,
                   share.where.name, _checked(share.root, say, report))
@@ -98,6 +99,23 @@ def sharing(camp: Campaign, say: Say) -> Sharing:
     # Signed turns: refused here, before anything is committed, when they cannot be signed.
     signs = tuple(signing.options(root, clone, players.current(root)))
     return Sharing(clone, root, folder, where, hooks, signs)
+
+
+def _signs_still(share: Sharing, say: Say) -> None:
+    """Where the pull brought a campaign.toml that lists another key for the player (or
+    none) than the one they sign with: what they have is not pushed, saying why; with
+    nothing to push, said as a warning."""
+    if not share.signing or share.where is None:
+        return
+    from cwx.campaign import players
+    from cwx.git import signing
+
+    try:
+        signing.options(share.root, share.clone, players.current(share.root))
+    except CwxError as error:
+        if _ahead(share.clone, share.where):
+            raise
+        say(f"cwx: warning: {error}")
 
 
 def send(camp: Campaign, share: Sharing, message: str | None,
