@@ -205,6 +205,19 @@ def test_sync_stops_at_a_conflict_with_the_next_step(tmp_path: Path) -> None:
     assert again.status == 2 and "middle of a rebase" in again.error
 
 
+def test_a_merge_that_stopped_is_finished_by_a_commit_not_a_rebase(tmp_path: Path) -> None:
+    # sync merges where the clone's own commits hold a merge (test_grows.py): the steps it
+    # gives when that merge stops are a merge's.
+    from cwx.campaign.sync import _next_step
+
+    for twice in ({}, {"kris.toml": ["a" * 16]}):
+        said = _next_step({"kris.toml": {"1", "2", "3"}}, b"", twice, str(tmp_path),
+                          "no-rebase")
+        assert "`git commit --no-edit`" in said and "rebase" not in said
+    said = _next_step({}, b"fatal: no such remote\n", {}, str(tmp_path), "no-rebase")
+    assert "git pull --no-rebase stopped (fatal: no such remote)" in said
+
+
 def test_sync_without_a_remote_commits_and_says_so(tmp_path: Path) -> None:
     folder = tmp_path / "solo"
     folder.mkdir()

@@ -412,10 +412,11 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     mine = _head_of(clone, "HEAD")
     how = _how_to_pull(clone, before)
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
-    # --no-edit: a merge's message is git's own, never an editor opened mid-sync.
+    # A merge: its message git's own (no editor opened mid-sync), and made whatever the
+    # player's pull.ff says (`only` would refuse it).
     done = run(clone, *sign, "pull", f"--{how}",
-               *(["--no-edit"] if how == "no-rebase" else []), "--autostash", "--quiet",
-               where.remote, where.branch)
+               *(["--no-edit", "--ff"] if how == "no-rebase" else []), "--autostash",
+               "--quiet", where.remote, where.branch)
     refused = grows.refusal(clone, folder, mine, "pull") or guesses.refusal(
         os.path.join(clone.top, folder), "pull", mine) if done.returncode == 0 else None
     from cwx.base.hints import typed
