@@ -592,6 +592,31 @@ def test_a_branch_of_the_clones_own_merged_then_synced_is_never_named(table: Tab
     synced_alike(table, camp, lines + 3)
 
 
+def test_turns_squashed_by_a_reset_that_keeps_them_are_named_only_once_dropped(
+        table: Table) -> None:
+    """Two turns not yet pushed, squashed (`git reset --soft`, or a plain reset and `git
+    add`): the proven lines wait staged or in the work tree, so nothing is named and the
+    commit passes; a reset that drops them (or a checkout over them) is named."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    turn(table, camp, 4, "one")
+    turn(table, camp, 5, "two")
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    table.git(camp, "reset", "--quiet", "--soft", "HEAD~2")
+    assert cwx("check", cwd=camp).status == 0
+    table.git(camp, "commit", "--quiet", "-m", "one and two")  # the pre-commit hook passes
+    table.git(camp, "reset", "--quiet", "HEAD~1")  # the work tree keeps them
+    assert cwx("check", cwd=camp).status == 0
+    table.git(camp, "checkout", "--quiet", "--", ".")
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and "the branch was moved there" in checked.stdout
+    found = re.search(r"`git (reset --keep [0-9a-f]+)`", checked.stdout)
+    assert found, checked.stdout
+    table.git(camp, *found.group(1).split())
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    synced_alike(table, camp, lines + 2)
+
+
 def test_a_rebase_by_hand_that_flattens_the_clones_merge_is_undone_as_said(
         table: Table) -> None:
     """`git pull --rebase` over the clone's own merge moves a line it proved: refused, and

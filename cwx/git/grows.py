@@ -310,8 +310,9 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
         return None
     now = seen.form(read(blob))
     if kept is not None and (gap := extends(kept.form, now)) is not None:
-        if _on_a_branch(clone, kept, gap, now, head):
+        if _held_still(clone, path, kept, gap, now, head, read):
             return None  # kept as proven: HEAD extends it again once the branch is merged
+            # (or the staged journal committed)
         return _breaker(clone, path, kept, gap, head)
     if whole:
         seen.remember(clone, path, seen.Seen(head, blob, now))
@@ -346,12 +347,17 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
                    proven=True, made=False)
 
 
-def _on_a_branch(clone: Repository, kept: Seen, gap: Break, now: bytes, head: str) -> bool:
-    """Whether HEAD's journal lacks proven lines only because they wait on another branch
-    of this clone's (a player who plays on a branch of their own, then on main, before
-    merging it): HEAD holds the proven lines up to the first it lacks, none after it, in
-    their order, and a local branch still holds the commit that proved them. A reset, or
-    a branch moved onto a history made anew, leaves no branch holding it."""
+def _held_still(clone: Repository, path: str, kept: Seen, gap: Break, now: bytes, head: str,
+                read: Blobs) -> bool:
+    """Whether HEAD's journal lacks proven lines only because they wait elsewhere in this
+    clone: on a branch of its own (played on, then main played on, before merging it), or
+    to be committed again (`git reset --soft`, to squash turns not yet pushed). HEAD
+    holds the proven lines up to the first it lacks, none after it, in their order; and
+    a local branch still holds the commit that proved them, or the index's journal or
+    the work tree's extends the proven one. A `git reset --hard`, or a branch moved onto
+    a history made anew, leaves them nowhere."""
+    from cwx.git import seen
+
     old = journal.git_lines(kept.form)
     at = {line: number for number, line in enumerate(old)}
     ids = {id_ for line in old if (id_ := _id_of(line)) is not None}
@@ -360,7 +366,17 @@ def _on_a_branch(clone: Repository, kept: Seen, gap: Break, now: bytes, head: st
         return False
     held = repo.run(clone, "for-each-ref", "--count=1", "--contains", kept.commit,
                     "--format=%(refname)", "refs/heads/")
-    return held.returncode == 0 and bool(held.stdout.strip())
+    if held.returncode == 0 and held.stdout.strip():
+        return True
+    staged = repo.run(clone, "rev-parse", "--verify", "--quiet", f":0:{path}")
+    if staged.returncode == 0 and \
+            extends(kept.form, seen.form(read(staged.stdout.decode().strip()))) is None:
+        return True
+    try:  # a reset that kept the work tree (`git reset HEAD~2`, to commit anew)
+        with open(os.path.join(clone.top, path), "rb") as file:
+            return extends(kept.form, seen.form(file.read())) is None
+    except OSError:
+        return False
 
 
 def _breaks(new: list[bytes], at: dict[bytes, int], ids: set[bytes], gap: Break) -> bool:
