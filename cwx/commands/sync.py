@@ -25,8 +25,8 @@ def sync(
 
     Stage the campaign's own files, commit them, git pull --rebase (a merge when your
     commits not yet pushed hold one), settle as the hooks do, push (pulling once more if
-    someone pushed meanwhile), and check. One line a step; a
-    conflict stops it with the next step (exit 2); problems check finds, exit 1.
+    someone pushed meanwhile), and check. One line a step; a conflict stops it with the
+    next step (exit 2); problems check finds, exit 1.
 
     Example: cwx sync
     """

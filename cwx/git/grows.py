@@ -311,8 +311,7 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
     now = seen.form(read(blob))
     if kept is not None and (gap := extends(kept.form, now)) is not None:
         if _held_still(clone, path, kept, gap, now, head, read):
-            return None  # kept as proven: HEAD extends it again once the branch is merged
-            # (or the staged journal committed)
+            return None  # kept as proven: HEAD holds it again once merged or committed
         return _breaker(clone, path, kept, gap, head)
     if whole:
         seen.remember(clone, path, seen.Seen(head, blob, now))
