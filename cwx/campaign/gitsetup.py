@@ -6,19 +6,19 @@ repository; cwx never reads .git."""
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
-from cwx.campaign.folder import Campaign
 from cwx.git import repo
 from cwx.git.repo import Repository, git, inside, run, z_list
-from cwx.systems.templates import ATTRIBUTES, ATTRIBUTES_HEAD
 
+# The campaign's files (and the TOML reading they bring) are imported where a hook needs
+# them: a commit starts one cwx for each hook, and most find nothing to settle.
 if TYPE_CHECKING:
+    from cwx.campaign.folder import Campaign
     from cwx.campaign.results import GitSetup
 
 HOOK_MARK = "# cwx git hook"  # a hook without this line is not cwx's, and never touched
@@ -42,6 +42,8 @@ def _runner(args: str, missing: str) -> list[str]:
     """Shell statements running the installed cwx with `args`, never the work tree's
     code: this interpreter isolated with cwx's own folder, else an absolute `cwx` on PATH,
     else `missing`. Nothing a repository names is ever inside double quotes."""
+    import shlex
+
     import cwx
 
     python = shlex.quote(sys.executable)
@@ -83,6 +85,8 @@ def driver_command() -> str:
 
 def attributes_text(old: str) -> str:
     """The .gitattributes text with cwx's lines added (the player's own lines kept)."""
+    from cwx.systems.templates import ATTRIBUTES, ATTRIBUTES_HEAD
+
     lines = old.splitlines()
     missing = [line for line in ATTRIBUTES if line not in (x.strip() for x in lines)]
     if not missing:
@@ -320,6 +324,7 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
     the hooks do (`cwx sync` does it itself in a clone without them); nothing is, when
     what git brought since `before` rewrote the journal (grows.py)."""
     from cwx.campaign import accounts, guesses
+    from cwx.campaign.folder import Campaign
     from cwx.git import grows
 
     where = os.path.join(clone.top, folder)

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from cwx.base.errors import BadFile
 from cwx.campaign import gitsetup
-from cwx.campaign.folder import Campaign
 from cwx.cli.plain import changing, note
 from cwx.git import repo
 
@@ -76,6 +75,7 @@ def _check_before_commit(clone: repo.Repository) -> int:
 def merge(base: str, ours: str, theirs: str, path: str = "") -> int:
     """The merge driver for a character or bag file (%O %A %B %P): cwx's merge of the
     keys, else git's own text merge; 1 where a clash is left for a person."""
+    from cwx.campaign.folder import Campaign
     from cwx.git import gitmerge
 
     merged = gitmerge.merge_files(base, ours, theirs, path or ours)

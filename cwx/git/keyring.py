@@ -15,7 +15,6 @@ it arrived, not today's.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Iterable
 
 from cwx.base.errors import BadFile, CwxError
@@ -110,10 +109,12 @@ def _kept(root: str, name: str,
     whose campaign.toml was changed since it was made; else None. The commits that
     changed campaign.toml decide it: for the same ones (a check after a turn), the answer
     kept in the clone's git folder."""
-    import shutil
-
     clone = repo.of(root)
-    if clone is None or not signing.listed_in(root) or shutil.which("ssh-keygen") is None:
+    if clone is None or not signing.listed_in(root):
+        return None
+    import shutil  # with bz2 and lzma: only for a campaign that lists keys
+
+    if shutil.which("ssh-keygen") is None:
         return None
     top = os.path.realpath(root)
     path = os.path.relpath(os.path.join(top, "journal.jsonl"), clone.top)
@@ -558,6 +559,8 @@ def _verified(clone: Repository, commits: list[str],
     os.makedirs(folder, exist_ok=True)
     # Principals by number: a key is what is proven, whoever campaign.toml named by it.
     text = "".join(f"cwx-key-{n} {key}\n" for n, key in enumerate(keys))
+    import tempfile  # with shutil, bz2, lzma and random: only where keys are read
+
     handle, signers = tempfile.mkstemp(prefix="allowed-signers-", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="ascii") as file:
