@@ -59,24 +59,34 @@ def _env(home: Path) -> dict[str, str]:
 
 # ---------------------------------------------------------------- bash: what it is offered
 
-# Source the script cwx prints for the shell it runs in, set the words as bash's
-# programmable completion would, call the completion function, print COMPREPLY.
+# Source the script cwx prints for bash, set the words as bash's programmable completion
+# would, call the completion function, print COMPREPLY. The script is the same text each
+# time: printed once a test process (`source <(cwx --show-completion bash)` as a player
+# writes it is the real shells' below), written beside the folder for each bash.
 _BASH_REPLY = """
-source <(cwx --show-completion bash)
+source "$CWX_COMPLETION_SCRIPT"
 COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=()
 %s
 _cwx_completion cwx
 printf '%%s\\n' "${COMPREPLY[@]}"
 """
+_printed: list[str] = []
 
 
 def bash_reply(folder: Path, *words: str, before: str = "") -> list[str]:
     """COMPREPLY for the command line `words`, the last being the word under the cursor;
     `before` runs just before the Tab, once the script is sourced."""
+    env = _env(folder.parent)
+    if not _printed:
+        shown = subprocess.run(["cwx", "--show-completion", "bash"], capture_output=True,
+                               text=True, cwd=folder, timeout=60, env=env, check=True)
+        _printed.append(shown.stdout)
+    script = folder.parent / "cwx-completion.bash"
+    script.write_text(_printed[0])
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c", _BASH_REPLY % before, "bash",
                            *words],
                           capture_output=True, text=True, cwd=folder, timeout=60,
-                          env=_env(folder.parent))
+                          env={**env, "CWX_COMPLETION_SCRIPT": str(script)})
     assert done.returncode == 0 and not done.stderr, done.stderr
     return [line for line in done.stdout.split("\n") if line]
 
