@@ -234,6 +234,29 @@ def test_sync_without_a_remote_commits_and_says_so(tmp_path: Path) -> None:
     assert {".gitignore", "character.schema.json"} <= set(tracked.stdout.split())
 
 
+def test_sync_tells_events_of_long_names_in_a_message_past_an_arguments_bound(
+        tmp_path: Path) -> None:
+    # 200 events told, each of a character named in 255 letters of 4 bytes: a message
+    # given to git as an argument was past the 128 KB one may hold (exit 3).
+    folder = tmp_path / "solo"
+    folder.mkdir()
+    subprocess.run(["git", "init", "--quiet", "-b", "main"], cwd=folder, check=True)
+    play(folder, "Sam", "init", ".")
+    assert cwx("sync", cwd=folder, env={"CWX_PLAYER": "Sam"}).status == 0
+    with open(folder / "journal.jsonl", "a", encoding="utf-8") as journal:
+        for n in range(200):
+            journal.write(json.dumps({
+                "v": 2, "id": f"{n:016x}", "at": later("2026-01-01T00:00:00.000Z", n),
+                "command": "adopt", "who": f"{n:😀>255}", "file": None, "bag": None,
+                "result": {}, "changes": []}, ensure_ascii=False) + "\n")
+    ran = cwx("sync", cwd=folder, env={"CWX_PLAYER": "Sam"})
+    assert ran.status == 0, ran.stderr
+    message = subprocess.run(["git", "log", "-1", "--format=%B"], cwd=folder,
+                             capture_output=True, text=True).stdout.splitlines()
+    assert message[0].startswith("cwx: ") and message[1] == ""
+    assert message[2:202] == [f"{n:😀>255} adopts" for n in range(200)]
+
+
 def test_sync_in_a_campaign_below_the_top_without_hooks(tmp_path: Path) -> None:
     table = Table(tmp_path)
     first = table.clone("first")
