@@ -545,6 +545,25 @@ def test_check_names_a_bag_a_line_leads_out_to_and_agrees_with_undo(table: Path)
     assert "outside the campaign" not in cwx("check", cwd=table).stdout
 
 
+def test_check_advises_for_a_file_made_outside_what_works_when_followed(table: Path) -> None:
+    # A forged `bag new` of ../out/a.toml: check once advised "restore it and `cwx
+    # retire` it", which retire refuses (no command follows a journal out).
+    text = "[bag]\nred = 1\nyellow = 1\nblue = 1\nwhite = 3\nblack = 3\n"
+    journal = (table / "journal.jsonl").read_text()
+    hostile(table, command="bag new", file="../out/a.toml", changes=[
+        {"file": "../out/a.toml", "created": True, "text": text}])
+    ran = cwx("check", cwd=table)
+    line = len(journal.splitlines()) + 1
+    assert ran.status == 1 and f"names ../out/a.toml, outside the campaign (line {line}): " \
+        "no cwx writes such a line" in ran.stdout and "take the line out" in ran.stdout
+    assert "retire" not in ran.stdout.replace("undo, retire and adopt refuse it", "")
+    assert cwx("retire", "../out/a.toml", cwd=table).status == 2  # as check says
+    lines = (table / "journal.jsonl").read_text().splitlines()
+    del lines[line - 1]  # the advice followed
+    (table / "journal.jsonl").write_text("".join(f"{kept}\n" for kept in lines))
+    assert cwx("check", cwd=table).status == 0
+
+
 def test_check_shows_a_key_with_a_control_character_as_an_escape(table: Path) -> None:
     sue = table / "sue.toml"
     sue.write_text(sue.read_text().replace('red = ["Strong"]', 'red = ["Str\\u001b[31mong"]'))

@@ -590,13 +590,16 @@ def _against_the_ledger(home: Campaign, read: dict[str, _Read], folded: ledger.L
             unknown.append(path)  # said below, once it is known what is gone
             continue
         found.append((path, file, _differences(file, folded, name, tally)))
-    problems += _outside(home, folded)
+    beyond = _beyond(home, folded)
+    problems += _outside(home, beyond)
     problems += _retired_and_played(home, folded, present)
     uncounted = {name: held for name, held in home.uncounted(folded, present).items()
                  if any(campaign.inside(os.path.join(home.real or "", name), scope)
                         for scope in scopes) and not folded.retired_since(name)}
     problems += _said(found, folded, bool(uncounted))
-    problems += _uncounted(home, uncounted, reported, tally, folded)
+    # A file outside is said once, as such: no restore and retire reaches it.
+    problems += _uncounted(home, uncounted, reported | {
+        os.path.realpath(_in(home, name)) for name in beyond}, tally, folded)
     problems += _unknown(home, unknown, uncounted)
     whole = any(campaign.inside(home.real or "", scope) for scope in scopes)
     # A clash, like a file gone with dice, is settled first: no reconcile would mend it.
@@ -725,18 +728,44 @@ def _together(path: str, difference: ledger.Difference,
             f"{_arg(path)} {named}` together")
 
 
-def _outside(home: Campaign, folded: ledger.Ledger) -> list[CwxError]:
-    """A journal line naming a file outside the campaign (cwx never follows it)."""
-    problems = []
+def _beyond(home: Campaign, folded: ledger.Ledger) -> list[str]:
+    """The files the journal names outside the campaign (cwx never follows it there)."""
+    beyond = []
     for name in sorted(folded.known | {name for name in folded.named if name is not None}):
         try:
             home.named(name)
         except CwxError:
-            problems.append(CwxError(
-                f"names {name}, outside the campaign: cwx never follows a journal there "
-                "(a line another program or person wrote; mend or remove it)",
-                path=journal.path_in(home.root or ".")))
+            beyond.append(name)
+    return beyond
+
+
+def _outside(home: Campaign, beyond: list[str], most: int = 3) -> list[CwxError]:
+    """Each file named outside the campaign, with the first lines naming it: no cwx writes
+    such a line, and no command (undo, retire, adopt) follows it there; the line taken
+    out, check passes."""
+    if not beyond:
+        return []
+    path = journal.path_in(home.root or ".")
+    lines: dict[str, list[int]] = {name: [] for name in beyond}
+    for event in journal.holding(path, tuple(spelled for name in beyond[:MAX_SOUGHT]
+                                             for spelled in journal.spellings(name))):
+        for name in {event.file, event.bag, *(change.file for change in event.changes)}:
+            if name in lines and len(lines[name]) < most:
+                lines[name].append(event.line)
+    problems = []
+    for name in beyond:
+        named = ", ".join(map(str, lines[name])) + (", …" if len(lines[name]) == most else "")
+        where = f" (line {named})" if named else ""
+        problems.append(CwxError(
+            f"names {name}, outside the campaign{where}: no cwx writes such a line, and none "
+            "follows it there (undo, retire and adopt refuse it); take the line out of the "
+            "journal before it is committed (once a commit holds it, take that commit out of "
+            "the table's history: `git reset --keep` to the commit before it, once the table "
+            "agrees)", path=path))
     return problems
+
+
+MAX_SOUGHT = 100  # files outside whose lines are looked up (a clone may name thousands)
 
 
 def _uncounted(home: Campaign, uncounted: dict[str, int], reported: set[str],
