@@ -247,3 +247,46 @@ def test_a_silent_seal_over_a_waiting_guess_is_named_whatever_the_case_of_its_se
     assert f"clock pick --seal {anew['id'][:8]} seals a new number over commitment " \
            f"{first['result']['commitment'][:12]}" in checked.stdout, checked.stdout
     assert cwx("clock", "verify", cwd=folder).status == 1
+
+
+# ---------------------------------------------------------------- the GM's word on dice
+
+
+def test_dice_added_to_the_campaign_are_a_gms_where_campaign_toml_names_gms(
+        tmp_path: Path) -> None:
+    """A1: with gm = ["GM"], Mallory's `adopt --supply` is refused in one line naming who
+    may; one that arrives by git is named by check, and its advice, followed by the GM,
+    takes it back. Without a gm list, the adopt says who changed the dice."""
+    from tests.helpers import saga
+
+    folder = saga(tmp_path / "camp")
+    sue, settings = folder / "sue.toml", folder / "campaign.toml"
+    clean = sue.read_text()
+    sue.write_text(clean.replace("white = 0", "white = 5"))
+    said = cwx("adopt", "--supply", sue, env={"CWX_PLAYER": "Mallory"}).stdout
+    assert "Mallory changed the campaign's dice (+5 white): its supply is now" in said, said
+    assert cwx("undo", env={"CWX_PLAYER": "Mallory"}, cwd=folder).status == 0
+    assert cwx("reconcile", folder).status == 0
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    before = (folder / "journal.jsonl").read_bytes(), sue.read_bytes()
+    sue.write_text(clean.replace("white = 0", "white = 5"))
+    refused = cwx("adopt", "--supply", sue, env={"CWX_PLAYER": "Mallory"})
+    assert refused.status == 2 and "\n" not in refused.error.strip(), refused.error
+    assert "Mallory is no GM of this campaign (gm = ['GM']): only a GM adds dice to the " \
+           "campaign or takes them away (adopt --supply)" in refused.error
+    assert (folder / "journal.jsonl").read_bytes() == before[0]
+    # As it arrives by git: the GM's adopt, its line rewritten in Mallory's name.
+    assert cwx("adopt", "--supply", sue, env={"CWX_PLAYER": "gm"}).status == 0
+    lines = journal(folder)
+    lines[-1]["player"] = "Mallory"
+    (folder / "journal.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    checked = cwx("check", folder)
+    assert checked.status == 1
+    told = [line for line in checked.stdout.splitlines() if "(--supply)" in line]
+    assert len(told) == 1 and f"adopt {lines[-1]['id'][:8]} changes the campaign's dice " \
+        "(--supply), by Mallory, no GM of the campaign" in told[0], checked.stdout
+    advice = told[0].rpartition("; else `")[2].partition("`")[0].split()
+    assert advice[:2] == ["cwx", "undo"]
+    assert cwx(*advice[1:], cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0  # followed
+    assert cwx("check", folder).status == 0
+    assert sue.read_bytes() == before[1]

@@ -340,6 +340,7 @@ class Adopted(Record):
     corrected: list[Corrected]
     supply: ledger.Dice  # the change (NO_DICE: the dice only moved between files)
     total: ledger.Dice  # the supply after it
+    player: str | None = None  # who adopted (the GM, where the supply changed and gm is set)
 
 
 def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopted:
@@ -353,6 +354,10 @@ def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopt
         raise BadFile("adopt takes files of one campaign (cwx init marks one)",
                       path=" ".join(paths))
     camp = Campaign.around(paths[0])
+    if supply:  # dice into the campaign or out of it: the GM's word, where gm names GMs
+        from cwx.campaign import seal
+
+        seal.by_a_gm(camp, "adds dice to the campaign or takes them away (adopt --supply)")
     paths = files.each_once(paths)  # a file named twice (or by a link too) adopted once
     # A file gone (moved by git, say) is not written, nor its folder locked: it may be gone.
     here = [path for path in paths if os.path.lexists(path)]
@@ -396,7 +401,10 @@ def adopt(open_: Opened, paths: Sequence[str], *, supply: bool = False) -> Adopt
             if changed != ledger.NO_DICE:  # journaled as the GM changing the campaign's dice
                 result["supply"] = {"white": changed.white, "black": changed.black}
             change.record(result, changes=changes, file=paths[0] if len(paths) == 1 else None)
-    return Adopted(adopted, changed, before.plus(changed))
+    from cwx.campaign import players
+
+    return Adopted(adopted, changed, before.plus(changed),
+                   players.current(camp.root) if camp.root is not None else None)
 
 
 def _anew(folded: ledger.Ledger, name: str, data: Mapping[str, Any]) -> bool:

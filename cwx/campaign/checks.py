@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -324,8 +325,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         ahead.path = path
         home = ledgers.get(os.path.realpath(path))
         heard = seal.Reveals(standing.gms(home))  # on the pass that reads every line
-        cursing = _Cursing(heard.gms)
-        hearers = (*ticking, cursing.note)
+        cursing, supplying = _Cursing(heard.gms), _Supplying(heard.gms)
+        hearers = (*ticking, cursing.note, supplying.note)
         if home is not None:
             ruled = Ruled(functools.partial(_given, path))
             counting = counted[os.path.realpath(path)] = ruled.counting
@@ -370,6 +371,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                          f"{event.id}` names the commit that brought it, for the table",
                          path=path, line=event.line) for event in heard.unnamed()]
         bad += _cursed_by_a_player(path, cursing, heard.gms)
+        bad += supplying.said(path, counted[os.path.realpath(path)].turns.undone()
+                              if home is not None else set())
         said += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
@@ -405,6 +408,34 @@ def _cursed_by_a_player(path: str, cursing: _Cursing,
                      "curses (W6). If the table accepts it, add the player to gm; else `cwx "
                      f"undo {event.id}` takes it back", path=path, line=event.line)
             for event in cursing.found if event.player is not None]
+
+
+class _Supplying:
+    """Adopts that bring dice into the campaign or take them out (`--supply`, the GM's
+    word) by a player campaign.toml's gm does not name."""
+
+    def __init__(self, gms: tuple[str, ...] | None) -> None:
+        self.gms = gms
+        self.found: list[journal.Event] = []
+
+    def note(self, event: journal.Event) -> None:
+        dice = event.result.get("supply")
+        if self.gms is not None and event.player is not None and \
+                events.kind(event.command).table and isinstance(dice, dict) and \
+                any(count for count in dice.values()) and \
+                not seal.is_gm(event.player, self.gms) and len(self.found) < rederive.SHOWN:
+            self.found.append(event._replace(result={}, changes=()))
+
+    def said(self, path: str, undone: set[str]) -> list[CwxError]:
+        """Each, not taken back since, with the undo that takes it back."""
+        return [CwxError(f"{event.command[:40]} {event.id[:8]} changes the campaign's dice "
+                         f"(--supply), by {event.player[:40]}, no GM of the campaign "
+                         f"(campaign.toml: gm = {list(self.gms or ())}): only a GM adds dice "
+                         "or takes them away (W9). If the table accepts it, a GM adds the "
+                         f"player to gm; else `cwx undo {event.id} --player="
+                         f"{shlex.quote(event.player)}` takes it back", path=path,
+                         line=event.line)
+                for event in self.found if event.player is not None and event.id not in undone]
 
 
 class _GMs:

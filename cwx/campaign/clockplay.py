@@ -58,7 +58,7 @@ def resolve(camp: Campaign, guess: int, *, target: int | None, trait: str | None
     if seal_file:
         from cwx.campaign import seal
 
-        seal.by_a_gm(acting, "reveals")
+        seal.by_a_gm(acting, "reveals the number")
     waiting = _waiting(seal_file, acting) if seal_file else []
     paths = [p for p in (char, seal_file) if p]
     paths += [p for p in _to_settle(acting, waiting) if p not in paths]
@@ -125,7 +125,7 @@ def seal(camp: Campaign, *, target: int | None, force: bool, void: bool,
     from cwx.campaign import guesses, seal
 
     path, at = seal_path(camp, folder, camp.folder)
-    seal.by_a_gm(at, "seals")
+    seal.by_a_gm(at, "seals the number")
     with at.change("clock pick --seal", [path], private=[path]) as change:
         raw = change.raw(path)
         if raw is not None and not force:  # --force replaces even a file that is no seal
@@ -145,7 +145,7 @@ def reveal(camp: Campaign, *, folder: str | None) -> results.Revealed:
     from cwx.campaign import guesses, seal
 
     path, at = seal_path(camp, folder, camp.folder)
-    seal.by_a_gm(at, "reveals")
+    seal.by_a_gm(at, "reveals the number")
     waiting = guesses.waiting_on(path, at.journal_file)
     with at.change("clock reveal", [path, *guesses.files_to_settle(at, waiting)],
                    private=[path]) as change:

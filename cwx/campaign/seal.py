@@ -138,7 +138,8 @@ def is_gm(player: str | None, gms: tuple[str, ...] | None) -> bool:
 
 
 def by_a_gm(camp: Any, does: str) -> None:
-    """A seal or reveal is the GM's: refused for a player campaign.toml's gm does not name."""
+    """A GM's move (a seal, a reveal, dice added to the campaign): refused for a player
+    campaign.toml's gm does not name; `does` says the move ("seals the number")."""
     if camp.root is None:
         return
     gms = camp.settings().gm
@@ -151,7 +152,7 @@ def by_a_gm(camp: Any, does: str) -> None:
         from cwx.base.places import SETTINGS
 
         raise RuleForbids(f"{player} is no GM of this campaign (gm = {list(gms or ())}): "
-                          f"only a GM {does} the number. Play as one (CWX_PLAYER=NAME, or "
+                          f"only a GM {does}. Play as one (CWX_PLAYER=NAME, or "
                           "git's user.name), or the table adds you to gm", path=os.path.join(
                               camp.root, SETTINGS))
 

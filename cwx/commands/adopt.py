@@ -59,6 +59,6 @@ def _text(done: accounts.Adopted) -> str:
     if done.supply != NO_DICE:
         change = ", ".join(f"{n:+d} {colour}" for n, colour in
                            ((done.supply.white, "white"), (done.supply.black, "black")) if n)
-        lines.append(f"The GM changed the campaign's dice ({change}): its supply is now "
-                     f"{done.total.said()}.")
+        lines.append(f"{done.player or 'The table'} changed the campaign's dice ({change}): "
+                     f"its supply is now {done.total.said()}.")
     return "\n".join(map(printable, lines))  # names from files: shown, never obeyed
