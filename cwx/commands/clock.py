@@ -191,7 +191,7 @@ def _verify_journal(as_json: bool) -> None:
                       f"{plural(len(lost), 'guess')} of this clone's not held as made."
                       if lost else f"{plural(len(silent), 'seal')} over waiting guesses "
                       "saying nothing of them." if silent else
-                      f"{plural(len(wrong), 'guess')} settled as the rules do not settle it."))
+                      f"{plural(len(wrong), 'settlement')} of guesses the rules do not give."))
         return "\n".join(lines)
 
     checked: VerifiedAll = {"seals": [item.as_json() for item in shown], "verified": every}
