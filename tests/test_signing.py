@@ -520,3 +520,31 @@ def test_sync_refuses_to_sign_when_campaign_toml_lists_another_key_for_the_playe
     warned = cwx("sync", cwd=alice, env=as_player(table.folder, "alice"))
     assert warned.status == 0 and f"cwx: warning: {settings}: {said}" in warned.stderr, \
         warned.stderr
+
+
+@pytest.mark.parametrize("sign_as", [None, "alice"])
+def test_a_first_key_for_a_look_alike_of_a_name_at_the_table_needs_a_gm(
+        table: Table, sign_as: str | None) -> None:
+    # Finding K4: Mallory lists his key as "Bоb" (a Cyrillic о), a name no line has played,
+    # and plays as him: no newcomer's, named, unless the GM (Alice) signs it.
+    alike = "B\u043eb"
+    mallory, alice = table.folder / "mallory", table.folder / "alice"
+    taken = _keys_changed(table, mallory, f'"{alike}"', "mallory", sign_as=sign_as,
+                          who="Alice" if sign_as else "Mallory")
+    _forge(table, sign_as="mallory", player=alike)
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    said = [p["message"] for p in checked.json["problems"]]
+    if sign_as == "alice":
+        assert checked.status == 0 and said == [], said
+        return
+    assert checked.status == 1
+    assert said[0].startswith(
+        f"commit {taken[:12]} by Mallory <m@table> added {alike}'s key in campaign.toml, "
+        f"unsigned, not by a GM's key ({alike} (its \u043e is U+043E) looks like Bob, a name "
+        "at the table: a look-alike's first key is no newcomer's): the change does not "
+        "count"), said
+    assert f"names {alike}, but arrived in commit" in said[1]
+    assert f"{alike} has no key in campaign.toml in force when it arrived (commit " \
+        f"{taken[:12]} added it, a change that did not count" in said[1]
+    assert len(said) == 2

@@ -172,8 +172,8 @@ def unsigned(clone: Repository, path: str,
         elif not wanted:
             why = f"and {player} has no key in campaign.toml" + (
                 " in force when it arrived" if folded in found_ring.names else "") + (
-                f" (commit {refused[-1].commit[:12]} changed it, a change that did not "
-                "count: see campaign.toml)" if refused else "")
+                f" (commit {refused[-1].commit[:12]} {refused[-1].how} it, a change that "
+                "did not count: see campaign.toml)" if refused else "")
         elif status == "N":
             why = f"unsigned (by {author})"
         elif listed is not None and by is None:
@@ -214,6 +214,7 @@ class Unheld(Record):
     key: str | None = None  # the key it listed for the player
     against: str = ""  # a merge's: the parent whose keys in force do not allow it
     kept: str = ""  # the commit whose campaign.toml lists what stays in force ("": none)
+    like: str = ""  # an added key's: the name at the table its name looks like
 
 
 class Ring(Record):
@@ -333,7 +334,8 @@ class _Walk:
         # where it was made, stays uncounted).
         if new == old or self.listing(parents[0]).keys.get(name) == new:
             return carried
-        if old is None and name not in self._played(parents[0]):
+        if old is None and name not in self._played(parents[0]) and \
+                self._alike(name, parents[0]) is None:
             return new, commit, True  # a newcomer's first key: as written
         if self._signed_by(commit, old) or self._by_a_gm(commit, base):
             return new, commit, False
@@ -393,8 +395,9 @@ class _Walk:
             return False
         played = name in self._played(parent)
         if old is None:
-            return not played or (not there.keys and bool(holders) and all(
-                name not in h.newcomers for h in holders))
+            return (not played and self._alike(name, parent) is None) or (
+                not there.keys and bool(holders) and all(
+                    name not in h.newcomers for h in holders))
         return name in there.newcomers and not played and any(
             name in self._played(p) for p in parents if self.held[p].keys.get(name) == key)
 
@@ -440,9 +443,18 @@ class _Walk:
         there = self.held[parent]
         old = there.keys.get(name)
         how = "added" if old is None else "removed" if new is None else "changed"
+        alike = self._alike(name, parent) if old is None else None
         self.unheld.append(Unheld(commit, _committer(clone, commit), self.names.get(name, name),
                                   how, self._said(commit, there), new,
-                                  parent if merged else "", kept))
+                                  parent if merged else "", kept, alike or ""))
+
+    def _alike(self, name: str, parent: str) -> str | None:
+        """The name at the table on `parent` (played, or with a key in force) that `name`
+        looks like without being it ("Vіc" with a Cyrillic і for "Vic"), as written."""
+        from cwx.base import lookalike
+
+        found = lookalike.like(name, {*self._played(parent), *self.held[parent].keys})
+        return None if found is None else self.names.get(found, found)
 
     def _signed_by(self, commit: str, key: str | None) -> bool:
         status, signer = self.signatures.get(commit, ("N", None, ""))[:2]
@@ -474,6 +486,8 @@ class _Walk:
 
 def said(unheld: Unheld) -> str:
     """What check --signed says of a change that does not count, and what the table does."""
+    from cwx.base import lookalike
+
     if unheld.how == "listed":
         return (f"commit {unheld.commit[:12]} by {unheld.by} lists players' keys in "
                 "campaign.toml as a table's first keys, beside the table's own (listed in "
@@ -486,6 +500,9 @@ def said(unheld: Unheld) -> str:
             f"{unheld.player}'s own (the key before it) nor a GM's"
         why = f" ({unheld.player} played before it, with no key)" \
             if unheld.how == "added" else ""
+        if unheld.like:
+            why = f" ({lookalike.said(unheld.player)} looks like {unheld.like}, a name at " \
+                "the table: a look-alike's first key is no newcomer's)"
     there = ""
     if unheld.against:  # a merge: it took another branch's, which this one does not allow
         there = f" (a merge: against what is in force on its parent {unheld.against[:12]})"
