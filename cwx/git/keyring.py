@@ -75,6 +75,11 @@ def verify(root: str) -> tuple[int, int, list[CwxError]]:
     return count, len(lines), [*changes, *found]
 
 
+# The rules a kept answer was worked out by: an answer kept by a cwx whose rules of the
+# keys in force were others (merges judged on one branch alone) is asked again.
+_RULES = b"keys in force 2: merges judged against every parent, look-alike names"
+
+
 def changes_of(root: str) -> list[CwxError]:
     """Each change of campaign.toml's keys or GMs that does not count (signed by neither
     the player's key before it nor a GM's), for a plain `cwx check`: only where the
@@ -123,7 +128,8 @@ def _kept(root: str, name: str,
                        f":(literal){settings}").stdout
     if len(touched.splitlines()) < 2:
         return None
-    kept = repo.kept_file(clone, name, settings.encode("utf-8", "surrogateescape"), touched)
+    kept = repo.kept_file(clone, name, _RULES, settings.encode("utf-8", "surrogateescape"),
+                          touched)
     told = repo.read_kept(kept)
     if isinstance(told, list) and all(isinstance(item, str) for item in told):
         return told
