@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import EXAMPLES, cwx
+from tests.helpers import EXAMPLES, SUE, cwx
 from tests.test_post import _identity, play
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -61,3 +61,25 @@ def test_a_commit_the_check_refuses_leaves_the_index_as_it_was(solo: Path) -> No
     ran = cwx("sync", cwd=solo, env={"CWX_PLAYER": "Sam"})
     assert ran.status == 2 and "the commit was refused" in ran.error
     assert staged(solo).split() == ["notes.txt"]
+
+
+def test_the_commits_a_sync_starts_from_are_asked_at_once_and_follow_a_commit(
+        solo: Path) -> None:
+    # One git process answers for the remote's branch and HEAD: a name naming nothing is
+    # None, never another's id; asked again after a commit, HEAD is the new commit.
+    from cwx.campaign import sync
+    from cwx.git import repo
+
+    clone = repo.of(str(solo))
+    assert clone is not None
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=solo, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    assert sync._heads_of(clone, "origin/main", "HEAD", "no such/branch") == [None, head,
+                                                                               None]
+    play(solo, "Sam", "char", "new", "sue.toml", "--system", "colorwheel", "--name", "Sue",
+         *SUE)
+    assert cwx("sync", cwd=solo, env={"CWX_PLAYER": "Sam"}).status == 0
+    _, now = sync._heads_of(clone, "origin/main", "HEAD")
+    assert now not in (None, head)
+    assert now == subprocess.run(["git", "rev-parse", "HEAD"], cwd=solo, capture_output=True,
+                                 text=True, check=True).stdout.strip()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
-from cwx.git.repo import Repository, git, inside, run, z_list
+from cwx.git.repo import Repository, git, git_folder, inside, run, z_list
 
 # The campaign's files (and the TOML reading they bring) are imported where a hook needs
 # them: a commit starts one cwx for each hook, and most find nothing to settle.
@@ -104,10 +104,15 @@ def shared_hooks(repo: Repository) -> bool:
         return False
 
 
-def hooks_folder(repo: Repository) -> str:
-    """Where this clone's hooks go; never a folder a commit can reach."""
-    path = os.path.realpath(os.path.join(repo.top, git(repo, "rev-parse", "--git-path",
-                                                       "hooks")))
+def hooks_folder(repo: Repository, *, shared: bool = True) -> str:
+    """Where this clone's hooks go; never a folder a commit can reach. `shared`: False
+    where core.hooksPath is known unset (shared_hooks), so no git is asked where `.git`
+    is the clone's own folder: its hooks are in it."""
+    if not shared and os.path.isdir(repo.git_dir) and not os.path.islink(repo.git_dir):
+        where = os.path.join(repo.git_dir, "hooks")
+    else:  # a linked work tree's hooks are in the repository's common folder
+        where = os.path.join(repo.top, git(repo, "rev-parse", "--git-path", "hooks"))
+    path = os.path.realpath(where)
     if inside(repo, path):
         raise BadFile(f"the clone's hooks folder {path} is in its work tree, where a commit "
                       "can reach it; cwx writes no hook there", path=repo.top)
@@ -193,9 +198,11 @@ def staged_litter(repo: Repository) -> list[str]:
 def stashed(repo: Repository) -> bool:
     """Whether git holds the work tree's edits aside to put back after this merge or
     rebase (--autostash): they are edits not yet committed too."""
-    for where in ("rebase-merge/autostash", "rebase-apply/autostash"):
-        if os.path.exists(os.path.join(repo.top, git(repo, "rev-parse", "--git-path", where))):
-            return True
+    # A rebase's state is the work tree's own git folder's, as repo.rebasing reads it.
+    folder = git_folder(repo)
+    if any(os.path.exists(os.path.join(folder, where, "autostash"))
+           for where in ("rebase-merge", "rebase-apply")):
+        return True
     return run(repo, "rev-parse", "-q", "--verify", "MERGE_AUTOSTASH").returncode == 0
 
 
@@ -245,7 +252,7 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
                       path=root)
     # core.hooksPath: a folder other repositories may share; cwx installs nothing there.
     shared = shared_hooks(clone)
-    hooks = hooks_folder(clone)
+    hooks = hooks_folder(clone, shared=shared)
     if not shared and not dry_run:
         os.makedirs(hooks, exist_ok=True)
     attributes = os.path.join(root, ".gitattributes")

@@ -12,6 +12,7 @@ clone is left as git left it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -224,7 +225,7 @@ def _hooked(clone: Repository) -> bool:
     """Whether this clone's cwx hooks will settle and check (else sync does it itself)."""
     if gitsetup.shared_hooks(clone):
         return False
-    folder = gitsetup.hooks_folder(clone)
+    folder = gitsetup.hooks_folder(clone, shared=False)
     return all(os.path.isfile(os.path.join(folder, name)) and
                gitsetup.is_ours(os.path.join(folder, name)) for name in gitsetup.HOOKS)
 
@@ -412,8 +413,7 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
            where.branch).returncode == 2:
         routine(f"{where.name} is new: nothing to pull")
         return 0
-    before = _head_of(clone, f"{where.remote}/{where.branch}")
-    mine = _head_of(clone, "HEAD")
+    before, mine = _heads_of(clone, f"{where.remote}/{where.branch}", "HEAD")
     how = _how_to_pull(clone, before)
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
     # A merge: its message git's own (no editor opened mid-sync), and made whatever the
@@ -480,6 +480,20 @@ def _default_branch(clone: Repository, remote: str) -> str | None:
 def _head_of(clone: Repository, ref: str) -> str | None:
     done = run(clone, "rev-parse", "--quiet", "--verify", f"{ref}^{{commit}}")
     return done.stdout.decode().strip() or None if done.returncode == 0 else None
+
+
+def _heads_of(clone: Repository, *refs: str) -> list[str | None]:
+    """The commit each of `refs` names (None: none), asked of one git process."""
+    asked = "".join(f"{ref}^{{commit}}\n" for ref in refs).encode()
+    said = run(clone, "cat-file", "--batch-check=%(objectname)", input=asked).stdout
+    lines = said.decode("ascii", "replace").splitlines()
+    # A name that names no commit is answered "NAME missing" (or "ambiguous"): never an
+    # id alone.
+    return [lines[n] if n < len(lines) and _ID.fullmatch(lines[n]) else None
+            for n in range(len(refs))]
+
+
+_ID = re.compile("[0-9a-f]{40,64}")
 
 
 def _said(stderr: bytes) -> list[str]:
