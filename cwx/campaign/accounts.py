@@ -270,15 +270,15 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
                     corrected.append(Corrected(name, key, difference.file, value))
         if any(c.key and systems.conserved(c.key) for c in corrected):
             refused += _supply_kept(camp, folded, change, paths, corrected)
+        if refused:
+            raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
+                              + "; ".join(refused) + ". Edit the files as the table decides, "
+                              "then cwx adopt them together", path=change.journal)
         # After a merge (the hooks, sync): a line the rules do not give is never followed.
         if numbers_only and corrected and (forged := _unruled(camp)):
             raise RuleForbids(f"the journal holds a line the rules do not give, which no file "
                               f"is brought to, so cwx changed nothing: line {forged[0].line}: "
                               f"{forged[0].message}", path=change.journal)
-        if refused:
-            raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
-                              + "; ".join(refused) + ". Edit the files as the table decides, "
-                              "then cwx adopt them together", path=change.journal)
         for path in paths:
             if change.loaded.get(path) and change.loaded[path].edits and \
                     (problem := sheet_problem(change, path)):

@@ -211,14 +211,22 @@ class _Spans:
 
 def started_astray(path: str, event: Event) -> bool:
     """Whether `event` starts a count of dice from what no clone held at its line (`cwx
-    check` names it): the journal's lines before it read again."""
-    from cwx.journal import history
+    check` names it): the lines before it that may change those counts or make a file
+    read again (the first line of an id its event)."""
+    from cwx.journal.lines import dumps, holding
 
-    spans = _Spans()
-    for item in history.every(path):
+    keys = {change.key for change in event.changes
+            if change.key is not None and _die(change.key)}
+    if not keys:
+        return False
+    spans, seen = _Spans(), set()
+    wanted = (*(dumps(key).encode() for key in sorted(keys)), b'"text"')
+    for item in holding(path, wanted):
         if item.line >= event.line:
             break
-        spans.note(item)
+        if item.id not in seen:
+            seen.add(item.id)
+            spans.note(item)
     return bool(spans.note(event))
 
 
