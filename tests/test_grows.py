@@ -725,3 +725,36 @@ def test_the_lines_a_work_tree_appends_are_read_a_line_at_a_time(tmp_path: Path)
     assert not grows._appended_alone(old, old, io.BytesIO(added + line(1, 1)))
     assert not grows._appended_alone(old, old[:-1] + b" ", io.BytesIO(added))
     assert grows._appended_alone(b"", b"", io.BytesIO(added + line(1, 5)))
+
+
+def test_a_long_committed_journal_is_compared_with_the_work_trees_a_block_at_a_time(
+        table: Table) -> None:
+    # A commit of 100,000 lines (114 MB) once cost check, and so sync and the hooks,
+    # 377 MB: HEAD's journal, the work tree's and HEAD's lines were each held whole.
+    import tracemalloc
+
+    from cwx.git import repo
+
+    camp = table.folder / "camp"
+    path = camp / "journal.jsonl"
+    with path.open("a", encoding="utf-8") as journal:
+        for n in range(6000):
+            journal.write(json.dumps({
+                "v": 2, "id": f"{n:016x}", "at": "2026-01-01T00:00:00.000Z", "command": "adopt",
+                "who": f"{n:😀>255}", "file": None, "bag": None, "result": {}, "changes": []},
+                ensure_ascii=False) + "\n")
+    table.git(camp, "commit", "--quiet", "--no-verify", "-am", "long")
+    clone = repo.of(str(camp))
+    assert clone is not None
+    tracemalloc.start()
+    try:
+        assert grows.in_work_tree(clone, "journal.jsonl", str(path)) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # A few blocks of a megabyte, whatever the journal's size (here 7 MB).
+    assert peak < path.stat().st_size, f"{peak:,} bytes for {path.stat().st_size:,}"
+    text = path.read_text(encoding="utf-8")  # a committed line changed: still named
+    path.write_text(text.replace('"adopt"', '"adopts"', 1), encoding="utf-8")
+    changed = grows.in_work_tree(clone, "journal.jsonl", str(path))
+    assert changed is not None and changed.how == "changed"
