@@ -778,8 +778,7 @@ def _outside(home: Campaign, beyond: list[str], most: int = 3) -> list[CwxError]
         return []
     path = journal.path_in(home.root or ".")
     lines: dict[str, list[int]] = {name: [] for name in beyond}
-    for event in journal.holding(path, tuple(spelled for name in beyond[:MAX_SOUGHT]
-                                             for spelled in journal.spellings(name))):
+    for event in history.naming_any(path, beyond[:MAX_SOUGHT]):
         for name in {event.file, event.bag, *(change.file for change in event.changes)}:
             if name in lines and len(lines[name]) < most:
                 lines[name].append(event.line)

@@ -304,6 +304,13 @@ def naming(path: str, name: str) -> Iterator[Event]:
     return journal.holding(path, journal.spellings(name))
 
 
+def naming_any(path: str, names: Iterable[str]) -> Iterator[Event]:
+    """In the journal's order, the events whose lines name any of the files `names`:
+    only those lines parsed, in one pass however many names."""
+    return journal.holding(path, tuple(spelled for name in names
+                                       for spelled in journal.spellings(name)))
+
+
 def retiring(path: str) -> Iterator[Event]:
     """In the journal's order, the events that remove a file (a retire)."""
     return (item for item in journal.holding(path, (b'"removed"',))
