@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import os
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from cwx import systems
@@ -27,6 +27,7 @@ from cwx.toml import tomlread
 
 if TYPE_CHECKING:
     from cwx.git import gmlist
+    from cwx.git.repo import Repository
     from cwx.git.unsettled import Held
 
 
@@ -139,28 +140,35 @@ def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[s
                                         guess.commitment in counting.shown_by})
 
 
+def _in_clones(homes: dict[str, Campaign],
+               ) -> Iterator[tuple[Campaign, str, Repository, str]]:
+    """Each campaign that git holds, with its root, its clone and its folder from the
+    clone's top."""
+    from cwx.git import repo
+
+    for home in homes.values():
+        assert home.root is not None
+        if (clone := repo.of(home.root)) is not None:
+            yield home, home.root, clone, os.path.relpath(os.path.realpath(home.root),
+                                                          clone.top)
+
+
 def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
     """Files git tracks or has staged in a campaign that cwx keeps on one machine only (a
     sealed number, a redo record, a temporary file): the hooks refuse them, but a clone
     that commits past them (--no-verify, another tool's hooks) is told here."""
     from cwx.campaign import gitsetup
-    from cwx.git import repo
 
     found: list[CwxError] = []
-    for home in homes.values():
-        assert home.root is not None
-        clone = repo.of(home.root)
-        if clone is None:
-            continue
-        folder = os.path.relpath(os.path.realpath(home.root), clone.top)
+    for _, root, clone, folder in _in_clones(homes):
         try:
             carried = gitsetup.tracked_litter(clone, "" if folder == "." else folder)
         except CwxError:
             continue  # git cannot answer (not installed): nothing to say about it
         found += [CwxError("is in git (tracked or staged), which carries it to every clone; "
                            "cwx keeps it on one machine only. `git rm --cached` it and commit",
-                           path=os.path.join(home.root, os.path.relpath(
-                               os.path.join(clone.top, path), os.path.realpath(home.root))))
+                           path=os.path.join(root, os.path.relpath(
+                               os.path.join(clone.top, path), os.path.realpath(root))))
                   for path in carried]
     return found
 
@@ -176,12 +184,7 @@ def _recoded(homes: dict[str, Campaign]) -> list[CwxError]:
     from cwx.git import repo
 
     found: list[CwxError] = []
-    for home in homes.values():
-        assert home.root is not None
-        clone = repo.of(home.root)
-        if clone is None:
-            continue
-        folder = os.path.relpath(os.path.realpath(home.root), clone.top)
+    for home, root, clone, folder in _in_clones(homes):
         named = {os.path.normpath(os.path.join(folder, name)): name
                  for name in (journal.NAME, "character.toml")}
         try:
@@ -204,8 +207,8 @@ def _recoded(homes: dict[str, Campaign]) -> list[CwxError]:
                 "in another encoding than it commits, while cwx reads and writes UTF-8, so "
                 "each commit of it comes out garbled and reads as a rewrite. Remove that "
                 f"attribute from this line and commit it{then}",
-                path=_in(home, os.path.relpath(where, os.path.realpath(home.root)))
-                if where else journal.path_in(home.root), line=line))
+                path=_in(home, os.path.relpath(where, os.path.realpath(root)))
+                if where else journal.path_in(root), line=line))
     return found
 
 
