@@ -273,6 +273,39 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 
+def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_merged(
+        tmp_path: Path) -> None:
+    """On a branch cut before the table had a gm, Alice's own list was the first there;
+    merged into a history whose GMs are in force, it is a change no GM made."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    before = table.git(alice, "rev-parse", "HEAD").stdout.strip()
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    sync(gm, "GM")
+    table.git(alice, "checkout", "-q", "-b", "side", before)
+    mine = alice / "campaign.toml"
+    mine.write_text(mine.read_text().replace("[campaign]\n", '[campaign]\ngm = ["Alice"]\n'))
+    table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    table.git(alice, "checkout", "-q", "main")
+    table.git(alice, "pull", "-q", "--no-rebase")
+    merged = table.git(alice, "merge", "-q", "--no-verify", "-X", "theirs", "side",
+                       "-m", "merge", check=False)
+    if merged.returncode != 0:  # the clash on gm: Alice takes her branch's side
+        table.git(alice, "checkout", "--theirs", "campaign.toml")
+        table.git(alice, "commit", "-qam", "merge", "--no-verify")
+    assert 'gm = ["Alice"]' in mine.read_text()
+    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    table.git(alice, "add", "-A")
+    table.git(alice, "commit", "-qm", "Alice seals", "--no-verify")
+    table.git(alice, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    checked = play(gm, "GM", "check", status=1)
+    assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']" in checked
+    assert "changed the GMs (gm) in campaign.toml from [GM] to [Alice], but no GM in " \
+        "force before it" in checked, checked
+
+
 def test_a_seal_naming_no_player_where_the_campaign_names_gms_is_named(
         tmp_path: Path) -> None:
     table, gm, _, _ = table_of_three(tmp_path)

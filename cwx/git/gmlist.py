@@ -52,7 +52,7 @@ def standing(root: str, written: GMs) -> Standing:
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return Standing(written)
-    kept = repo.kept_file(clone, "gms", settings.encode("utf-8", "surrogateescape"), touched)
+    kept = repo.kept_file(clone, "gms2", settings.encode("utf-8", "surrogateescape"), touched)
     found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
@@ -101,24 +101,38 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
         read.close()
     written = {commit: listing.get(blobs.get(commit, "")) for commit in every}
     held: dict[str, GMs] = {}
+    # The commits whose GMs are a first gm taken as written, no GM in force having made
+    # them: on a branch cut before the table's gm, any list is; merged where a parent
+    # holds GMs in force, it counts only as a change of theirs would.
+    free: set[str] = set()
     changed: list[Changed] = []
     for commit, parents in listed:
         parents = [p for p in parents if p in held]
         new = written[commit]
         if not parents:
             held[commit] = new  # the first gm: taken as written
+            free.add(commit)
             continue
-        counted = [p for p in parents if _same(written[p], new) and _same(held[p], new)]
+        counted = [p for p in parents if _same(written[p], new) and _same(held[p], new) and
+                   (p not in free or all(held[q] is None for q in parents if q != p))]
         if counted:  # as a parent held it, and it counted there
             held[commit] = held[counted[0]]
+            if counted[0] in free:
+                free.add(commit)
             continue
-        base = held[parents[0]]
+        base = next((held[p] for p in parents if held[p] is not None and p not in free),
+                    held[parents[0]])
         author = _author(clone, commit)
-        if _same(new, base) or base is None or \
-                author.strip().casefold() in {gm.casefold() for gm in base}:
+        if base is None:
+            held[commit] = new  # no GM in force on any parent: taken as written
+            free.add(commit)
+            continue
+        if _same(new, base) or author.strip().casefold() in {gm.casefold() for gm in base}:
             held[commit] = new  # a GM's commit of campaign.toml: its gm counts
             continue
-        if not any(_same(written[p], new) for p in parents):  # new here, not carried on
+        # Named where it is new, or carried from a branch where no GM was in force; one
+        # already named on its own branch is not named again.
+        if not any(_same(written[p], new) and not _same(held[p], new) for p in parents):
             changed.append(Changed(commit, printable(author), base, new))
         held[commit] = base
     last = listed[-1][0]
