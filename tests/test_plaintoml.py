@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwx.toml import plaintoml
+from cwx.systems import templates
+from cwx.toml import plaintoml, tomlread
 from tests.helpers import EXAMPLES
 
 DATA = Path(__file__).parent / "data"
@@ -86,3 +87,33 @@ def _line(draw: st.DrawFn) -> str:
 def test_generated_texts_are_read_as_tomllib_reads_them(lines: list[str], end: str) -> None:
     _agree("\n".join(lines) + end)
     _agree("\r\n".join(lines) + end)
+
+
+def _refused(text: str) -> None:
+    """tomlread's words for a text it refuses without tomllib are tomllib's own."""
+    said = tomlread.refused_at_once(text)
+    if said is not None:
+        with pytest.raises(tomllib.TOMLDecodeError) as refused:
+            tomllib.loads(text)
+        assert said == str(refused.value), text
+
+
+_JUNK = st.sampled_from(["A campaign folder", "journal.jsonl merge=union", "*.toml merge=cwx",
+                         ".cwx-sealed.json", "check:", "{", '  "$schema": 1', "a.b c",
+                         "a . b", "a.", 'a."b" c', "x #", "\r", "é = 1", "a\x01", ""])
+
+
+@settings(max_examples=400)
+@given(st.lists(st.one_of(_line(), _JUNK), max_size=6), st.sampled_from(["\n", "\r\n", ""]))
+def test_a_text_refused_without_tomllib_is_refused_in_tomllibs_words(lines: list[str],
+                                                                     end: str) -> None:
+    _refused("\n".join(lines) + end)
+    _refused("\r\n".join(lines) + end)
+
+
+def test_the_texts_init_makes_that_are_not_toml_are_refused_without_tomllib() -> None:
+    # The journal holds them, and every reader of the ledger reads each as TOML.
+    for name, (text, _) in templates.campaign_files("c").items():
+        if not name.endswith(".toml"):
+            assert tomlread.refused_at_once(text) is not None, name
+            _refused(text)

@@ -104,6 +104,18 @@ def test_a_stateful_resolve_loads_only_what_its_budget_allows(campaign: Path) ->
     assert loaded - hello - STATEFUL_RESOLVE == set()
 
 
+def test_a_git_hook_reads_the_texts_init_journaled_without_loading_tomllib(
+        tmp_path: Path) -> None:
+    # The journal holds the README, .gitignore and schemas `cwx init` made, and the ledger
+    # reads every text it holds as TOML: tomllib's load was an eighth of a hook's cost.
+    from tests.helpers import cwx
+
+    subprocess.run(["git", "init", "--quiet", str(tmp_path)], check=True)
+    assert cwx("init", tmp_path).status == 0
+    assert "tomllib" not in loaded_by(["git", "hook", "pre-commit"], cwd=tmp_path)
+    assert "tomllib" not in loaded_by(["git", "hook", "post-merge", "0"], cwd=tmp_path)
+
+
 @pytest.mark.parametrize("hook", ["pre-commit", "post-commit", "post-merge"])
 def test_a_git_hook_runs_without_the_command_lines_parser(campaign: Path, hook: str) -> None:
     # git starts cwx for every hook of every commit and pull, and for every file it merges:

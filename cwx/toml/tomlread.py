@@ -96,6 +96,8 @@ def loads(text: str, path: str | None = None) -> dict[str, Any]:
     if plain is not None:
         _refuse_many(plain, path)
         return plain
+    if (refused := refused_at_once(text)) is not None:
+        _not_toml(text, path, refused)
     import tomllib
 
     try:
@@ -104,18 +106,80 @@ def loads(text: str, path: str | None = None) -> dict[str, Any]:
         _refuse_many(data, path)
         return data
     except tomllib.TOMLDecodeError as error:
-        if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
-            raise BadFile("has git conflict markers: a merge is not finished. Settle the "
-                          "lines between <<<<<<< and >>>>>>>, then run cwx check", path=path,
-                          line=text.count("\n", 0, marker.start()) + 1) from None
-        message, line = _toml_complaint(str(error))
-        line = line or text.count("\n") + 1
-        raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
+        _not_toml(text, path, str(error))
     except ValueError:  # an integer past Python's digit limit
         return _refuse_shape(text, path, r"[0-9_]{4300,}", "has an integer too long to read "
                              "(over 4300 digits)")
     except RecursionError:
         return _refuse_shape(text, path, r"[\[{]{64,}", "nests arrays or tables too deeply")
+
+
+def _not_toml(text: str, path: str | None, said: str) -> NoReturn:
+    """A text tomllib refuses (`said`: its words): where it is a merge left unfinished,
+    said so; else what tomllib found, at its line."""
+    if marker := re.search(r"^(<{7}|={7}|>{7})( |$)", text, re.MULTILINE):
+        raise BadFile("has git conflict markers: a merge is not finished. Settle the "
+                      "lines between <<<<<<< and >>>>>>>, then run cwx check", path=path,
+                      line=text.count("\n", 0, marker.start()) + 1) from None
+    message, line = _toml_complaint(said)
+    line = line or text.count("\n") + 1
+    raise BadFile(f"is not valid TOML: {message}", path=path, line=line) from None
+
+
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+# What tomllib refuses in a comment: the control characters but the tab.
+_NOT_IN_COMMENTS = frozenset(map(chr, [*range(9), *range(10, 32), 127]))
+
+
+def refused_at_once(text: str) -> str | None:
+    """tomllib's words, where it refuses the text at its first statement, found without
+    loading it (a README, a .gitignore, a JSON schema: the texts of files `cwx init`
+    makes, which the journal holds, are read as TOML by every reader of the ledger, and
+    loading tomllib costs a git hook an eighth of its start); None: tomllib decides.
+    Only a bare key (dotted) not followed by `=`, or a line starting with no key or
+    table, is answered; tests/test_plaintoml.py holds it to tomllib's own words."""
+    src = text.replace("\r\n", "\n")  # as tomllib reads it
+    pos, end = 0, len(src)
+    while pos < end:  # the blank lines and comments before the first statement
+        char = src[pos]
+        if char in " \t\n":
+            pos += 1
+        elif char == "#":
+            stop = src.find("\n", pos)
+            stop = end if stop < 0 else stop
+            if not _NOT_IN_COMMENTS.isdisjoint(src[pos:stop]):
+                return None
+            pos = stop
+        else:
+            break
+    if pos == end or src[pos] in "[\"'":
+        return None
+    if src[pos] not in _BARE:
+        return _said_at(src, pos, "Invalid statement")
+    while True:  # a key: bare parts, joined by dots
+        while pos < end and src[pos] in _BARE:
+            pos += 1
+        while pos < end and src[pos] in " \t":
+            pos += 1
+        if pos < end and src[pos] == ".":
+            pos += 1
+            while pos < end and src[pos] in " \t":
+                pos += 1
+            if pos < end and src[pos] in _BARE:
+                continue
+            return None  # a quoted part, or none: tomllib's to say
+        if pos < end and src[pos] == "=":
+            return None
+        return _said_at(src, pos, "Expected '=' after a key in a key/value pair")
+
+
+def _said_at(src: str, pos: int, message: str) -> str:
+    """`message` placed at `pos`, as tomllib words it."""
+    if pos >= len(src):
+        return f"{message} (at end of document)"
+    line = src.count("\n", 0, pos) + 1
+    column = pos + 1 if line == 1 else pos - src.rindex("\n", 0, pos)
+    return f"{message} (at line {line}, column {column})"
 
 
 # The patterns below are compiled where they are first needed (re caches them): most
