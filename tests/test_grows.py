@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -758,3 +759,189 @@ def test_a_long_committed_journal_is_compared_with_the_work_trees_a_block_at_a_t
     path.write_text(text.replace('"adopt"', '"adopts"', 1), encoding="utf-8")
     changed = grows.in_work_tree(clone, "journal.jsonl", str(path))
     assert changed is not None and changed.how == "changed"
+
+
+# ---------------------------------------------------------------- a commit of one parent
+
+
+def test_a_commit_of_one_parent_adds_its_lines_after_the_old() -> None:
+    old = _lines("a", "b", "c")
+    for added in (old, old + _lines("d"), old + _lines("b"),  # git copied a line twice
+                  old.replace(b"\n", b"\r\n") + _lines("d")):
+        assert grows.extends(old, added, after=True) is None
+    assert grows.extends(old, _lines("a", "x", "b", "c"), after=True) == grows.Break(2, "preceded")
+    assert grows.extends(old, _lines("a", "c", "b", "c"), after=True) == grows.Break(2, "preceded")
+    assert grows.extends(old, _lines("x", "a", "b", "c")) is None  # a merge's may
+    assert grows.extends(old, _lines("a", "c"), after=True) == grows.Break(2, "removed")
+    twin = _lines("a", "x", "b", "c").replace(b'"id":"x","n":1', b'"id":"b","n":2')
+    assert grows.extends(old, twin, after=True) == grows.Break(2, "repeated")  # said first
+    said = grows.Rewrite("1" * 40, "2" * 40, "Mallory <m@table>", 2, "preceded").said()
+    assert said == ("commit 111111111111 by Mallory <m@table> put a new line before line 2 "
+                    "of the journal as 222222222222 had it (a commit that merges nothing "
+                    "adds its lines after the old)")
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=12))
+def test_an_interleaving_passes_as_one_parent_only_when_it_appends(sides: list[int]) -> None:
+    old = [f"o{n}" for n in range(5)]
+    new, taken = [], 0
+    for n, side in enumerate(sides):
+        if side and taken < len(old):
+            new.append(old[taken])
+            taken += 1
+        else:
+            new.append(f"n{n}")
+    new += old[taken:]
+    gap = grows.extends(_lines(*old), _lines(*new), after=True)
+    assert (gap is None) == (new[:len(old)] == old)
+    assert gap is None or gap.how == "preceded"
+
+
+def _pushed_by_mallory(table: Table, message: str) -> str:
+    """Mallory's work tree committed past any hook and pushed: the commit's id."""
+    mallory = table.folder / "mallory"
+    env = {**table.env, **MALLORY}
+    for args in (("commit", "--quiet", "--no-verify", "-am", message), ("push", "--quiet")):
+        done = subprocess.run(["git", *args], cwd=mallory, env=env, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stderr
+    return table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+
+
+def test_a_seal_put_before_a_guess_it_saw_is_refused_and_named(table: Table) -> None:
+    """Issue 30's S1: the GM saw an exact guess on the sealed number, sealed another, and
+    put that seal before the guess (stamped a moment earlier, the void it made cut out) in
+    a commit of its own, then revealed: the guess would read as made on a number already
+    sealed over. A commit that merges nothing adds its lines after the old."""
+    camp, mallory = table.folder / "camp", table.folder / "mallory"
+    gm = {"CWX_PLAYER": "GM"}
+    table.git(mallory, "pull", "--quiet")
+    assert cwx("clock", "pick", "--seal", "-T", 3, cwd=mallory, env=gm).status == 0
+    _pushed_by_mallory(table, "the GM seals a number")
+    table.git(camp, "pull", "--quiet")
+    assert cwx("clock", "resolve", "--sealed", "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=camp).status == 0
+    table.git(camp, "commit", "--quiet", "-am", "a guess")
+    table.git(camp, "push", "--quiet")
+    table.git(mallory, "pull", "--quiet")
+    assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=mallory,
+               env=gm).status == 0
+    path = mallory / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    seal = json.loads(lines.pop())
+    guess = next(at for at, line in enumerate(lines) if '"clock resolve --sealed"' in line)
+    stamp = datetime.strptime(json.loads(lines[guess])["at"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    seal["at"] = (stamp - timedelta(milliseconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    seal["result"].pop("void", None)
+    lines.insert(guess, json.dumps(seal, separators=(",", ":")) + "\n")
+    path.write_text("".join(lines))
+    assert cwx("clock", "reveal", cwd=mallory, env=gm).status == 0
+    bad = _pushed_by_mallory(table, "the GM reveals")
+    before = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    pulled = table.git(camp, "pull", "--quiet")  # a fast-forward: the post-merge hook
+    named = f"commit {bad[:12]} by Mallory <m@table> put a new line before line {guess + 1} "
+    assert "cwx reconciled nothing" in pulled.stderr and named in pulled.stderr
+    assert (camp / "kris.toml").read_bytes() == files["kris.toml"]
+    for clone in (camp, table.clone("fresh")):
+        checked = cwx("check", cwd=clone)
+        assert checked.status == 1 and named in checked.stdout, checked.stdout
+    synced = cwx("sync", cwd=camp, env={"CWX_PLAYER": "Camp"})
+    assert synced.status == 2 and named in synced.error
+    table.git(camp, *next_step(pulled.stderr)[1:])  # the one next step, as said
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == before
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 0 and "Pending: Kris guesses 3" in checked.stdout, checked.stdout
+
+
+def test_a_game_end_forged_before_an_honest_one_is_refused_by_sync(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30's GE2: Mallory puts a forged end of Sue's game just before her honest one
+    (stamped a moment earlier) in a commit of its own: the honest one would count for
+    nothing. Bob's sync stops on it and pushes nothing; its next step keeps his turn."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name, said in (("NAME", "Player"), ("EMAIL", "p@table")):
+        monkeypatch.setenv(f"GIT_AUTHOR_{name}", said)
+        monkeypatch.setenv(f"GIT_COMMITTER_{name}", said)
+    table = Table(tmp_path)
+    alice, bob = table.start()  # Bob has cwx's hooks; Alice plays Mallory
+    by_bob = {"CWX_PLAYER": "Bob"}
+    for args in (("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+                  "black", "--drawn", "red", "--keep-white", "--keep-black"),
+                 ("game", "end", "-c", "sue"), ("sync",)):
+        assert cwx(*args, cwd=bob, env=by_bob).status == 0
+    table.git(alice, "pull", "--quiet", "origin", "main")
+    path = alice / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    forged = json.loads(lines[-1])
+    forged.update(id="f00d0000000000e0", player="Mallory", at=forged["at"][:-4] + "000Z",
+                  changes=[{"file": "sue.toml", "key": "luck.black", "from": 1, "to": 0},
+                           {"file": "bag.toml", "key": "reserve.black", "from": 10, "to": 11}])
+    lines.insert(len(lines) - 1, json.dumps(forged, separators=(",", ":")) + "\n")
+    path.write_text("".join(lines))
+    env = {**table.env, **MALLORY}
+    for args in (("commit", "--quiet", "--no-verify", "-am", "tidy"),
+                 ("push", "--quiet", "origin", "main")):
+        subprocess.run(["git", *args], cwd=alice, env=env, check=True)
+    bad = table.git(alice, "rev-parse", "HEAD").stdout.strip()
+    assert cwx("bag", "draw", "-c", "rick", "-C", "red", "--drawn", "red", cwd=bob,
+               env=by_bob).status == 0
+    synced = cwx("sync", cwd=bob, env=by_bob)
+    named = f"commit {bad[:12]} by Mallory <m@table> put a new line before line {len(lines) - 1} "
+    assert synced.status == 2 and named in synced.error, synced.stderr
+    assert table.git(table.folder / "origin.git", "rev-parse", "main").stdout.strip() == bad
+    checked = cwx("check", cwd=bob)
+    assert checked.status == 1 and named in checked.stdout
+    table.git(bob, *next_step(synced.error)[1:])
+    assert cwx("check", cwd=bob).status == 0
+    assert value(bob, "sue.toml", "luck") == {"white": 0, "black": 0}
+    assert "Rick draws" in table.git(bob, "log", "-1", "--format=%B").stdout  # his turn, kept
+
+
+def test_a_line_put_before_a_committed_one_waits_for_a_merge(table: Table) -> None:
+    """The work tree is proven as the next commit will be: the pre-commit hook refuses a
+    line put before a committed one, but in a merge being concluded (two parents)."""
+    from cwx.git import repo
+
+    camp = table.folder / "camp"
+    path = camp / "journal.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    early = json.loads(lines[-1])
+    early.update(id="0123456789abcdef", changes=[])
+    lines.insert(len(lines) - 1, json.dumps(early, separators=(",", ":")) + "\n")
+    path.write_text("".join(lines))
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and \
+        f"the journal here put a new line before line {len(lines) - 1} " in checked.stdout
+    assert table.git(camp, "commit", "-qam", "early", check=False).returncode != 0
+    clone = repo.of(str(camp))
+    assert clone is not None
+    (camp / ".git" / "MERGE_HEAD").write_text(
+        table.git(camp, "rev-parse", "HEAD").stdout)  # as a merge stopped on a clash
+    assert grows.in_work_tree(clone, "journal.jsonl", str(path)) is None
+
+
+def test_honest_play_brought_any_way_git_brings_it_is_never_named(table: Table) -> None:
+    """Each way a clone takes the table's turns beside its own (a stash over a pull, a
+    squash of its own branch, cwx sync's rebase; a merge: above) adds its lines after the
+    old in every commit that merges nothing: never named, and the clones end alike."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    turn(table, camp, 4)  # not committed, set aside over a pull
+    pushed(table, 3)
+    for args in (("stash", "--quiet"), ("pull", "--quiet"), ("stash", "pop", "--quiet"),
+                 ("commit", "--quiet", "-am", "stashed"), ("push", "--quiet"),
+                 ("switch", "--quiet", "-c", "side")):
+        table.git(camp, *args)
+    turn(table, camp, 5, "on a side branch")
+    table.git(camp, "switch", "--quiet", "main")
+    pushed(table, 2)
+    for args in (("pull", "--quiet", "--rebase"), ("merge", "--quiet", "--squash", "side"),
+                 ("commit", "--quiet", "-m", "squashed"), ("branch", "--quiet", "-D", "side")):
+        said = table.git(camp, *args)
+        assert "reconciled nothing" not in said.stderr, said.stderr
+    pushed(table, 1)
+    turn(table, camp, 6, "mine")
+    synced_alike(table, camp, lines + 6)  # a rebase

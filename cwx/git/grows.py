@@ -3,8 +3,9 @@
 
 A commit's journal *extends* each parent's when every line of the parent's is in it, whole
 and in the parent's order, and no line it adds carries the id of a line the parent had
-with other contents. New lines may stand anywhere among the old ones: a union merge
-interleaves two clones' lines, a rebase puts one clone's after the other's. What is proven
+with other contents. A merge's new lines may stand anywhere among the old ones (a union
+merge interleaves two clones' lines); a commit of one parent adds its lines after them
+all, as a rebase, a cherry-pick, a squash or a stash popped does. What is proven
 is kept in the clone's git folder (cwx/), by commit id, so a long history is proven once;
 and the last journal proven whole (seen.py), so a history made anew, whose every commit
 extends its parent, is named against what this clone had.
@@ -36,7 +37,8 @@ _id_of = journal.id_of
 class Break(Record):
     """Where a journal stops extending an older one: the older journal's line (from 1), and
     what became of it ("changed", "removed" or "moved"), or "repeated": a line added
-    that carries its id (an earlier event's) with other contents."""
+    that carries its id (an earlier event's) with other contents, or "preceded": a
+    commit of one parent put a line before it."""
 
     line: int
     how: str
@@ -58,10 +60,14 @@ class Rewrite(Record):
         """"commit 1a2b3c4d5e6f by Mallory <m@table> changed line 7 of the journal as
         9f8e7d6c5b4a had it"."""
         what = (f"added a line repeating the id of line {self.line} (an earlier event's id) "
-                if self.how == "repeated" else f"{self.how} line {self.line} ")
+                if self.how == "repeated" else f"put a new line before line {self.line} "
+                if self.how == "preceded" else f"{self.how} line {self.line} ")
+        # A line put before an old one leaves it whole: why that is a rewrite is said.
+        why = " (a commit that merges nothing adds its lines after the old)" \
+            if self.how == "preceded" else ""
         if not self.commit:
             return f"the journal here {what}of the journal as the last commit " \
-                f"({self.parent[:12]}) has it"
+                f"({self.parent[:12]}) has it{why}"
         had = (f"of the journal as this clone had proven it (at {self.parent[:12]})"
                if self.proven else f"of the journal as {self.parent[:12]} had it")
         if not self.made:
@@ -69,24 +75,31 @@ class Rewrite(Record):
                     f"committed by {self.author}) does not hold line {self.line} {had} as "
                     "it was: no commit of it made the change, the branch was moved there "
                     "(a reset or a forced push)")
-        return f"commit {self.commit[:12]} by {self.author} {what}{had}"
+        return f"commit {self.commit[:12]} by {self.author} {what}{had}{why}"
 
 
-def extends(old: bytes, new: bytes) -> Break | None:
-    """None when `new` extends `old` (above); else the first line of `old` it breaks."""
+def extends(old: bytes, new: bytes, *, after: bool = False) -> Break | None:
+    """None when `new` extends `old` (above); else the first line of `old` it breaks.
+    `after`: as a commit of one parent must, with every line it adds after the old."""
     if new.startswith(old) and (not old or old.endswith(b"\n")):
         added = new[len(old):]  # appended: only an id met before can break it
         return _twin(journal.git_lines(old), journal.git_lines(added)) if _met(_ids(added), old) else None
-    before, after = journal.git_lines(old), journal.git_lines(new)
+    before, lines = journal.git_lines(old), journal.git_lines(new)
     at = 0
     for number, line in enumerate(before, 1):
         try:
-            at = after.index(line, at) + 1
+            at = lines.index(line, at) + 1
         except ValueError:
-            return Break(number, _how(line, after))
+            return Break(number, _how(line, lines))
     kept = set(before)
-    new_lines = [line for line in after if line not in kept]
-    return _twin(before, new_lines) if _met(_ids(b"\n".join(new_lines)), old) else None
+    new_lines = [line for line in lines if line not in kept]
+    twin = _twin(before, new_lines) if _met(_ids(b"\n".join(new_lines)), old) else None
+    if twin is None and after and lines[:len(before)] != before:
+        # Every old line kept, in order, but one stands after a line that was not there
+        # (a new one, or a copy of a later one): the first old line so moved down.
+        first = next(at for at, line in enumerate(before) if lines[at] != line)
+        return Break(first + 1, "preceded")
+    return twin
 
 
 def _appended_alone(old: bytes, head: bytes, rest: BinaryIO) -> bool:
@@ -216,13 +229,18 @@ def blob_ids(clone: Repository, commits: list[str], path: str) -> dict[str, str]
     return found
 
 
+RULES = b"after\0"  # what _Proven's commits were proven by: changed, a history is proven anew
+
+
 class _Proven:
     """What this clone has proven of one journal's history: the commits whose journal
     extends each parent's, and the latest HEAD whose whole history did."""
 
     def __init__(self, clone: Repository, path: str) -> None:
         folder = os.path.join(repo.git_folder(clone), "cwx")
-        key = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        # Keyed by the rule too: a commit proven before a commit of one parent had to add
+        # its lines after the old is proven again (once) by the rule as it stands.
+        key = hashlib.sha256(RULES + path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
         self.file = os.path.join(folder, f"journal-proven-{key}")
         self.commits: set[str] = set()
         self.clean: str | None = None
@@ -296,10 +314,13 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
             blobs_of = blob_ids(clone, sorted({c for commit, parents in todo
                                                 for c in (commit, *parents)}), path)
             for commit, parents in todo:
+                # Only a merge interleaves: a commit of one parent (in the journal's
+                # history) adds its lines after the old, whatever way git made it.
                 broken = [(parent, gap) for parent in parents
                           if blobs_of.get(parent, "") != blobs_of.get(commit, "") and
                           (gap := extends(read(blobs_of.get(parent, "")),
-                                          read(blobs_of.get(commit, "")))) is not None]
+                                          read(blobs_of.get(commit, "")),
+                                          after=len(parents) == 1)) is not None]
                 if broken:
                     found += [Rewrite(commit, parent, _author(clone, commit), gap.line,
                                       gap.how) for parent, gap in broken]
@@ -442,7 +463,8 @@ def _author(clone: Repository, commit: str) -> str:
 
 
 def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | None:
-    """The work tree's journal against HEAD's: a line committed, changed by hand since."""
+    """The work tree's journal against HEAD's, as the next commit will be proven: a line
+    committed, changed by hand since, or (but in a merge being concluded) one put before."""
     if "\n" in path:
         return None
     if _grown_alone(clone, path, journal_file):
@@ -461,7 +483,10 @@ def in_work_tree(clone: Repository, path: str, journal_file: str) -> Rewrite | N
                 return None
             file.seek(len(here))
             here += file.read()  # changed, or an id met again: every line compared
-    gap = extends(committed, here)
+    # The commit that concludes a merge has two parents (its new lines may stand among the
+    # old); any other (a rebase's, a cherry-pick's, a squash's, a stash popped) has one.
+    merging = os.path.exists(os.path.join(repo.git_folder(clone), "MERGE_HEAD"))
+    gap = extends(committed, here, after=not merging)
     if gap is None:
         return None
     return Rewrite("", repo.git(clone, "rev-parse", "HEAD"), "", gap.line, gap.how)
