@@ -6,6 +6,8 @@ at once); check names an end that settles a draw it cannot."""
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from pathlib import Path
 
 from tests.helpers import cwx, journal, saga
@@ -139,3 +141,74 @@ def test_sync_stopped_by_two_ends_of_one_game_says_the_ledger_counts_one(
     assert cwx("check", cwd=bob).status == 0
     assert value(bob, "bag.toml", "reserve", "black") == 10  # the black went there once
     assert value(bob, "sue.toml", "luck", "white") == 1  # Alice's draw after her end
+
+
+def _advice(checked: str, id_: str) -> list[str]:
+    """The `cwx undo ID` a finding of check's gives for `id_`, as words to run."""
+    found = re.search(rf"`cwx (undo [^`]*{id_[:8]}[^`]*)`", checked)
+    assert found is not None, checked
+    return found.group(1).split()
+
+
+def test_a_forged_end_taken_back_gives_the_end_it_pre_empted_back(tmp_path: Path) -> None:
+    # A forged end (by Mallory, only the black) stamped just before Sue's honest end makes
+    # hers count for nothing; check's advice, followed, gives hers back: no die is lost.
+    folder = saga(tmp_path / "saga")
+    reserve = (folder / "bag.toml").read_text()
+    assert cwx("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+               "black", "--drawn", "red", "--keep-white", "--keep-black",
+               cwd=folder).status == 0
+    assert cwx("game", "end", "-c", "sue", cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    honest = json.loads(lines[-1])
+    forged = {**honest, "id": "f00d0000000000e0", "player": "Mallory",
+              "at": honest["at"][:-4] + "000Z",
+              "changes": [{"file": "sue.toml", "key": "luck.black", "from": 1, "to": 0},
+                          {"file": "bag.toml", "key": "reserve.black", "from": 10, "to": 11}],
+              "result": {**honest["result"], "removed": {"white": 0, "black": 1},
+                         "luck": {"white": 1, "black": 0}}}
+    path.write_text("\n".join([*lines[:-1], json.dumps(forged), lines[-1]]) + "\n")
+    told = [row for row in cwx("log", cwd=folder).stdout.splitlines()
+            if honest["id"][:8] in row]
+    assert "counts for nothing: another end of that game came first" in told[0]
+    checked = cwx("check", cwd=folder)
+    assert checked.status == 1
+    undone = cwx(*_advice(checked.stdout, forged["id"]), cwd=folder)
+    assert undone.status == 0
+    assert f"`game end` {honest['id'][:8]} by Sue, which it had pre-empted, counts again" \
+        in undone.stdout
+    assert cwx("check", cwd=folder).status == 0
+    assert _luck(folder) == (0, 0) and (folder / "bag.toml").read_text() == reserve
+    told = [row for row in cwx("log", cwd=folder).stdout.splitlines()
+            if honest["id"][:8] in row]
+    assert "counts for nothing" not in told[0]
+    assert cwx("reconcile", cwd=folder).stdout.startswith("Nothing to reconcile")
+
+
+def test_a_turn_pre_empted_counts_again_once_the_first_is_undone(tmp_path: Path) -> None:
+    # Two clones spent a white on one failure (git merged the sheets' one change): the
+    # second counts for nothing until the first is undone, and then the white stays spent.
+    folder = saga(tmp_path / "saga")
+    assert cwx("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+               "red", "--keep-white", cwd=folder).status == 0
+    assert cwx("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "red",
+               cwd=folder).status == 0
+    assert cwx("luck", "spend", "-c", "sue", cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[-1])
+    second = {**first, "id": "5ec0d000000000e1", "at": first["at"][:-4] + "999Z",
+              "player": "Bob"}
+    path.write_text("\n".join([*lines, json.dumps(second)]) + "\n")
+    assert cwx("check", cwd=folder).status == 0
+    undone = cwx("undo", first["id"], "--json", cwd=folder)
+    assert undone.status == 0
+    assert [item["id"] for item in undone.json["counts_again"]] == [second["id"]]
+    assert cwx("check", cwd=folder).status == 0 and _luck(folder) == (0, 0)
+    assert cwx("luck", "spend", "-c", "sue", cwd=folder).status == 2  # turned already
+
+
+def _luck(folder: Path) -> tuple[int, int]:
+    luck = tomllib.loads((folder / "sue.toml").read_text())["luck"]
+    return luck["white"], luck["black"]

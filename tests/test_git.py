@@ -192,6 +192,11 @@ def test_two_clones_spending_on_one_failure_and_an_undo_keep_the_ledger(tmp_path
     checked(bob)
     undone = cwx("undo", "-c", "sue", cwd=bob)  # the spend that counts is the one undone
     assert undone.status == 0, undone.stderr
+    # ... and the other, which it pre-empted, counts again: the white stays spent
+    assert "which it had pre-empted, counts again" in undone.stdout
+    assert value(bob, "sue.toml", "luck", "white") == 0 and dice(bob) == (11, 11)
+    checked(bob)
+    assert cwx("undo", "-c", "sue", cwd=bob).status == 0  # that one undone too
     assert value(bob, "sue.toml", "luck", "white") == 1 and dice(bob) == (11, 11)
     checked(bob)
     assert cwx("luck", "spend", "-c", "sue", cwd=bob).status == 0  # the failure is free again

@@ -295,8 +295,8 @@ def test_two_undos_of_one_change_take_it_back_once() -> None:
     assert folded.values("a.toml")["xp"].value == 0  # not -10
 
 
-def spend(at: str, id: str, draw: str, before: int, knew: tuple[str, ...] = ()) -> journal.Event:
-    result = {"turns": draw, **({"after_undone": list(knew)} if knew else {})}
+def spend(at: str, id: str, draw: str, before: int) -> journal.Event:
+    result = {"turns": draw}
     return journal.Event(2, id, at, "luck spend", None, "a.toml", None, result,
                          (change("luck.white", before, before - 1),))
 
@@ -308,12 +308,15 @@ def undo_of(at: str, id: str, target: str, back: tuple[int, int]) -> journal.Eve
 
 @pytest.mark.parametrize(("later", "white"), [
     ([], 1),  # two clones spent on one failure: the first counts
-    ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2))], 2),  # and it is undone
+    # the first undone: the second, pre-empted by it, counts again
+    ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2))], 1),
+    ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2)),  # both undone
+      undo_of("2026-01-01T00:00:06.000Z", "u2", "s2", (1, 2))], 2),
     ([undo_of("2026-01-01T00:00:05.000Z", "u2", "s2", (1, 2))], 1),  # undoing the void: void
     ([undo_of("2026-01-01T00:00:05.000Z", "u1", "s1", (1, 2)),  # undone, then spent anew
       spend("2026-01-01T00:00:06.000Z", "s3", "d", 2)], 1),
-], ids=["both", "first-undone", "void-undone", "undone-then-again"])
-def test_two_turns_of_one_draw_count_once_and_an_undo_frees_it_only_from_then_on(
+], ids=["both", "first-undone", "both-undone", "void-undone", "undone-then-again"])
+def test_two_turns_of_one_draw_count_once_and_an_undone_one_pre_empts_none(
         later: list[journal.Event], white: int) -> None:
     made = journal.Edit("a.toml", None, None, None, created=True,
                           text='name = "A"\nsystem = "colorwheel"\n[luck]\nwhite = 2\n')
@@ -333,10 +336,11 @@ def test_a_turn_made_after_its_clone_undid_the_last_counts_whatever_its_clock() 
               spend("2026-01-01T00:00:03.000Z", "s1", "d", 2),
               undo_of("2026-01-01T00:00:09.000Z", "u1", "s1", (1, 2)),
               # the clock was set back between the undo and the next spend
-              spend("2026-01-01T00:00:05.000Z", "s3", "d", 2, knew=("s1",))]
+              spend("2026-01-01T00:00:05.000Z", "s3", "d", 2)]
     assert ledger.fold(events).values("a.toml")["luck.white"].value == 1
-    blind = [*events[:3], spend("2026-01-01T00:00:05.000Z", "s3", "d", 2)]
-    assert ledger.fold(blind).values("a.toml")["luck.white"].value == 2  # another clone's
+    redone = [*events, undo_of("2026-01-01T00:00:10.000Z", "r1", "u1", (2, 1))]
+    # its redo pre-empts the later turn again: the draw is turned once
+    assert ledger.fold(redone).values("a.toml")["luck.white"].value == 1
 
 
 def test_two_clones_raising_one_trait_from_the_same_score_is_a_clash(table: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cwx import systems
@@ -609,6 +609,11 @@ class Undoing(Record):
     restored: tuple[Corrected, ...] = ()  # each key as the undo sets it
     ledger_only: tuple[Corrected, ...] = ()  # each key it takes back in the journal alone
     unruled: bool = False  # `target` holds a change the rules do not give (check names it)
+    # The turns and game ends it had pre-empted, which count again, and those it makes
+    # count no more (a redo pre-empts again), and each sheet key brought to what they give.
+    freed: tuple[journal.Event, ...] = ()
+    pre_empted: tuple[journal.Event, ...] = ()
+    followed: tuple[Corrected, ...] = ()
 
 
 class _Undos(Record):
@@ -926,14 +931,16 @@ def _root(undo: journal.Event, undoes: dict[str, str]) -> str:
     return at
 
 
+def named(event: journal.Event) -> EventNamed:
+    """An event as an undo's result names it."""
+    return {"id": event.id, "command": event.command, "at": event.at, "who": event.who,
+            "player": event.player}
+
+
 def undid(undoing: Undoing) -> Undid:
     """An undo: the journal's result, and --json's (`undid`: the event it takes back;
     `change`: the change of the game that is undone or redone by it; `redo`: which)."""
-    def said(event: journal.Event) -> EventNamed:
-        return {"id": event.id, "command": event.command, "at": event.at, "who": event.who,
-                "player": event.player}
-
-    return {"undid": said(undoing.target), "change": said(undoing.change),
+    return {"undid": named(undoing.target), "change": named(undoing.change),
             "redo": undoing.redo}
 
 
@@ -972,6 +979,7 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
             _turned_since(journal_path, undoing.change)
             _guess_still_open(journal_path, undoing.change)
         back = _take_back(change, camp, target, unruled=undoing.unruled)
+        flips = _flips(change, camp, target)
         change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
                       bag=camp.named(target.bag) if target.bag else None,
@@ -979,7 +987,8 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
                       changes=[journal.Edit(item.file, item.key, item.before, item.after)
                                for item in back.ledger_only])
     return undoing._replace(restored=tuple(back.restored),
-                            ledger_only=tuple(back.ledger_only))
+                            ledger_only=tuple(back.ledger_only), freed=flips.freed,
+                            pre_empted=flips.pre_empted, followed=flips.followed)
 
 
 def _retired_after(path: str, names: set[str], target: journal.Event) -> str | None:
@@ -1024,6 +1033,65 @@ def _guess_still_open(path: str, redone: journal.Event) -> None:
         raise RuleForbids(f"cannot redo `{redone.command}`: its sealed number was revealed "
                           "since, or the character guesses on it again; a guess is made "
                           "once, before the reveal", path=path)
+
+
+class _Flips(Record):
+    """The turns and ends an undo makes count again (`freed`) or no more, and each sheet
+    key it brings to what they give (`followed`)."""
+
+    freed: tuple[journal.Event, ...] = ()
+    pre_empted: tuple[journal.Event, ...] = ()
+    followed: tuple[Corrected, ...] = ()
+
+
+def _flips(change: Change, camp: Campaign, target: journal.Event) -> _Flips:
+    """Of a turn or game's end taken back, the one it pre-empted counts again (and of one
+    made again, the one it pre-empts no more): the sheets follow it, by corrections (the
+    ledger counts the event itself), each key by its delta, unless the sheet holds what
+    the ledger will already (a hook that never followed a forged line left it there)."""
+    path = camp.journal_file
+    with history.opened(path) as read:
+        freed_ids, voided_ids = read.turns().taken_back(target.id)
+    if not freed_ids and not voided_ids:
+        return _Flips()
+    flipped = list(history.with_ids(path, freed_ids | voided_ids))
+    deltas: dict[tuple[str, str], int] = {}
+    for event in flipped:
+        sign = 1 if event.id in freed_ids else -1
+        for file, key, delta in _deltas(event.changes):
+            deltas[(file, key)] = deltas.get((file, key), 0) + sign * delta
+    undone = {(file, key): delta for file, key, delta in _deltas(target.changes)}
+    folded = ledger.read(path)
+    followed = []
+    for (file, key), delta in deltas.items():
+        where = camp.named(file)
+        if delta == 0 or not os.path.lexists(where):
+            continue
+        loaded = change.data(where)
+        sheet = tomledit.value_at(tomledit.with_edits(loaded, change.loaded[where].edits),
+                                  journal.split(key))
+        then = (_ledger_value(folded, file, key) or 0) - undone.get((file, key), 0) + delta
+        if not (sheet is None or ledger.is_number(sheet)) or ledger.same(key, then, sheet):
+            continue
+        value = ledger.settled((sheet or 0) + delta, sheet,
+                               systems.rules(ledger.values_of(loaded))(key))
+        change.set(where, journal.split(key), value, correction=True)
+        followed.append(Corrected(file, key, sheet, value))
+    for file in {camp.named(item.file) for item in followed}:
+        if problem := sheet_problem(change, file):
+            raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
+                              f"refuse ({problem.message})", path=file, key=problem.key)
+    return _Flips(tuple(e for e in flipped if e.id in freed_ids),
+                  tuple(e for e in flipped if e.id in voided_ids), tuple(followed))
+
+
+def _deltas(changes: Sequence[journal.Edit]) -> Iterator[tuple[str, str, int]]:
+    """Each whole-number change the ledger counts, by its delta."""
+    for step in changes:
+        if step.key is not None and not step.correction and systems.follows(step.key) and \
+                all(value is None or ledger.is_number(value)
+                    for value in (step.before, step.after)):
+            yield step.file, step.key, (step.after or 0) - (step.before or 0)
 
 
 class _TakenBack(Record):

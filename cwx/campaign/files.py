@@ -110,7 +110,7 @@ class Change:
         # Held at once, so held to the campaign's bounds (adopt of a thousand full files).
         self.held = Held(os.path.relpath(camp.root or camp.folder))
         self.event: dict[str, Any] | None = None
-        self.corrections: set[tuple[str, Key]] = set()
+        self.corrections: set[tuple[str, int]] = set()  # a file and the index of its edit
         self.journaled: list[journal.Edit] = []  # what the journal says beyond the edits
         self.locks = locks.FolderLocks(waiting)
         self.note = note
@@ -172,9 +172,10 @@ class Change:
     def set(self, path: str, key: Key, value: Any, *, correction: bool = False) -> None:
         """Set a key (None removes it); a correction brings the file to its ledger value
         and does not count in the ledger itself."""
-        self._load(path).edits.append((key, value))
+        edits = self._load(path).edits
         if correction:
-            self.corrections.add((path, key))
+            self.corrections.add((path, len(edits)))
+        edits.append((key, value))
 
     def save(self, path: str, before: Any, after: Any) -> None:
         """Write what changed from one sheet of a file to the next (and only that)."""
@@ -264,9 +265,16 @@ class Change:
         if file.text is not None:
             return [journal.Edit(name, None, None, None, created=file.raw is None,
                                    text=None if file.secret else file.text)]
-        return [journal.Edit(name, ".".join(key), tomledit.value_at(file.data, key), value,
-                               correction=(file.path, key) in self.corrections)
-                for key, value in file.edits]
+        # A key set twice (an undo's take-back, then a correction) is journaled as two
+        # steps, each from the value before it.
+        held: dict[Key, Any] = {}
+        changes = []
+        for index, (key, value) in enumerate(file.edits):
+            before = held[key] if key in held else tomledit.value_at(file.data, key)
+            held[key] = value
+            changes.append(journal.Edit(name, ".".join(key), before, value,
+                                        correction=(file.path, index) in self.corrections))
+        return changes
 
     def _journal_line(self, changes: list[journal.Edit]) -> redo.JournalLine | None:
         if self.journal is None:

@@ -97,10 +97,13 @@ class Undid(TypedDict):
 class Undone(Undid, DryRun):
     """An undo, and what it sets back: in the sheets (`restores`), and in the journal
     alone where a sheet never took the change (`ledger_only`: the ledger's value to the
-    sheet's, which stays)."""
+    sheet's, which stays); the turns or game ends it had pre-empted, which count again
+    (`counts_again`), and each sheet key brought to what they give (`follows`)."""
 
     restores: list[Correction]
     ledger_only: list[Correction]
+    counts_again: list[EventNamed]
+    follows: list[Correction]
 
 
 class Retirement(DryRun):

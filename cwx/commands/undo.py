@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from cwx.campaign.accounts import Corrected
     from cwx.campaign.folder import Campaign
     from cwx.campaign.results import Undone
+    from cwx.journal.lines import Event
 
 app = command("undo")
 
@@ -59,6 +60,8 @@ def undo(
     result: Undone = {**accounts.undid(undoing),
                       "restores": [item.as_json() for item in undoing.restored],
                       "ledger_only": [item.as_json() for item in undoing.ledger_only],
+                      "counts_again": [accounts.named(event) for event in undoing.freed],
+                      "follows": [item.as_json() for item in undoing.followed],
                       **dry_json(dry_run)}
     emit(json, result,
          lambda: dry(printable(_said(undoing)) + _unpulled(camp, dry_run), dry_run))
@@ -89,7 +92,30 @@ def _said(undoing: accounts.Undoing) -> str:
               for item in undoing.restored]
     values += [f"{item.file} {item.key} stays {value_text(item.after)}" + _apart(item)
                for item in alone.values()]
-    return said + (": " + ", ".join(values) + "." if values else ", which changed no file.")
+    said += ": " + ", ".join(values) + "." if values else ", which changed no file."
+    return said + _flipped(undoing)
+
+
+def _flipped(undoing: accounts.Undoing) -> str:
+    """The turns and game ends that count again (it had pre-empted them), or no more (a
+    redo pre-empts them again), and the keys the sheets follow them by."""
+    from cwx.cli.views import value_text
+    from cwx.journal.story import actor_of
+
+    def named(events: "tuple[Event, ...]") -> str:
+        return ", ".join(f"`{event.command}` {event.id[:8]} by {actor_of(event)}"
+                         for event in events)
+
+    said = ""
+    if undoing.freed:
+        said += f" {named(undoing.freed)}, which it had pre-empted, counts again"
+    if undoing.pre_empted:
+        said += (";" if said else "") + f" {named(undoing.pre_empted)} counts for nothing " \
+            "again: the one made again came first"
+    if said and undoing.followed:
+        said += ": " + ", ".join(f"{item.file} {item.key} {value_text(item.before)} → "
+                                 f"{value_text(item.after)}" for item in undoing.followed)
+    return said + "." if said else ""
 
 
 def _apart(taken: "Corrected | None", whole: bool = True) -> str:

@@ -57,6 +57,7 @@ MAX_PLAYER = 100  # a player's name: a name, not a paragraph (a recap lists them
 # so a journal naming 800,000 cost them 300 MB and tens of seconds.
 MAX_NAMED = 10_000
 LAST = "9999-12-31T23:59:59.999Z"  # the latest moment a stamp says
+_LATER = (LAST, "", 1 << 62)  # an order after every line's
 _AT = r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z"
 
 
@@ -569,7 +570,6 @@ UNDOING = (b'"undoes"', b'"turns"', b'"game"')
 Order = tuple[str, str, int]  # Event.order
 
 
-MAX_KNOWN = 1 << 16
 # About the bytes the undos and turns of a journal may keep: far beyond any campaign's;
 # a journal that would make them keep more has its lines past it left out (bad lines).
 MAX_TURNS = 16 << 20
@@ -647,16 +647,15 @@ def game_of(event: Event) -> tuple[str, ...] | None:
 
 class Turns:
     """Which undos and turns count, however git merged two clones' lines (docs/rules.md,
-    "The campaign ledger"): the first of two undos; no turn made while another of the
-    same draw stood, no game's end made while another end of one of its draws stood,
-    nor an undo of what counts for nothing, nor one naming itself."""
+    "The campaign ledger"): the first of two undos; no turn of a draw while an earlier
+    turn of it stands, no game's end while an earlier end of one of its draws stands (one
+    undone pre-empts nothing: the next counts again), nor an undo of what counts for
+    nothing, nor one naming itself."""
 
     def __init__(self) -> None:
         self.undos: dict[str, list[tuple[Order, str]]] = {}  # what is undone -> its undos
         self.turns: dict[str, list[tuple[Order, str, bool]]] = {}  # a draw -> its turns
         self.ends: dict[str, list[tuple[Order, str]]] = {}  # a draw -> the ends settling it
-        self.knew: dict[str, set[str]] = {}  # a turn -> the earlier turns it saw undone
-        self.knowing = 0  # ids in `knew`
         self.seen: set[str] = set()  # git's union can copy a line: each event once
         self.selfish: set[str] = set()  # undos naming their own id: they undo nothing
         self.kept = 0  # about the bytes held (MAX_TURNS)
@@ -688,13 +687,6 @@ class Turns:
             assert isinstance(turned, str)
             self.turns.setdefault(turned, []).append((event.order, event.id,
                                                       event.result.get("success") is True))
-            knew = event.result.get("after_undone")
-            if isinstance(knew, list) and knew and self.knowing < MAX_KNOWN:
-                # A turn names the few turns of its draw it saw undone; a journal naming
-                # more (to exhaust memory) is heard only up to a bound.
-                self.knew[event.id] = {item for item in knew[:16] if isinstance(item, str) and
-                                       len(item) <= MAX_ID}
-                self.knowing += len(self.knew[event.id])
         return True
 
     def void(self) -> set[str]:
@@ -702,22 +694,20 @@ class Turns:
         if self._void is not None:
             return self._void
         void: set[str] = set(self.selfish)
-        undone_at: dict[str, Order] = {}
-        for target, undos in self.undos.items():
-            first, *later = sorted(undos)
-            undone_at[target] = first[0]
-            void.update(undo for _, undo in later)
-        # A turn redone (its undo undone) stands again: no later turn of its draw is freed.
+        for undos in self.undos.values():
+            void.update(undo for _, undo in sorted(undos)[1:])
+        # A turn undone (its undo not redone) pre-empts nothing: the next turn of its draw
+        # counts, whenever it was made (an undone end likewise: docs/rules.md, "Two clones
+        # did it at once"), so taking back a forged turn or end gives the one it pre-empted
+        # back. Its redo pre-empts it again.
         undone = _undone_by({target: min(undos)[1] for target, undos in self.undos.items()})
         for turns in self.turns.values():
             standing = None  # the turn that counts, until its undo
-            for order, turn, _ in sorted(turns):
-                freed = standing is None or (standing in undone and (
-                    standing in self.knew.get(turn, ()) or order > undone_at[standing]))
-                if freed:
+            for _, turn, _ in sorted(turns):
+                if standing is None or standing in undone:
                     standing = turn
                 else:
-                    void.add(turn)  # made by a clone that had not seen the standing one undone
+                    void.add(turn)  # made while another turn of its draw stood
         # Likewise a game's end made while another end of one of its draws stood (two clones
         # ended the game at once): its dice were settled already.
         settling: dict[str, tuple[Order, list[str]]] = {}  # an end -> its draws
@@ -725,10 +715,8 @@ class Turns:
             for order, end in named:
                 settling.setdefault(end, (order, []))[1].append(draw)
         settled: dict[str, str] = {}  # a draw -> the end that stands for it
-        for end, (order, draws) in sorted(settling.items(), key=lambda item: item[1][0]):
-            if any(draw in settled and not (settled[draw] in undone and
-                                            order > undone_at[settled[draw]])
-                   for draw in draws):
+        for end, (_, draws) in sorted(settling.items(), key=lambda item: item[1][0]):
+            if any(draw in settled and settled[draw] not in undone for draw in draws):
                 void.add(end)
             else:
                 settled.update(dict.fromkeys(draws, end))
@@ -752,6 +740,16 @@ class Turns:
             self._undone = _undone_by({target: min(undos)[1] for target, undos in
                                        self.undos.items() if min(undos)[1] not in void})
         return self._undone
+
+    def taken_back(self, target: str) -> tuple[set[str], set[str]]:
+        """What would count again, and what no more, were `target` taken back by one undo
+        more: a turn or game's end it pre-empted counts again (and an undo of that), one it
+        had freed counts no more (its redo pre-empts it again)."""
+        after = Turns()
+        after.undos = {**self.undos, target: [*self.undos.get(target, ()), (_LATER, "")]}
+        after.turns, after.ends, after.selfish = self.turns, self.ends, self.selfish
+        before, then = self.void(), after.void() - {""}
+        return before - then - {target}, then - before - {target}
 
     def by(self, draw: str) -> bool | None:
         """What the turn of this draw that still counts made of it: a success (True), a
