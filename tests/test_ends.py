@@ -172,6 +172,11 @@ def test_a_forged_end_taken_back_gives_the_end_it_pre_empted_back(tmp_path: Path
     told = [row for row in cwx("log", cwd=folder).stdout.splitlines()
             if honest["id"][:8] in row]
     assert "counts for nothing: another end of that game came first" in told[0]
+    recap = cwx("recap", "--json", cwd=folder).json["events"]
+    assert [event["counts_for_nothing"] for event in recap if event["id"] == honest["id"]] \
+        == ["another end of that game came first"]
+    assert "-1 white, -1 black~~ (counts for nothing: another end of that game came first)" \
+        in cwx("recap", cwd=folder).stdout
     checked = cwx("check", cwd=folder)
     assert checked.status == 1
     undone = cwx(*_advice(checked.stdout, forged["id"]), cwd=folder)
@@ -202,6 +207,8 @@ def test_a_turn_pre_empted_counts_again_once_the_first_is_undone(tmp_path: Path)
               "player": "Bob"}
     path.write_text("\n".join([*lines, json.dumps(second)]) + "\n")
     assert cwx("check", cwd=folder).status == 0
+    assert "(counts for nothing: another turn of that draw came first)" in \
+        cwx("recap", cwd=folder).stdout
     undone = cwx("undo", first["id"], "--json", cwd=folder)
     assert undone.status == 0
     assert [item["id"] for item in undone.json["counts_again"]] == [second["id"]]

@@ -156,6 +156,7 @@ class Told(Record):
     voided: str | None = None  # the adopt that set a purchase's values back: its id
     late: bool = False  # a guess that reached the GM after the reveal: counts for nothing
     void: bool = False  # a guess the GM sealed a new number over: it waits for nothing
+    nothing: bool = False  # a turn or game end another came first of: counts for nothing
     drawn: tuple[str, ...] | None = None  # the traits its colour held then, for a draw
     made: str = ""  # what is said of a file it made: its rules, or that it was made before
 
@@ -244,7 +245,8 @@ class _Reading:
         self.told: list[Told] = []
         self.latest = number is None and not every and since is None and until is None
         self.end, self.until, self.gap = end, until, gap
-        self.undone = read.undone() | read.void()  # as the journal's model counts them
+        self.void = read.void()  # as the journal's model counts them
+        self.undone = read.undone() | self.void
         self.settled = guesses.settlements(path)
         self.wanted = number
         self.every, self.since = every, since
@@ -339,8 +341,8 @@ class _Reading:
         """Strike through each purchase told whose values this adopt sets back."""
         for at, order, changes in self.bought:
             item = self.told[at]
-            if item.voided is None and not item.undone and adopt.order > order and \
-                    _sets_back(adopt, changes):
+            if item.voided is None and not (item.undone or item.nothing) and \
+                    adopt.order > order and _sets_back(adopt, changes):
                 self.told[at] = item._replace(voided=adopt.id)
 
     def _tells(self, event: journal.Event) -> bool:
@@ -376,9 +378,10 @@ class _Reading:
         same = self._same
         named = None if event.who is None else "" if event.file else hash(_escaped(event.who))
         return Told(event.id, at, event.file and same.setdefault(event.file, event.file), named,
-                    event.id in self.undone, pending, kind.correction or kind.table,
-                    system and same.setdefault(system, system), drawn=_drawn(event, sheet),
-                    made=made and same.setdefault(made, made))
+                    event.id in self.undone and event.id not in self.void, pending,
+                    kind.correction or kind.table, system and same.setdefault(system, system),
+                    drawn=_drawn(event, sheet), made=made and same.setdefault(made, made),
+                    nothing=event.id in self.void)
 
 
 MAX_KEPT = 1 << 16  # files followed: far beyond a campaign's, bounded for a hostile one
@@ -609,6 +612,8 @@ def _cell(done: Recap, item: Told, event: journal.Event,
         adopt = (adopts or {}).get(item.voided)
         by = _adopted_by(_again(done, adopt)) if adopt else "an adopt"
         return f"~~{text}~~ (voided: {by} set its values back)"
+    if item.nothing:  # as `cwx log` says it
+        return f"~~{text}~~ (counts for nothing: {_escaped(story.why_void(event))})"
     return f"~~{text}~~ (undone)" if item.undone else text
 
 
@@ -653,7 +658,8 @@ def _event_json(done: Recap, t: Told) -> Recounted:
     return {"id": t.id, "at": event.when, "command": event.command, "who": event.who,
             "file": t.file, "player": event.player, "told": _line(done, t, event),
             "undone": t.undone, "pending": t.pending, "correction": t.aside, "late": t.late,
-            "voided_by": t.voided, "system": t.system}
+            "voided_by": t.voided, "system": t.system,
+            "counts_for_nothing": story.why_void(event) if t.nothing else None}
 
 
 def json_parts(done: Recap) -> Iterator[str]:

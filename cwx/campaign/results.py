@@ -402,6 +402,9 @@ class Recounted(TypedDict):
     late: bool
     voided_by: Id | None
     system: Rules | None
+    counts_for_nothing: Annotated[str | None, Shape(
+        description="Why it counts for nothing, as cwx log says (another turn of its draw, "
+        "or end of its game, came first); null: it counts, or it is undone.")]
 
 
 class Recapped(TypedDict):

@@ -170,13 +170,7 @@ def _outcome(event: journal.Event, kind: Any, order: Timeline, read: history.Jou
             "`cwx check` names it)"
     turns = order.turns
     if event.id in turns.void():  # an undo, turn or game end two clones made at once
-        if event.undoes == event.id:
-            return "counts for nothing: it names itself as what it undoes"
-        if event.undoes:
-            return "counts for nothing: another undo came first, or what it undoes counts " \
-                "for nothing"
-        return "counts for nothing: another end of that game came first" if kind.settles \
-            else "counts for nothing: another turn of that draw came first"
+        return f"counts for nothing: {story.why_void(event)}"
     board = read.guesses() if kind.pending else None  # read once, when a guess is met
     if board is not None and event.id in board.settled:
         return "settled by the reveal"

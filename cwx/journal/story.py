@@ -42,6 +42,17 @@ def told(event: journal.Event, *, actor: bool = True,
     return printable(line)
 
 
+def why_void(event: journal.Event) -> str:
+    """Why an undo, turn or game's end counts for nothing (journal.Turns.void), in words:
+    as `cwx log` and `cwx recap` say it."""
+    if event.undoes == event.id:
+        return "it names itself as what it undoes"
+    if event.undoes:
+        return "another undo came first, or what it undoes counts for nothing"
+    return "another end of that game came first" if events.kind(event.command).settles \
+        else "another turn of that draw came first"
+
+
 def actor_of(event: journal.Event) -> str:
     """Who an event is told as done by: its character, else its player (an adopt, an
     undo), else the GM (a line from before players were recorded)."""
