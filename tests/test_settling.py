@@ -290,3 +290,28 @@ def test_dice_added_to_the_campaign_are_a_gms_where_campaign_toml_names_gms(
     assert cwx(*advice[1:], cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0  # followed
     assert cwx("check", folder).status == 0
     assert sue.read_bytes() == before[1]
+
+
+def test_a_reveal_listing_a_guess_whose_line_comes_after_it_settles_nothing_of_it(
+        revealed: Path, tmp_path: Path) -> None:
+    """A reveal cannot settle a guess not yet made: one that lists a guess whose line only
+    comes after the reveal's (no clone wrote the reveal having it) is named, and the guess
+    counts nothing from it: it reached the GM after the reveal."""
+    folder = _copy(revealed, tmp_path)
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    at = next(n for n, line in enumerate(lines) if '"clock resolve --sealed"' in line)
+    guess = json.loads(lines[at])
+    reveal = json.loads(lines[-1])
+    path.write_text("\n".join([*lines[:at], *lines[at + 1:], lines[at]]) + "\n")
+    said = _said(folder)
+    assert said == [f"reveal {reveal['id'][:8]} settles guess {guess['id'][:8]}, but its "
+                    f"guess line ({len(lines)}) comes after it in the journal: a reveal "
+                    "cannot settle a guess not yet made: its experience is none the rules "
+                    "give (a reveal line written or copied by hand); `cwx undo "
+                    f"{reveal['id']}` takes it back"], said
+    logged = [text for text in cwx("log", cwd=folder, env={"COLUMNS": "400"}).stdout
+              .splitlines() if guess["id"][:8] in text]
+    assert "late: reached the GM after the reveal" in logged[0], logged
+    _followed(folder, said)
+    assert "xp = 0" in (folder / "kris.toml").read_text()

@@ -80,6 +80,7 @@ class Guess(Record):
     guess: int
     trait: str | None
     score: int | None
+    line: int = 0  # where it stands in the journal: a reveal before it cannot settle it
 
 
 class Board(Record):
@@ -142,7 +143,7 @@ def guess_of(event: journal.Event) -> Guess | None:
         return None
     assert isinstance(guess, int)
     return Guess(event.id, event.when, event.who, event.file, event.player, commitment, guess,
-                 trait, score)
+                 trait, score, event.line)
 
 
 def _whole(value: object, most: int) -> bool:
@@ -221,8 +222,8 @@ class Counting:
         settles only those a reveal taken back (`undone`) had settled, and after a reveal
         that stands, none. A line that shows no number settles none."""
         listed: dict[str, list[str]] = {}  # a reveal -> the guesses it lists
-        for guess, _, reveal, commitment in self.opened:
-            if commitment:
+        for guess, line, reveal, commitment in self.opened:
+            if commitment and not self._before(guess, line):
                 listed.setdefault(reveal, []).append(guess)
         settled: dict[str, str] = {}
         reopened: set[str] = set()
@@ -241,6 +242,13 @@ class Counting:
                 reopened.difference_update(took)
                 state[commitment] = None
         return settled, frozenset(reopened)
+
+    def _before(self, guess: str, line: int) -> bool:
+        """Whether a reveal at `line` lists `guess` before its guess line: no clone wrote
+        the reveal having the guess (git keeps each clone's lines in their order), so it
+        cannot have settled it."""
+        found = self.found.get(guess)
+        return found is not None and found.line > line
 
     def settled_on_another(self) -> list[tuple[int, str, Guess, str]]:
         """Each reveal (its line and id) that settles a guess made on another commitment
@@ -272,6 +280,10 @@ class Counting:
             listed.add((reveal, guess))
             if guess not in self.found:
                 said.append((line, reveal, guess, "no guess line in the journal made it"))
+            elif self._before(guess, line):
+                said.append((line, reveal, guess, f"its guess line ({self.found[guess].line}) "
+                             "comes after it in the journal: a reveal cannot settle a guess "
+                             "not yet made"))
             elif not commitment:
                 said.append((line, reveal, guess, "it shows no sealed number (no commitment "
                              "and nonce of one): only the reveal of the number a guess was "
