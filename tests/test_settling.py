@@ -176,8 +176,13 @@ def test_a_second_reveal_of_a_number_settles_nothing_and_a_late_guess_stays_late
                     "back"], said
     assert "1 reveal checked" not in cwx("clock", "verify", cwd=folder).stdout
     logged = [text for text in cwx("log", cwd=folder, env={"COLUMNS": "400"}).stdout
-              .splitlines() if "abcd0000" in text]
+              .splitlines() if "abcd0000  " in text]
     assert len(logged) == 1 and "late: reached the GM after the reveal" in logged[0], logged
+    revealing = [text for text in cwx("log", cwd=folder, env={"COLUMNS": "400"}).stdout
+                 .splitlines() if "clock reveal" in text]
+    assert "revealed 3, settled 1 guess " in revealing[0], revealing
+    assert f"revealed 3; settles nothing of guess abcd0000: reveal {reveal['id'][:8]} showed " \
+        "that number already: a number is revealed once" in revealing[1], revealing
     told = [text for text in cwx("recap", cwd=folder).stdout.splitlines() if "guesses" in text]
     assert len(told) == 2 and "late, counts for nothing" in told[1], told
     _followed(folder, said)

@@ -12,6 +12,7 @@ import typer
 
 from cwx.base import times
 from cwx.base.errors import BadValue
+from cwx.base.ink import plural
 from cwx.base.printable import printable
 from cwx.campaign import guesses
 from cwx.cli import progress
@@ -19,7 +20,7 @@ from cwx.cli.common import complete_characters, here
 from cwx.cli.output import NoPager, Utc, emit_parts
 from cwx.cli.pager import paged
 from cwx.cli.views import value_text
-from cwx.journal import events, history, story
+from cwx.journal import events, history, sealed, story
 from cwx.journal import lines as journal
 from cwx.journal.timeline import TICK, Skipped, Timeline
 from cwx.store import redo
@@ -180,11 +181,28 @@ def _outcome(event: journal.Event, kind: Any, order: Timeline, read: history.Jou
     void = guesses.why_void(board, event.id) if board is not None else None
     said = [void if void is not None else (kind.outcome or _succeeded)(event.result)
             if shown is None else f"late: {guesses.said_late(shown)}"]
+    if event.command == sealed.REVEALING:
+        said = [_revealed(event, read)]
     if (turned := turns.by(event.id)) is not None:
         said.append("turned to success" if turned else "turned to failure")
     if event.id in turns.undone():  # the first undo of it counts (and stands)
         said.append(f"undone by {min(turns.undos[event.id])[1][:8]}")
     return ", ".join(word for word in said if word) or "-"
+
+
+def _revealed(event: journal.Event, read: history.Journal) -> str:
+    """A reveal: its number, the guesses it settles as the board counts them (not as its
+    line lists them), and the first it lists in vain, as `cwx check` says it."""
+    count, vain = read.settles(event.id)
+    said = f"revealed {story.brief(event.result.get('target'))}"
+    if count:
+        said += f", settled {plural(count, 'guess')}"
+    if vain:
+        guess, why = vain[0]
+        more = f" (and {len(vain) - 1} more: `cwx check` names them)" if len(vain) > 1 \
+            else ""
+        said += f"; settles nothing of guess {guess[:8]}: {why}{more}"
+    return said
 
 
 def _succeeded(result: Mapping[str, Any]) -> str | None:

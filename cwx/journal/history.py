@@ -59,6 +59,7 @@ class Journal:
         self._guesses: sealed.Board | None = None
         self._late: dict[str, str] | None = None
         self._ends: ends.Ends | None = None
+        self._settles: dict[str, tuple[int, list[tuple[str, str]]]] | None = None
 
     def played(self, name: str | None = None, *, touching: bool = False,
                last: int | None = None, tick: Callable[[int], None] | None = None) -> Timeline:
@@ -141,6 +142,21 @@ class Journal:
             (line, reveal, guess.id, why) for line, reveal, guess, why in
             self._heard.counted_otherwise(undone, lambda asked: sealed.scores_held(
                 self.path, asked))]
+
+    def settles(self, reveal: str) -> tuple[int, list[tuple[str, str]]]:
+        """How many guesses the reveal `reveal` settles, as the board counts them, and each
+        guess it lists in vain with why (`cwx check`'s words), read once for every reveal."""
+        if self._settles is None:
+            board = self.guesses()
+            assert self._heard is not None
+            found: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+            for by in board.settled.values():
+                count, vain = found.get(by, (0, []))
+                found[by] = (count + 1, vain)
+            for _, by, guess, why in self._heard.settled_in_vain(self.undone()):
+                found.setdefault(by, (0, []))[1].append((guess, why))
+            self._settles = found
+        return self._settles.get(reveal, (0, []))
 
     def told(self, event: Event, *, actor: bool = True) -> str:
         """The event in words, as the recap and a commit message tell it."""
