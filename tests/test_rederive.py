@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import SUE, cwx, journal, saga
+from tests.helpers import SUE, cwx, followed, journal, saga
 
 
 def _append(folder: Path, **event: Any) -> None:
@@ -41,7 +41,7 @@ def test_a_resolve_whose_experience_the_rules_do_not_give_is_named(tmp_path: Pat
                                       "critical": True, "xp": 3, "xp_total": 1000},
             changes=[{"file": "kris.toml", "key": "xp", "from": 0, "to": 1000}])
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     ran = cwx("check", campaign)
     assert ran.status == 1
     said = ran.stdout
@@ -62,7 +62,7 @@ def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
             changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 10},
                      {"file": "bag.toml", "key": "reserve.white", "from": 10, "to": 0}])
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     said = _checked(campaign)
     assert said == [
         f"{campaign}/journal.jsonl:{line}: bag draw d1d1d1d1 changes sue.toml luck.white "
@@ -75,6 +75,32 @@ def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
     assert cwx("check", campaign).status == 0
 
 
+def test_a_reconcile_by_hand_never_follows_a_line_the_rules_do_not_give(
+        tmp_path: Path) -> None:
+    # As the hooks' reconcile after a merge: refused in one line naming the journal's line
+    # and the undo that settles it, no file changed; that undo, followed, settles it.
+    campaign = saga(tmp_path / "camp")
+    _append(campaign, id="d1d1d1d1d1d1d1d1", command="bag draw", who="Sue",
+            file="sue.toml", bag="bag.toml",
+            result={"color": "blue", "draws": ["red"], "success": False, "cancelled": False,
+                    "white_spent": False, "luck": {"white": 10, "black": 0},
+                    "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}},
+            changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 10},
+                     {"file": "bag.toml", "key": "reserve.white", "from": 10, "to": 0}])
+    line = _lines(campaign)
+    before = [(campaign / name).read_bytes() for name in ("sue.toml", "bag.toml")]
+    refused = cwx("reconcile", campaign)
+    assert refused.status == 2
+    assert f"journal.jsonl: the journal holds a line the rules do not give, which no file " \
+        f"is brought to, so cwx changed nothing: line {line}: bag draw d1d1d1d1 changes " \
+        "sue.toml luck.white 0 → 10" in refused.error
+    assert refused.error.endswith("`cwx undo d1d1d1d1` takes it back")
+    assert [(campaign / name).read_bytes() for name in ("sue.toml", "bag.toml")] == before
+    assert cwx("undo", "d1d1d1d1", cwd=campaign).status == 0
+    assert cwx("check", campaign).status == 0
+    assert [(campaign / name).read_bytes() for name in ("sue.toml", "bag.toml")] == before
+
+
 def test_an_undo_that_takes_back_another_change_is_named(tmp_path: Path) -> None:
     campaign = saga(tmp_path / "camp", kris="kris.toml")
     assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "Repair", "-c",
@@ -84,7 +110,7 @@ def test_an_undo_that_takes_back_another_change_is_named(tmp_path: Path) -> None
             undoes=resolved, result={},
             changes=[{"file": "kris.toml", "key": "xp", "from": 2, "to": 50}])
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert _checked(campaign) == [
         f"{campaign}/journal.jsonl:{line}: undo a0a0a0a0 does not take back what "
         f"{resolved[:8]} changed (an undo changes each key back by what it changed): a change "
@@ -103,7 +129,7 @@ def test_an_undo_or_redo_of_an_event_no_line_holds_gives_no_change(tmp_path: Pat
             undoes="eeeeeeeeeeeeeeee", result={"redo": True},
             changes=[{"file": "kris.toml", "key": "xp", "from": 1000, "to": 1007}])
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert _checked(campaign) == [
         f"{campaign}/journal.jsonl:{line - 1}: undo aaaabbbb changes kris.toml xp 0 → 1000; "
         "the rules give no change (it undoes ffffeeeeddddcccc, which no line of the journal "
@@ -135,7 +161,7 @@ def test_an_undo_names_an_earlier_line_or_counts_for_nothing(tmp_path: Path) -> 
                                       "critical": True, "xp": 6, "xp_total": 1000},
             changes=[{"file": "kris.toml", "key": "xp", "from": -1000, "to": 0}])
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert "xp = 0 " in (campaign / "kris.toml").read_text()  # the ledger holds neither
     ran = cwx("check", campaign)
     assert ran.status == 1
@@ -166,7 +192,7 @@ def test_a_retirement_sends_its_dice_to_the_reserve_and_nowhere_else(tmp_path: P
                      {"file": "sue.toml", "removed": True}])
     (campaign / "sue.toml").unlink()
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert _checked(campaign) == [
         f"{campaign}/journal.jsonl:{line}: retire dddd0000 changes mal.toml luck.white 0 → 2; "
         "the rules give no change: a change the rules do not give (a line no cwx wrote?); "
@@ -254,7 +280,7 @@ def test_a_resolve_played_with_a_score_the_ledger_did_not_hold_is_named(
     campaign = saga(tmp_path / "camp", kris="kris.toml")
     _resolve(campaign, "f0f0f0f0f0f0f0f0", 6, 5)  # Kris's Repair is 3: +2, not +5
     line = _lines(campaign)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert _checked(campaign) == [
         f"{campaign}/journal.jsonl:{line}: clock resolve f0f0f0f0 is played with kris.toml "
         "traits.Repair 6, where the ledger held 3 at its place in the journal, and never that "
@@ -270,7 +296,7 @@ def test_two_forged_ids_of_one_start_are_each_named_by_a_start_of_their_own(
     campaign = saga(tmp_path / "camp", kris="kris.toml")
     _resolve(campaign, "0000000011111111", 6, 5)
     _resolve(campaign, "0000000022222222", 5, 4, 5)
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     said = _checked(campaign)
     assert [line.rpartition("`cwx undo ")[2] for line in said] == [
         "000000001` takes it back", "000000002` takes it back"], said
@@ -286,14 +312,14 @@ def test_a_score_is_the_ledgers_at_the_resolves_place(tmp_path: Path) -> None:
     kris = campaign / "kris.toml"
     _resolve(campaign, "e0e0e0e0e0e0e0e0", 3, 2)  # Repair 3, as the sheet
     _resolve(campaign, "e1e1e1e1e1e1e1e1", 1, 0, 2, "Cook")  # Cook 1 before it is bought
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     assert cwx("clock", "resolve", "-T", 4, "-g", 4, "-t", "Tough", "-c", kris).status == 0
     assert cwx("xp", "spend", "-c", kris, "--new", "Cook").status == 0  # 12 of 2 + 10
     _resolve(campaign, "e2e2e2e2e2e2e2e2", 1, 0, 0, "Cook")  # after the purchase: right
     kris.write_text(kris.read_text().replace("Repair = 3", "Repair = 6"))
     assert cwx("adopt", kris).status == 0
     _resolve(campaign, "e3e3e3e3e3e3e3e3", 6, 5)  # after the adopt: right
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     said = _checked(campaign)
     assert len(said) == 1 and "clock resolve e1e1e1e1 is played with kris.toml " \
         "traits.Cook 1, where the ledger held 0" in said[0], said
@@ -309,7 +335,7 @@ def test_a_resolve_played_before_its_clone_pulled_a_raise_is_honest(tmp_path: Pa
     assert cwx("adopt", kris).status == 0
     _resolve(campaign, "c3c3c3c3c3c3c3c3", 3, 2)  # with the score before the raise
     _resolve(campaign, "c5c5c5c5c5c5c5c5", 5, 4, 2)  # with one never held
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     said = _checked(campaign)
     assert len(said) == 1 and "clock resolve c5c5c5c5 is played with kris.toml " \
         "traits.Repair 5, where the ledger held 4 at its place in the journal" in said[0], said
@@ -527,7 +553,7 @@ def test_a_making_the_rules_forbid_is_named_and_its_undo_gives_the_file_back(
     # Its undo takes the making back whole: the ledger holds Kris as played, and a
     # reconcile brings the file back to it.
     assert cwx("undo", "ad0ad0ad", cwd=campaign).status == 0
-    assert cwx("reconcile", campaign).status == 0
+    followed(campaign)
     sheet = (campaign / "kris.toml").read_text()
     assert "xp = 2" in sheet and "= 6" not in sheet
     assert "kris.toml" not in "\n".join(_checked(campaign))

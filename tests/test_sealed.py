@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cwx, journal, once
+from tests.helpers import cwx, followed, journal, once
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -136,7 +136,7 @@ def test_a_reveal_that_settles_a_guess_twice_or_a_guess_never_made_is_named(
     with open(path, "a") as journal:
         for line in (copied, never):
             journal.write(json.dumps(line, separators=(",", ":")) + "\n")
-    play(gm, "GM", "reconcile")  # as the hook does on the pull that brings them
+    followed(gm)
     checked = play(gm, "GM", "check", status=1)
     assert f"reveal eeeeeeee settles guess {reveal['result']['guesses'][0]['id'][:8]}, but " \
            f"reveal {reveal['id'][:8]} settled it already" in checked
@@ -185,7 +185,7 @@ def test_a_reveal_is_held_to_the_guess_lines_not_its_own_copy(
     entry.update(copy, xp_total=copy["xp"])
     reveal["changes"] = [{"file": "kris.toml", "key": "xp", "from": 0, "to": copy["xp"]}]
     path.write_text("\n".join([*lines[:-1], json.dumps(reveal)]) + "\n")
-    assert cwx("reconcile", folder).status == 0  # as the hook does on the pull
+    followed(folder)
     checked = cwx("check", folder)
     assert checked.status == 1
     assert f"journal.jsonl:{len(lines)}: reveal {reveal['id'][:8]} settles guess " \

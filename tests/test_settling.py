@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cwx, journal
+from tests.helpers import cwx, followed, journal
 from tests.test_sealed import _settled_in_one_folder
 
 
@@ -82,7 +82,7 @@ def test_a_resolve_listing_guesses_no_line_made_is_named(revealed: Path,
                    "success": False, "critical": False, "xp": 0, "xp_total": 0,
                    "guesses": [entry] * 3},
         "changes": [{"file": "kris.toml", "key": "xp", "from": 6, "to": 12}]})
-    assert cwx("reconcile", folder).status == 0  # as the hooks do on the pull
+    followed(folder)
     said = _said(folder)
     assert any("clock resolve f00d0000 settles guess feedface, but no guess line in the "
                "journal made it: its experience is none the rules give" in text
@@ -110,7 +110,7 @@ def test_a_resolve_settling_a_real_guess_without_its_number_is_named(
                                         "critical": False, "xp": 0,
                                         "guesses": reveal["result"]["guesses"]},
         "changes": [{"file": "kris.toml", "key": "xp", "from": 6, "to": 12}]})
-    assert cwx("reconcile", folder).status == 0
+    followed(folder)
     said = _said(folder)
     guess = reveal["result"]["guesses"][0]["id"]
     assert any(f"clock resolve f00d0000 settles guess {guess[:8]}, but it shows no sealed "
@@ -128,7 +128,7 @@ def test_a_guess_listed_twice_in_one_reveal_counts_once(revealed: Path,
     reveal["result"]["guesses"] *= 5
     reveal["changes"] = [{"file": "kris.toml", "key": "xp", "from": 0, "to": 30}]
     path.write_text("\n".join([*lines[:-1], json.dumps(reveal)]) + "\n")
-    assert cwx("reconcile", folder).status == 0
+    followed(folder)
     said = _said(folder)
     guess = reveal["result"]["guesses"][0]["id"]
     assert said.count(f"reveal {reveal['id'][:8]} settles guess {guess[:8]}, but it lists "
@@ -166,7 +166,7 @@ def test_a_second_reveal_of_a_number_settles_nothing_and_a_late_guess_stays_late
         revealed: Path, tmp_path: Path, player: str) -> None:
     folder = _copy(revealed, tmp_path)
     reveal = _late(folder, player)
-    assert cwx("reconcile", folder).status == 0
+    followed(folder)
     said = _said(folder)
     assert said == [f"reveal beef0000 settles guess abcd0000, but reveal {reveal['id'][:8]} "
                     "showed that number already: a number is revealed once, and a second "

@@ -243,7 +243,8 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
     """Bring every file of the campaign to its ledger value, as one change the ledger
     does not count; with `numbers_only` (after a merge) other values are left and named in
     `kept`. Refused, nothing changed, where the files would not then hold the campaign's
-    supply of dice (W9), or a value the ledger cannot settle alone."""
+    supply of dice (W9), or a value the ledger cannot settle alone, or where the journal
+    holds a line the rules do not give (`cwx check` names it)."""
     paths = [member.path for member in camp.members()]
     corrected: list[Corrected] = []
     refused: list[str] = []
@@ -274,8 +275,9 @@ def reconcile(open_: Opened, camp: Campaign, *, numbers_only: bool = False,
             raise RuleForbids("the ledger cannot settle this alone, so cwx changed nothing: "
                               + "; ".join(refused) + ". Edit the files as the table decides, "
                               "then cwx adopt them together", path=change.journal)
-        # After a merge (the hooks, sync): a line the rules do not give is never followed.
-        if numbers_only and corrected and (forged := _unruled(camp)):
+        # A line the rules do not give is never followed, by the hooks after a merge nor
+        # by hand: check names it, with the undo that settles it.
+        if corrected and (forged := _unruled(camp)):
             raise RuleForbids(f"the journal holds a line the rules do not give, which no file "
                               f"is brought to, so cwx changed nothing: line {forged[0].line}: "
                               f"{forged[0].message}", path=change.journal)
