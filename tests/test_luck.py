@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cwx, journal, saga
+from tests.helpers import cwx, journal, later, saga
 
 
 @pytest.fixture
@@ -224,10 +225,40 @@ def test_only_a_gm_campaign_toml_names_curses(table: Path) -> None:
     assert "Vic is no GM of this campaign (gm = ['GM']): only the GM curses (W6)" in ran.error
     assert cwx("luck", "curse", "-c", "sue", cwd=table, env={"CWX_PLAYER": "gm"}).status == 0
     cursed = journal(table)[-1]
+    copy = {**cursed, "id": "c0c0c0c0c0c0c0c0", "player": "Vic"}
+    with open(table / "journal.jsonl", "a") as lines:  # a second curse of it turns nothing
+        lines.write(json.dumps(copy) + "\n")
+    assert "only the GM curses" not in cwx("check", table).stdout
+    draw(table, "red")
+    drawn = journal(table)[-1]
     with open(table / "journal.jsonl", "a") as lines:
-        lines.write(json.dumps({**cursed, "id": "c0c0c0c0c0c0c0c0", "player": "Vic"}) + "\n")
+        lines.write(json.dumps({**copy, "id": "c0c0c0c0c0c0c0c1", "at": later(drawn["at"], 1),
+                                "result": {**cursed["result"], "turns": drawn["id"]}}) + "\n")
     checked = cwx("check", table)
     assert checked.status == 1
     assert "luck curse c0c0c0c0 is by Vic, no GM of the campaign (campaign.toml: gm = " \
         "['GM']): only the GM curses (W6)" in checked.stdout
     assert f"luck curse {cursed['id'][:8]} is by" not in checked.stdout
+
+
+def test_a_players_curse_check_names_is_taken_back_by_its_advice_as_the_gm(
+        table: Path) -> None:
+    """A curse by a player gm does not name, written past the refusal: check's advice,
+    followed by the GM (whose change it is not), takes it back; then check passes."""
+    settings = table / "campaign.toml"
+    supplied = journal(table)[-1]["player"]  # the table's adopt --supply: a GM's
+    settings.write_text(settings.read_text().replace(
+        "[campaign]\n", f'[campaign]\ngm = ["GM", {json.dumps(supplied)}]\n'))
+    draw(table, "red")
+    assert cwx("luck", "curse", "-c", "sue", cwd=table, env={"CWX_PLAYER": "GM"}).status == 0
+    path = table / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines[:-1], json.dumps(
+        {**json.loads(lines[-1]), "player": "Vic O'Neil"})]) + "\n")
+    checked = cwx("check", table)
+    assert checked.status == 1
+    advice = next(line for line in checked.stdout.splitlines() if "only the GM curses" in line)
+    followed = shlex.split(advice.rpartition("`cwx ")[2].partition("`")[0])
+    undone = cwx(*followed, cwd=table, env={"CWX_PLAYER": "GM"})
+    assert undone.status == 0, undone.stderr
+    assert cwx("check", table).status == 0 and held(table) == (1, 1)

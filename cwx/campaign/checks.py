@@ -373,7 +373,9 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                          "players, so no GM's: only a GM seals and reveals. `git log -S "
                          f"{event.id}` names the commit that brought it, for the table",
                          path=path, line=event.line) for event in heard.unnamed()]
-        bad += _cursed_by_a_player(path, cursing, heard.gms)
+        bad += _cursed_by_a_player(path, cursing, heard.gms,
+                                   counted[os.path.realpath(path)].turns
+                                   if home is not None else None)
         bad += supplying.said(path, counted[os.path.realpath(path)].turns.undone()
                               if home is not None else set())
         said += bad
@@ -404,13 +406,18 @@ class _Cursing:
             self.found.append(event._replace(result={}, changes=()))
 
 
-def _cursed_by_a_player(path: str, cursing: _Cursing,
-                        gms: tuple[str, ...] | None) -> list[CwxError]:
+def _cursed_by_a_player(path: str, cursing: _Cursing, gms: tuple[str, ...] | None,
+                        turns: journal.Turns | None) -> list[CwxError]:
+    """Each curse by a player gm does not name that counts (one undone, or another curse
+    of its draw came first of, turns nothing), with the undo that takes it back: the
+    player's change, so named with --player, which the GM who follows it needs."""
+    passed = turns.undone() | turns.void() if turns is not None else set()
     return [CwxError(f"{event.command[:40]} {event.id[:8]} is by {event.player[:40]}, no GM of "
                      f"the campaign (campaign.toml: gm = {list(gms or ())}): only the GM "
                      "curses (W6). If the table accepts it, add the player to gm; else `cwx "
-                     f"undo {event.id}` takes it back", path=path, line=event.line)
-            for event in cursing.found if event.player is not None]
+                     f"undo {event.id} {shlex.quote('--player=' + event.player)}` takes it back",
+                     path=path, line=event.line)
+            for event in cursing.found if event.player is not None and event.id not in passed]
 
 
 class _Supplying:
