@@ -24,7 +24,8 @@ def reconcile(
     """Set every file to its ledger value.
 
     Every key that differs from the ledger is set, as one change the ledger does not count
-    (after a git merge, say). Nothing to do changes nothing.
+    (after a git merge, say). Nothing to do changes nothing; while the journal holds a
+    line the rules do not give (cwx check names it), nothing is set: undo that line first.
 
     Example: cwx reconcile
     """
