@@ -219,3 +219,25 @@ def test_a_turn_pre_empted_counts_again_once_the_first_is_undone(tmp_path: Path)
 def _luck(folder: Path) -> tuple[int, int]:
     luck = tomllib.loads((folder / "sue.toml").read_text())["luck"]
     return luck["white"], luck["black"]
+
+
+def test_an_end_made_again_pre_empts_the_other_end_again(tmp_path: Path) -> None:
+    # Two clones ended one game; the first undone, the second counts; its redo pre-empts
+    # the second again. The sheets follow each step, and no die is lost or made.
+    folder = saga(tmp_path / "saga")
+    assert cwx("bag", "draw", "-c", "sue", "-C", "blue", "--drawn", "white", "--drawn",
+               "black", "--drawn", "red", "--keep-white", "--keep-black",
+               cwd=folder).status == 0
+    assert cwx("game", "end", "-c", "sue", cwd=folder).status == 0
+    first = journal(folder)[-1]
+    with open(folder / "journal.jsonl", "a") as lines:
+        lines.write(json.dumps({**first, "id": "e2e2e2e2e2e2e2e2", "player": "Bob",
+                                "at": first["at"][:-4] + "999Z"}) + "\n")
+    assert cwx("undo", first["id"], cwd=folder).status == 0
+    assert cwx("check", cwd=folder).status == 0 and _luck(folder) == (0, 0)
+    redone = cwx("undo", journal(folder)[-1]["id"], cwd=folder)
+    assert redone.status == 0, redone.stderr
+    assert "`game end` e2e2e2e2 by Sue counts for nothing again" in redone.stdout
+    assert cwx("check", cwd=folder).status == 0 and _luck(folder) == (0, 0)
+    told = [row for row in cwx("log", cwd=folder).stdout.splitlines() if "e2e2e2e2" in row]
+    assert "counts for nothing: another end of that game came first" in told[0]

@@ -982,6 +982,7 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
             _guess_still_open(journal_path, undoing.change)
         back = _take_back(change, camp, target, unruled=undoing.unruled)
         flips = _flips(change, camp, target)
+        _refused(change, camp, target, flips.followed)
         change.record(undid(undoing), who=target.who,
                       file=camp.named(target.file) if target.file else None,
                       bag=camp.named(target.bag) if target.bag else None,
@@ -1079,10 +1080,6 @@ def _flips(change: Change, camp: Campaign, target: journal.Event) -> _Flips:
                                systems.rules(ledger.values_of(loaded))(key))
         change.set(where, journal.split(key), value, correction=True)
         followed.append(Corrected(file, key, sheet, value))
-    for file in {camp.named(item.file) for item in followed}:
-        if problem := sheet_problem(change, file):
-            raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
-                              f"refuse ({problem.message})", path=file, key=problem.key)
     return _Flips(tuple(e for e in flipped if e.id in freed_ids),
                   tuple(e for e in flipped if e.id in voided_ids), tuple(followed))
 
@@ -1143,11 +1140,19 @@ def _take_back(change: Change, camp: Campaign, target: journal.Event, *,
                               key=step.key) from None
         change.set(file, key, back)
         restored.append(Corrected(step.file, step.key, current, back))
-    for file in {camp.named(c.file) for c in target.changes if c.key and not c.correction}:
+    return _TakenBack(restored, alone)
+
+
+def _refused(change: Change, camp: Campaign, target: journal.Event,
+             followed: Sequence[Corrected]) -> None:
+    """An undo that would leave a sheet the rules refuse is none: the sheets as it leaves
+    them, the turns and ends it frees (or pre-empts again) followed."""
+    files = {c.file for c in target.changes if c.key and not c.correction} | \
+        {item.file for item in followed}
+    for file in sorted(camp.named(name) for name in files):
         if problem := sheet_problem(change, file):
             raise RuleForbids(f"undoing `{target.command}` would leave a sheet the rules "
                               f"refuse ({problem.message})", path=file, key=problem.key)
-    return _TakenBack(restored, alone)
 
 
 def _apart(change: Change, camp: Campaign,
