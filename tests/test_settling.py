@@ -318,5 +318,7 @@ def test_a_reveal_listing_a_guess_whose_line_comes_after_it_settles_nothing_of_i
     logged = [text for text in cwx("log", cwd=folder, env={"COLUMNS": "400"}).stdout
               .splitlines() if guess["id"][:8] in text]
     assert "late: reached the GM after the reveal" in logged[0], logged
+    verified = cwx("clock", "verify", cwd=folder)
+    assert verified.status == 1 and "comes after it in the journal" in verified.stdout
     _followed(folder, said)
     assert "xp = 0" in (folder / "kris.toml").read_text()
