@@ -354,7 +354,7 @@ KINDS = ["edit", "delete", "swap", "twin", "move up", "commitment", "forge xp", 
          *(["name"] if KEYS else [])]
 
 
-@settings(max_examples=200 if FULL else 6,
+@settings(max_examples=300 if FULL else 6,
           phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 @given(kind=st.sampled_from(KINDS), data=st.data())
 def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
@@ -392,6 +392,7 @@ def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
         seen("a history made anew" if whole else "a commit of her own")
         _push(table, whole, sign=KEYS and data.draw(st.booleans(), label="signed by her"))
         check = ["check", *(["--signed"] if attack.signed else [])]
+        rewrite = not attack.ruled and not attack.signed
         for name in HONEST:
             clone = folder / name
             how = data.draw(st.sampled_from(["pull", "rebase", "sync"]), label=f"{name} takes")
@@ -400,9 +401,9 @@ def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
             assert refused or kept or _found_open(kind, followed, whole, how), (name, how, said)
             checked = cwx(*check, cwd=clone)
             assert checked.status == 1, (name, how, said, checked.stdout)
-            if not attack.ruled and not attack.signed:  # a rewrite: named by who made it
+            if rewrite:  # refused as it comes, and named by who made it
+                assert whole or (refused and "by Mallory <m@table>" in said), (name, how, said)
                 assert "by Mallory <m@table>" in checked.stdout, checked.stdout
-                assert whole or not refused or "by Mallory <m@table>" in said, said
             steps = _steps(said if refused and not whole else checked.stdout, journal)
             if not steps:
                 continue
@@ -414,11 +415,14 @@ def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
                     undone = cwx(*step[1:], cwd=clone, env=as_player(folder, name))
                     assert undone.status == 0, (step, undone.stderr)
             assert _sheets(clone) == honest, (name, how, said, checked.stdout, steps)
+            if steps[0][0] == "git":
+                assert (clone / "journal.jsonl").read_text() == journal
             again = cwx("check", cwd=clone)
             assert again.status == 0, (name, how, steps, again.stdout)
         if not whole or attack.ruled or attack.signed:
             fresh = cwx(*check, cwd=table.clone("fresh"))
             assert fresh.status == 1, fresh.stdout
+            assert whole or not rewrite or "by Mallory <m@table>" in fresh.stdout
 
 
 # ---------------------------------------------------------------- found, not mended yet
