@@ -68,7 +68,7 @@ demo: $(STAMP)
 
 # Compiled once here: with PYTHONDONTWRITEBYTECODE set, every run would compile cwx anew.
 # Then the random-play and kill tests at their full sizes (make test runs them smaller).
-FULL_TESTS := tests/test_group.py tests/test_git.py tests/test_reliability.py tests/test_bypost.py tests/test_colorwheel.py tests/test_tomledit.py tests/test_bad_input.py tests/test_play.py
+FULL_TESTS := tests/test_group.py tests/test_git.py tests/test_reliability.py tests/test_bypost.py tests/test_colorwheel.py tests/test_tomledit.py tests/test_bad_input.py tests/test_play.py tests/test_adversary.py
 bench: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py

@@ -354,6 +354,9 @@ KINDS = ["edit", "delete", "swap", "twin", "move up", "commitment", "forge xp", 
          *(["name"] if KEYS else [])]
 
 
+# Six attacks in `make test` (about a second of CPU each, after the table's build); `make
+# bench` (CWX_TEST_FULL=1) 300, every kind and way of taking it many times. A failure is
+# shrunk (an example is a few git commands), not explained (minutes of re-runs).
 @settings(max_examples=300 if FULL else 6,
           phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 @given(kind=st.sampled_from(KINDS), data=st.data())
