@@ -159,8 +159,9 @@ def _rewrite(kind: str, lines: list[str], data: st.DataObject) -> Attack:
             seconds = data.draw(st.integers(1, 10 ** 6), label="seconds")
             event["at"] = later(event["at"], seconds * data.draw(st.sampled_from([-1, 1])))
         else:
-            event["player"] = data.draw(st.sampled_from(["Mallory", "Alice", "GM"]).filter(
-                lambda name: name != event.get("player")), label="player")
+            event["player"] = data.draw(st.sampled_from(
+                [name for name in ("Mallory", "Alice", "GM") if name != event.get("player")]),
+                label="player")
         lines[at] = _line(event)
     elif kind == "delete":
         del lines[at]
@@ -400,7 +401,9 @@ def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
             clone = folder / name
             how = data.draw(st.sampled_from(["pull", "rebase", "sync"]), label=f"{name} takes")
             refused, kept, said = _taken(table, clone, how, whole, honest)
-            seen(f"{name}: {how}, {'refused' if refused else 'kept' if kept else 'taken'}")
+            outcome = "refused" if refused else "kept" if kept else "taken"
+            seen(f"{name}: {how}, {outcome}")
+            seen(f"{kind}: {outcome}")
             assert refused or kept or _found_open(kind, followed, whole, how), (name, how, said)
             checked = cwx(*check, cwd=clone)
             assert checked.status == 1, (name, how, said, checked.stdout)
