@@ -449,8 +449,6 @@ def _pushed_by_mallory(table: Table, *args: str) -> None:
         assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="found by the random adversary: the hooks correct "
-                   "nothing, so they never re-play the journal git brought with its sheets")
 def test_a_forged_line_pushed_with_the_sheets_that_follow_it_is_refused(table: Table) -> None:
     """Mallory appends a failed draw that moves a white from the reserve to Sue, makes the
     sheets follow, and pushes: the GM's pull (a fast-forward) takes it without a word."""
