@@ -225,8 +225,10 @@ def test_only_a_gm_campaign_toml_names_curses(table: Path) -> None:
     assert "Vic is no GM of this campaign (gm = ['GM']): only the GM curses (W6)" in ran.error
     assert cwx("luck", "curse", "-c", "sue", cwd=table, env={"CWX_PLAYER": "gm"}).status == 0
     cursed = journal(table)[-1]
-    copy = {**cursed, "id": "c0c0c0c0c0c0c0c0", "player": "Vic"}
-    with open(table / "journal.jsonl", "a") as lines:  # a second curse of it turns nothing
+    # A second curse of it, stamped after it (events of one moment go by their ids), turns
+    # nothing.
+    copy = {**cursed, "id": "c0c0c0c0c0c0c0c0", "player": "Vic", "at": later(cursed["at"], 1)}
+    with open(table / "journal.jsonl", "a") as lines:
         lines.write(json.dumps(copy) + "\n")
     assert "only the GM curses" not in cwx("check", table).stdout
     draw(table, "red")

@@ -14,6 +14,7 @@ moment), and the campaign's dice.
 
 from __future__ import annotations
 
+import array
 import bisect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -511,18 +512,23 @@ def markdown_lines(done: Recap) -> Iterator[str]:
                 _players(done.players), "")
     # Each actor's events (by the name shown: "The GM" for events of no file, or of
     # many), by their places in the list told: a name not a file's, as each event's
-    # words, is read again from the journal as it is written.
-    by_actor: dict[int, list[tuple[int, str | None]]] = {}
+    # words, is read again from the journal as it is written. Places alone, 4 bytes each:
+    # a long journal's recap holds no more than that while it is told.
+    by_actor: dict[int, array.array[int]] = {}
     shown: dict[tuple[str | None, str | None], int] = {}  # a file's character: its name's hash
     played: dict[str, set[str]] = {}  # the rules each file's characters played by
     voiding = {item.voided for item in done.told if item.voided}
     for item in done.told:
         if item.file and item.system and not item.aside:
             played.setdefault(item.file, set()).add(item.system)
+
+    def apart(item: Told) -> str | None:
+        """Two characters of one file (a same-name clash) are told apart by their rules."""
+        return item.system if len(played.get(item.file or "", ())) > 1 else None
+
     for number, item in enumerate(done.told):
         if not item.aside:
-            # Two characters of one file (a same-name clash) are told apart by their rules.
-            system = item.system if len(played.get(item.file or "", ())) > 1 else None
+            system = apart(item)
             # A file's character goes by its latest name, whatever each event called it:
             # one actor a file, not one a name (a clone's journal may give every event one).
             if item.named is None:
@@ -532,12 +538,13 @@ def markdown_lines(done: Recap) -> Iterator[str]:
             elif (actor := shown.get((item.file, system), 0)) == 0:
                 actor = shown[item.file, system] = hash(_actor_named(item.file, done.names,
                                                                      system))
-            by_actor.setdefault(actor, []).append((number, system))
+            by_actor.setdefault(actor, array.array("I")).append(number)
     adopts = {item.id: item for item in done.told if item.aside and item.id in voiding}
     for places in by_actor.values():
         header = False
-        for place, system in places:
+        for place in places:
             item = done.told[place]
+            system = apart(item)
             event = _again(done, item)
             if not header:
                 yield from (f"## {_actor(item, event, done.names, system)}", "",
