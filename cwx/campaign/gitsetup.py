@@ -27,6 +27,8 @@ HOOKS = {
     "post-rewrite": "after a rebase (git pull --rebase), reconcile the campaign with its ledger",
     "pre-commit": "check the campaign, so a merge finished by hand is caught",
     "post-commit": "remember the journal just committed as proven, so a rewrite of it is named",
+    "post-checkout": "after a rebase that makes no commit anew (git pull --rebase onto a "
+                     "history made anew), reconcile the campaign with its ledger",
 }
 # Python code the hooks run: cwx from the folder it is installed in (its own site, which
 # `-I` leaves out when it is the user's), after the interpreter's own, with nothing of
@@ -64,6 +66,11 @@ def hook_text(name: str) -> str:
     missing = (f'echo "cwx: the {name} hook found no cwx on this machine (reinstalled, or '
                f'moved?); install it and run cwx git setup again" >&2; exit {status}')
     lines = "\n".join(_runner(f'git hook {name} "$@"', missing))
+    if name == "post-checkout":
+        # Every checkout runs it; only one a rebase made (its third argument 1, git's
+        # rebase folder there) is cwx's, asked of the shell before a Python starts.
+        lines = ('[ "$3" = 1 ] && [ -d "$(git rev-parse --git-path rebase-merge)" ] || '
+                 f"exit 0\n{lines}")
     return f"""#!/bin/sh
 {HOOK_MARK}: {HOOKS[name]}.
 # Written by `cwx git setup`; run it again to refresh this file. cwx never changes a
@@ -272,8 +279,8 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
             f"`cwx git hook {name}` to reconcile (or check) this campaign")
     if shared:
         say(f"hooks come from {hooks} (core.hooksPath), which other repositories may share, "
-            "so cwx installed none there: have its post-merge, post-rewrite, pre-commit "
-            "and post-commit hooks run `cwx git hook NAME \"$@\"`")
+            "so cwx installed none there: have its post-merge, post-rewrite, post-checkout, "
+            "pre-commit and post-commit hooks run `cwx git hook NAME \"$@\"`")
     return Setup(root, written, kept)
 
 
@@ -301,7 +308,7 @@ def _write(open_: Callable[..., Any], camp: Campaign, attributes: str,
 def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: Say) -> None:
     """After a merge or rebase, each campaign of the clone reconciled with its ledger and
     the correction committed on its own; what a person must settle is said, never done."""
-    what = "rebase" if hook == "post-rewrite" else "merge"
+    what = "rebase" if hook in ("post-rewrite", "post-checkout") else "merge"
     # Where HEAD was before: git sets ORIG_HEAD at the start of every merge and rebase.
     before = run(clone, "rev-parse", "--verify", "--quiet", "ORIG_HEAD^{commit}")
     for folder in live_campaigns(clone, say):

@@ -43,6 +43,8 @@ def hook(name: str, args: Sequence[str]) -> int:
         note("a squash merge is not committed yet: after you commit it, run `cwx reconcile` "
              "(and commit that) if `cwx check` asks for it")
         return 0
+    if name == "post-checkout" and not _rebase_ends_here(clone, args):
+        return 0  # a checkout of one's own, or a rebase whose post-rewrite settles
     if name == "pre-commit":
         return _check_before_commit(clone)
     if name == "post-commit":
@@ -50,6 +52,23 @@ def hook(name: str, args: Sequence[str]) -> int:
     else:
         gitsetup.settle_after(changing, clone, name, note)
     return 0
+
+
+def _rebase_ends_here(clone: repo.Repository, args: Sequence[str]) -> bool:
+    """Whether this checkout is a rebase's, onto a history holding every commit of the
+    clone's it would make anew (git's fork point left none: a `git pull --rebase` onto a
+    history made anew): its list of commits to make is empty, so it ends with no commit
+    made and no post-rewrite hook. What it brought is settled here."""
+    if list(args[2:3]) != ["1"]:
+        return False  # a file checked out, not a branch
+    todo = os.path.join(repo.git_folder(clone), "rebase-merge", "git-rebase-todo")
+    try:
+        with open(todo, encoding="utf-8", errors="replace") as listed:
+            steps = [line.split()[0] for line in listed
+                     if line.strip() and not line.lstrip().startswith("#")]
+    except OSError:
+        return False
+    return all(step == "noop" for step in steps)
 
 
 def _check_before_commit(clone: repo.Repository) -> int:
