@@ -270,6 +270,20 @@ def _in_anothers_name(table: Table, data: st.DataObject) -> Attack:
                   ruled=False, signed=True)
 
 
+def _inserted(table: Table, data: st.DataObject) -> Attack:
+    """Mallory plays a turn the rules give, in her own name, with cwx itself, and puts its
+    line among the old ones: a new line where none may stand."""
+    mallory = table.folder / "mallory"
+    played = cwx("clock", "resolve", "-T", 6, "-g", 6, "-t", "run", "-c", "kris", cwd=mallory,
+                 env={"CWX_PLAYER": "Mallory", "CWX_NO_SYNC": "1"})
+    assert played.status == 0, played.stderr
+    lines = (mallory / "journal.jsonl").read_text().splitlines(keepends=True)
+    lines.insert(data.draw(st.integers(0, len(lines) - 2), label="to"), lines.pop())
+    subprocess.run(["git", "checkout", "--quiet", "--", *SHEETS], cwd=mallory, check=True,
+                   env=table.env)
+    return Attack(lines, ruled=False, signed=False)
+
+
 def _follow(table: Table) -> None:
     """Mallory makes her sheets add up to her journal: reconciled in a copy out of git
     (her clone's own cwx would name the rewrite), then copied back."""
@@ -349,8 +363,8 @@ def _found_open(kind: str, followed: bool, whole: bool, how: str) -> bool:
     return (kind.startswith("forge") and followed) or kind == "name"
 
 
-KINDS = ["edit", "delete", "swap", "twin", "move up", "commitment", "forge xp", "forge dice",
-         *(["name"] if KEYS else [])]
+KINDS = ["edit", "delete", "swap", "twin", "move up", "insert", "commitment", "forge xp",
+         "forge dice", *(["name"] if KEYS else [])]
 
 
 # Six attacks in `make test` (about a second of CPU each, after the table's build); `make
@@ -361,13 +375,14 @@ KINDS = ["edit", "delete", "swap", "twin", "move up", "commitment", "forge xp", 
 @given(kind=st.sampled_from(KINDS), data=st.data())
 def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
         tmp_path_factory: pytest.TempPathFactory, kind: str, data: st.DataObject) -> None:
-    """Mallory rewrites the past (edit, delete, swap, repeat an id, move up, replace a
-    commitment) or forges (a change the rules do not give, a turn in another's name),
-    her sheets made to follow or not, and pushes it in a commit of her own or as a history
-    made anew. Each honest clone takes it by a pull, a rebase or `cwx sync`: it is refused
-    or its sheets never follow it; check (--signed, for a name) names it there and in a
-    fresh clone (of a history made anew, where the rules alone can tell); the next step
-    it gives, followed, brings the clone back to the honest sheets."""
+    """Mallory rewrites the past (edit, delete, swap, repeat an id, move up, insert a new
+    line among the old, replace a commitment) or forges (a change the rules do not give, a
+    turn in another's name), her sheets made to follow or not, and pushes it in a commit
+    of her own or as a history made anew. Each honest clone takes it by a pull, a rebase
+    or `cwx sync`: it is refused or its sheets never follow it; check (--signed, for a
+    name) names it there and in a fresh clone (of a history made anew, where the rules
+    alone can tell); the next step it gives, followed, brings the clone back to the
+    honest sheets."""
     seen(kind)
     folder = tmp_path_factory.mktemp("adv")
     with pytest.MonkeyPatch.context() as patch:
@@ -382,6 +397,8 @@ def test_a_random_attack_by_a_clone_with_push_access_is_refused_or_named(
             attack = _in_anothers_name(table, data)
         elif kind.startswith("forge"):
             attack = _forged(kind, lines, data, mallory)
+        elif kind == "insert":
+            attack = _inserted(table, data)
         elif kind == "commitment":
             attack = _commitment(lines, data, _value(mallory, "kris.toml", "xp"))
         else:
@@ -539,4 +556,34 @@ def test_a_seal_forged_over_a_waiting_guess_is_taken_back_the_guess_kept(table: 
         checked.stdout
     undone = cwx("undo", "5e" * 8, cwd=gm, env=as_player(table.folder, "gm"))
     assert undone.status == 0, undone.stderr
+    assert cwx("check", cwd=gm).status == 0
+
+
+def test_a_line_put_among_the_proven_by_a_history_made_anew_is_refused(table: Table) -> None:
+    """Mallory plays a turn the rules give, in her own name, puts its line among the old
+    ones, and force-pushes one commit holding it all, signed by her where keys are listed
+    (each commit of it extends its parent): the GM's `cwx sync` stops on it, naming her,
+    before the sheets follow; check names it; the step it gives takes the GM back."""
+    gm, mallory = table.folder / "gm", table.folder / "mallory"
+    honest, journal = _sheets(gm), (gm / "journal.jsonl").read_text()
+    played = cwx("clock", "resolve", "-T", 6, "-g", 6, "-t", "run", "-c", "kris", cwd=mallory,
+                 env={"CWX_PLAYER": "Mallory", "CWX_NO_SYNC": "1"})
+    assert played.status == 0, played.stderr
+    lines = (mallory / "journal.jsonl").read_text().splitlines(keepends=True)
+    lines.insert(3, lines.pop())
+    (mallory / "journal.jsonl").write_text("".join(lines))
+    table.git(mallory, "checkout", "--quiet", "--", *SHEETS)
+    table.git(mallory, "checkout", "--quiet", "--orphan", "anew")
+    _push(table, False, sign=KEYS)
+    synced = cwx("sync", cwd=gm, env=as_player(table.folder, "gm"))
+    said = synced.stdout + synced.stderr
+    assert synced.status == 2 and "by Mallory <m@table>" in said, said
+    assert "put a new line before line 4" in said, said
+    assert _sheets(gm) == honest
+    checked = cwx("check", cwd=gm)
+    assert checked.status == 1 and "by Mallory <m@table>" in checked.stdout, checked.stdout
+    steps = _steps(said, journal)
+    assert steps and steps[0][0] == "git", said
+    table.git(gm, *steps[0][1:])
+    assert _sheets(gm) == honest and (gm / "journal.jsonl").read_text() == journal
     assert cwx("check", cwd=gm).status == 0

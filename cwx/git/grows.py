@@ -17,7 +17,7 @@ import hashlib
 import os
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO
 
 from cwx.base.errors import Conflict, CwxError
@@ -63,8 +63,10 @@ class Rewrite(Record):
                 if self.how == "repeated" else f"put a new line before line {self.line} "
                 if self.how == "preceded" else f"{self.how} line {self.line} ")
         # A line put before an old one leaves it whole: why that is a rewrite is said.
-        why = " (a commit that merges nothing adds its lines after the old)" \
-            if self.how == "preceded" else ""
+        why = "" if self.how != "preceded" else \
+            " (a history that leaves out the commit it was proven at adds its lines after " \
+            "those the table had)" if self.proven else \
+            " (a commit that merges nothing adds its lines after the old)"
         if not self.commit:
             return f"the journal here {what}of the journal as the last commit " \
                 f"({self.parent[:12]}) has it{why}"
@@ -363,16 +365,80 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
         if _held_still(clone, path, kept, gap, now, head, read):
             return None  # kept as proven: HEAD holds it again once merged or committed
         return _breaker(clone, path, kept, gap, head)
+    if kept is not None and (shared := _shared(clone, path, kept, now, head, read)):
+        gap = _stands_before(now, shared, kept.form)
+        if gap is not None:
+            return _breaker(clone, path, kept, gap, head,
+                            lambda made: _stands_before(made, shared, kept.form) is not None)
     if whole:
         seen.remember(clone, path, seen.Seen(head, blob, now))
     return None
 
 
-def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) -> Rewrite:
+def _shared(clone: Repository, path: str, kept: Seen, now: bytes, head: str,
+            read: Blobs) -> set[bytes]:
+    """Where HEAD's journal (`now`, as digests) holds every line this clone had proven, in
+    order, with a new line among them, and HEAD's history does not hold the commit that
+    proved them (a history made anew, or a rebase of the clone's own commits): the proven
+    lines the table had too (as digests), before which no new line may stand. Only the
+    clone's own lines, never pushed nor fetched, are made anew after the table's new ones
+    (a rebase); a merge interleaves two clones' lines, but a merge holds the proven commit.
+    None needed (empty) otherwise."""
+    if now.startswith(kept.form) or repo.run(clone, "merge-base", "--is-ancestor",
+                                              kept.commit, head).returncode == 0:
+        return set()
+    from cwx.git import seen
+
+    shared: set[bytes] = set()
+    for base in _shared_bases(clone, kept.commit):
+        held = kept.form if base == kept.commit else \
+            seen.form(read(blob_ids(clone, [base], path).get(base, "")))
+        shared.update(journal.git_lines(held))
+    return shared
+
+
+def _shared_bases(clone: Repository, commit: str) -> list[str]:
+    """The latest commits of `commit`'s history the table had too: those a remote's branch
+    held as this clone last fetched or pushed it, or once did (its reflog). Where no
+    remote's branch is known, or the commit is gone, all of it counts as shared."""
+    if not _holds(clone, commit):
+        return [commit]
+    refs = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/remotes/")
+    held: set[str] = set()
+    for ref in refs.stdout.decode("utf-8", "surrogateescape").split():
+        logged = repo.run(clone, "reflog", "show", "--format=%H", ref, "--")
+        held.update(logged.stdout.decode().split())
+        now = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        held.update(now.stdout.decode().split())
+    held = {name for name in held if re.fullmatch("[0-9a-f]{40,64}", name)}
+    if not held:
+        return [commit]
+    # The best common ancestors of the commit and all of them at once (git's merge-base
+    # of one commit and a merge of the others).
+    bases = repo.run(clone, "merge-base", "--all", commit, *sorted(held))
+    return bases.stdout.decode().split() if bases.returncode == 0 else []
+
+
+def _stands_before(made: bytes, shared: set[bytes], proven: bytes) -> Break | None:
+    """The first shared line (numbered as the `proven` journal has it) that a line new to
+    it stands before, in a journal `made` (as digests)."""
+    had = {line: number for number, line in enumerate(journal.git_lines(proven), 1)}
+    new_seen = False
+    for line in journal.git_lines(made):
+        if line not in had:
+            new_seen = True
+        elif new_seen and line in shared:
+            return Break(had[line], "preceded")
+    return None
+
+
+def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str,
+             breaks: Callable[[bytes], bool] | None = None) -> Rewrite:
     """Who broke the journal this clone had proven: the first commit (oldest first) of
     HEAD's history, past the proven one, whose journal changes, repeats or moves a proven
     line, or leaves out the broken one while holding a later one (it rewrote the history,
-    a commit anew in its committer's name); else HEAD, moved onto a history without it."""
+    a commit anew in its committer's name), or (`breaks`, given a journal as digests) as
+    that says; else HEAD, moved onto a history without it."""
     from cwx.git import seen
 
     had = kept.commit if _holds(clone, kept.commit) else None
@@ -385,7 +451,8 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str) ->
     try:
         for commit in listed:
             made = seen.form(read(blobs_of.get(commit, "")))
-            if _breaks(journal.git_lines(made), at, ids, gap):
+            if breaks(made) if breaks is not None else \
+                    _breaks(journal.git_lines(made), at, ids, gap):
                 own = extends(kept.form, made)  # what this commit did, if it says more
                 said = own if own is not None and own.how != "removed" else gap
                 return Rewrite(commit, kept.commit, _author(clone, commit), said.line,
