@@ -357,10 +357,8 @@ def _steps(said: str, honest: str) -> list[list[str]]:
 
 def _found_open(kind: str, followed: bool, whole: bool, how: str) -> bool:
     """What this test found taken without a word, its sheets following, and not mended yet
-    (check names each; the tests marked xfail below reproduce them): a forged line git
-    brings with the sheets that follow it; a turn in another's name the rules give, where
-    keys are listed."""
-    return (kind.startswith("forge") and followed) or kind == "name"
+    (check names each; the tests marked xfail below reproduce them): none now."""
+    return False
 
 
 KINDS = ["edit", "delete", "swap", "twin", "move up", "insert", "commitment", "forge xp",
@@ -491,21 +489,54 @@ def test_a_forged_line_pushed_with_the_sheets_that_follow_it_is_refused(table: T
 
 
 @pytest.mark.skipif(not KEYS, reason="ssh-keygen (OpenSSH) is not installed")
-@pytest.mark.xfail(strict=True, reason="found by the random adversary: sync proves the "
-                   "journal as `check` does, which trusts names; only `check --signed` names it")
 def test_a_turn_in_anothers_name_is_refused_by_sync_where_keys_are_listed(
         table: Table) -> None:
-    """Mallory plays a turn the rules give in Alice's name, unsigned, and pushes: the GM's
-    `cwx sync` takes it, says all is valid, and the sheets follow."""
+    """Mallory plays a turn the rules give in Alice's name, unsigned, and pushes it with the
+    sheets that follow: the GM's `cwx sync` stops on the line, naming the commit and who
+    made it, and the step it gives takes the GM back to the honest sheets."""
     gm, mallory = table.folder / "gm", table.folder / "mallory"
-    honest = _sheets(gm)
+    honest, journal = _sheets(gm), (gm / "journal.jsonl").read_text()
     played = cwx("clock", "resolve", "-T", 6, "-g", 6, "-t", "run", "-c", "kris", cwd=mallory,
                  env={"CWX_PLAYER": "Alice", "CWX_NO_SYNC": "1"})
     assert played.status == 0, played.stderr
     _pushed_by_mallory(table, "push", "--quiet")
     synced = cwx("sync", cwd=gm, env=as_player(table.folder, "gm"))
+    said = synced.stdout + synced.stderr
+    assert synced.status == 2 and "cwx reconciled nothing" in said, said
+    assert "names Alice, but arrived in commit" in said and "unsigned (by Mallory" in said
+    assert "pushed" not in synced.stdout
     assert cwx("check", "--signed", cwd=gm).status == 1  # named, once asked
-    assert synced.status == 2 or _sheets(gm) == honest
+    again = cwx("sync", cwd=gm, env=as_player(table.folder, "gm"))  # never built on
+    assert again.status == 2 and "names Alice" in again.stderr, again.stderr
+    steps = _steps(said, journal)
+    assert steps and steps[0][0] == "git", said
+    table.git(gm, *steps[0][1:])
+    assert _sheets(gm) == honest and (gm / "journal.jsonl").read_text() == journal
+    assert cwx("check", "--signed", cwd=gm).status == 0
+
+
+@pytest.mark.skipif(not KEYS, reason="ssh-keygen (OpenSSH) is not installed")
+def test_a_turn_in_anothers_name_is_refused_by_the_hook_where_keys_are_listed(
+        table: Table) -> None:
+    """Alice's own turn, signed, is taken by the GM's plain `git pull`; then Mallory's turn
+    in Alice's name, unsigned, her sheets not following: the post-merge hook names it and
+    reconciles nothing, so the GM's sheets stay as the ledger had them."""
+    gm, mallory = table.folder / "gm", table.folder / "mallory"
+    play(table.folder, "alice", "clock", "resolve", "-T", 6, "-g", 5, "-t", "run", "-c", "kris")
+    play(table.folder, "alice", "sync")
+    pulled = table.git(gm, "pull", "--quiet", "--no-rebase")
+    assert "cwx reconciled nothing" not in pulled.stderr, pulled.stderr
+    table.git(mallory, "pull", "--quiet", "--no-rebase")
+    honest = _sheets(gm)
+    played = cwx("clock", "resolve", "-T", 6, "-g", 6, "-t", "run", "-c", "kris", cwd=mallory,
+                 env={"CWX_PLAYER": "Alice", "CWX_NO_SYNC": "1"})
+    assert played.status == 0, played.stderr
+    table.git(mallory, "checkout", "--quiet", "--", *SHEETS)
+    _pushed_by_mallory(table, "push", "--quiet")
+    pulled = table.git(gm, "pull", "--quiet", "--no-rebase")
+    assert "cwx reconciled nothing" in pulled.stderr and "names Alice" in pulled.stderr, \
+        pulled.stderr
+    assert _sheets(gm) == honest
 
 
 def test_a_history_made_anew_taken_by_pull_rebase_is_refused(table: Table) -> None:

@@ -337,13 +337,11 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
     """One campaign (`folder`, from the clone's top) settled after a merge or rebase, as
     the hooks do (`cwx sync` does it itself in a clone without them); nothing is, when
     what git brought since `before` rewrote the journal (grows.py)."""
-    from cwx.campaign import accounts, guesses
+    from cwx.campaign import accounts
     from cwx.campaign.folder import Campaign
-    from cwx.git import grows
 
     where = os.path.join(clone.top, folder)
-    if refused := grows.refusal(clone, folder, before, what) or \
-            guesses.refusal(where, what, before):
+    if refused := refusal(clone, folder, before, what):
         say(refused)
         return
     if waiting := _not_now(clone, folder):
@@ -362,6 +360,25 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
         say(f"after the {what}, {', '.join(kept)} differ from the ledger, as the merge "
             "was settled: cwx leaves them as they are. `cwx adopt` the file if that "
             "is the table's choice, or `cwx reconcile` to take the ledger's")
+
+
+def refusal(clone: Repository, folder: str, before: str | None, what: str) -> str | None:
+    """Why the campaign at `folder` (from the clone's top) is not settled after a merge,
+    pull or rebase that moved HEAD from `before`: it brought a rewrite of the journal
+    (grows.py), lost a guess this clone made (guesses.py), or, where players' keys are
+    listed, a line not signed by its player's key (keyring.py). Where it is refused, the
+    journal this clone had proven stays the one it proves, so the step back is clean."""
+    from cwx.campaign import guesses
+    from cwx.git import grows, keyring, seen
+
+    path = os.path.join(folder, "journal.jsonl") if folder not in ("", ".") else "journal.jsonl"
+    had = seen.recalled(clone, path)
+    refused = grows.refusal(clone, folder, before, what) or \
+        guesses.refusal(os.path.join(clone.top, folder), what, before) or \
+        keyring.refusal(clone, folder, before, what)
+    if refused and had is not None and seen.recalled(clone, path) != had:
+        seen.remember(clone, path, had)
+    return refused
 
 
 def journal_beside(path: str, base: str = ".") -> str:

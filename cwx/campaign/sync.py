@@ -52,6 +52,7 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     # A history that rewrote the journal this clone had (however HEAD came onto it) is
     # never built on nor shared: stopped before anything is committed.
     grows.refuse_rewritten(share.root, "cwx sync", "would share turns on a rewritten journal")
+    _refuse_unsigned(share)
     committed, subject = send(camp, share, message, say)
     if share.where is None:
         say((f"no remote: committed {committed} here only" if committed else
@@ -62,6 +63,20 @@ def sync(open_: Callable[..., Any], camp: Campaign, message: str | None, say: Sa
     again, report = push(open_, share, say)
     return Synced(_now_called(share.clone, committed), subject, pulled + again,
                   share.where.name, _checked(share.root, say, report))
+
+
+def _refuse_unsigned(share: Sharing) -> None:
+    """Where players' keys are listed, a journal holding a line new since the one this
+    clone last proved that is not signed by its player's key (a pull refused it) is never
+    built on nor shared."""
+    from cwx.git import keyring, seen
+
+    path = os.path.join(share.folder, journal.NAME) if share.folder != "." else journal.NAME
+    kept = seen.recalled(share.clone, path)
+    if kept is None or kept.commit == _head_of(share.clone, "HEAD"):
+        return
+    if refused := keyring.refused_since(share.clone, path, kept.commit):
+        raise Conflict(refused, path=share.clone.top)
 
 
 class Sharing(Record):
@@ -406,8 +421,6 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     `sign`), then the settlement (the hooks', or cwx's own): the number of commits
     brought in; a conflict stops it with the next step. `routine` hears the steps that
     change nothing (else `say` does)."""
-    from cwx.campaign import guesses
-
     routine = routine or say
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
            where.branch).returncode == 2:
@@ -421,8 +434,7 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
     done = run(clone, *sign, "pull", f"--{how}",
                *(["--no-edit", "--ff"] if how == "no-rebase" else []), "--autostash",
                "--quiet", where.remote, where.branch)
-    refused = grows.refusal(clone, folder, mine, "pull") or guesses.refusal(
-        os.path.join(clone.top, folder), "pull", mine) if done.returncode == 0 else None
+    refused = gitsetup.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
     from cwx.base.hints import typed
 
     stages = _unmerged(clone) if done.returncode != 0 else {}

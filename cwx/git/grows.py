@@ -370,9 +370,18 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
         if gap is not None:
             return _breaker(clone, path, kept, gap, head,
                             lambda made: _stands_before(made, shared, kept.form) is not None)
-    if whole:
+    if whole and (kept is None or not _unsigned_since(clone, path, kept.commit)):
         seen.remember(clone, path, seen.Seen(head, blob, now))
     return None
+
+
+def _unsigned_since(clone: Repository, path: str, commit: str) -> bool:
+    """Whether, where players' keys are listed, HEAD's journal holds a line new since the
+    proven one (at `commit`) not signed by its player's key: it is never proven, so the
+    step back a refusal gives stays clean, and sync stays refused until it is taken."""
+    from cwx.git import keyring
+
+    return bool(keyring.unsigned_since(clone, path, commit))
 
 
 def _shared(clone: Repository, path: str, kept: Seen, now: bytes, head: str,

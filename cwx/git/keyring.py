@@ -155,9 +155,31 @@ def unsigned(clone: Repository, path: str,
     if not arrived:
         return 0, [], [], False
     found_ring = ring(clone, path, settings, {commit for _, commit in arrived})
+    found = _judged(found_ring, [(number, line, commit) for number, (line, commit)
+                                 in enumerate(arrived, 1)])
+    ever = any(held.keys for held in found_ring.held.values())
+    return len(arrived), found, found_ring.unheld, ever
+
+
+def brought_unsigned(clone: Repository, path: str, settings: str,
+                     before: str) -> list[Unsigned]:
+    """The lines of HEAD's journal that the journal at `before` did not hold (what a pull
+    brought), each with the first commit HEAD's history past `before` added it in, that
+    are not signed by the key in force for their player: only those commits' signatures
+    are verified (and those of campaign.toml's changes, which decide the keys)."""
+    arrived = signing.arrivals_since(clone, path, before)
+    if not arrived:
+        return []
+    found_ring = ring(clone, path, settings, {commit for _, _, commit in arrived})
+    return _judged(found_ring, arrived)
+
+
+def _judged(found_ring: Ring, arrived: list[tuple[int, bytes, str]]) -> list[Unsigned]:
+    """Of the `arrived` lines (their number in HEAD's journal, the line, the commit it
+    arrived in), those not signed by the key in force for their player when it arrived."""
     found: list[Unsigned] = []
     order = {commit: place for place, commit in enumerate(found_ring.held)}  # the walk's
-    for number, (line, commit) in enumerate(arrived, 1):
+    for number, line, commit in arrived:
         player = history.player_of(line)
         status, key, author = found_ring.signatures.get(commit, ("N", None, "someone"))
         held = held_at(found_ring, commit)
@@ -193,8 +215,7 @@ def unsigned(clone: Repository, path: str,
         else:
             why = f"signed by {by}'s key"
         found.append(Unsigned(number, player, commit, why))
-    ever = any(held.keys for held in found_ring.held.values())
-    return len(arrived), found, found_ring.unheld, ever
+    return found
 
 
 class Held(Record):
@@ -604,3 +625,81 @@ def _verified(clone: Repository, commits: list[str],
             number.isdigit() and int(number) < len(keys) else None
         found[commit] = (status, key, printable(author))
     return found
+
+
+# ---------------------------------------------------------------- after a pull
+
+
+def refusal(clone: Repository, folder: str, before: str | None, what: str) -> str | None:
+    """Why the campaign at `folder` (from the clone's top) is not settled after a merge,
+    pull or rebase that moved HEAD from `before`, where it lists players' keys: a line it
+    brought not signed by the key in force for the player it names (unsigned_since)."""
+    if not before:
+        return None
+    path = os.path.join(folder, "journal.jsonl") if folder not in ("", ".") else "journal.jsonl"
+    found = unsigned_since(clone, path, before)
+    return _refused(found, before, f"after the {what}, {_REFUSED}") if found else None
+
+
+def unsigned_since(clone: Repository, path: str, before: str) -> list[Unsigned]:
+    """Where the campaign whose journal is at `path` (from the clone's top) lists players'
+    keys (at HEAD or at `before`): the lines HEAD's journal holds and `before`'s did not
+    that are not signed by the key in force for the player each names, as `cwx check
+    --signed` proves them; none where there is nothing to verify by (no keys, no
+    ssh-keygen). Only the commits new since `before` are verified, and the answer is kept
+    for the two commits, so the hook, sync and check verify once."""
+    import shutil
+
+    if shutil.which("ssh-keygen") is None:
+        return []
+    top = os.path.dirname(os.path.join(clone.top, path))
+    settings = os.path.join(os.path.dirname(path), "campaign.toml")
+    shown = repo.run(clone, "cat-file", "blob", f"{before}:{settings}")
+    if not signing.listed_in(top) and not (shown.returncode == 0 and
+                                           signing.listed(shown.stdout, settings)[0]):
+        return []
+    head = repo.run(clone, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    kept = repo.kept_file(clone, "brought-signed", _RULES, before.encode(), head.stdout,
+                          path.encode("utf-8", "surrogateescape"))
+    told = repo.read_kept(kept)
+    if isinstance(told, list) and all(isinstance(item, list) and len(item) == 4 and
+                                      isinstance(item[0], int) and
+                                      all(isinstance(x, str) for x in item[1:])
+                                      for item in told):
+        return [Unsigned(line, player or None, commit, why)
+                for line, player, commit, why in told]
+    try:
+        found = brought_unsigned(clone, path, settings, before)
+    except CwxError:
+        return []
+    repo.keep(kept, [[item.line, item.player or "", item.commit, item.why] for item in found])
+    return found
+
+
+def refused_since(clone: Repository, path: str, proven: str) -> str | None:
+    """What `cwx sync` says before it shares anything, where HEAD's journal holds a line
+    new since the one this clone last proved (at `proven`) that is not signed by its
+    player's key: it stays refused until the clone steps back, however often asked."""
+    found = unsigned_since(clone, path, proven)
+    return _refused(found, proven, f"cwx sync would share turns on it, so {_REFUSED}",
+                    "back to the journal it last proved (a turn committed since is left "
+                    "out: play it again)") if found else None
+
+
+_REFUSED = "cwx reconciled nothing:"  # grows.REFUSED, which sync looks for in a hook's note
+
+
+def _refused(found: list[Unsigned], before: str, opening: str,
+             back: str = "back to before it came (your own commits kept)") -> str:
+    from cwx.base.printable import printable
+
+    first = found[0]
+    who = f"names {first.player}" if first.player else "names no player"
+    where = f"commit {first.commit[:12]}" if first.commit else "no commit past it"
+    more = f" (and {len(found) - 1} more line(s) it brought so)" if len(found) > 1 else ""
+    return printable(
+        f"{opening} line {first.line} of the journal {who}, but arrived "
+        f"in {where}, {first.why}{more}: where campaign.toml lists players' keys, a turn "
+        "counts only in a commit signed by its player's key. Next: `git reset --keep "
+        f"{before[:12]}` takes this clone {back}; `cwx check --signed` names the line in "
+        "every clone that has it, until the table takes it out of its history")

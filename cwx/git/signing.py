@@ -209,26 +209,52 @@ def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     head_blob = grows.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
     if not head_blob:
         return []
-    listed = list(grows.walked(clone, path, None))
-    blobs_of = grows.blob_ids(clone, sorted({c for commit, parents in listed
-                                                for c in (commit, *parents)}), path)
     read = grows.Blobs(clone)
-    first: dict[bytes, str] = {}
     try:
-        wanted = set(journal.git_lines(read(head_blob)))
-        for commit, parents in listed:
-            new = read(blobs_of.get(commit, ""))
-            olds = [read(blobs_of.get(parent, "")) for parent in parents]
-            if len(olds) == 1 and new.startswith(olds[0]) and olds[0].endswith(b"\n"):
-                added = journal.git_lines(new[len(olds[0]):])
-            else:
-                had = {line for old in olds for line in journal.git_lines(old)}
-                added = [line for line in journal.git_lines(new) if line not in had]
-            for line in added:
-                if line in wanted and line not in first:
-                    first[line] = commit
         lines = journal.git_lines(read(head_blob))
+        first = _first_added(clone, path, None, set(lines), read)
     finally:
         read.close()
     return [(line, first.get(line, "")) for line in lines]
 
+
+def arrivals_since(clone: Repository, path: str, before: str) -> list[tuple[int, bytes, str]]:
+    """Each line of HEAD's journal that the journal at `before` did not hold (what a pull
+    brought): its number, the line, and the first commit (oldest first) of HEAD's history
+    past `before` that added it ("" where none did). Only that history is read."""
+    blobs = grows.blob_ids(clone, ["HEAD", before], path)
+    head_blob = blobs.get("HEAD", "")
+    if not head_blob or blobs.get(before) == head_blob:
+        return []
+    read = grows.Blobs(clone)
+    try:
+        had = set(journal.git_lines(read(blobs.get(before, ""))))
+        lines = journal.git_lines(read(head_blob))
+        wanted = {line for line in lines if line not in had}
+        first = _first_added(clone, path, before, wanted, read) if wanted else {}
+    finally:
+        read.close()
+    return [(number, line, first.get(line, ""))
+            for number, line in enumerate(lines, 1) if line in wanted]
+
+
+def _first_added(clone: Repository, path: str, since: str | None, wanted: set[bytes],
+                 read: grows.Blobs) -> dict[bytes, str]:
+    """Each of the `wanted` lines, with the first commit (oldest first) of HEAD's history
+    (past `since`) whose journal held it and whose parents' journals did not."""
+    listed = list(grows.walked(clone, path, since))
+    blobs_of = grows.blob_ids(clone, sorted({c for commit, parents in listed
+                                                for c in (commit, *parents)}), path)
+    first: dict[bytes, str] = {}
+    for commit, parents in listed:
+        new = read(blobs_of.get(commit, ""))
+        olds = [read(blobs_of.get(parent, "")) for parent in parents]
+        if len(olds) == 1 and new.startswith(olds[0]) and olds[0].endswith(b"\n"):
+            added = journal.git_lines(new[len(olds[0]):])
+        else:
+            had = {line for old in olds for line in journal.git_lines(old)}
+            added = [line for line in journal.git_lines(new) if line not in had]
+        for line in added:
+            if line in wanted and line not in first:
+                first[line] = commit
+    return first
