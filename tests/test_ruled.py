@@ -262,39 +262,3 @@ def test_a_journal_stamped_far_ahead_of_this_clock_is_noted_once(
     assert ("no line leapt there" in notes[0]) == (steps > 1)
     said = json.loads(cwx("check", campaign, "--json").stdout)
     assert [entry["line"] for entry in said["ahead"]] == [len(lines)]
-
-
-# ---------------------------------------------------------------- git's attributes
-
-
-def test_an_attribute_that_recodes_the_journal_is_named_at_its_line(tmp_path: Path) -> None:
-    """Real git: Alice pushes a .gitattributes line asking git to write the journal in
-    UTF-16 in the work tree (past her hooks). The GM's next commit of it would come out
-    garbled, read as a rewrite: check names the attribute's line instead, the hook refuses
-    the commit, and the advice followed (the line removed and committed) lets play on."""
-    table, gm, alice, _ = table_of_three(tmp_path)
-    attributes = alice / ".gitattributes"
-    attributes.write_text(attributes.read_text() +
-                          "journal.jsonl working-tree-encoding=UTF-16LE\n")
-    line = len(attributes.read_text().splitlines())
-    table.git(alice, "add", ".gitattributes")
-    table.git(alice, "commit", "-qm", "attributes", "--no-verify")
-    table.git(alice, "push", "-q", "origin", "main")
-    table.git(gm, "pull", "-q", "--no-rebase")
-    checked = play(gm, "GM", "check", status=1)
-    assert f".gitattributes:{line}: sets working-tree-encoding=UTF-16LE for journal.jsonl: " \
-           "git then writes it in the work tree in another encoding than it commits" in checked
-    assert "Remove that attribute from this line and commit it\n" in checked
-    play(gm, "GM", "clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris")
-    assert f".gitattributes:{line}: sets working-tree-encoding" in play(gm, "GM", "sync",
-                                                                         status=2)
-    for clone in (gm, alice):  # the advice, followed in each clone that says it
-        attributes = clone / ".gitattributes"
-        attributes.write_text(attributes.read_text().replace(
-            "journal.jsonl working-tree-encoding=UTF-16LE\n", ""))
-        table.git(clone, "commit", "-qm", "no recoding", "--", ".gitattributes")
-        sync(clone, "Player")
-    play(gm, "GM", "check")
-    sync(gm, "GM")
-    play(alice, "Alice", "check")
-    assert _xp(alice) == _xp(gm) == 3  # the turn the GM played meanwhile, shared

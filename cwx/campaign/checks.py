@@ -173,77 +173,26 @@ def _carried(homes: dict[str, Campaign]) -> list[CwxError]:
     return found
 
 
-RECODED = "working-tree-encoding"  # git writes the file otherwise than it commits it
-
-
 def _recoded(homes: dict[str, Campaign]) -> list[CwxError]:
-    """A git attribute by which git writes a campaign's journal or TOML files in the work
-    tree in another encoding than it commits (working-tree-encoding, in a .gitattributes a
-    clone pushed): cwx reads and writes UTF-8, so each commit of them would come out
-    garbled, and read as a rewrite. Named at the attributes' line, with the one fix."""
-    from cwx.git import repo
+    """Each git attribute in effect for a campaign's journal or TOML files that is not
+    cwx's (attributes.py): a merge of git's own, a filter, `ident`, CRLF, another
+    encoding. Named at the attributes' line, with the one fix."""
+    from cwx.git import attributes
 
     found: list[CwxError] = []
     for home, root, clone, folder in _in_clones(homes):
-        named = {os.path.normpath(os.path.join(folder, name)): name
-                 for name in (journal.NAME, "character.toml")}
         try:
-            done = repo.run(clone, "check-attr", "-z", RECODED, "--", *named)
+            said = attributes.findings(clone, folder)
         except CwxError:
             continue  # git cannot answer (not installed): nothing to say about it
-        said = done.stdout.decode("utf-8", "replace").split("\0")
-        for at in range(0, len(said) - 2, 3):
-            path, value = said[at], said[at + 2]
-            if done.returncode != 0 or value in ("unspecified", "unset"):
-                continue
-            what = named.get(os.path.normpath(path), path)
-            what = "its TOML files" if what.endswith(".toml") else what
-            where, line = _attribute_line(clone.top, folder, RECODED)
-            # A journal git wrote recoded holds NULs (UTF-16 does); cwx's own never does.
-            then = "" if not _recoded_here(home) else \
-                ", then `git checkout -- journal.jsonl` writes it back as committed"
-            found.append(CwxError(
-                f"sets {RECODED}={value[:40]} for {what}: git then writes it in the work tree "
-                "in another encoding than it commits, while cwx reads and writes UTF-8, so "
-                "each commit of it comes out garbled and reads as a rewrite. Remove that "
-                f"attribute from this line and commit it{then}",
-                path=_in(home, os.path.relpath(where, os.path.realpath(root)))
-                if where else journal.path_in(root), line=line))
+        found += [CwxError(error.message, line=error.line, path=_in(home, os.path.relpath(
+            error.path, os.path.realpath(root))) if error.path else None) for error in said]
     return found
 
 
-def _recoded_here(home: Campaign) -> bool:
-    """Whether the journal in the work tree is in another encoding than cwx's UTF-8."""
-    try:
-        with open(home.journal_file, "rb") as file:
-            return b"\0" in file.read(1 << 16)
-    except OSError:
-        return False
-
-
 def recoded(camp: Campaign) -> list[CwxError]:
-    """`_recoded` of one campaign (sync asks it before staging anything)."""
+    """`_recoded` of one campaign (sync and the hooks ask it before anything is done)."""
     return _recoded({"": camp}) if camp.root is not None else []
-
-
-def _attribute_line(top: str, folder: str, attribute: str) -> tuple[str | None, int | None]:
-    """The attributes file and line, from the campaign's folder up to the clone's top,
-    that sets `attribute` (git's own info/attributes aside); (None, None) if none does."""
-    here = folder
-    while True:
-        path = os.path.join(top, here, ".gitattributes")
-        try:
-            with open(path, "rb") as file:
-                for number, raw in enumerate(file.read(1 << 16).splitlines(), 1):
-                    text = raw.decode("utf-8", "replace").strip()
-                    if not text.startswith("#") and any(
-                            word.split("=", 1)[0] == attribute for word in text.split()[1:]):
-                        return path, number
-        except OSError:
-            pass
-        if here in ("", "."):
-            return None, None
-        here = os.path.dirname(here)
 
 
 def _history(homes: dict[str, Campaign]) -> list[CwxError]:

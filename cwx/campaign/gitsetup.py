@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
-from cwx.git import repo
+from cwx.git import attributes, repo
 from cwx.git.repo import Repository, git, git_folder, inside, run, z_list
 
 # The campaign's files (and the TOML reading they bring) are imported where a hook needs
@@ -135,8 +135,11 @@ def is_ours(path: str) -> bool:
 
 
 def configure(repo: Repository, campaign: str) -> None:
-    """The merge driver, and the campaign on the hooks' list (both in this clone's own
-    config, which `git config` writes through the repository cwx found)."""
+    """The merge driver, the campaign on the hooks' list (both in this clone's own
+    config, which `git config` writes through the repository cwx found), and cwx's
+    attributes for it above every .gitattributes (attributes.py)."""
+
+    attributes.install(repo, campaign)
     git(repo, "config", "merge.cwx.name", "cwx: characters and bags add up, as the ledger does")
     git(repo, "config", "merge.cwx.driver", driver_command())
     if campaign not in campaigns(repo):
@@ -262,18 +265,29 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
     hooks = hooks_folder(clone, shared=shared)
     if not shared and not dry_run:
         os.makedirs(hooks, exist_ok=True)
-    attributes = os.path.join(root, ".gitattributes")
+    tracked_attributes = os.path.join(root, ".gitattributes")
     ours = {} if shared else {name: os.path.join(hooks, name) for name in HOOKS}
     kept = [name for name, hook in ours.items()  # a link, or the player's own: theirs
             if os.path.islink(hook) or (os.path.lexists(hook) and not is_ours(hook))]
     for name in kept:
         del ours[name]
-    written = _write(open_, camp, attributes, ours if os.path.isdir(hooks) else {}) \
-        if dry_run else _write(open_, camp, attributes, ours)
+    written = _write(open_, camp, tracked_attributes, ours if os.path.isdir(hooks) else {}) \
+        if dry_run else _write(open_, camp, tracked_attributes, ours)
     if dry_run:
         written += [f"hooks/{name}" for name in ours if not os.path.isdir(hooks)]
         return Setup(root, written, kept)
-    configure(clone, os.path.relpath(os.path.realpath(root), clone.top))
+
+    folder = os.path.relpath(os.path.realpath(root), clone.top)
+    # Files git wrote otherwise than it commits them (ident, CRLF, another encoding): as
+    # git would commit them now, written once cwx's attributes decide.
+    stale = _as_committed(clone, folder)
+    configure(clone, folder)
+    if stale:
+        with open_("git setup", list(stale), camp, journaled=False) as change:
+            for path, text in stale.items():
+                change.create(path, text, force=True)
+        attributes.restat(clone, [os.path.relpath(path, clone.top) for path in stale])
+        written += [os.path.relpath(path, os.path.realpath(root)) for path in stale]
     for name in kept:
         say(f"{os.path.join(hooks, name)} is not cwx's, so cwx left it alone; have it run "
             f"`cwx git hook {name}` to reconcile (or check) this campaign")
@@ -282,6 +296,21 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
             "so cwx installed none there: have its post-merge, post-rewrite, post-checkout, "
             "pre-commit and post-commit hooks run `cwx git hook NAME \"$@\"`")
     return Setup(root, written, kept)
+
+
+def _as_committed(clone: Repository, folder: str) -> dict[str, str]:
+    """The campaign's files git writes otherwise than it commits them, as git would commit
+    them (their real paths); one that is not UTF-8 there is left for `cwx check` to name."""
+
+    changing = sorted({found.path for found in attributes.against(clone, folder)
+                       if found.attribute in attributes.REWRITING})
+    found = {}
+    for path, committed in attributes.as_committed(clone, changing).items():
+        try:
+            found[os.path.join(clone.top, path)] = committed.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return found
 
 
 def _write(open_: Callable[..., Any], camp: Campaign, attributes: str,
@@ -343,6 +372,13 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
     where = os.path.join(clone.top, folder)
     if refused := refusal(clone, folder, before, what):
         say(refused)
+        return
+
+    if against := attributes.findings(clone, folder):  # git's merge was not cwx's
+        named = "the campaign" if folder in ("", ".") else folder
+        at = os.path.relpath(against[0].path or where, where) + \
+            (f":{against[0].line}" if against[0].line else "")
+        say(f"after the {what}, cwx did not reconcile {named}: {at}: {against[0].message}")
         return
     if waiting := _not_now(clone, folder):
         say(f"after the {what}, cwx did not reconcile {folder or 'the campaign'}: {waiting}")

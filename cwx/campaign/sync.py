@@ -99,10 +99,21 @@ def sharing(camp: Campaign, say: Say) -> Sharing:
     if clone is None:
         raise BadFile("is not in a git clone; `git init` and `cwx git setup` first (or clone "
                       "the table's repository)", path=camp.root)
+    from cwx.campaign import checks
+    from cwx.git import attributes
+
+    # An attribute that turns off cwx's merges or rewrites its files stops everything,
+    # even a rebase it stopped (its advice says how to go on from there).
+    if against := checks.recoded(camp):
+        raise BadFile(against[0].message, path=against[0].path, line=against[0].line)
     _not_busy(clone)
     where = _upstream(clone)  # on a branch, before anything is committed
     folder = os.path.relpath(root, clone.top)
     hooks = _hooked(clone)
+    if not attributes.installed(clone, folder):  # set up by a cwx before they were
+        attributes.install(clone, folder)
+        say("put cwx's merges in this clone's .git/info/attributes, above every "
+            ".gitattributes line (as `cwx git setup` does)")
     if run(clone, "config", "merge.cwx.driver").returncode != 0:
         # Without the driver, two clones' changes of one sheet are a text conflict: set in
         # the clone's own config (never a tracked file), as `cwx git setup` sets it.
@@ -258,10 +269,6 @@ def _sendable(camp: Campaign) -> None:
     for member in camp.members(lambda _: None):
         if not utf8_named(member.path):
             raise BadFile(NOT_UTF8, path=member.path)
-    from cwx.campaign import checks
-
-    if recoded := checks.recoded(camp):  # git would garble the journal it commits
-        raise BadFile(recoded[0].message, path=recoded[0].path, line=recoded[0].line)
 
 
 def _index(clone: Repository) -> str | None:
