@@ -19,7 +19,8 @@ def setup(
 ) -> None:
     """Prepare this clone: merge driver, attributes and hooks.
 
-    .gitattributes (journal merge=union, characters and bags merge=cwx), the cwx merge
+    .gitattributes (journal merge=union, characters and bags merge=cwx), the same in the
+    clone's .git/info/attributes (above any .gitattributes a clone pushes), the cwx merge
     driver, and hooks that reconcile after a merge, pull or rebase and check before a
     commit. A hook that is not cwx's is kept (a warning). Run it once after cloning; running
     it again changes nothing.
