@@ -132,3 +132,33 @@ def test_an_attribute_that_rewrites_the_files_is_named_until_setup_writes_them_b
               if line["command"] == "clock resolve"]
     assert len(played) == 2  # Bob's turn and the fresh clone's, both shared
     assert value(gm, "kris.toml", "xp") == sum(line["result"]["xp"] for line in played)
+
+
+def test_a_campaign_in_a_folder_of_its_own_is_guarded_by_its_own_patterns(
+        tmp_path: Path) -> None:
+    """A campaign in "camp [1]", a folder of a larger repository whose top .gitattributes
+    (a glob, a macro) would expand `$Id$` in its journal and filter its sheets: cwx's
+    lines match that folder's files alone, whatever its name, and decide; without them,
+    check names each line from the campaign's folder, and setup puts them back."""
+    table = Table(tmp_path)
+    top = tmp_path / "top"
+    table.git(tmp_path, "init", "-q", "-b", "main", "top")
+    play(top, "GM", "init", "camp [1]")
+    camp = top / "camp [1]"
+    play(camp, "GM", "char", "new", "kris.toml", "--system", "clockworx", "-t", "A=3", "-t",
+         "B=3", "-t", "C=6")
+    (top / ".gitattributes").write_text("[attr]lfs filter=lfs -diff\n*.json[l] ident\n"
+                                        "camp?\\[1]/*.toml lfs\n")
+    table.git(top, "add", "-A")
+    table.git(top, "commit", "-qm", "the campaign", "--no-verify")
+    asked = table.git(top, "check-attr", "-a", "--", "camp [1]/journal.jsonl",
+                      "camp [1]/kris.toml", "other.toml").stdout
+    assert "camp [1]/journal.jsonl: merge: union" in asked and \
+        "camp [1]/kris.toml: filter: unset" in asked and "other.toml: merge" not in asked
+    assert "0 problems" in play(camp, "GM", "check")
+    (top / ".git" / "info" / "attributes").unlink()
+    checked = play(camp, "GM", "check", status=1)
+    assert "../.gitattributes:2: sets ident for journal.jsonl: git then writes" in checked
+    assert "../.gitattributes:3: sets filter=lfs, -diff for its TOML files: " in checked
+    play(camp, "GM", "git", "setup")
+    assert "0 problems" in play(camp, "GM", "check")

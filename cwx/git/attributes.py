@@ -19,11 +19,11 @@ from cwx.git.repo import Repository, git, run, z_list
 JOURNAL = "journal.jsonl"
 # What git does with the campaign's files in a clone cwx set up, whatever a .gitattributes
 # says: the journal merges by keeping both sides' lines, the TOML files by adding up, and
-# each is written in the work tree byte for byte as committed (the journal's lines end in
-# LF on every machine). `diff`: their changes shown as text, which cwx reads.
-KEPT = ("diff", "-filter", "-ident", "-working-tree-encoding")
-OURS = {JOURNAL: ("merge=union", "text", "eol=lf", *KEPT),
-        "*.toml": ("merge=cwx", "-text", *KEPT)}
+# each is written in the work tree byte for byte as committed (-text: no line ending
+# converted, on any machine, nor renormalized from another clone's commit). `diff`: their
+# changes shown as text, which cwx reads.
+KEPT = ("-text", "diff", "-filter", "-ident", "-working-tree-encoding")
+OURS = {JOURNAL: ("merge=union", *KEPT), "*.toml": ("merge=cwx", *KEPT)}
 HEAD = "# cwx: the campaign's own merges and files, above every .gitattributes (cwx git setup)"
 # Those by which the file in the work tree is not the one committed.
 REWRITING = ("filter", "ident", "eol", "working-tree-encoding")
