@@ -44,10 +44,14 @@ def _merge(table: Table, clone: Path, path: str) -> str:
 def test_a_pushed_merge_attribute_is_powerless_where_cwx_set_up(tmp_path: Path,
                                                                  lines: str) -> None:
     """Alice pushes lines that make git merge the journal and sheets its own way; the GM
-    and Alice then play a turn each at once: the GM's sync merges both as cwx does."""
+    and Alice then play a turn each at once: the GM's sync merges both as cwx does. The
+    GM's clone was set up before cwx kept its attributes: the sync puts them there."""
     table, gm, alice, _ = table_of_three(tmp_path)
+    info = gm / ".git" / "info" / "attributes"
+    info.unlink()
     _pushed(table, alice, lines)
     sync(gm, "GM")
+    assert "journal.jsonl merge=union -text" in info.read_text()
     before = value(gm, "kris.toml", "xp")
     _turn(alice, "Alice")
     sync(alice, "Alice")
