@@ -625,10 +625,24 @@ def findings(root: str, journal_file: str) -> list[CwxError]:
         "turns after it are played again), and `git push --force-with-lease` that once the "
         "table agrees"), path=journal_file) for rewrite in found]
     if here is not None:
-        said.append(CwxError(f"{here.said()}: {RULE}. `git diff -- {_typed(journal_file)}` "
-                             "shows it: put the committed line back as it was",
-                             path=journal_file, line=here.line))
+        step = _UNSQUASH if here.how == "preceded" and _squashing(clone) else \
+            f"`git diff -- {_typed(journal_file)}` shows it: put the committed line back as it was"
+        said.append(CwxError(f"{here.said()}: {RULE}. {step}", path=journal_file,
+                             line=here.line))
     return said
+
+
+# A squash of a branch that merged the table's turns puts its own among them (git's union
+# lines up the turns both sides hold): only a merge commit may, so it is merged instead.
+_UNSQUASH = ("A squash (`git merge --squash`) put the branch's turns among the committed "
+             "ones, which only a merge may do: `git reset --merge` takes the squash back, "
+             "then `git merge` that branch (a merge keeps each side's turns in their order) "
+             "and cwx sync")
+
+
+def _squashing(clone: Repository) -> bool:
+    """Whether a `git merge --squash` waits to be committed (git's SQUASH_MSG)."""
+    return os.path.exists(os.path.join(repo.git_folder(clone), "SQUASH_MSG"))
 
 
 def committed(clone: Repository, folder: str) -> Rewrite | None:
