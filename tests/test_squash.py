@@ -48,3 +48,32 @@ def test_a_squash_among_the_tables_turns_is_named_with_the_merge_that_replaces_i
     assert value(alice, "kris.toml", "xp") == start + gained
     sync(bob, "Bob")
     assert value(bob, "kris.toml", "xp") == start + gained
+
+
+def test_a_squash_after_a_rebase_is_reconciled_before_its_commit(tmp_path: Path) -> None:
+    """Alice's turn, on main and on a branch cut from it, is made anew by a rebase on main
+    (the table's turn first): a squash of the branch then holds it on both sides, and the
+    merge of Kris's sheet adds it up twice. The hook's note says to reconcile before the
+    commit (whose check would refuse it), and that, followed, commits the squash."""
+    table, _, alice, bob = table_of_three(tmp_path)
+    start = value(alice, "kris.toml", "xp")
+    gained = _turn(alice, "Alice", 3)
+    table.git(alice, "commit", "-qam", "Alice's turn")
+    table.git(alice, "checkout", "-qb", "side")
+    gained += _turn(alice, "Alice", 2)
+    table.git(alice, "commit", "-qam", "Alice's second turn")
+    table.git(alice, "checkout", "-q", "main")
+    gained += _turn(bob, "Bob", 4)
+    sync(bob, "Bob")
+    table.git(alice, "pull", "-q", "--rebase")
+    squashed = table.git(alice, "merge", "--squash", "side")
+    assert "before you commit it, `cwx reconcile` if `cwx check` asks for it" in \
+        squashed.stderr
+    assert "kris.toml:5 [xp]: the file says" in play(alice, "Alice", "check", status=1)
+    play(alice, "Alice", "reconcile")  # the note, followed
+    table.git(alice, "commit", "-qam", "squashed")
+    sync(alice, "Alice")
+    assert "0 problems" in play(alice, "Alice", "check")
+    assert value(alice, "kris.toml", "xp") == start + gained
+    sync(bob, "Bob")
+    assert value(bob, "kris.toml", "xp") == start + gained

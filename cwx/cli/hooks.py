@@ -40,8 +40,11 @@ def hook(name: str, args: Sequence[str]) -> int:
     if name == "post-rewrite" and (list(args) or [""])[0] != "rebase":
         return 0  # an amended commit brings nothing in
     if name == "post-merge" and (list(args) or ["0"])[0] == "1":
-        note("a squash merge is not committed yet: after you commit it, run `cwx reconcile` "
-             "(and commit that) if `cwx check` asks for it")
+        # Settled before the commit: its pre-commit check refuses a sheet the merge counted
+        # otherwise than the ledger (a turn both branches hold, added up twice).
+        note("a squash merge is not committed yet: before you commit it, `cwx reconcile` "
+             "if `cwx check` asks for it (git's merge of a sheet may count a turn both "
+             "branches hold twice), then commit")
         return 0
     if name == "post-checkout" and not _rebase_ends_here(clone, args):
         return 0  # a checkout of one's own, or a rebase whose post-rewrite settles
