@@ -273,10 +273,12 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 
+@pytest.mark.parametrize("hers_first", [False, True], ids=["table-first", "hers-first"])
 def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_merged(
-        tmp_path: Path) -> None:
+        tmp_path: Path, hers_first: bool) -> None:
     """On a branch cut before the table had a gm, Alice's own list was the first there;
-    merged into a history whose GMs are in force, it is a change no GM made."""
+    merged into a history whose GMs are in force, it is a change no GM made, whichever
+    parent of the merge comes first (her branch first: she merged the table's into it)."""
     table, gm, alice, _ = table_of_three(tmp_path)
     before = table.git(alice, "rev-parse", "HEAD").stdout.strip()
     settings = gm / "campaign.toml"
@@ -287,18 +289,25 @@ def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_mer
     mine = alice / "campaign.toml"
     mine.write_text(mine.read_text().replace("[campaign]\n", '[campaign]\ngm = ["Alice"]\n'))
     table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
-    table.git(alice, "checkout", "-q", "main")
-    table.git(alice, "pull", "-q", "--no-rebase")
-    merged = table.git(alice, "merge", "-q", "--no-verify", "-X", "theirs", "side",
-                       "-m", "merge", check=False)
+    if hers_first:
+        table.git(alice, "fetch", "-q")
+        into, other, side = "side", "origin/main", "--ours"
+    else:
+        table.git(alice, "checkout", "-q", "main")
+        table.git(alice, "pull", "-q", "--no-rebase")
+        into, other, side = "main", "side", "--theirs"
+    merged = table.git(alice, "merge", "-q", "--no-verify", "--no-edit", other, check=False)
     if merged.returncode != 0:  # the clash on gm: Alice takes her branch's side
-        table.git(alice, "checkout", "--theirs", "campaign.toml")
+        table.git(alice, "checkout", side, "campaign.toml")
         table.git(alice, "commit", "-qam", "merge", "--no-verify")
     assert 'gm = ["Alice"]' in mine.read_text()
+    parents = table.git(alice, "rev-parse", "HEAD^1", "HEAD^2").stdout.split()
+    hers = table.git(alice, "rev-parse", "side" if into == "main" else "side^1").stdout.strip()
+    assert (parents[0] == hers) == hers_first
     play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
     table.git(alice, "add", "-A")
     table.git(alice, "commit", "-qm", "Alice seals", "--no-verify")
-    table.git(alice, "push", "-q", "origin", "main")
+    table.git(alice, "push", "-q", "origin", f"{into}:main")
     table.git(gm, "pull", "-q", "--no-rebase")
     checked = play(gm, "GM", "check", status=1)
     assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']" in checked

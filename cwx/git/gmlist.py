@@ -52,7 +52,7 @@ def standing(root: str, written: GMs) -> Standing:
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return Standing(written)
-    kept = repo.kept_file(clone, "gms2", settings.encode("utf-8", "surrogateescape"), touched)
+    kept = repo.kept_file(clone, "gms3", settings.encode("utf-8", "surrogateescape"), touched)
     found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
@@ -70,7 +70,7 @@ def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bool:
     if not author:
         done = repo.run(clone, "config", "--get", "user.name")
         author = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
-    if gms is not None and author.strip().casefold() not in {gm.casefold() for gm in gms}:
+    if gms is not None and not _is_gm(author, gms):
         return False
     try:
         with open(os.path.join(root, "campaign.toml"), "rb") as file:
@@ -101,42 +101,52 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
         read.close()
     written = {commit: listing.get(blobs.get(commit, "")) for commit in every}
     held: dict[str, GMs] = {}
-    # The commits whose GMs are a first gm taken as written, no GM in force having made
-    # them: on a branch cut before the table's gm, any list is; merged where a parent
-    # holds GMs in force, it counts only as a change of theirs would.
-    free: set[str] = set()
     changed: list[Changed] = []
     for commit, parents in listed:
         parents = [p for p in parents if p in held]
         new = written[commit]
         if not parents:
             held[commit] = new  # the first gm: taken as written
-            free.add(commit)
             continue
-        counted = [p for p in parents if _same(written[p], new) and _same(held[p], new) and
-                   (p not in free or all(held[q] is None for q in parents if q != p))]
-        if counted:  # as a parent held it, and it counted there
-            held[commit] = held[counted[0]]
-            if counted[0] in free:
-                free.add(commit)
+        # Judged against every parent, whichever comes first: each parent whose GMs in
+        # force are others must have one of them as the commit's author. So two first
+        # lists written apart (neither in the other's history: git cannot tell which the
+        # table had first) meet as changes of each other, and the list a merge drops by
+        # an author who is none of its GMs stays in force.
+        judging = [p for p in parents if held[p] is not None and not _same(held[p], new)]
+        if not judging:  # as every parent holds it, or no GM is in force on one
+            held[commit] = new
             continue
-        base = next((held[p] for p in parents if held[p] is not None and p not in free),
-                    held[parents[0]])
         author = _author(clone, commit)
-        if base is None:
-            held[commit] = new  # no GM in force on any parent: taken as written
-            free.add(commit)
+        refusing = [p for p in judging if not _is_gm(author, held[p])]
+        if not refusing:  # a GM's commit of campaign.toml (of each side's): its gm counts
+            held[commit] = new
             continue
-        if _same(new, base) or author.strip().casefold() in {gm.casefold() for gm in base}:
-            held[commit] = new  # a GM's commit of campaign.toml: its gm counts
-            continue
-        # Named where it is new, or carried from a branch where no GM was in force; one
-        # already named on its own branch is not named again.
+        base = _shared([held[p] for p in refusing])
+        # Named where it is new; one carried from a branch where it was named already (it
+        # did not count there either) is not named again.
         if not any(_same(written[p], new) and not _same(held[p], new) for p in parents):
             changed.append(Changed(commit, printable(author), base, new))
         held[commit] = base
     last = listed[-1][0]
     return Standing(held.get(last), tuple(changed))
+
+
+def _shared(lists: list[GMs]) -> GMs:
+    """The GMs every one of `lists` names (the first's spelling): where two branches'
+    first lists both refuse a change, neither side's own GMs stay in force."""
+    first = lists[0]
+    if first is None:
+        return None
+    return tuple(gm for gm in first if all(other is None or _is_gm(gm, other)
+                                             for other in lists[1:]))
+
+
+def _is_gm(name: str, gms: GMs) -> bool:
+    """Whether `name` is one of `gms`, matched as a player is (journal/lines.py)."""
+    from cwx.journal.lines import same_player
+
+    return gms is not None and any(same_player(name, gm) for gm in gms)
 
 
 def _gms_of(raw: bytes) -> GMs:
@@ -154,11 +164,10 @@ def _gms_of(raw: bytes) -> GMs:
 
 
 def _same(one: GMs, other: GMs) -> bool:
-    return _folded(one) == _folded(other)
-
-
-def _folded(gms: GMs) -> frozenset[str] | None:
-    return None if gms is None else frozenset(gm.casefold() for gm in gms)
+    """Whether two gm lists name the same GMs, each matched as a player is."""
+    if one is None or other is None:
+        return one is other
+    return all(_is_gm(gm, other) for gm in one) and all(_is_gm(gm, one) for gm in other)
 
 
 def _listed(gms: GMs) -> str:
