@@ -274,9 +274,12 @@ def test_a_key_replaced_by_its_player_or_lost_and_replaced_by_the_gm_counts(
     assert cwx("check", "--signed", "--json", cwd=alice).json["signed"]["unsigned"] == 1
 
 
-def test_first_keys_of_a_history_of_its_own_merged_in_do_not_count(table: Table) -> None:
+@pytest.mark.parametrize("first", ["main", "side"])
+def test_first_keys_of_a_history_of_its_own_merged_in_do_not_count(
+        table: Table, first: str) -> None:
     # Mallory starts a history of his own listing his key as Alice's, with a turn in her
-    # name signed by it, and merges it into the table's.
+    # name signed by it, and merges it into the table's (or the table's into it: his
+    # history is then the merge's first parent).
     mallory, alice = table.folder / "mallory", table.folder / "alice"
     table.git(mallory, "pull", "--quiet")
     journal = (mallory / "journal.jsonl").read_text()
@@ -299,15 +302,16 @@ def test_first_keys_of_a_history_of_its_own_merged_in_do_not_count(table: Table)
     git("add", "campaign.toml", "journal.jsonl")
     git("commit", "--quiet", "--no-verify", "-m", "a table")
     git("clean", "-fdq")
-    git("checkout", "--quiet", "-f", "main")
+    git("checkout", "--quiet", "-f", first)
     subprocess.run(["git", "merge", "--quiet", "--no-commit", "--allow-unrelated-histories",
-                    "side"], cwd=mallory, env=env, capture_output=True)
+                    "side" if first == "main" else "main"], cwd=mallory, env=env,
+                   capture_output=True)
     (mallory / "campaign.toml").write_text(settings.replace(public(table.folder, "alice"),
                                                             public(table.folder, "mallory")))
     (mallory / "journal.jsonl").write_text(journal + forged)
-    git("add", "campaign.toml", "journal.jsonl")
+    git("add", "-A")
     git("commit", "--quiet", "--no-verify", "-m", "merged")
-    git("push", "--quiet", "origin", "main")
+    git("push", "--quiet", "origin", f"{first}:main")
     table.git(alice, "pull", "--quiet", "--no-rebase")
     checked = cwx("check", "--signed", "--json", cwd=alice)
     assert checked.status == 1
@@ -548,3 +552,78 @@ def test_a_first_key_for_a_look_alike_of_a_name_at_the_table_needs_a_gm(
     assert f"{alike} has no key in campaign.toml in force when it arrived (commit " \
         f"{taken[:12]} added it, a change that did not count" in said[1]
     assert len(said) == 2
+
+
+@pytest.mark.parametrize("first", ["table", "his"])
+def test_first_keys_on_a_branch_cut_before_the_tables_are_judged_at_the_merge(
+        table: Table, first: str) -> None:
+    # Finding K7: a campaign begun without keys. Mallory's branch, cut before the table's
+    # first keys, lists his key as Alice's (and gm Mallory); the table lists its first
+    # keys with Alice's turn; Mallory merges (his branch first: he merged the table's into
+    # it), keeps his campaign.toml and plays as Alice, signed by his key.
+    origin, keys = table.folder / "plain.git", table.folder / "keys"
+    table.git(table.folder, "init", "--quiet", "--bare", "--initial-branch=main", origin.name)
+    alice, mallory = table.folder / "a2", table.folder / "m2"
+    table.git(table.folder, "clone", "--quiet", origin.name, alice.name)
+    as_alice = {"CWX_PLAYER": "Alice"}
+    assert cwx("init", ".", cwd=alice, env=as_alice).status == 0
+    assert cwx("char", "new", "kris.toml", "--system", "clockworx", "--trait", "Repair=3",
+               "--trait", "Tough=5", "--trait", "Run=2", cwd=alice, env=as_alice).status == 0
+    table.git(alice, "add", "-A")
+    table.git(alice, "commit", "--quiet", "--no-verify", "-m", "the campaign begins")
+    table.git(alice, "push", "--quiet", "origin", "main")
+    table.git(table.folder, "clone", "--quiet", origin.name, mallory.name)
+
+    def listing(folder: Path, gm: str, **named: str) -> None:
+        settings = folder / "campaign.toml"
+        text = settings.read_text().replace("[campaign]\n", f'[campaign]\ngm = ["{gm}"]\n')
+        listed = "".join(f'{name} = "{public(table.folder, key)}"\n'
+                         for name, key in named.items())
+        settings.write_text(f"{text}\n[keys]\n{listed}")
+
+    env = {**table.env, "GIT_AUTHOR_NAME": "Mallory", "GIT_AUTHOR_EMAIL": "m@table",
+           "GIT_COMMITTER_NAME": "Mallory", "GIT_COMMITTER_EMAIL": "m@table"}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=mallory, env=env, check=True, capture_output=True)
+
+    git("checkout", "--quiet", "-b", "x")
+    listing(mallory, "Mallory", Alice="mallory", Mallory="mallory")
+    git("commit", "--quiet", "--no-verify", "-am", "keys")
+    listing(alice, "Alice", Alice="alice")
+    signed = {**as_alice, "CWX_SIGNING_KEY": str(keys / "alice")}
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=alice, env=signed).status == 0
+    synced = cwx("sync", cwd=alice, env=signed)
+    assert synced.status == 0, synced.stderr
+    git("fetch", "--quiet")
+    git("checkout", "--quiet", "x" if first == "his" else "main")
+    if first == "table":
+        git("reset", "--quiet", "--hard", "origin/main")
+    subprocess.run(["git", "merge", "--quiet", "--no-commit", "--no-ff",
+                    "origin/main" if first == "his" else "x"], cwd=mallory, env=env,
+                   capture_output=True)
+    git("checkout", "x", "--", "campaign.toml")
+    git("checkout", "origin/main", "--", "journal.jsonl", "kris.toml")
+    git("commit", "--quiet", "--no-verify", "-am", "merged")
+    git("push", "--quiet", "origin", "HEAD:main")
+    honest = len((mallory / "journal.jsonl").read_text().splitlines())
+    path = mallory / "journal.jsonl"
+    line = json.loads(path.read_text().splitlines()[-1])
+    line.update(id="f" * 16, changes=[])  # Alice's turn copied, moving nothing
+    line["result"].update(guess=10, distance=6, success=False, critical=False, xp=0)
+    with open(path, "a") as journal:
+        journal.write(json.dumps(line, separators=(",", ":")) + "\n")
+    git(*_signing(table, "mallory"), "commit", "--quiet", "--no-verify", "-am", "a turn")
+    git("push", "--quiet", "origin", "HEAD:main")
+    table.git(alice, "pull", "--quiet", "--no-rebase")
+    checked = cwx("check", "--signed", "--json", cwd=alice)
+    assert checked.status == 1
+    named = {p.get("line"): p["message"] for p in checked.json["problems"]
+             if p.get("file", "").endswith("journal.jsonl")}
+    assert honest not in named, named  # Alice's turn, signed by her key, is proven
+    assert "names Alice, but arrived in commit" in named[honest + 1], named
+    said = [p["message"] for p in checked.json["problems"]]
+    assert any("lists players' keys in campaign.toml as a table's first keys, beside the "
+               "table's own" in m for m in said), said
+    assert any("changed the GMs (gm) in campaign.toml (a merge" in m for m in said), said

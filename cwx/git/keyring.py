@@ -77,7 +77,8 @@ def verify(root: str) -> tuple[int, int, list[CwxError]]:
 
 # The rules a kept answer was worked out by: an answer kept by a cwx whose rules of the
 # keys in force were others (merges judged on one branch alone) is asked again.
-_RULES = b"keys in force 2: merges judged against every parent, look-alike names"
+_RULES = b"keys in force 3: merges judged against every parent, look-alike names, " \
+    b"first keys apart judged at their merge"
 
 
 def changes_of(root: str) -> list[CwxError]:
@@ -285,9 +286,8 @@ def ring(clone: Repository, journal: str, settings: str,
         walk = _Walk(listings, settings_of, signatures, names, read, journal_of)
         for commit, parents in listed:
             walk.step(clone, commit, [p for p in parents if p in walk.held])
-        if len(walk.firsts) > 1:  # first keys listed twice: the table's line's only count
-            line = set(repo.git(clone, "rev-list", "--first-parent", "HEAD").split())
-            trusted = next((c for c in walk.firsts if c in line), walk.firsts[0])
+        trusted = _table_first(walk, listed) if len(walk.firsts) > 1 else None
+        if trusted is not None:  # first keys listed twice: the table's only count
             walk = _Walk(listings, settings_of, signatures, names, read, journal_of,
                          trusted)
             for commit, parents in listed:
@@ -295,6 +295,36 @@ def ring(clone: Repository, journal: str, settings: str,
     finally:
         read.close()
     return Ring(walk.held, walk.first, walk.unheld, signatures, names)
+
+
+def _table_first(walk: _Walk, listed: list[tuple[str, list[str]]]) -> str | None:
+    """Of first keys listed on two histories apart, the table's, judged at the merge where
+    they meet (never by the order of its parents): the one merged into the merger's own,
+    which reached the table first. The merger's own side is the one where the key that
+    signs the merge is in force, else the one whose listing the merge keeps. None where
+    the merge tells neither: each key is then judged against every parent."""
+    firsts = set(walk.firsts)
+    lineage: dict[str, frozenset[str]] = {}
+    for commit, parents in listed:
+        parents = [p for p in parents if p in lineage]
+        lineage[commit] = frozenset({commit} & firsts).union(*(lineage[p] for p in parents))
+        sides = [p for p in parents if lineage[p]]
+        apart = [(p, q) for p in sides for q in sides
+                 if not lineage[p] <= lineage[q] and not lineage[q] <= lineage[p]]
+        if not apart:
+            continue
+        status, key = walk.signatures.get(commit, ("N", None, ""))[:2]
+        own = [p for p in sides if status == "G" and key in walk.held[p].keys.values()]
+        if len(own) != 1:
+            now = walk.listing(commit)
+            own = [p for p in sides if walk.listing(p).keys == now.keys and
+                   walk.listing(p).gms == now.gms]
+        table = {q for p, q in apart if own == [p]}
+        if len(own) != 1 or len(table) != 1:
+            return None
+        theirs = lineage[table.pop()] - lineage[own[0]]
+        return next(first for first in walk.firsts if first in theirs)
+    return None
 
 
 class _Walk:
@@ -381,7 +411,9 @@ class _Walk:
             if holder is not None:
                 return new, holder.since.get(name, ""), name in holder.newcomers
             return new, commit, all(h.keys.get(name) is None for h in held)
-        refusing = next(p for p in parents if not self._allows(commit, parents, name, new, p))
+        # Named against a parent that holds a key for the player where one refuses it.
+        refusing = min((p for p in parents if not self._allows(commit, parents, name, new, p)),
+                       key=lambda p: self.held[p].keys.get(name) is None)
         kept = self._kept_key(commit, parents, name, new)
         self._refused(clone, commit, name, new, refusing, kept[1], merged=True)
         return kept
@@ -449,12 +481,13 @@ class _Walk:
 
     def _kept_gms(self, commit: str, parents: list[str]) -> tuple[frozenset[str], str]:
         """The GMs that stay in force where a change does not count: a parent's that every
-        parent's keys allow, else the first parent's (each branch's GMs counted by a GM's
-        signature there: two GMs who each named others on their own)."""
+        parent's keys allow, else those every parent names (each branch's GMs counted by a
+        GM's signature there, two GMs who each named others on their own: the order of the
+        merge's parents chooses no side)."""
         held = [self.held[p] for p in parents]
         return next(((h.gms, h.gms_since) for h in held if all(
             self._allows_gms(commit, parents, h.gms, p) for p in parents)),
-            (held[0].gms, held[0].gms_since))
+            (frozenset.intersection(*(h.gms for h in held)), commit))
 
     def _allows_gms(self, commit: str, parents: list[str], gms: frozenset[str],
                     parent: str) -> bool:
