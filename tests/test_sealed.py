@@ -269,7 +269,43 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     assert json.loads(play(gm, "GM", "check", "--json", status=1))["keys"]
     # The GM's own commit of campaign.toml holding it: it counts.
     settings.write_text(settings.read_text() + "# Alice seals too\n")
-    table.git(gm, "commit", "-qam", "Alice seals too", "--author", "GM <gm@t>")
+    told = table.git(gm, "commit", "-qam", "Alice seals too", "--author", "GM <gm@t>")
+    assert "makes gm = [GM, Alice] count, a change no GM made (commit " \
+        f"{changed[:12]} by Alice wrote it): it hands sealing and revealing to Alice beside " \
+        "the GMs in force ([GM])" in told.stderr, told.stderr
+    assert "no GM of the campaign" not in play(gm, "GM", "check")
+
+
+def test_a_gms_commit_that_would_count_a_change_taking_sealing_from_a_gm_is_refused(
+        tmp_path: Path) -> None:
+    """Alice's change of gm that drops the GM counts for nothing; the GM's next commit of
+    campaign.toml (a comment), which would make it count, is refused, by the hook and by
+    sync, saying what it hands over; followed, the GM still seals."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    mine = alice / "campaign.toml"
+    mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
+    table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    changed = table.git(alice, "rev-parse", "HEAD").stdout.strip()
+    table.git(alice, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    settings.write_text(settings.read_text() + "# house rules: none\n")
+    said = (f"this commit, by a GM, would make gm = [Alice] count, a change no GM made "
+            f"(commit {changed[:12]} by Alice wrote it): the GMs in force are [GM], and it "
+            'hands sealing and revealing to Alice, taking it from GM. Write gm = ["GM"] back '
+            "into campaign.toml and commit again")
+    synced = cwx("sync", cwd=gm, env={"CWX_PLAYER": "GM", "GIT_AUTHOR_NAME": "GM"})
+    assert synced.status == 2 and said in synced.stderr, synced.stderr
+    refused = table.git(gm, "commit", "-qam", "house rules", "--author", "GM <gm@t>",
+                        check=False)
+    assert refused.returncode != 0 and said in refused.stderr, refused.stderr
+    settings.write_text(settings.read_text().replace('gm = ["Alice"]', 'gm = ["GM"]'))
+    table.git(gm, "commit", "-qam", "house rules", "--author", "GM <gm@t>")
+    play(gm, "GM", "clock", "pick", "--seal", "-T", 3)
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 

@@ -41,36 +41,107 @@ def standing(root: str, written: GMs) -> Standing:
     clone = repo.of(root)
     if clone is None:
         return Standing(written)
-    settings = os.path.relpath(os.path.join(os.path.realpath(root), "campaign.toml"),
-                               clone.top)
+    settings = _settings(clone, root)
+    found = _at_head(clone, settings)
+    if found is None:
+        return Standing(written)
+    if _same(found.gms, written) or _committing(clone, settings, root, found.gms):
+        return Standing(written, found.changed)  # as campaign.toml spells them
+    return found
+
+
+class Handover(Record):
+    """What a GM's commit of campaign.toml would hand over, counting a change of gm no GM
+    made; refused where it takes sealing from a GM in force (the GM could not take it
+    back), else said as it passes."""
+
+    said: str
+    refused: bool
+
+
+def handed_over(root: str) -> Handover | None:
+    """What a commit of campaign.toml as staged would hand over where it makes count, by a
+    GM in force committing it, a change of gm that did not count (written by no GM, or
+    merged in), the GM leaving the gm line as it came; None where it changes no GM in
+    force, or the GM changed the gm line. Where keys are listed, signatures decide."""
+    from cwx.git import signing
+
+    clone = repo.of(root)
+    if clone is None or signing.listed_in(root):
+        return None
+    settings = _settings(clone, root)
+    done = repo.run(clone, "rev-parse", f":{settings}", f"HEAD:{settings}")
+    ids = done.stdout.split()
+    if done.returncode != 0 or len(ids) != 2 or ids[0] == ids[1]:  # campaign.toml as it is
+        return None
+    found = _at_head(clone, settings)
+    staged = repo.run(clone, "cat-file", "blob", ids[0].decode("ascii"))
+    head = repo.run(clone, "cat-file", "blob", ids[1].decode("ascii"))
+    if found is None or staged.returncode != 0 or head.returncode != 0:
+        return None
+    now, was, gms = _gms_of(staged.stdout), _gms_of(head.stdout), found.gms
+    if _same(now, gms) or not _same(now, was) or gms is None or \
+            not _is_gm(_author_here(clone), gms):
+        return None
+    change = next((c for c in reversed(found.changed) if _same(c.after, now)), None)
+    came = "" if change is None else f" (commit {change.commit[:12]} by {change.by} wrote it)"
+    given = ", ".join(gm for gm in now or () if not _is_gm(gm, gms))
+    dropped = [gm for gm in gms if not _is_gm(gm, now)]
+    back = f"write gm = {_toml(gms)} back into campaign.toml"
+    if not dropped:
+        return Handover(f"campaign.toml: this commit, by a GM, makes gm = {_listed(now)} "
+                        f"count, a change no GM made{came}: it hands sealing and revealing "
+                        f"to {given} beside the GMs in force ({_listed(gms)}). If that is "
+                        f"not meant, {back} and commit it", refused=False)
+    hands = "lets anyone seal and reveal" if now is None else \
+        f"hands sealing and revealing to {given}" if given else "leaves it"
+    return Handover(f"campaign.toml: this commit, by a GM, would make gm = {_listed(now)} "
+                    f"count, a change no GM made{came}: the GMs in force are {_listed(gms)}, "
+                    f"and it {hands}, taking it from {', '.join(dropped)}. {back[0].upper()}{back[1:]} "
+                    "and commit again (a GM who hands it over on purpose commits with `git "
+                    "commit --no-verify`)", refused=True)
+
+
+def _settings(clone: Repository, root: str) -> str:
+    return os.path.relpath(os.path.join(os.path.realpath(root), "campaign.toml"), clone.top)
+
+
+def _at_head(clone: Repository, settings: str) -> Standing | None:
+    """The GMs in force at HEAD along the history of campaign.toml (at `settings` from the
+    clone's top); None where it changed in no commit. Kept in the clone's git folder, by
+    the commits that changed it."""
     try:
         touched = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
                            "--reverse", "HEAD", "--", f":(literal){settings}").stdout
     except (CwxError, OSError):
-        return Standing(written)
+        return None
     listed = [(commit, parents) for commit, *parents in
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
-        return Standing(written)
+        return None
     kept = repo.kept_file(clone, "gms3", settings.encode("utf-8", "surrogateescape"), touched)
     found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
         repo.keep(kept, {"gms": found.gms, "changed": [list(c) for c in found.changed]})
-    if _same(found.gms, written) or _committing(clone, settings, root, found.gms):
-        return Standing(written, found.changed)  # as campaign.toml spells them
     return found
+
+
+def _author_here(clone: Repository) -> str:
+    """Who a commit made here now would name as its author (git's environment, else its
+    configured user.name)."""
+    author = os.environ.get("GIT_AUTHOR_NAME")
+    if not author:
+        done = repo.run(clone, "config", "--get", "user.name")
+        author = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+    return author.strip()
 
 
 def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bool:
     """Whether campaign.toml differs from HEAD's and a GM in force would commit it (git's
     author here): the GM's own edit counts in the GM's clone, so the commit that carries
     it passes the hooks' check."""
-    author = os.environ.get("GIT_AUTHOR_NAME")
-    if not author:
-        done = repo.run(clone, "config", "--get", "user.name")
-        author = done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
-    if gms is not None and not _is_gm(author, gms):
+    if gms is not None and not _is_gm(_author_here(clone), gms):
         return False
     try:
         with open(os.path.join(root, "campaign.toml"), "rb") as file:
@@ -88,7 +159,8 @@ def said(change: Changed) -> str:
             f"campaign.toml from {_listed(change.before)} to {_listed(change.after)}, but no "
             f"GM in force before it ({_listed(change.before)}) made it: the change does not "
             "count, and a seal or reveal by a player it named is named. It counts once a GM "
-            "commits campaign.toml holding it (the commit's author one of gm)")
+            "commits campaign.toml holding it (the commit's author one of gm; the hooks "
+            "refuse such a commit that takes sealing from a GM, and say why)")
 
 
 def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]]) -> Standing:
@@ -172,6 +244,12 @@ def _same(one: GMs, other: GMs) -> bool:
 
 def _listed(gms: GMs) -> str:
     return "no gm (anyone)" if gms is None else "[" + ", ".join(gms) + "]"
+
+
+def _toml(gms: tuple[str, ...]) -> str:
+    import json
+
+    return "[" + ", ".join(json.dumps(gm, ensure_ascii=False) for gm in gms) + "]"
 
 
 def _author(clone: Repository, commit: str) -> str:
