@@ -309,6 +309,44 @@ def test_a_gms_commit_that_would_count_a_change_taking_sealing_from_a_gm_is_refu
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 
+def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(
+        tmp_path: Path) -> None:
+    """A merge that takes a parent's campaign.toml as it is edits nothing: the GM's pull
+    (a merge) of Alice's change of gm, which no GM made, does not count it; Bob's pull of
+    the GM's own change of gm counts it, though Bob is no GM."""
+    table, gm, alice, bob = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    sync(gm, "GM")
+    for clone in (alice, bob):
+        sync(clone, "Alice")
+    mine = alice / "campaign.toml"
+    mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
+    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    table.git(alice, "add", "-A")
+    table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    table.git(alice, "push", "-q", "origin", "main")
+    for clone, player in ((gm, "GM"), (bob, "Bob")):  # a turn of each, then a pull
+        play(clone, player, "clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris")
+        table.git(clone, "commit", "-qam", "a turn")
+    table.env["GIT_AUTHOR_NAME"] = "GM"
+    table.git(gm, "pull", "-q", "--no-rebase", "--no-edit", "--no-verify")
+    assert 'gm = ["Alice"]' in settings.read_text()
+    checked = play(gm, "GM", "check", status=1)
+    assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']" in checked
+    # The GM writes gm anew (his own edit: it counts), and Bob pulls it into his turn.
+    settings.write_text(settings.read_text().replace('gm = ["Alice"]', 'gm = ["GM", "Bob"]'))
+    table.git(gm, "commit", "-qam", "Bob seals too", "--no-verify")
+    table.git(gm, "push", "-q", "origin", "main")
+    table.env["GIT_AUTHOR_NAME"] = "Bob"
+    table.git(bob, "pull", "-q", "--no-rebase", "--no-edit", "--no-verify")
+    assert table.git(bob, "log", "--merges", "--author=Bob", "--format=%h").stdout.strip()
+    play(bob, "Bob", "clock", "pick", "--seal", "--force", "-T", 3)
+    checked = play(bob, "Bob", "check", status=1)
+    assert "is by Alice, no GM" in checked and "is by Bob" not in checked, checked
+
+
 @pytest.mark.parametrize("hers_first", [False, True], ids=["table-first", "hers-first"])
 def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_merged(
         tmp_path: Path, hers_first: bool) -> None:

@@ -119,7 +119,7 @@ def _at_head(clone: Repository, settings: str) -> Standing | None:
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return None
-    kept = repo.kept_file(clone, "gms3", settings.encode("utf-8", "surrogateescape"), touched)
+    kept = repo.kept_file(clone, "gms4", settings.encode("utf-8", "surrogateescape"), touched)
     found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
@@ -173,26 +173,39 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
         read.close()
     written = {commit: listing.get(blobs.get(commit, "")) for commit in every}
     held: dict[str, GMs] = {}
+    # Who made each commit's GMs in force count: a GM's name, None for a list taken as
+    # written (a first gm stands on no GM).
+    made: dict[str, str | None] = {}
     changed: list[Changed] = []
     for commit, parents in listed:
         parents = [p for p in parents if p in held]
         new = written[commit]
         if not parents:
-            held[commit] = new  # the first gm: taken as written
+            held[commit], made[commit] = new, None  # the first gm: taken as written
             continue
         # Judged against every parent, whichever comes first: each parent whose GMs in
-        # force are others must have one of them as the commit's author. So two first
-        # lists written apart (neither in the other's history: git cannot tell which the
-        # table had first) meet as changes of each other, and the list a merge drops by
-        # an author who is none of its GMs stays in force.
+        # force are others must have one of them as the commit's author, or as the author
+        # of the commit it came to count in on another parent. So two first lists written
+        # apart (neither in the other's history: git cannot tell which the table had
+        # first) meet as changes of each other, and the list a merge drops by an author
+        # who is none of its GMs stays in force.
         judging = [p for p in parents if held[p] is not None and not _same(held[p], new)]
+        holders = [p for p in parents if _same(held[p], new)]
         if not judging:  # as every parent holds it, or no GM is in force on one
             held[commit] = new
+            made[commit] = next((made[p] for p in holders), None)
             continue
         author = _author(clone, commit)
-        refusing = [p for p in judging if not _is_gm(author, held[p])]
+        # A merge that takes a parent's campaign.toml as it is edits nothing: its author
+        # makes nothing count (a GM's pull does not count a change no GM made).
+        edited = len(parents) == 1 or all(blobs.get(commit) != blobs.get(p) for p in parents)
+        makers = [*([author] if edited else []),
+                  *(maker for p in holders if (maker := made[p]) is not None)]
+        refusing = [p for p in judging if not any(_is_gm(maker, held[p]) for maker in makers)]
         if not refusing:  # a GM's commit of campaign.toml (of each side's): its gm counts
             held[commit] = new
+            made[commit] = next((maker for maker in makers
+                                 if all(_is_gm(maker, held[p]) for p in judging)), makers[0])
             continue
         base = _shared([held[p] for p in refusing])
         # Named where it is new; one carried from a branch where it was named already (it
@@ -200,6 +213,7 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
         if not any(_same(written[p], new) and not _same(held[p], new) for p in parents):
             changed.append(Changed(commit, printable(author), base, new))
         held[commit] = base
+        made[commit] = next((made[p] for p in refusing), None)
     last = listed[-1][0]
     return Standing(held.get(last), tuple(changed))
 
