@@ -15,6 +15,13 @@ from cwx.base import lookalike
     ("AIice", {"alice"}, "alice"),  # a capital I for an l
     ("Zo\u200be", {"zoe"}, "zoe"),  # an invisible space inside
     ("\uff36ic", {"vic"}, "vic"),  # a fullwidth V (NFKC)
+    ("\u0474ic", {"vic"}, "vic"),  # a Cyrillic capital izhitsa
+    ("Vic\u2800", {"vic"}, "vic"),  # a braille blank (a symbol that prints nothing)
+    ("Vic\u3164", {"vic"}, "vic"),  # a Hangul filler (a letter that prints nothing)
+    ("V\uffa0ic", {"vic"}, "vic"),  # a halfwidth one inside
+    ("Vi\u034fc", {"vic"}, "vic"),  # a combining grapheme joiner
+    ("Vic\U000e0041", {"vic"}, "vic"),  # a tag letter
+    ("Jos\u00e9", {"jose"}, None),  # a letter of its own, not a blank
     ("Vic", {"vic"}, None),  # the same name, whatever its case, is no look-alike
     (" vic ", {"Vic"}, None),
     ("Zed", {"vic", "zoe"}, None),

@@ -244,8 +244,12 @@ def test_a_late_guess_git_shows_shared_before_the_reveal_is_told_so(tmp_path: Pa
     assert "reached the GM after the reveal" in mara, mara
 
 
+@pytest.mark.parametrize(("author", "by"), [
+    ("Alice", "Alice"),
+    ("G\u041c", "G\u041c (its \u041c is U+041C)"),  # a Cyrillic М: a look-alike of the GM
+])
 def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
-        tmp_path: Path) -> None:
+        tmp_path: Path, author: str, by: str) -> None:
     table, gm, alice, _ = table_of_three(tmp_path)
     settings = gm / "campaign.toml"
     settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
@@ -257,21 +261,21 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["GM", "Alice"]'))
     play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
     table.git(alice, "add", "-A")
-    table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", f"{author} <a@t>")
     changed = table.git(alice, "rev-parse", "HEAD").stdout.strip()
     table.git(alice, "push", "-q", "origin", "main")
     table.git(gm, "pull", "-q", "--no-rebase")
     checked = play(gm, "GM", "check", status=1)
     assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']; " \
            "campaign.toml's gm = ['GM', 'Alice'] holds a change no GM made)" in checked
-    assert f"Note: campaign.toml: commit {changed[:12]} by Alice changed the GMs (gm) in " \
+    assert f"Note: campaign.toml: commit {changed[:12]} by {by} changed the GMs (gm) in " \
            "campaign.toml from [GM] to [GM, Alice], but no GM in force before it" in checked
     assert json.loads(play(gm, "GM", "check", "--json", status=1))["keys"]
     # The GM's own commit of campaign.toml holding it: it counts.
     settings.write_text(settings.read_text() + "# Alice seals too\n")
     told = table.git(gm, "commit", "-qam", "Alice seals too", "--author", "GM <gm@t>")
     assert "makes gm = [GM, Alice] count, a change no GM made (commit " \
-        f"{changed[:12]} by Alice wrote it): it hands sealing and revealing to Alice beside " \
+        f"{changed[:12]} by {by} wrote it): it hands sealing and revealing to Alice beside " \
         "the GMs in force ([GM])" in told.stderr, told.stderr
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 

@@ -526,12 +526,16 @@ def test_sync_refuses_to_sign_when_campaign_toml_lists_another_key_for_the_playe
         warned.stderr
 
 
-@pytest.mark.parametrize("sign_as", [None, "alice"])
+@pytest.mark.parametrize(("alike", "sign_as"), [
+    ("B\u043eb", None), ("B\u043eb", "alice"),
+    ("Bob\u2800", None),  # K5: a braille blank after it, which prints nothing
+    ("Bob\u3164", None),  # K5: a Hangul filler, a letter that prints nothing
+])
 def test_a_first_key_for_a_look_alike_of_a_name_at_the_table_needs_a_gm(
-        table: Table, sign_as: str | None) -> None:
+        table: Table, alike: str, sign_as: str | None) -> None:
     # Finding K4: Mallory lists his key as "Bоb" (a Cyrillic о), a name no line has played,
     # and plays as him: no newcomer's, named, unless the GM (Alice) signs it.
-    alike = "B\u043eb"
+    odd = next(char for char in alike if not char.isascii())
     mallory, alice = table.folder / "mallory", table.folder / "alice"
     taken = _keys_changed(table, mallory, f'"{alike}"', "mallory", sign_as=sign_as,
                           who="Alice" if sign_as else "Mallory")
@@ -545,9 +549,9 @@ def test_a_first_key_for_a_look_alike_of_a_name_at_the_table_needs_a_gm(
     assert checked.status == 1
     assert said[0].startswith(
         f"commit {taken[:12]} by Mallory <m@table> added {alike}'s key in campaign.toml, "
-        f"unsigned, not by a GM's key ({alike} (its \u043e is U+043E) looks like Bob, a name "
-        "at the table: a look-alike's first key is no newcomer's): the change does not "
-        "count"), said
+        f"unsigned, not by a GM's key ({alike} (its {odd} is U+{ord(odd):04X}) looks like "
+        "Bob, a name at the table: a look-alike's first key is no newcomer's): the change "
+        "does not count"), said
     assert f"names {alike}, but arrived in commit" in said[1]
     assert f"{alike} has no key in campaign.toml in force when it arrived (commit " \
         f"{taken[:12]} added it, a change that did not count" in said[1]

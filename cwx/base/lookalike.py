@@ -1,7 +1,8 @@
 """Names that look alike (docs/rules.md, "Signed turns"): "Vіc" with a Cyrillic і reads as
 "Vic". A newcomer's name is held to differ from every name at the table as a reader sees
-it: NFKC, without spaces and invisible marks, folded, and the common Cyrillic and Greek
-letters that print as Latin ones read as those (a small table, not Unicode's whole one)."""
+it: NFKC, without the letters that print nothing (by Unicode's properties), folded, and
+the common Cyrillic and Greek letters that print as Latin ones read as those (a small
+table, not Unicode's whole one: no property of Python's tells which letters look alike)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import unicodedata
 _AS_LATIN = str.maketrans({
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
     "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "l", "ї": "l", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
+    "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y", "ѵ": "v",
     "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "l", "κ": "k", "μ": "m",
     "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
     "ı": "l", "ɑ": "a", "ɡ": "g", "i": "l", "1": "l", "|": "l", "0": "o",
@@ -22,9 +23,19 @@ _AS_LATIN = str.maketrans({
 def skeleton(name: str) -> str:
     """How `name` reads: two names of one skeleton look alike."""
     shown = unicodedata.normalize("NFKC", name)
-    shown = "".join(char for char in shown if not char.isspace() and
-                    unicodedata.category(char) not in ("Cf", "Mn", "Me"))
-    return shown.casefold().translate(_AS_LATIN)
+    return "".join(char for char in shown if not _blank(char)).casefold().translate(_AS_LATIN)
+
+
+def _blank(char: str) -> bool:
+    """Whether a letter prints nothing a reader sees, by Unicode's properties: spaces and
+    separators (Z), controls, formats and letters not yet assigned (C), marks that sit on
+    another letter (Mn, Me), and those Unicode names a blank or a filler (the Hangul
+    fillers, letters that are default-ignorable; the braille blank)."""
+    if char.isspace() or unicodedata.category(char)[0] in "ZC" or \
+            unicodedata.category(char) in ("Mn", "Me"):
+        return True
+    words = unicodedata.name(char, "").replace("-", " ").split()
+    return "BLANK" in words or "FILLER" in words
 
 
 def like(name: str, others: set[str] | frozenset[str] | list[str]) -> str | None:

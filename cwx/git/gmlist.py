@@ -84,7 +84,8 @@ def handed_over(root: str) -> Handover | None:
             not _is_gm(_author_here(clone), gms):
         return None
     change = next((c for c in reversed(found.changed) if _same(c.after, now)), None)
-    came = "" if change is None else f" (commit {change.commit[:12]} by {change.by} wrote it)"
+    came = "" if change is None else \
+        f" (commit {change.commit[:12]} by {_told(change.by, change.before)} wrote it)"
     given = ", ".join(gm for gm in now or () if not _is_gm(gm, gms))
     dropped = [gm for gm in gms if not _is_gm(gm, now)]
     back = f"write gm = {_toml(gms)} back into campaign.toml"
@@ -154,8 +155,10 @@ def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bool:
 
 
 def said(change: Changed) -> str:
-    """What check says of a change of gm that does not count."""
-    return (f"commit {change.commit[:12]} by {change.by} changed the GMs (gm) in "
+    """What check says of a change of gm that does not count (its author told by the letter
+    that sets it apart where the name looks like a GM's)."""
+    return (f"commit {change.commit[:12]} by {_told(change.by, change.before)} changed the "
+            "GMs (gm) in "
             f"campaign.toml from {_listed(change.before)} to {_listed(change.after)}, but no "
             f"GM in force before it ({_listed(change.before)}) made it: the change does not "
             "count, and a seal or reveal by a player it named is named. It counts once a GM "
@@ -258,6 +261,13 @@ def _same(one: GMs, other: GMs) -> bool:
 
 def _listed(gms: GMs) -> str:
     return "no gm (anyone)" if gms is None else "[" + ", ".join(gms) + "]"
+
+
+def _told(name: str, gms: GMs) -> str:
+    """`name`, with the letter that tells it apart where it looks like one of `gms`."""
+    from cwx.base import lookalike
+
+    return lookalike.said(name) if gms and lookalike.like(name, set(gms)) else name
 
 
 def _toml(gms: tuple[str, ...]) -> str:
