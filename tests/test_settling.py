@@ -287,10 +287,10 @@ def test_dice_added_to_the_campaign_are_a_gms_where_campaign_toml_names_gms(
     (folder / "journal.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     checked = cwx("check", folder)
     assert checked.status == 1
-    told = [line for line in checked.stdout.splitlines() if "(--supply)" in line]
-    assert len(told) == 1 and f"adopt {lines[-1]['id'][:8]} changes the campaign's dice " \
-        "(--supply), by Mallory, no GM of the campaign" in told[0], checked.stdout
-    advice = told[0].rpartition("; else `")[2].partition("`")[0].split()
+    told = [line for line in checked.stdout.splitlines() if "the campaign's dice" in line]
+    assert len(told) == 1 and f"adopt {lines[-1]['id'][:8]} changes the campaign's dice, " \
+        "by Mallory, no GM of the campaign" in told[0], checked.stdout
+    advice = told[0].rpartition("a GM's `")[2].partition("`")[0].split()
     assert advice[:2] == ["cwx", "undo"]
     assert cwx(*advice[1:], cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0  # followed
     assert cwx("check", folder).status == 0

@@ -69,6 +69,7 @@ def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> 
     table needs (templates.campaign_files); files already there are kept."""
     import contextlib
 
+    from cwx.base.places import SETTINGS
     from cwx.systems import templates
 
     _may_start(folder, force)
@@ -87,6 +88,12 @@ def start(open_: Opened, folder: str, *, force: bool, dry_run: bool = False) -> 
             # Decided under the lock, after any interrupted init here was finished.
             kept = sorted(n for n, p in paths.items() if os.path.lexists(p))
             created = sorted(set(wanted) - set(kept))
+            if SETTINGS in kept and any(sheets.kind_of(wanted[name][1] or {}) == "bag"
+                                        for name in created):
+                from cwx.campaign import seal  # a bag made anew brings its dice in
+
+                seal.by_a_gm(Campaign(folder, folder), "adds dice to the campaign (`init` "
+                             "makes its bag anew)")
             for name in created:
                 text, meant = wanted[name]
                 change.create(paths[name], text, force=False, meant=meant)
@@ -130,6 +137,12 @@ def make(open_: Opened, command: str, camp: Campaign, file: str, sheet: Any, *,
     from cwx.systems import templates
 
     camp.where_check_looks(file)
+    from cwx.journal import events
+
+    if events.kind(command).brings:  # its dice come into the campaign: the GM's word
+        from cwx.campaign import seal
+
+        seal.by_a_gm(camp, f"adds dice to the campaign (`{command}`: a bag brings its dice)")
     kind = sheets.kind_of(sheets.data_of(sheet)) or "character"
     text = templates.file_of(sheet, files.schema_beside(file, kind, camp))
     with open_(command, [file], camp) as change:
@@ -511,6 +524,10 @@ def retire(open_: Opened, camp: Campaign, file: str, bag: str | None) -> Retired
     holds = ledger.dice_of(ledger.values_of(peeked))
     if sheets.kind_of(peeked) == "character" and holds != ledger.NO_DICE:
         bag = camp.bag(bag)  # its dice go back to a reserve: which one
+    elif holds != ledger.NO_DICE:  # a bag's dice leave the campaign with it
+        from cwx.campaign import seal
+
+        seal.by_a_gm(camp, "takes dice out of the campaign (a bag retired takes its dice)")
     paths = [file] + ([bag] if bag is not None and holds != ledger.NO_DICE else [])
     with open_("retire", paths, camp) as change:
         folded = camp.ledger()
@@ -962,6 +979,9 @@ def undo(open_: Opened, camp: Campaign, char: str | None, player: str | None, *,
 
     undoing = chosen()
     target = undoing.target
+    from cwx.campaign import supplying
+
+    supplying.refuse_undo(camp, target)  # dice in or out of the campaign: the GM's word
     touched = {camp.named(c.file): c.file for c in target.changes if c.key}
     if retired := _retired_after(journal_path, set(touched.values()), target):
         raise RuleForbids(f"cannot undo `{target.command}`: {retired} was retired since, "

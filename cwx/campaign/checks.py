@@ -16,7 +16,7 @@ from cwx.base import places, times
 from cwx.base.errors import BadFile, Conflict, CwxError, Unlisted, shown
 from cwx.base.record import Record
 from cwx.campaign import folder as campaign
-from cwx.campaign import guesses, seal
+from cwx.campaign import guesses, seal, supplying
 from cwx.campaign.folder import Campaign
 from cwx.campaign.ruled import Ruled
 from cwx.journal import clock, events, history, ledger, rederive
@@ -277,8 +277,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         ahead.path = path
         home = ledgers.get(os.path.realpath(path))
         heard = seal.Reveals(standing.gms(home))  # on the pass that reads every line
-        cursing, supplying = _Cursing(heard.gms), _Supplying(heard.gms)
-        hearers = (*ticking, cursing.note, supplying.note)
+        cursing, supplied = _Cursing(heard.gms), supplying.Heard(heard.gms)
+        hearers = (*ticking, cursing.note, supplied.note)
         if home is not None:
             ruled = Ruled(functools.partial(_given, path))
             counting = counted[os.path.realpath(path)] = ruled.counting
@@ -325,8 +325,9 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         bad += _cursed_by_a_player(path, cursing, heard.gms,
                                    counted[os.path.realpath(path)].turns
                                    if home is not None else None)
-        bad += supplying.said(path, counted[os.path.realpath(path)].turns.undone()
-                              if home is not None else set())
+        turns = counted[os.path.realpath(path)].turns if home is not None else None
+        bad += supplied.said(path, turns.undone() | turns.void() if turns is not None
+                             else set(), heard.played)
         said += bad
         if not bad and os.path.exists(path):
             valid[path] = "journal"
@@ -367,34 +368,6 @@ def _cursed_by_a_player(path: str, cursing: _Cursing, gms: tuple[str, ...] | Non
                      f"undo {event.id} {shlex.quote('--player=' + event.player)}` takes it back",
                      path=path, line=event.line)
             for event in cursing.found if event.player is not None and event.id not in passed]
-
-
-class _Supplying:
-    """Adopts that bring dice into the campaign or take them out (`--supply`, the GM's
-    word) by a player campaign.toml's gm does not name."""
-
-    def __init__(self, gms: tuple[str, ...] | None) -> None:
-        self.gms = gms
-        self.found: list[journal.Event] = []
-
-    def note(self, event: journal.Event) -> None:
-        dice = event.result.get("supply")
-        if self.gms is not None and event.player is not None and \
-                events.kind(event.command).table and isinstance(dice, dict) and \
-                any(count for count in dice.values()) and \
-                not seal.is_gm(event.player, self.gms) and len(self.found) < rederive.SHOWN:
-            self.found.append(event._replace(result={}, changes=()))
-
-    def said(self, path: str, undone: set[str]) -> list[CwxError]:
-        """Each, not taken back since, with the undo that takes it back."""
-        return [CwxError(f"{event.command[:40]} {event.id[:8]} changes the campaign's dice "
-                         f"(--supply), by {event.player[:40]}, no GM of the campaign "
-                         f"(campaign.toml: gm = {list(self.gms or ())}): only a GM adds dice "
-                         "or takes them away (W9). If the table accepts it, a GM adds the "
-                         f"player to gm; else `cwx undo {event.id} --player="
-                         f"{shlex.quote(event.player)}` takes it back", path=path,
-                         line=event.line)
-                for event in self.found if event.player is not None and event.id not in undone]
 
 
 class _GMs:

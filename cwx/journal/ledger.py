@@ -126,6 +126,43 @@ def dice_of(values: Mapping[str, Any]) -> Dice:
     return Dice(white, black)
 
 
+def result_supply(event: Event) -> Dice | None:
+    """The dice an event's result says it adds to the campaign (`"supply"`: adopt --supply,
+    a bag retired, negative), or None: it says none."""
+    said = event.result.get("supply")
+    if not isinstance(said, dict):
+        return None
+    white, black = said.get("white"), said.get("black")
+    return Dice(white, black) if type(white) is int and type(black) is int else None
+
+
+def brings(event: Event) -> bool:
+    """Whether the texts an event makes bring their dice into the campaign: a bag made
+    (init's, bag new), or a file an older cwx adopted whole (its line names no player),
+    before the supply was kept."""
+    from cwx.journal import events
+
+    kind = events.kind(event.command)
+    return kind.brings or (kind.table and event.player is None and
+                           not isinstance(event.result.get("supply"), dict))
+
+
+def moved(event: Event) -> Dice:
+    """The whites and blacks `event` itself adds to the campaign's supply (negative: takes
+    away), as the ledger counts them: its result's supply, and the dice of the texts it
+    makes where it brings them. An undo's is its target's taken back (the caller's to
+    find)."""
+    total = result_supply(event) or NO_DICE
+    if brings(event):
+        for change in event.changes:
+            if change.key is None and change.text is not None and not change.removed:
+                try:
+                    total = total.plus(dice_of(values_of(tomlread.loads(change.text))))
+                except CwxError:
+                    continue  # not a TOML file of cwx's: no dice
+    return total
+
+
 class Value(Record):
     """A key's ledger value, and the latest changes that made it (for people)."""
 
@@ -458,12 +495,10 @@ class _Prelude:
         from cwx.journal import events
 
         kind = events.kind(event.command)
-        supplied = event.result.get("supply")
-        if isinstance(supplied, dict):  # the GM's word, or a bag retired
-            white, black = supplied.get("white"), supplied.get("black")
-            if type(white) is int and type(black) is int:
-                self.supplies.append(Supplied(event.id, Dice(white, black)))
-                self.kept += 100
+        said_dice = result_supply(event)
+        if said_dice is not None:  # the GM's word, or a bag retired
+            self.supplies.append(Supplied(event.id, said_dice))
+            self.kept += 100
         tell: Said = (event.command[:_SAID], event.who and event.who[:_SAID], event.at)
         saw = _saw(event.result.get("saw"))
         for change in event.changes:
@@ -482,8 +517,7 @@ class _Prelude:
                 said = _saying(tell)
                 # A bag made brings its dice in; so did a file an older cwx adopted (its
                 # lines name no player), before the supply was kept.
-                if kind.brings or (kind.table and event.player is None and
-                                   not isinstance(supplied, dict)):
+                if brings(event):
                     self.supplies.append(Supplied(event.id, dice_of(values)))
                 self._made(change.file, Making(event.order, event.id, said, values=values,
                                                new=change.created, table=kind.table, saw=saw,
