@@ -849,10 +849,20 @@ def _remade(read: history.Journal, event: journal.Event,
     traits (`cwx check` names it): anyone takes it back."""
     from cwx.journal import rederive
 
-    if event.command != "char new" or all(c.created for c in event.changes):
+    if event.command != "char new":
         return False
-    return rederive.remade_over_earned(read.path, event,
-                                       read.undone() if undone is None else undone)
+    undone = read.undone() if undone is None else undone
+    if not all(c.created for c in event.changes) and \
+            rederive.remade_over_earned(read.path, event, undone):
+        return True
+    # One that says it never saw what was earned, where git shows its clone had it.
+    earned = rederive.remade_unseen(read.path, event, undone)
+    if not earned:
+        return False
+    from cwx.git import unsettled
+
+    root = os.path.dirname(os.path.abspath(read.path))
+    return bool(unsettled.held_before(root, dict.fromkeys(earned, event.id)))
 
 
 def _misplayed(read: history.Journal, event: journal.Event) -> bool:

@@ -6,12 +6,15 @@ is brought to a ledger that counts such a line."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from cwx.base.errors import CwxError
+from cwx.base.printable import printable
 from cwx.campaign import guesses
 from cwx.journal import ends, history, ledger, rederive, turned
 from cwx.journal import lines as journal
+from cwx.journal.rederive import SHOWN
 
 # Which of some events undone, of a kind undo never takes back, the rules give (no finding
 # names them, were they standing): an undo of one is none the rules give (accounts.given).
@@ -36,7 +39,8 @@ class Ruled:
     def found(self, path: str, folded: ledger.Ledger) -> list[CwxError]:
         """Each change, settlement or turn of the journal at `path` the rules do not give."""
         return _forged(path, self.replaying, self.counting, folded, self.given) + \
-            _swapped(path, self.counting) + _in_vain(path, self.counting) + \
+            _unseen(path, self.replaying, folded) + _swapped(path, self.counting) + \
+            _in_vain(path, self.counting) + \
             _counted_otherwise(path, self.counting) + _ended_in_vain(path, self.ended) + \
             _turned_in_vain(path, self.turning, self.counting)
 
@@ -56,6 +60,45 @@ def _forged(path: str, replaying: rederive.Replaying, counting: guesses.Counting
         said.append(CwxError(f"and {more} more events whose changes the rules do not give",
                              path=path))
     return said
+
+
+def _unseen(path: str, replaying: rederive.Replaying,
+            folded: ledger.Ledger) -> list[CwxError]:
+    """Each making anew over what its character earned that says it never saw it, where
+    git shows its clone had it: the commit that brought its line held an earning line
+    before it. Asked only of a clash the file hides (it holds the making's values as if
+    nothing clashed, no adopt or later making having settled it): a clone that made it
+    anew while another played, its commit then rebased onto the other's, holds both
+    sides' changes (the merge driver's sums) until the table settles them."""
+    from cwx.git import unsettled
+
+    said = []
+    root = os.path.dirname(os.path.abspath(path))
+    for item, earned in replaying.unseen[:SHOWN]:
+        if item.file is None or folded.clash(item.file) is None or not earned or \
+                not _hidden(root, folded, item.file):
+            continue
+        held = unsettled.held_before(root, dict.fromkeys(earned, item.event))
+        proof = next(((id_, held[id_]) for id_ in earned if id_ in held), None)
+        if proof is not None:
+            said.append(CwxError(
+                f"{item.command} {item.event[:8]} {item.why}, but commit {proof[1].commit[:12]} "
+                f"by {printable(proof[1].author)} that brought it held {proof[0][:8]}, which "
+                "earned it, before it: `char new --force` refuses a making anew over what a "
+                f"character earned; `cwx undo {item.event}` takes it back", path=path,
+                line=item.line))
+    return said
+
+
+def _hidden(root: str, folded: ledger.Ledger, file: str) -> bool:
+    """Whether `file` holds what the ledger does, though the ledger says it clashes."""
+    from cwx.toml import tomlread
+
+    try:
+        data = tomlread.parse(tomlread.read_bytes(os.path.join(root, file)), file)
+    except CwxError:
+        return False
+    return not folded.differences(file, ledger.values_of(data))
 
 
 def _swapped(path: str, counting: guesses.Counting) -> list[CwxError]:

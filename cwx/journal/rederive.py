@@ -238,11 +238,12 @@ class _Since:
     all it had): the experience its making held and gained since, the purchases since,
     and the latest stamp among them."""
 
-    __slots__ = ("bought", "latest", "xp")
+    __slots__ = ("bought", "earned", "latest", "xp")
 
     def __init__(self, xp: int) -> None:
         self.xp = xp
         self.bought: list[str] = []
+        self.earned: list[str] = []  # the events that changed its experience (a few)
         self.latest: Order | None = None
 
 
@@ -255,6 +256,9 @@ class _Remakings:
     def __init__(self) -> None:
         self.files: dict[str, _Since] = {}
         self.found: list[tuple[Forged, int, tuple[str, ...]]] = []  # (it, xp, purchases)
+        # Those that say they never saw what was earned (a first making's `created`, or a
+        # `saw` before it): a clash of two clones, unless git shows the clone had it.
+        self.claimed: list[tuple[Forged, int, tuple[str, ...], tuple[str, ...]]] = []
 
     def note(self, event: Event) -> None:
         from cwx.journal.ledger import _saw
@@ -266,13 +270,19 @@ class _Remakings:
             if change.key is None and change.removed:
                 self.files.pop(change.file, None)
             elif change.key is None and change.text is not None:
-                if since is not None and not change.created and event.command == "char new" \
-                        and len(self.found) < MAX_REMADE:
+                if since is not None and event.command == "char new" and \
+                        len(self.found) + len(self.claimed) < MAX_REMADE:
                     saw = _saw(event.result.get("saw")) or event.order
-                    if since.latest is None or since.latest <= saw:  # else a clash, named
-                        self.found.append((Forged(
-                            event.id, event.line, event.command[:40], change.file, None, None,
-                            None, None, None), since.xp, tuple(since.bought)))
+                    it = Forged(event.id, event.line, event.command[:40], change.file, None,
+                                None, None, None, None)
+                    if not change.created and (since.latest is None or since.latest <= saw):
+                        self.found.append((it, since.xp, tuple(since.bought)))
+                    else:  # a clash of two clones (the ledger's), or a making it never saw
+                        said = "it marks itself the file's first making" if change.created \
+                            else "its `saw` names an earlier line"
+                        self.claimed.append((it._replace(why=said), since.xp,
+                                             tuple(since.bought),
+                                             (*since.earned, *since.bought)))
                 if since is not None or len(self.files) < MAX_SPANS:
                     xp = _values_in(change.text).get("xp")
                     self.files[sys.intern(change.file)] = _Since(xp if type(xp) is int else 0)
@@ -281,6 +291,8 @@ class _Remakings:
                     (change.after is None or whole(change.after)):
                 since.xp += (change.after or 0) - (change.before or 0)
                 since.latest = max(since.latest or event.order, event.order)
+                if len(since.earned) < 20 and event.id not in since.earned:
+                    since.earned.append(event.id)
         since = self.files.get(event.file) if isinstance(event.file, str) else None
         if since is not None and len(since.bought) < 100 and events.kind(event.command).buys:
             since.bought.append(event.id)
@@ -292,13 +304,30 @@ class _Remakings:
         for item, xp, bought in self.found:
             buys = [id_ for id_ in bought if id_ not in undone]
             if xp > 0 or buys:
-                held = " and ".join(([f"{xp} xp earned"] if xp > 0 else []) +
-                                    (["traits bought with experience"] if buys else []))
                 found.append(item._replace(
-                    why=f"makes {item.file} anew over a character with {held} (by the lines "
-                        "it saw), which `char new --force` refuses: a character that earned "
-                        "any is retired first"))
+                    why=f"makes {item.file} anew over a character with {_held(xp, buys)} (by "
+                        "the lines it saw), which `char new --force` refuses: a character "
+                        "that earned any is retired first"))
         return found
+
+    def claims(self, undone: set[str]) -> list[tuple[Forged, tuple[str, ...]]]:
+        """Those that would make anew a character that held what it earned, but say they
+        never saw it (a first making's mark, or an earlier `saw`): each with the events
+        that earned it, which git may show its clone had."""
+        found = []
+        for item, xp, bought, earned in self.claimed:
+            buys = [id_ for id_ in bought if id_ not in undone]
+            if xp > 0 or buys:
+                found.append((item._replace(
+                    why=f"makes {item.file} anew over a character with {_held(xp, buys)}, "
+                        f"which it says it never saw ({item.why})"),
+                    tuple(id_ for id_ in earned if id_ not in undone)))
+        return found
+
+
+def _held(xp: int, buys: list[str]) -> str:
+    return " and ".join(([f"{xp} xp earned"] if xp > 0 else []) +
+                        (["traits bought with experience"] if buys else []))
 
 
 def remade_over_earned(path: str, event: Event, undone: set[str]) -> bool:
@@ -312,6 +341,20 @@ def remade_over_earned(path: str, event: Event, undone: set[str]) -> bool:
         if item.line >= event.line:
             break
     return any(found.event == event.id for found in remakings.judged(undone))
+
+
+def remade_unseen(path: str, event: Event, undone: set[str]) -> tuple[str, ...]:
+    """The events that earned what `event` makes anew, where it says it never saw them
+    (_Remakings.claims): none where it makes nothing earned so."""
+    from cwx.journal import history
+
+    remakings = _Remakings()
+    for item in history.every(path):
+        remakings.note(item)
+        if item.line >= event.line:
+            break
+    return next((earned for found, earned in remakings.claims(undone)
+                 if found.event == event.id), ())
 
 
 @functools.lru_cache(maxsize=1)
@@ -471,6 +514,7 @@ class Replaying:
         self.kept = 0  # how many events kept in them (MAX_READS)
         self.spans = _Spans()
         self.remakings = _Remakings()
+        self.unseen: list[tuple[Forged, tuple[str, ...]]] = []
 
     def note(self, event: Event) -> None:
         if _key(event.id) in self.ids:
@@ -612,6 +656,7 @@ class Replaying:
         self.undos = []
         self._found([item for item in self.remakings.judged(undone)
                      if _key(item.event) not in self.ids])
+        self.unseen = self.remakings.claims(undone)  # git's to judge (ruled.py)
         self.remakings = _Remakings()
         if astray and named is not None:
             self._astray(astray, named(set(astray)))
