@@ -137,7 +137,8 @@ def test_undo_of_a_reveal_in_vain_reads_the_journal_once(tmp_path: Path,
     made = _sealed_journal(path)
     counted = []
     real = sealed.counted
-    monkeypatch.setattr(sealed, "counted", lambda *a: counted.append(a) or real(*a))
+    monkeypatch.setattr(sealed, "counted",
+                        lambda *a, **k: counted.append(a) or real(*a, **k))
 
     def whole(*_: object) -> None:
         raise AssertionError("the whole journal read")

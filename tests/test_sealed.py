@@ -6,12 +6,14 @@ Real git: a bare origin, the GM's clone and a player's."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers import cwx, followed, journal, once
+from tests.test_git import value
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -407,3 +409,64 @@ def test_a_seal_naming_no_player_where_the_campaign_names_gms_is_named(
     checked = play(gm, "GM", "check", status=1)
     assert f"clock pick --seal {sealed['id'][:8]} names no player, after lines that name " \
            "theirs" in checked
+
+
+def _copied_reveal_merged_first(table: Any, gm: Path, bob: Path, player: str) -> str:
+    """The GM reveals (Kris's exact guess, +6 xp); Bob cuts a branch at the commit before
+    the reveal, adds a guess for Mara and a copy of the reveal (its number and nonce, by
+    `player`) settling it, and merges the table's main into his branch, so git's union
+    puts his lines first; he pushes past the hooks. The copy's id."""
+    play(gm, "GM", "clock", "reveal")
+    sync(gm, "GM")
+    table.git(bob, "pull", "-q", "--no-rebase")
+    honest = [event for event in journal(bob) if event["command"] == "clock reveal"][-1]
+    guessed = next(event for event in journal(bob) if event["command"] == "clock resolve --sealed")
+    before = table.git(bob, "rev-parse", "HEAD~1").stdout.strip()
+    table.git(bob, "checkout", "-q", "-b", "side", before)
+    guess = {**guessed, "id": "abcd000000000001", "who": "mara", "file": "mara.toml",
+             "player": "Bob", "result": {**guessed["result"], "trait": "Fight", "score": 6}}
+    entry = {**honest["result"]["guesses"][0], "id": guess["id"], "who": "mara",
+             "file": "mara.toml", "trait": "Fight", "score": 6, "xp": 6, "xp_total": 6}
+    copy = {**honest, "id": "abcd000000000002", "player": player,
+            "result": {**honest["result"], "guesses": [entry]},
+            "changes": [{"file": "mara.toml", "key": "xp", "from": 0, "to": 6}]}
+    with open(bob / "journal.jsonl", "a") as lines:
+        for line in (guess, copy):
+            lines.write(json.dumps(line, separators=(",", ":")) + "\n")
+    sheet = bob / "mara.toml"
+    sheet.write_text(sheet.read_text().replace("xp = 0", "xp = 6", 1))
+    table.git(bob, "commit", "-qam", "mara guesses", "--no-verify")
+    table.git(bob, "merge", "-q", "--no-edit", "--no-verify", "main")
+    merged = (bob / "journal.jsonl").read_text()
+    assert merged.index(copy["id"]) < merged.index(honest["id"])  # the copy's line first
+    table.git(bob, "push", "-q", "--no-verify", "origin", "side:main")
+    return str(copy["id"])
+
+
+@pytest.mark.parametrize("player", ["GM", "Bob"])
+def test_a_copied_reveal_merged_in_before_the_gms_counts_for_nothing(
+        tmp_path: Path, player: str) -> None:
+    """Which reveal of a number counts is not the line order a merge chose: a copy in the
+    GM's name, made on a branch cut before the reveal, comes after it as git proves it
+    (the copy's commit left out the guess it held); one by a player no GM counts for
+    nothing. check names the copy, never the GM's reveal, and its advice, followed,
+    leaves Kris the experience of his exact guess."""
+    table, gm, alice, bob = table_of_three(tmp_path)
+    _guess(gm, alice)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    copy = _copied_reveal_merged_first(table, gm, bob, player)
+    earned = value(gm, "kris.toml", "xp")
+    assert earned > 0
+    play(alice, "Alice", "sync", status=1)  # pulled: the hooks named it, nothing followed
+    assert value(alice, "kris.toml", "xp") == earned
+    checked = play(alice, "Alice", "check", status=1)
+    advised = re.findall(r"`cwx undo ([0-9a-f]+)`", checked)
+    assert advised and set(advised) == {copy}, checked
+    assert f"reveal {copy[:8]} settles guess abcd0000, but " in checked
+    play(alice, "Alice", "undo", copy)  # the advice, followed
+    sync(alice, "Alice")
+    assert play(alice, "Alice", "check").endswith("0 problems.\n")
+    assert (value(alice, "kris.toml", "xp"), value(alice, "mara.toml", "xp")) == (earned, 0)
+    assert "all verified" in play(alice, "Alice", "clock", "verify")

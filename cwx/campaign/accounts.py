@@ -700,7 +700,7 @@ def latest_undoable(path: str, name: str | None, player: str | None,
     is undone again by undoing its redo: each change has one chain of undos."""
     from cwx.journal import clock
 
-    with history.opened(path) as read:
+    with history.opened(path, _witness(path)) as read:
         undos, asked = _undos(read), _asked(name, player, redo)
         # The last played, in log's order (`at`, ties in the journal's), and the one
         # before it; and the latest stamp before each in the journal's lines, to see a
@@ -745,7 +745,7 @@ def named_undoable(path: str, wanted: str, name: str | None, player: str | None,
     by the same rules as the latest: a change that stands is undone; an undo that stands
     is undone, which makes its change again; with `redo`, a change undone (or the undo
     that took it back) is made again."""
-    with history.opened(path) as read:
+    with history.opened(path, _witness(path)) as read:
         return _named(read, _by_id(path, wanted), name, player, redo)
 
 
@@ -785,11 +785,19 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
     return _undoing(path, event, undos)._replace(unruled=unruled)
 
 
+def _witness(path: str) -> Any:
+    """What holds the journal's reveals beyond its lines, as check holds them (the GMs,
+    git's order of two reveals of one number: guesses.witness)."""
+    from cwx.campaign import guesses
+
+    return guesses.witness(path)
+
+
 def given(path: str, kept: Sequence[journal.Event]) -> set[str]:
     """The ids of `kept`, events of a kind undo never takes back (a reveal, a seal, a
     retirement, a making), that the rules give: `cwx check` would name none of them were
     it standing. An undo of one of those is one no rule gives (check names it)."""
-    with history.opened(path) as read:
+    with history.opened(path, _witness(path)) as read:
         return {event.id for event in kept if not _given_by_no_rule(read, event)}
 
 
@@ -798,7 +806,7 @@ def reveals_taken_back(path: str) -> list[str]:
     the undo), in words, for `cwx clock verify`."""
     from cwx.journal import sealed
 
-    counting = sealed.counted(path)
+    counting = sealed.counted(path, witness=_witness(path))
     undone = counting.turns.undone()
     wanted = {reveal for reveal, _ in counting.reveals if reveal in undone}
     standing = given(path, list(history.with_ids(path, wanted))[:100]) if wanted else set()
@@ -1043,7 +1051,7 @@ def _turned_since(path: str, redone: journal.Event) -> None:
     draw = redone.result.get("turns")
     if not events.kind(redone.command).turn or not isinstance(draw, str):
         return
-    with history.opened(path) as read:
+    with history.opened(path, _witness(path)) as read:
         turned = read.turns().by(draw)
     if turned is not None:
         raise RuleForbids(f"cannot redo `{redone.command}`: its draw was turned again since "
@@ -1083,7 +1091,7 @@ def _flips(change: Change, camp: Campaign, target: journal.Event) -> _Flips:
     ledger counts the event itself), each key by its delta, unless the sheet holds what
     the ledger will already (a hook that never followed a forged line left it there)."""
     path = camp.journal_file
-    with history.opened(path) as read:
+    with history.opened(path, _witness(path)) as read:
         freed_ids, voided_ids = read.turns().taken_back(target.id)
     if not freed_ids and not voided_ids:
         return _Flips()

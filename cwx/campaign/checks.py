@@ -135,9 +135,9 @@ def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[s
         return {}
     from cwx.git import unsettled
 
-    return unsettled.held_before(root, {guess.id: counting.shown_by[guess.commitment]
-                                        for guess in board.pending if guess.id in late and
-                                        guess.commitment in counting.shown_by})
+    return unsettled.held_before(root, {guess.id: counting.first.get(
+        guess.commitment, counting.shown_by[guess.commitment])
+        for guess in board.pending if guess.id in late and guess.commitment in counting.shown_by})
 
 
 def _in_clones(homes: dict[str, Campaign],
@@ -282,6 +282,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if home is not None:
             ruled = Ruled(functools.partial(_given, path))
             counting = counted[os.path.realpath(path)] = ruled.counting
+            counting.witnessed(guesses.witness(path, heard.gms, read=False))
             try:
                 folded = home.ledger(lines.add, _hearing(ruled.note, heard.note, *hearers))
             except journal.Crowded as crowded:  # read no further: its one finding
@@ -313,10 +314,12 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 problem, "the journal holds a line the rules do not give")
                 for problem in against] if forged or unpublished else against)
         bad = lines.said() + unpublished
+        taken = counted[os.path.realpath(path)].turns.undone() if home is not None else set()
         bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
                          f"the campaign ({_gms_said(home, heard.gms)}): only a GM seals and "
-                         "reveals. If the table accepts it, a GM adds the player to gm",
-                         path=path, line=event.line) for event in heard.not_gm]
+                         "reveals. If the table accepts it, a GM adds the player to gm"
+                         f"{_or_undone(event)}", path=path, line=event.line)
+                for event in heard.not_gm if event.id not in taken]
         bad += [CwxError(f"{event.command} {event.id[:8]} names no player, after lines that "
                          f"name theirs ({_gms_said(home, heard.gms)}): no line from before "
                          "players, so no GM's: only a GM seals and reveals. `git log -S "
@@ -332,6 +335,12 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _or_undone(event: journal.Event) -> str:
+    """The undo that takes back a reveal by a player no GM, as advice."""
+    return f"; else `cwx undo {event.id}` takes it back" \
+        if event.command == guesses.REVEALING else ""
 
 
 def _given(path: str, kept: list[journal.Event]) -> set[str]:

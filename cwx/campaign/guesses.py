@@ -24,6 +24,7 @@ from cwx.journal import sealed
 
 # What the journal says of guesses is its model's: named here for the campaign's readers.
 from cwx.journal.sealed import REPLACES as REPLACES
+from cwx.journal.sealed import REVEALING as REVEALING
 from cwx.journal.sealed import SETTLED as SETTLED
 from cwx.journal.sealed import Board as Board
 from cwx.journal.sealed import Counting as Counting
@@ -44,6 +45,29 @@ if TYPE_CHECKING:
 GUESSING = system.GUESSING  # the journal's event of a pending guess
 SEALING = seal.SEALING  # the journal's event that publishes a commitment
 VOIDS = "void"  # the key of a seal's result listing the guesses it makes void (--void)
+
+
+def witness(journal_path: str | None, gms: tuple[str, ...] | None = None, *,
+            read: bool = True) -> sealed.Witness:
+    """What holds the journal's reveals beyond its lines (sealed.Witness): the GMs (`gms`,
+    or with `read` campaign.toml's gm beside the journal; one unreadable: anyone), and git's
+    order of two reveals of one number."""
+    if journal_path is None:
+        return sealed.Witness(gms)
+    import functools
+
+    from cwx.git import unsettled
+
+    root = os.path.dirname(journal_path) or "."
+    if read:
+        from cwx.base.errors import CwxError
+        from cwx.campaign.folder import Campaign
+
+        try:
+            gms = Campaign(root, root).settings().gm
+        except CwxError:
+            gms = None
+    return sealed.Witness(gms, functools.partial(unsettled.reveal_order, root))
 
 
 def as_waiting(guess: Guess) -> Waiting:
@@ -149,7 +173,7 @@ def not_verified(journal_path: str | None) -> tuple[list[str], list[str]]:
     journal's guesses and seals read once."""
     from cwx.journal import sealed
 
-    counting = sealed.counted(journal_path, seals=True)
+    counting = sealed.counted(journal_path, seals=True, witness=witness(journal_path))
     return ([said_sealed_over(seal_id, commitment, waiting) for _, seal_id, commitment, waiting
              in counting.sealed_over_silently(counting.board())],
             [said_swapped(reveal, guess, commitment)

@@ -60,7 +60,9 @@ def log(
         print(f"cwx: note: {record}: {said}", file=sys.stderr)
     # One open journal for both passes: a journal replaced meanwhile (a git pull, an
     # editor's save) is read whole from the file that was there.
-    with history.opened(path) as read:
+    from cwx.campaign import guesses
+
+    with history.opened(path, guesses.witness(path) if camp.root else None) as read:
         with progress.shown("Reading the journal", not (json or jsonl)) as meter:
             order = read.played(camp.name_of(char) if char else None, last=last, tick=meter)
         if json or jsonl:

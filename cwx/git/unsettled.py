@@ -5,7 +5,7 @@ of guesses on a number already shown, a few in a campaign."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
@@ -69,3 +69,66 @@ def _before(lines: list[bytes], guess: bytes, reveal: bytes) -> bool:
         elif reveal in raw and journal.id_of(raw) == reveal:
             return seen
     return False
+
+
+def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
+                 guesses: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Each reveal of one number's place (lower first), as git proves it, never as a merge
+    put their lines: after every reveal whose line the commit that added its own held
+    (ancestry; within one commit, its clone's order); among reveals none of whose commits
+    held another, first the one that left out fewest of the guesses on the number its own
+    commit's journal held before it (cwx's reveal settles every guess its clone had: a
+    copy made on a history cut before the reveal leaves them out). A reveal no commit
+    holds yet comes last. Outside git, or where git cannot answer: none (sealed.Order)."""
+    clone = repo.of(root)
+    if clone is None or len(reveals) < 2:
+        return {}
+    path = os.path.relpath(os.path.join(os.path.realpath(root), journal.NAME), clone.top)
+    try:
+        added = {reveal: _added(clone, path, reveal) for reveal, _ in reveals}
+        where = {reveal: _place(made[1], reveal.encode()) if made else None
+                 for reveal, made in added.items()}
+        commits = {reveal: made[0].commit if made else None for reveal, made in added.items()}
+        before = {reveal: len([other for other, _ in reveals if other != reveal and
+                               _came_first(clone, commits, where, other, reveal)])
+                  for reveal, _ in reveals}
+        left = {reveal: _left_out(made[1], reveal.encode(), listed, guesses)
+                if (made := added[reveal]) is not None else 0 for reveal, listed in reveals}
+    except CwxError:
+        return {}  # git cannot answer (not installed): nothing proven
+    return {reveal: (before[reveal], left[reveal]) for reveal, _ in reveals}
+
+
+def _came_first(clone: Repository, commits: Mapping[str, str | None],
+               where: Mapping[str, int | None], older: str, newer: str) -> bool:
+    """Whether the reveal `older` came before `newer`, as git proves it: the commit that
+    added `newer` holds the line of `older` (an ancestor of it added it, or it did, with
+    the line earlier in it); or `newer` is in no commit yet and `older` is."""
+    first, then = commits[older], commits[newer]
+    if then is None or first is None:
+        return then is None and first is not None
+    if first == then:
+        at, here = where[older], where[newer]
+        return at is not None and here is not None and at < here
+    return repo.run(clone, "merge-base", "--is-ancestor", first, then).returncode == 0
+
+
+def _place(lines: list[bytes], wanted: bytes) -> int | None:
+    """Where the first line of id `wanted` stands in a committed journal."""
+    return next((number for number, raw in enumerate(lines)
+                 if wanted in raw and journal.id_of(raw) == wanted), None)
+
+
+def _left_out(lines: list[bytes], reveal: bytes, listed: frozenset[str],
+              guesses: Sequence[str]) -> int:
+    """How many of `guesses` stand before the reveal's line in its commit's journal
+    without the reveal listing them."""
+    wanted = {guess.encode() for guess in guesses if guess not in listed}
+    seen: set[bytes] = set()
+    for raw in lines:
+        found = journal.id_of(raw)
+        if found == reveal:
+            break
+        if found in wanted:
+            seen.add(found)
+    return len(seen)

@@ -51,9 +51,10 @@ class Journal:
     """A journal open for reading: every query reads the one file that was there when it
     was opened (a git pull or an editor's save meanwhile changes nothing read)."""
 
-    def __init__(self, path: str, file: BinaryIO) -> None:
+    def __init__(self, path: str, file: BinaryIO, witness: sealed.Witness | None = None) -> None:
         self.path = path
         self.file = file
+        self.witness = witness  # what holds its reveals beyond its lines (sealed.Witness)
         self._turns: Turns | None = None
         self._heard: sealed.Counting | None = None
         self._guesses: sealed.Board | None = None
@@ -111,7 +112,7 @@ class Journal:
         """The guesses on sealed numbers: waiting, settled, void (sealed.py); only the
         lines that may hold one parsed, once."""
         if self._guesses is None:
-            self._heard = sealed.counted(self.path)
+            self._heard = sealed.counted(self.path, witness=self.witness)
             self._guesses = self._heard.board()
         return self._guesses
 
@@ -363,10 +364,11 @@ def player_of(raw: bytes) -> str | None:
 
 
 @contextmanager
-def opened(path: str) -> Iterator[Journal]:
-    """The journal at `path`, open for reading (none yet: an empty one)."""
+def opened(path: str, witness: sealed.Witness | None = None) -> Iterator[Journal]:
+    """The journal at `path`, open for reading (none yet: an empty one); its reveals held
+    to `witness`."""
     with journal.opened(path) or io.BytesIO() as file:
-        yield Journal(path, file)
+        yield Journal(path, file, witness)
 
 
 def _moved(value: Any, before: Any, after: Any) -> Any:

@@ -150,12 +150,37 @@ def _whole(value: object, most: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
 
 
+# Git's word on the reveals of one number (git/unsettled.py): given each reveal (its id,
+# the guesses it lists) and the guesses on the number, each reveal's place (lower first).
+Order = Callable[[Sequence[tuple[str, frozenset[str]]], Sequence[str]],
+                 Mapping[str, tuple[int, ...]]]
+
+
+class Witness(Record):
+    """What the journal's lines alone cannot say of which reveal counts: who the GMs are
+    (a reveal by another settles nothing), and which of two reveals of one number came
+    first (git's order, never the order a merge gave their lines)."""
+
+    gms: tuple[str, ...] | None = None  # campaign.toml's gm (None: anyone reveals)
+    order: Order | None = None
+
+    def by_gm(self, player: str | None) -> bool:
+        """Whether `player` may reveal: a GM named, or anyone where none is (a line of an
+        older cwx names no player, and is not held to it)."""
+        return self.gms is None or player is None or \
+            any(journal.same_player(player, gm) for gm in self.gms)
+
+
 class Counting:
     """A board made of events as they come: from a read of the journal's lines that can
     hold one (`counted`), or from a read another reader makes anyway (check's ledger),
     so the journal is read once."""
 
-    def __init__(self) -> None:
+    def __init__(self, witness: Witness | None = None) -> None:
+        self.witness = witness or Witness()
+        self.revealer: dict[str, tuple[str | None, str]] = {}  # a reveal -> (player, stamp)
+        self._ordered: list[tuple[str, str]] | None = None  # `counting_reveals`, once
+        self.first: dict[str, str] = {}  # a commitment -> the reveal of it that stands
         self.turns = journal.Turns()
         self.found: dict[str, Guess] = {}
         self.settled: dict[str, str] = {}
@@ -175,6 +200,10 @@ class Counting:
         # Each reveal as the journal orders it, guesses listed or none: (its id, commitment).
         self.reveals: list[tuple[str, str]] = []
         self.settlers: dict[str, str] = {}  # a line settling guesses, no reveal: its command
+
+    def witnessed(self, witness: Witness) -> None:
+        """Hold the reveals to `witness` (who the GMs are, git's order) from now on."""
+        self.witness, self._ordered = witness, None
 
     def note(self, item: journal.Event) -> None:
         if item.undoes or "turns" in item.result:
@@ -197,6 +226,7 @@ class Counting:
             first = self.shown_by.setdefault(commitment, item.id) == item.id
             if len(self.reveals) < MAX_REPLACED:
                 self.reveals.append((item.id, commitment))
+                self.revealer.setdefault(item.id, (item.player, item.when))
             self._listing(item, commitment, first)
         elif SETTLED in item.result:  # a line listing guesses with no number shown
             self._listing(item, "", False)
@@ -228,7 +258,8 @@ class Counting:
         settled: dict[str, str] = {}
         reopened: set[str] = set()
         state: dict[str, bool | None] = {}  # a commitment -> all may settle, reopened, none
-        for reveal, commitment in self.reveals:
+        self.first = {}
+        for reveal, commitment in self.counting_reveals():
             allowed = state.get(commitment, True)
             if allowed is None:
                 continue  # a reveal of it stands: a number is revealed once
@@ -241,7 +272,42 @@ class Counting:
                 settled.update((guess, reveal) for guess in took)
                 reopened.difference_update(took)
                 state[commitment] = None
+                self.first[commitment] = reveal
         return settled, frozenset(reopened)
+
+    def gm_revealed(self, reveal: str) -> bool:
+        """Whether the reveal `reveal` is by a GM (Witness.by_gm)."""
+        return self.witness.by_gm(self.revealer.get(reveal, (None, ""))[0])
+
+    def counting_reveals(self) -> list[tuple[str, str]]:
+        """The reveals that may settle guesses (id, commitment), in the order they came: a
+        GM's alone, and the reveals of one number in git's order where the witness gives
+        it (then by stamp and id), never in the order a merge gave their lines."""
+        if self._ordered is not None:
+            return self._ordered
+        kept = [(reveal, commitment) for reveal, commitment in self.reveals
+                if self.gm_revealed(reveal)]
+        order = self.witness.order
+        per: dict[str, list[str]] = {}
+        for reveal, commitment in kept:
+            per.setdefault(commitment, []).append(reveal)
+        ranks: dict[str, tuple[Any, ...]] = {}
+        for commitment, ids in per.items():
+            if order is None or len(set(ids)) < 2:
+                continue
+            lists: dict[str, set[str]] = {reveal: set() for reveal in ids}
+            for guess, _, reveal, shown in self.opened:
+                if shown == commitment and reveal in lists:
+                    lists[reveal].add(guess)
+            on = [guess.id for guess in self.found.values() if guess.commitment == commitment]
+            placed = order([(reveal, frozenset(lists[reveal])) for reveal in dict.fromkeys(ids)],
+                           on)
+            ranks.update((reveal, (*placed[reveal], *self.revealer[reveal][1:], reveal))
+                         for reveal in ids if reveal in placed)
+        if ranks:
+            kept.sort(key=lambda item: ranks.get(item[0], ()))
+        self._ordered = kept
+        return kept
 
     def _before(self, guess: str, line: int) -> bool:
         """Whether a reveal at `line` lists `guess` before its guess line: no clone wrote
@@ -278,7 +344,11 @@ class Counting:
                              "settle a guess once"))
                 continue
             listed.add((reveal, guess))
-            if guess not in self.found:
+            if not self.gm_revealed(reveal):
+                said.append((line, reveal, guess, f"it is by {self.revealer[reveal][0]}, no "
+                             f"GM of the campaign (gm = {list(self.witness.gms or ())}): a "
+                             "reveal by another player settles nothing"))
+            elif guess not in self.found:
                 said.append((line, reveal, guess, "no guess line in the journal made it"))
             elif self._before(guess, line):
                 said.append((line, reveal, guess, f"its guess line ({self.found[guess].line}) "
@@ -292,7 +362,8 @@ class Counting:
                 said.append((line, reveal, guess,
                              f"reveal {first[guess][:8]} settled it already"))
             elif settled.get(guess) != reveal:
-                said.append((line, reveal, guess, f"reveal {self.shown_by[commitment][:8]} "
+                said.append((line, reveal, guess, f"reveal "
+                             f"{self.first.get(commitment, self.shown_by[commitment])[:8]} "
                              "showed that number already: a number is revealed once, and "
                              "a second reveal settles nothing (but the guesses a reveal "
                              "taken back had settled)"))
@@ -483,10 +554,10 @@ def scores_held(journal_path: str, guesses: Sequence[Guess],
 
 
 
-def counted(path: str | None, seals: bool = False) -> Counting:
+def counted(path: str | None, seals: bool = False, witness: Witness | None = None) -> Counting:
     """The journal's guesses, seals over others, reveals and undos, heard once (only the
-    lines that can hold one are parsed); with `seals`, every seal too."""
-    counting = Counting()
+    lines that can hold one are parsed); with `seals`, every seal too; held to `witness`."""
+    counting = Counting(witness)
     if path is not None:
         ids: set[str] = set()  # the first line of an id is its event (a copy, a twin: none)
         wanted = (*GUESSED, b'"' + SEALING.encode() + b'"') if seals else GUESSED
@@ -497,15 +568,15 @@ def counted(path: str | None, seals: bool = False) -> Counting:
     return counting
 
 
-def board(path: str | None) -> Board:
+def board(path: str | None, witness: Witness | None = None) -> Board:
     """The journal's guesses, read once (`counted`)."""
-    return counted(path).board()
+    return counted(path, witness=witness).board()
 
 
-def settlements(path: str) -> dict[str, Mapping[str, Any]]:
+def settlements(path: str, witness: Witness | None = None) -> dict[str, Mapping[str, Any]]:
     """Each settled guess's entry in the reveal that settled it (its outcome), by id: as
     the board says which (Counting.settling: a second reveal of a number settles none)."""
-    settled = board(path).settled
+    settled = board(path, witness).settled
     found: dict[str, Mapping[str, Any]] = {}
     for item in journal.holding(path, (b'"' + SETTLED.encode() + b'"',)):
         listed = item.result.get(SETTLED)
