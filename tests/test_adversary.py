@@ -567,13 +567,10 @@ def test_a_history_made_anew_taken_by_pull_rebase_is_refused(table: Table) -> No
     assert cwx("check", cwd=gm).status == 0
 
 
-@pytest.mark.xfail(strict=True, reason="found by the random adversary: check names the "
-                   "seal, but its advice takes back the honest guess, and undo never takes "
-                   "back a seal")
 def test_a_seal_forged_over_a_waiting_guess_is_taken_back_the_guess_kept(table: Table) -> None:
     """Mallory appends a seal in the GM's name over the number Alice guessed on, voiding
-    nothing: check names it in the GM's clone, but says to take back Alice's guess (only
-    she may), and the seal itself cannot be undone."""
+    nothing: check names it in the GM's clone with the undo that takes the seal back;
+    followed, check passes, Alice's guess still waits, and the GM's reveal settles it."""
     gm, mallory = table.folder / "gm", table.folder / "mallory"
     lines = (mallory / "journal.jsonl").read_text().splitlines(keepends=True)
     seal = {"v": 2, "id": "5e" * 8, "at": _stamp(lines), "command": "clock pick --seal",
@@ -584,10 +581,13 @@ def test_a_seal_forged_over_a_waiting_guess_is_taken_back_the_guess_kept(table: 
     table.git(gm, "pull", "--quiet", "--no-rebase")
     checked = cwx("check", cwd=gm)
     assert checked.status == 1 and "clock pick --seal 5e5e5e5e seals a new number" in \
-        checked.stdout
+        checked.stdout and f"`cwx undo {'5e' * 8}` takes the seal back" in checked.stdout
     undone = cwx("undo", "5e" * 8, cwd=gm, env=as_player(table.folder, "gm"))
     assert undone.status == 0, undone.stderr
-    assert cwx("check", cwd=gm).status == 0
+    kept = cwx("check", cwd=gm)
+    assert kept.status == 0 and "waits for the reveal" in kept.stdout, kept.stdout
+    revealed = json.loads(play(table.folder, "gm", "clock", "reveal", "--json"))
+    assert revealed["guesses"], revealed
 
 
 def test_a_line_put_among_the_proven_by_a_history_made_anew_is_refused(table: Table) -> None:

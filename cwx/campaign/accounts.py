@@ -776,7 +776,8 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         _astray(read, event) or _misundone(read, event) or _for_good(read, event) or
         (not redo and (
             _forged(event) or _settles_in_vain(read, event) or _remade(read, event) or
-            _started_astray(read, event) or (why is not None and _misplayed(read, event)))))
+            _started_astray(read, event) or (why is not None and _misplayed(read, event)) or
+            _sealed_over(read, event, read.undone()))))
     if unruled:
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
@@ -821,7 +822,19 @@ def _given_by_no_rule(read: history.Journal, event: journal.Event) -> bool:
     undone = read.undone() - {event.id}
     return _forged(event) or _settles_in_vain(read, event, undone) or \
         _remade(read, event, undone) or _started_astray(read, event) or \
-        _misplayed(read, event)
+        _misplayed(read, event) or _sealed_over(read, event, undone)
+
+
+def _sealed_over(read: history.Journal, event: journal.Event, undone: set[str]) -> bool:
+    """Whether `event` is a seal over a number guesses wait on that says nothing of it
+    (`cwx check` names it): anyone takes it back, and the guesses wait on their number."""
+    from cwx.journal import sealed
+
+    if event.command != sealed.SEALING:
+        return False
+    counting = sealed.counted(read.path, seals=True, witness=read.witness)
+    return any(seal == event.id for _, seal, _, _ in
+               counting.sealed_over_silently(counting.board(), undone))
 
 
 def _for_good(read: history.Journal, event: journal.Event) -> bool:

@@ -198,9 +198,11 @@ def said_sealed_over(seal_id: str, commitment: str, waiting: Sequence[Guess]) ->
     return (f"clock pick --seal {seal_id[:8]} seals a new number over commitment "
             f"{seal.short(commitment)}, on which {guess.who or 'a'}'s guess {guess.id[:8]}"
             f"{more} waits, but says neither that it replaces it nor that the guess is void "
-            "(a seal line cut by hand?): the number is gone and the guess would wait for "
-            f"ever. `cwx undo {guess.id}` takes the guess back (its player's; the table "
-            "gives its experience by hand if it decides so)")
+            "(a seal line cut by hand, or written in the GM's name?). If the GM's clone "
+            "still holds that number (it never sealed this one), `cwx undo "
+            f"{seal_id}` takes the seal back and the guess waits for its reveal; if the GM "
+            f"sealed anew, the number is gone: `cwx undo {guess.id}` takes the guess back "
+            "(its player's; the table gives its experience by hand if it decides so)")
 
 
 def said_in_vain(counting: Counting, reveal: str, guess: str, why: str) -> str:

@@ -161,7 +161,8 @@ def published(journal_path: str | None) -> str | None:
     """The commitment the journal published last: its latest seal's, or None. A seal that
     leapt more than a day ahead of this clock and of the journal before it is a line no
     GM's clock wrote, set aside; one the journal's clock stamped after such a line (the
-    GM sealed after pulling it) is the GM's."""
+    GM sealed after pulling it) is the GM's. A seal taken back (check names one, forged
+    over a waiting guess) published nothing."""
     if journal_path is None:
         return None
     import time
@@ -169,14 +170,30 @@ def published(journal_path: str | None) -> str | None:
     from cwx.journal import clock
 
     now, passed = time.time(), set[str]()
+    undone: set[str] | None = None  # read once, where a seal may be taken back
     while True:
         event = journaled.latest_seal(journal_path, passed)
-        if event is None or len(passed) >= 16 or \
-                not clock.leapt(journal_path, event, clock.DAY, now):
+        if event is None or len(passed) >= 16:
             break
+        if not clock.leapt(journal_path, event, clock.DAY, now):
+            undone = _undone(journal_path, event.id) if undone is None else undone
+            if event.id not in undone:
+                break
         passed.add(event.id)
     commitment = event.result.get("commitment") if event else None
     return commitment if isinstance(commitment, str) else None
+
+
+def _undone(journal_path: str, seal_id: str) -> set[str]:
+    """The events the journal's undos take back, read only where a line names the seal
+    (a seal is seldom taken back: most reads cost a search for its id)."""
+    from cwx.journal import history
+
+    if not any(line.undoes == seal_id
+               for line in journal.holding(journal_path, (seal_id.encode(),))):
+        return set()
+    with history.opened(journal_path) as read:
+        return read.undone()
 
 
 def was_published(journal_path: str | None, commitment_hex: str) -> bool:

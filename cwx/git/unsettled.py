@@ -79,14 +79,19 @@ def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
     held another, first the one that left out fewest of the guesses on the number its own
     commit's journal held before it (cwx's reveal settles every guess its clone had: a
     copy made on a history cut before the reveal leaves them out). A reveal no commit
-    holds yet comes last. Outside git, or where git cannot answer: none (sealed.Order)."""
+    holds yet comes after those that are, in the work tree's order. Outside git, or where
+    git cannot answer: none (sealed.Order)."""
     clone = repo.of(root)
     if clone is None or len(reveals) < 2:
         return {}
     path = os.path.relpath(os.path.join(os.path.realpath(root), journal.NAME), clone.top)
     try:
         added = {reveal: _added(clone, path, reveal) for reveal, _ in reveals}
-        where = {reveal: _place(made[1], reveal.encode()) if made else None
+        here: list[bytes] | None = None  # the work tree's journal, where a reveal is no commit's
+        if any(made is None for made in added.values()):
+            with open(os.path.join(root, journal.NAME), "rb") as file:
+                here = journal.git_lines(file.read())
+        where = {reveal: _place(made[1] if made else here or [], reveal.encode())
                  for reveal, made in added.items()}
         commits = {reveal: made[0].commit if made else None for reveal, made in added.items()}
         before = {reveal: len([other for other, _ in reveals if other != reveal and
@@ -94,8 +99,8 @@ def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
                   for reveal, _ in reveals}
         left = {reveal: _left_out(made[1], reveal.encode(), listed, guesses)
                 if (made := added[reveal]) is not None else 0 for reveal, listed in reveals}
-    except CwxError:
-        return {}  # git cannot answer (not installed): nothing proven
+    except (CwxError, OSError):
+        return {}  # git cannot answer (not installed), the journal unread: nothing proven
     return {reveal: (before[reveal], left[reveal]) for reveal, _ in reveals}
 
 
@@ -103,13 +108,15 @@ def _came_first(clone: Repository, commits: Mapping[str, str | None],
                where: Mapping[str, int | None], older: str, newer: str) -> bool:
     """Whether the reveal `older` came before `newer`, as git proves it: the commit that
     added `newer` holds the line of `older` (an ancestor of it added it, or it did, with
-    the line earlier in it); or `newer` is in no commit yet and `older` is."""
+    the line earlier in it); or `newer` is in no commit yet and `older` is (two in none:
+    the work tree's order, this clone's own)."""
     first, then = commits[older], commits[newer]
-    if then is None or first is None:
-        return then is None and first is not None
-    if first == then:
+    if (then is None) != (first is None):
+        return then is None
+    if first == then:  # one commit, or the work tree: its clone's order
         at, here = where[older], where[newer]
         return at is not None and here is not None and at < here
+    assert first is not None and then is not None
     return repo.run(clone, "merge-base", "--is-ancestor", first, then).returncode == 0
 
 

@@ -405,24 +405,27 @@ class Counting:
                                  f"({str(why)[:80]!r}), where the rules say: {gives}"))
         return said
 
-    def sealed_over_silently(self, board: Board) -> list[tuple[int, str, str, list[Guess]]]:
+    def sealed_over_silently(self, board: Board, undone: set[str] | None = None,
+                             ) -> list[tuple[int, str, str, list[Guess]]]:
         """Each seal (its line and id) made over an unrevealed commitment, by the player
-        who sealed that one, that says nothing of it (no `replaces`), while guesses wait on
-        it: their number is gone from the GM's clone, and they would wait for ever. With
-        it, the commitment sealed over."""
+        who sealed that one (or one whose name looks like theirs), that says nothing of it
+        (no `replaces`), while guesses wait on it: their number is gone from the GM's
+        clone, or the seal is no GM's, and they would wait for ever. With it, the
+        commitment sealed over. A seal taken back (`undone`: as the undos say) is none."""
+        undone = self.turns.undone() if undone is None else undone
+        seals = [seal for seal in self.seals if seal[1] not in undone]
         waiting: dict[str, list[Guess]] = {}
         for guess in board.pending:
             if guess.commitment not in self.revealed:
                 waiting.setdefault(guess.commitment, []).append(guess)
         found = []
         for commitment, guesses in waiting.items():
-            first = next((seal for seal in self.seals if seal[2] == commitment), None)
+            first = next((seal for seal in seals if seal[2] == commitment), None)
             if first is None:
                 continue
             # The sealer's next seal: another GM's clone keeps its own sealed number.
-            after = next((seal for seal in self.seals if seal[0] > first[0] and
-                          journal.same_player(seal[4], first[4]) and
-                          seal[2] != commitment), None)
+            after = next((seal for seal in seals if seal[0] > first[0] and
+                          _alike(seal[4], first[4]) and seal[2] != commitment), None)
             if after is not None and after[3] != commitment:
                 found.append((after[0], after[1], commitment, guesses))
         return sorted(found, key=lambda item: item[0])
@@ -440,11 +443,26 @@ class Counting:
                        if guess.id not in settled and guess.id not in undone),
                       key=lambda guess: (guess.when, guess.id))
         # A guess on a number sealed over before its reveal waits for nothing: void.
-        void = tuple(guess for guess in left if guess.commitment in self.replaced and
+        # A seal taken back voids nothing: its guesses wait on their number again.
+        replaced = {commitment: seal for commitment, seal in self.replaced.items()
+                    if seal not in undone}
+        void = tuple(guess for guess in left if guess.commitment in replaced and
                      guess.commitment not in self.revealed)
         waiting = tuple(guess for guess in left if guess not in void)
-        return Board(waiting, settled, self.revealed, void, self.replaced, self.sealed_over,
+        return Board(waiting, settled, self.revealed, void, replaced, self.sealed_over,
                      reopened)
+
+
+def _alike(one: str | None, other: str | None) -> bool:
+    """Whether two names are one player's, or read alike (a Cyrillic М, a zero-width
+    space: base/lookalike.py), so a seal under a look-alike of the GM's name is held to
+    what a seal of the GM's is."""
+    if journal.same_player(one, other):
+        return True
+    from cwx.base import lookalike
+
+    return one is not None and other is not None and \
+        lookalike.skeleton(one) == lookalike.skeleton(other)
 
 
 AGAIN = "its character had guessed on this number"  # a second guess of one character
