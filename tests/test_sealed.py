@@ -470,3 +470,42 @@ def test_a_copied_reveal_merged_in_before_the_gms_counts_for_nothing(
     assert play(alice, "Alice", "check").endswith("0 problems.\n")
     assert (value(alice, "kris.toml", "xp"), value(alice, "mara.toml", "xp")) == (earned, 0)
     assert "all verified" in play(alice, "Alice", "clock", "verify")
+
+
+@pytest.mark.parametrize("why", ["kris.toml is gone", "kris.toml: the GM did not like it"])
+def test_a_reveal_denying_a_guess_for_a_file_git_shows_it_had_is_named(
+        tmp_path: Path, why: str) -> None:
+    """The GM's reveal says Kris's exact guess counts for nothing, its file gone or
+    unreadable in the GM's clone, though the commit that brings the reveal holds kris.toml,
+    a character that reads: check and verify name it; the advice followed (the reveal
+    taken back, the GM's reveal again), Kris has his experience."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    _guess(gm, alice)
+    play(gm, "GM", "clock", "reveal")
+    earned = value(gm, "kris.toml", "xp")
+    path = gm / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    for entry in reveal["result"]["guesses"]:
+        entry.update(counted=False, why=why)
+        entry.pop("xp_total", None)
+    reveal["changes"] = []
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal, separators=(",", ":"))]) + "\n")
+    table.git(gm, "checkout", "-q", "kris.toml")
+    table.git(gm, "commit", "-qam", "the GM reveals", "--no-verify")
+    table.git(gm, "push", "-q", "--no-verify", "origin", "main")
+    play(alice, "Alice", "sync", status=1)  # pulled: the hooks named it
+    checked = play(alice, "Alice", "check", status=1)
+    assert f"says it counts for nothing ({why!r}), but the commit that brought the reveal " \
+           "(commit " in checked and "holds kris.toml, a ClockWorx character that reads as " \
+           "such, and the rules count it" in checked and f"`cwx undo {reveal['id']}`" in checked
+    assert "1 settlement of guesses the rules do not give" in \
+        play(alice, "Alice", "clock", "verify", status=1)
+    play(alice, "Alice", "undo", reveal["id"])  # the advice, followed
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    play(gm, "GM", "clock", "reveal")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    assert value(alice, "kris.toml", "xp") == earned
+    assert play(alice, "Alice", "check").endswith("0 problems.\n")

@@ -67,7 +67,36 @@ def witness(journal_path: str | None, gms: tuple[str, ...] | None = None, *,
             gms = Campaign(root, root).settings().gm
         except CwxError:
             gms = None
-    return sealed.Witness(gms, functools.partial(unsettled.reveal_order, root))
+    return sealed.Witness(gms, functools.partial(unsettled.reveal_order, root),
+                          functools.partial(_disproved, root))
+
+
+def _disproved(root: str, reveal: str, guess: Guess, why: str) -> str | None:
+    """What git proves against a reveal's word that a guess's file was gone or unreadable
+    in the GM's clone (guesses._not_counted): the commit that added the reveal's line
+    holds the file, and it reads as the ClockWorx character the guess was made for. None:
+    no commit holds the reveal yet, or the file is not so there."""
+    from cwx.base.errors import CwxError
+    from cwx.git import unsettled
+    from cwx.systems import sheets
+    from cwx.toml import tomlread
+
+    if guess.file is None:
+        return None
+    found = unsettled.committed_with(root, reveal, [guess.file])
+    raw = found[1].get(guess.file) if found is not None else None
+    if found is None or raw is None:
+        return None
+    try:
+        data = tomlread.parse(raw, guess.file)
+        sheet = sheets.character(data, os.path.splitext(os.path.basename(guess.file))[0])
+    except CwxError:
+        return None
+    if sheet.system != system.NAME:
+        return None
+    return (f"the commit that brought the reveal (commit {found[0].commit[:12]} by "
+            f"{found[0].author[:60]}) holds {guess.file}, a ClockWorx character that reads "
+            "as such")
 
 
 def as_waiting(guess: Guess) -> Waiting:
@@ -179,7 +208,20 @@ def not_verified(journal_path: str | None) -> tuple[list[str], list[str]]:
             [said_swapped(reveal, guess, commitment)
              for _, reveal, guess, commitment in counting.settled_on_another()] +
             [said_in_vain(counting, reveal, guess, why)
-             for _, reveal, guess, why in counting.settled_in_vain()])
+             for _, reveal, guess, why in counting.settled_in_vain()] +
+            [said_counted_otherwise(reveal, guess, why)
+             for _, reveal, guess, why in counting.counted_otherwise(
+                held=lambda asked: scores_held(journal_path, asked) if journal_path else {})])
+
+
+def said_counted_otherwise(reveal: str, guess: Guess, why: str) -> str:
+    """A reveal that says a guess counts, or not, otherwise than the rules give, re-played
+    from its guess line (Counting.counted_otherwise), in words, with the undo that takes it
+    back."""
+    return (f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]} "
+            f"(result.guesses, counted) and {why}: a reveal settles each guess it lists as "
+            f"the rules give (a line written by hand?); `cwx undo {reveal}` takes it back, "
+            "and the GM's `cwx clock reveal` then settles its guesses again")
 
 
 def said_swapped(reveal: str, guess: Guess, commitment: str) -> str:

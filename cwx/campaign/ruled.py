@@ -118,11 +118,7 @@ def _in_vain(path: str, counting: guesses.Counting) -> list[CwxError]:
 def _counted_otherwise(path: str, counting: guesses.Counting) -> list[CwxError]:
     """Each reveal that says a guess counts where the rules, re-played from its guess line,
     say it counts for nothing, or the other way (a guess the GM had, denied)."""
-    return [CwxError(f"reveal {reveal[:8]} settles {guess.who or 'a'}'s guess {guess.id[:8]} "
-                     f"(result.guesses, counted) and {why}: a reveal settles each guess it "
-                     "lists as the rules give (a line written by hand?); `cwx undo "
-                     f"{reveal}` takes it back, and the GM's `cwx clock reveal` then settles "
-                     "its guesses again", path=path, line=line)
+    return [CwxError(guesses.said_counted_otherwise(reveal, guess, why), path=path, line=line)
             for line, reveal, guess, why in counting.counted_otherwise(
                 held=lambda asked: guesses.scores_held(path, asked))]
 

@@ -139,3 +139,26 @@ def _left_out(lines: list[bytes], reveal: bytes, listed: frozenset[str],
         if found in wanted:
             seen.add(found)
     return len(seen)
+
+
+def committed_with(root: str, reveal: str, names: Sequence[str],
+                   ) -> tuple[Held, dict[str, bytes | None]] | None:
+    """The commit that added the reveal's line, and each file of `names` (as the journal
+    names them) as its tree holds it (None: it holds none). None: no commit added the
+    line yet, or git cannot answer."""
+    clone = repo.of(root)
+    if clone is None:
+        return None
+    folder = os.path.relpath(os.path.realpath(root), clone.top)
+    try:
+        made = _added(clone, os.path.normpath(os.path.join(folder, journal.NAME)), reveal)
+        if made is None:
+            return None
+        found: dict[str, bytes | None] = {}
+        for name in names:
+            shown = repo.run(clone, "cat-file", "blob", f"{made[0].commit}:"
+                             f"{os.path.normpath(os.path.join(folder, name))}")
+            found[name] = shown.stdout if shown.returncode == 0 else None
+    except CwxError:
+        return None
+    return made[0], found

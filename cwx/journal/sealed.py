@@ -163,6 +163,9 @@ class Witness(Record):
 
     gms: tuple[str, ...] | None = None  # campaign.toml's gm (None: anyone reveals)
     order: Order | None = None
+    # Given a reveal's id, a guess it lists and its why (the file gone or unreadable in
+    # the GM's clone), what of the repository disproves it, in words (None: nothing).
+    disproves: Callable[[str, Guess, str], str | None] | None = None
 
     def by_gm(self, player: str | None) -> bool:
         """Whether `player` may reveal: a GM named, or anyone where none is (a line of an
@@ -392,9 +395,18 @@ class Counting:
             for line, guess, (counted, why) in entries:
                 gives = _verdict(guess, done, why, scores.get(guess.id, None)
                                  if guess.id in scores else _UNASKED)
-                if gives is None and guess.file is not None:
+                # The GM's word (the file gone or unreadable there), unless git disproves it.
+                disproved = self.witness.disproves(reveal, guess, why) \
+                    if counted is False and gives is not None and gives == why and \
+                    gives not in (AGAIN, said_unheld(guess)) and \
+                    self.witness.disproves is not None else None
+                if (gives is None or disproved is not None) and guess.file is not None:
                     done.add(guess.file)
-                if counted is False and gives is None:
+                if disproved is not None:
+                    said.append((line, reveal, guess, f"says it counts for nothing "
+                                 f"({str(why)[:80]!r}), but {disproved}, and the rules "
+                                 "count it"))
+                elif counted is False and gives is None:
                     said.append((line, reveal, guess, f"says it counts for nothing "
                                  f"({str(why)[:80]!r}), where the rules count it"))
                 elif counted is not False and gives is not None:
