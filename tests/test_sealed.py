@@ -509,3 +509,27 @@ def test_a_reveal_denying_a_guess_for_a_file_git_shows_it_had_is_named(
     sync(alice, "Alice")
     assert value(alice, "kris.toml", "xp") == earned
     assert play(alice, "Alice", "check").endswith("0 problems.\n")
+
+
+def test_a_reveal_listing_its_guesses_in_no_form_cwx_writes_is_named_by_verify(
+        tmp_path: Path) -> None:
+    """A reveal whose `guesses` is an object of copies, not a list, gives xp the rules do
+    not: check names it, and so does `cwx clock verify`, never "all verified"; its undo,
+    as both advise, settles it."""
+    folder = _settled_in_one_folder(tmp_path / "camp", 3)
+    path = folder / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    entry = reveal["result"]["guesses"][0]
+    reveal["result"]["guesses"] = {str(copy): entry for copy in range(5)}
+    reveal["changes"] = [{"file": "kris.toml", "key": "xp", "from": 0, "to": 30}]
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal)]) + "\n")
+    followed(folder)
+    assert cwx("check", folder).status == 1
+    verified = cwx("clock", "verify", cwd=folder)
+    assert verified.status == 1 and f"clock reveal {reveal['id'][:8]} lists its settled " \
+        f"guesses in no form cwx writes" in verified.stdout and \
+        f"`cwx undo {reveal['id']}`" in verified.stdout, verified.stdout
+    assert cwx("undo", reveal["id"], "--player", "Vic", cwd=folder).status == 0
+    assert cwx("clock", "verify", cwd=folder).status == 0
+    assert cwx("check", folder).status == 0

@@ -198,17 +198,22 @@ def sealing_over(journal_path: str | None, void: bool) -> dict[str, Any]:
 
 def not_verified(journal_path: str | None) -> tuple[list[str], list[str]]:
     """Each seal over a number guesses wait on that says nothing of it, and each guess
-    settled as the rules do not settle it (`cwx check` names both), in words: the
-    journal's guesses and seals read once."""
+    settled as the rules do not settle it, or listed in no form cwx writes (`cwx check`
+    names them all), in words: the journal's guesses and seals read once."""
     from cwx.journal import sealed
 
     counting = sealed.counted(journal_path, seals=True, witness=witness(journal_path))
+    undone = counting.turns.undone()
     return ([said_sealed_over(seal_id, commitment, waiting) for _, seal_id, commitment, waiting
              in counting.sealed_over_silently(counting.board())],
             [said_swapped(reveal, guess, commitment)
              for _, reveal, guess, commitment in counting.settled_on_another()] +
             [said_in_vain(counting, reveal, guess, why)
              for _, reveal, guess, why in counting.settled_in_vain()] +
+            [f"{command} {event_id[:8]} lists its settled guesses in no form cwx writes (a "
+             "line written by hand): its experience is none the rules give; `cwx undo "
+             f"{event_id}` takes it back" for _, event_id, command in counting.misformed
+             if event_id not in undone] +
             [said_counted_otherwise(reveal, guess, why)
              for _, reveal, guess, why in counting.counted_otherwise(
                 held=lambda asked: scores_held(journal_path, asked) if journal_path else {})])

@@ -203,6 +203,9 @@ class Counting:
         # Each reveal as the journal orders it, guesses listed or none: (its id, commitment).
         self.reveals: list[tuple[str, str]] = []
         self.settlers: dict[str, str] = {}  # a line settling guesses, no reveal: its command
+        # Each line listing guesses it settles in no form cwx writes (not a list of
+        # objects with ids): (line, id, command); its re-play names its changes.
+        self.misformed: list[tuple[int, str, str]] = []
 
     def witnessed(self, witness: Witness) -> None:
         """Hold the reveals to `witness` (who the GMs are, git's order) from now on."""
@@ -238,7 +241,12 @@ class Counting:
         """Each guess `item` lists as settled, kept to hold to its guess line and to the
         reveals before it once the journal is read (`first`: the first reveal of its
         number; "": a line that shows no number)."""
-        for entry, copy in _entries(item.result.get(SETTLED)):
+        listed = item.result.get(SETTLED)
+        if (not isinstance(listed, list) or not all(
+                isinstance(entry, dict) and isinstance(entry.get("id"), str)
+                for entry in listed[:10_000])) and len(self.misformed) < MAX_REPLACED:
+            self.misformed.append((item.line, item.id, item.command[:40]))
+        for entry, copy in _entries(listed):
             if first:
                 self.settled.setdefault(entry, item.id)
             if len(self.opened) < MAX_REPLACED:
