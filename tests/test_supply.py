@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import journal
+from tests.helpers import cwx, journal
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -155,3 +155,28 @@ def test_a_player_takes_back_a_players_change_of_the_dice(tmp_path: Path,
     assert "changes the campaign's dice, by Alice" in _told(gm, adopted["id"][:8])
     play(gm, player, "undo", adopted["id"], "--player", "Alice")
     assert "Dice: 11 whites, 11 blacks (the supply)" in play(gm, player, "check")
+
+
+def test_the_campaigns_first_making_is_anyones_but_an_undo_of_it_is_not(
+        tmp_path: Path) -> None:
+    """The bag `cwx init` makes is counted as made before any GM; a line taking it back,
+    in Mallory's name, takes its dice out of the campaign: named, and the GM's undo it
+    names brings them back (outside git: the journal alone)."""
+    folder = tmp_path / "camp"
+    assert cwx("init", folder, env={"CWX_PLAYER": "Vic"}).status == 0
+    settings = folder / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    assert cwx("check", folder).status == 0
+    started = journal(folder)[0]
+    undo = {"v": 2, "id": "f00d00000000aaaa", "at": started["at"], "command": "undo",
+            "who": None, "file": None, "bag": None, "result": {}, "changes": [],
+            "undoes": started["id"], "player": "Mallory"}
+    with open(folder / "journal.jsonl", "a") as file:
+        file.write(json.dumps(undo) + "\n")
+    checked = cwx("check", folder)
+    told = [line for line in checked.stdout.splitlines() if "the campaign's dice, by" in line]
+    assert checked.status == 1 and len(told) == 1, checked.stdout
+    assert _advice(told[0]) == ["cwx", "undo", "f00d00000000aaaa", "--player=Mallory"]
+    assert cwx(*_advice(told[0])[1:], cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0
+    checked = cwx("check", folder)
+    assert checked.status == 0 and "Dice: 11 whites, 11 blacks (the supply)" in checked.stdout

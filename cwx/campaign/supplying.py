@@ -65,9 +65,11 @@ class Heard:
             self.settled.update(dict.fromkeys(files, event.line))
         target = self.moving.get(event.undoes) if event.undoes is not None else None
         dice = moved(event, target)
-        if dice == NO_DICE or first:
+        if dice == NO_DICE:
             return
-        found = self.moving[event.id] = judged(event, dice, target, self.gms)
+        # The campaign's first making is anyone's; an undo of it is not.
+        found = self.moving[event.id] = Moved(dice, False) if first else \
+            judged(event, dice, target, self.gms)
         if found.by_no_gm and len(self.found) < SHOWN:
             self.found.append(event._replace(result={"dice": event.result.get("dice")},
                                              changes=tuple(c for c in event.changes
