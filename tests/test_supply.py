@@ -11,17 +11,18 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import cwx, journal
+from tests.test_git import Table
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
-def _gm(table: object, clone: Path, *names: str) -> None:
+def _gm(table: Table, clone: Path, *names: str) -> None:
     settings = clone / "campaign.toml"
     listed = ", ".join(f'"{name}"' for name in names)
     settings.write_text(settings.read_text().replace("[campaign]\n",
                                                      f"[campaign]\ngm = [{listed}]\n"))
-    table.git(clone, "commit", "-qam", "the table names its GMs")  # type: ignore[attr-defined]
+    table.git(clone, "commit", "-qam", "the table names its GMs")
 
 
 def _as(clone: Path, player: str) -> dict[str, object]:
@@ -34,11 +35,10 @@ def _as(clone: Path, player: str) -> dict[str, object]:
     return line
 
 
-def _pushed(table: object, clone: Path) -> None:
-    git = table.git  # type: ignore[attr-defined]
-    git(clone, "add", "-A")
-    git(clone, "commit", "-qm", "a turn", "--no-verify")
-    git(clone, "push", "-q", "--no-verify", "origin", "main")
+def _pushed(table: Table, clone: Path) -> None:
+    table.git(clone, "add", "-A")
+    table.git(clone, "commit", "-qm", "a turn", "--no-verify")
+    table.git(clone, "push", "-q", "--no-verify", "origin", "main")
 
 
 def _told(clone: Path, what: str) -> str:
