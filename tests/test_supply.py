@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ def _gm(table: Table, clone: Path, *names: str) -> None:
     table.git(clone, "commit", "-qam", "the table names its GMs")
 
 
-def _as(clone: Path, player: str) -> dict[str, object]:
+def _as(clone: Path, player: str) -> dict[str, Any]:
     """The journal's last line rewritten in `player`'s name (a line written past cwx's
     refusal: an older cwx, a hand)."""
     path = clone / "journal.jsonl"
