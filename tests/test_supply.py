@@ -57,9 +57,13 @@ def _advice(line: str) -> list[str]:
 def test_a_bag_made_or_retired_by_a_player_is_refused_and_named_until_a_gm_settles_it(
         tmp_path: Path) -> None:
     """A1b: gm = ["Bob"] (the campaign made by another, its bag counts as made before any
-    GM). Alice's bag new and retire of a bag are refused; written past the refusal and
-    pushed, each is named in the GM's clone, and the GM's command it names settles it."""
+    GM, and so does a bag Alice made before the table named GMs). Alice's bag new and
+    retire of a bag are refused; written past the refusal and pushed, each is named in the
+    GM's clone, and the GM's command it names settles it."""
     table, gm, alice, bob = table_of_three(tmp_path)
+    play(alice, "Alice", "bag", "new", "early.toml")  # before the table names GMs: anyone's
+    sync(alice, "Alice")
+    sync(gm, "GM")
     _gm(table, gm, "Bob")
     sync(gm, "GM")
     assert play(gm, "GM", "check").endswith("0 problems.\n")  # the GM's init: before any GM
@@ -99,7 +103,7 @@ def test_a_bag_made_or_retired_by_a_player_is_refused_and_named_until_a_gm_settl
                              "--black-reserve", "10"], told
     table.git(bob, "pull", "-q", "--no-rebase")
     play(bob, "Bob", *_advice(told)[1:])
-    assert "Dice: 11 whites, 11 blacks (the supply)" in play(bob, "Bob", "check")
+    assert "Dice: 22 whites, 22 blacks (the supply)" in play(bob, "Bob", "check")
 
 
 def test_an_undo_that_changes_the_campaigns_dice_is_a_gms(tmp_path: Path) -> None:

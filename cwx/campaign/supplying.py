@@ -4,6 +4,7 @@ them away. A player's is refused by the command, and named by check when git bri
 
 from __future__ import annotations
 
+import os
 import shlex
 from typing import Any
 
@@ -78,11 +79,18 @@ class Heard:
     def said(self, path: str, passed: set[str], played: int | None) -> list[CwxError]:
         """Each still standing (not undone, nor counting for nothing; a bag a GM made or
         retired since), with what settles it; a line naming no player only after lines
-        that name theirs (before, it is an older cwx's: anyone's)."""
-        return [CwxError(_said(event, self.gms), path=path, line=event.line)
-                for event in self.found if event.id not in passed and
-                (event.player is not None or (played is not None and event.line > played))
-                and not any(self.settled.get(c.file, 0) > event.line for c in event.changes)]
+        that name theirs (before, it is an older cwx's: anyone's); and none the journal
+        held when the table first named GMs (git proves it: firstgm.py)."""
+        found = [event for event in self.found if event.id not in passed and
+                 (event.player is not None or (played is not None and event.line > played))
+                 and not any(self.settled.get(c.file, 0) > event.line for c in event.changes)]
+        if found:
+            from cwx.git import firstgm
+
+            before = firstgm.held_before(os.path.dirname(os.path.abspath(path)),
+                                         [event.id for event in found])
+            found = [event for event in found if event.id not in before]
+        return [CwxError(_said(event, self.gms), path=path, line=event.line) for event in found]
 
 
 def _said(event: journal.Event, gms: tuple[str, ...] | None) -> str:
