@@ -126,7 +126,7 @@ def test_an_undo_that_changes_the_campaigns_dice_is_a_gms(tmp_path: Path) -> Non
     sync(alice, "Alice")
     refused = play(alice, "Alice", "undo", adopted["id"], "--player", "GM", status=2)
     assert "Alice is no GM of this campaign (gm = ['GM']): only a GM adds dice to the " \
-           f"campaign or takes them away, as an undo of `adopt` {adopted['id'][:8]} " \
+           f"campaign or takes them away, as taking back `adopt` {adopted['id'][:8]} " \
            "would" in refused and refused.count("\n") == 1
     # --player names whose change is undone: the undo's line names who undid it.
     play(alice, "Alice", "undo", resolved["id"], "--player", "GM")

@@ -132,7 +132,7 @@ def refuse_undo(camp: Any, target: journal.Event) -> None:
         return
     found = _chain(camp.journal_file, target, gms)
     if found.dice != NO_DICE and not found.by_no_gm:
-        seal.by_a_gm(camp, f"adds dice to the campaign or takes them away, as an undo of "
+        seal.by_a_gm(camp, f"adds dice to the campaign or takes them away, as taking back "
                            f"`{target.command[:40]}` {target.id[:8]} would")
 
 
