@@ -28,7 +28,7 @@ def _earned(gm: Path, alice: Path) -> int:
                     (gm / "kris.toml").read_text().splitlines() if line.startswith("xp")))
 
 
-@pytest.mark.parametrize("claim", ["created", "saw"])
+@pytest.mark.parametrize("claim", ["created", "saw", "created in a merge"])
 def test_a_making_anew_that_says_it_never_saw_the_experience_is_named(
         tmp_path: Path, claim: str) -> None:
     table, gm, alice, bob = table_of_three(tmp_path)
@@ -44,11 +44,18 @@ def test_a_making_anew_that_says_it_never_saw_the_experience_is_named(
         "Lie = 5", "Lie = 4")
     forged.update(id="f00d00000000beef", at=lines[-1]["at"], player="Bob")
     forged["changes"][0]["text"] = text
-    if claim == "created":
+    if claim.startswith("created"):
         forged["changes"][0]["created"] = True
     else:
         forged["changes"][0].pop("created", None)
         forged["result"]["saw"] = {"at": first["at"], "id": first["id"]}
+    if claim.endswith("merge"):  # written in the resolution of a merge of Bob's own
+        table.git(bob, "checkout", "-qb", "side")
+        (bob / "notes.md").write_text("notes\n")
+        table.git(bob, "add", "notes.md")
+        table.git(bob, "commit", "-qm", "notes", "--no-verify")
+        table.git(bob, "checkout", "-q", "main")
+        table.git(bob, "merge", "-q", "--no-ff", "--no-commit", "side")
     with open(bob / "journal.jsonl", "a") as file:
         file.write(json.dumps(forged, separators=(",", ":")) + "\n")
     (bob / "kris.toml").write_text(text)

@@ -48,8 +48,10 @@ def _added(clone: Repository, path: str, reveal: str) -> tuple[Held, list[bytes]
     journal it committed (None: no commit did; the line is not committed yet)."""
     if not reveal or not all(c in "0123456789abcdefABCDEF" for c in reveal):
         return None  # an id cwx never writes: not searched for
-    done = repo.run(clone, "log", "--format=%H%x00%an <%ae>", "--reverse", f"-S{reveal}",
-                    "--", f":(literal){path}")
+    # A line added by a merge's own resolution is its (--cc); parents come first whatever
+    # their dates say (--topo-order).
+    done = repo.run(clone, "log", "--format=%H%x00%an <%ae>", "--reverse", "--topo-order",
+                    "--cc", "-s", f"-S{reveal}", "--", f":(literal){path}")
     first = done.stdout.split(b"\n", 1)[0].decode("utf-8", "replace")
     if done.returncode != 0 or "\0" not in first:
         return None
