@@ -1,8 +1,9 @@
 """The GMs in force along campaign.toml's history, where the table lists no keys
 (docs/rules.md, "Sealed numbers"): the first `gm` is taken as written; after it, a change
 of the GMs counts only when a GM in force before it made the commit (its author, the
-name git writes, as a player is matched). A change that does not count leaves the GMs
-as they were, and is named. Where keys are listed, keyring.py decides by signatures."""
+name git writes, as a player is matched), a merge judged against every parent. A change
+that does not count leaves the GMs as they were, and is named. Where keys are listed,
+keyring.py decides by signatures."""
 
 from __future__ import annotations
 
