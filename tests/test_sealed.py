@@ -336,9 +336,12 @@ def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(
     for clone, player in ((gm, "GM"), (bob, "Bob")):  # a turn of each, then a pull
         play(clone, player, "clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris")
         table.git(clone, "commit", "-qam", "a turn")
+    # The GM's notes in campaign.toml: git merges Alice's gm line beside them.
+    settings.write_text(settings.read_text() + "# the GM's notes\n")
+    table.git(gm, "commit", "-qam", "notes")
     table.env["GIT_AUTHOR_NAME"] = "GM"
     table.git(gm, "pull", "-q", "--no-rebase", "--no-edit", "--no-verify")
-    assert 'gm = ["Alice"]' in settings.read_text()
+    assert 'gm = ["Alice"]' in settings.read_text() and "notes" in settings.read_text()
     checked = play(gm, "GM", "check", status=1)
     assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']" in checked
     # The GM writes gm anew (his own edit: it counts), and Bob pulls it into his turn.

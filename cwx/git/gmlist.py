@@ -200,9 +200,10 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
             made[commit] = next((made[p] for p in holders), None)
             continue
         author = _author(clone, commit)
-        # A merge that takes a parent's campaign.toml as it is edits nothing: its author
-        # makes nothing count (a GM's pull does not count a change no GM made).
-        edited = len(parents) == 1 or all(blobs.get(commit) != blobs.get(p) for p in parents)
+        # A merge whose gm is a parent's as written (taken as it came, or merged by git
+        # beside other lines) writes no gm: its author makes nothing count (a GM's pull
+        # does not count a change no GM made).
+        edited = len(parents) == 1 or not any(_same(written[p], new) for p in parents)
         makers = [*([author] if edited else []),
                   *(maker for p in holders if (maker := made[p]) is not None)]
         refusing = [p for p in judging if not any(_is_gm(maker, held[p]) for maker in makers)]
