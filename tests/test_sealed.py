@@ -522,6 +522,10 @@ def test_a_reveal_listing_its_guesses_in_no_form_cwx_writes_is_named_by_verify(
     folder = _settled_in_one_folder(tmp_path / "camp", 3)
     path = folder / "journal.jsonl"
     lines = path.read_text().splitlines()
+    for step in (("pick", "--seal", "-T", 5), ("reveal",)):  # a reveal settling none
+        assert cwx("clock", *step, cwd=folder).status == 0
+    assert "guesses" not in path.read_text().splitlines()[-1]  # cwx lists none then
+    assert cwx("clock", "verify", cwd=folder).status == 0
     reveal = json.loads(lines[-1])
     entry = reveal["result"]["guesses"][0]
     reveal["result"]["guesses"] = {str(copy): entry for copy in range(5)}
@@ -536,3 +540,25 @@ def test_a_reveal_listing_its_guesses_in_no_form_cwx_writes_is_named_by_verify(
     assert cwx("undo", reveal["id"], "--player", "Vic", cwd=folder).status == 0
     assert cwx("clock", "verify", cwd=folder).status == 0
     assert cwx("check", folder).status == 0
+
+
+@pytest.mark.parametrize("alike", ["GM\u200b", "G\u041c"])
+def test_a_silent_seal_under_a_name_that_reads_as_the_sealers_is_named(
+        tmp_path: Path, alike: str) -> None:
+    """The GM seals anew with --void, cuts `replaces` and `void` out of his line and signs
+    it with a name that prints as his own but is not (a zero-width space, a Cyrillic М):
+    check and verify name it, as for his own name."""
+    folder = _guessed_in_one_folder(tmp_path / "camp", 3)
+    assert cwx("clock", "pick", "--seal", "--force", "--void", "-T", 9, cwd=folder).status == 0
+    path = folder / "journal.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    first = next(line for line in lines if line["command"] == "clock pick --seal")
+    anew = lines[-1]
+    for key in ("replaces", "void"):
+        del anew["result"][key]
+    first["player"], anew["player"] = "GM", alike
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    checked = cwx("check", folder)
+    assert checked.status == 1 and f"clock pick --seal {anew['id'][:8]} seals a new number " \
+        "over commitment" in checked.stdout, checked.stdout
+    assert "NOT VERIFIED  clock pick --seal" in cwx("clock", "verify", cwd=folder).stdout

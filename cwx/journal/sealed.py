@@ -241,7 +241,7 @@ class Counting:
         """Each guess `item` lists as settled, kept to hold to its guess line and to the
         reveals before it once the journal is read (`first`: the first reveal of its
         number; "": a line that shows no number)."""
-        listed = item.result.get(SETTLED)
+        listed = item.result.get(SETTLED, [])  # a reveal of an older cwx lists none
         if (not isinstance(listed, list) or not all(
                 isinstance(entry, dict) and isinstance(entry.get("id"), str)
                 for entry in listed[:10_000])) and len(self.misformed) < MAX_REPLACED:
