@@ -185,3 +185,23 @@ def test_the_seal_published_last_is_the_gms_after_a_line_far_ahead(tmp_path: Pat
     assert seal.published(str(path)) == "a" * 64
     sealed(3, "2031-06-01T12:00:00.001Z", "c" * 64)
     assert seal.published(str(path)) == "c" * 64
+
+
+def test_a_seal_taken_back_publishes_nothing(tmp_path: Path) -> None:
+    # A seal forged over a waiting guess, taken back by an undo (check's advice): a new
+    # guess goes against the number before it again, and an undo of that undo brings it back.
+    path = tmp_path / "journal.jsonl"
+
+    def line(n: int, command: str, **more: object) -> None:
+        with open(path, "a") as file:
+            file.write(json.dumps({"v": 2, "id": f"{n:016x}", "at": f"2026-12-02T10:00:0{n}.000Z",
+                                   "command": command, "result": {}, "changes": [],
+                                   **more}) + "\n")
+
+    line(1, seal.SEALING, result={"commitment": "a" * 64})
+    line(2, seal.SEALING, result={"commitment": "b" * 64})
+    assert seal.published(str(path)) == "b" * 64
+    line(3, "undo", undoes=f"{2:016x}")
+    assert seal.published(str(path)) == "a" * 64
+    line(4, "undo", undoes=f"{3:016x}")
+    assert seal.published(str(path)) == "b" * 64

@@ -176,24 +176,13 @@ def published(journal_path: str | None) -> str | None:
         if event is None or len(passed) >= 16:
             break
         if not clock.leapt(journal_path, event, clock.DAY, now):
-            undone = _undone(journal_path, event.id) if undone is None else undone
+            undone = journaled.undone_naming(journal_path, event.id) if undone is None \
+                else undone
             if event.id not in undone:
                 break
         passed.add(event.id)
     commitment = event.result.get("commitment") if event else None
     return commitment if isinstance(commitment, str) else None
-
-
-def _undone(journal_path: str, seal_id: str) -> set[str]:
-    """The events the journal's undos take back, read only where a line names the seal
-    (a seal is seldom taken back: most reads cost a search for its id)."""
-    from cwx.journal import history
-
-    if not any(line.undoes == seal_id
-               for line in journal.holding(journal_path, (seal_id.encode(),))):
-        return set()
-    with history.opened(journal_path) as read:
-        return read.undone()
 
 
 def was_published(journal_path: str | None, commitment_hex: str) -> bool:

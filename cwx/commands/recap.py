@@ -51,7 +51,10 @@ def recap(
         camp.settings().recap_gap if camp.root is not None else None
     # One open journal for both passes: its events are read again, by where they stand
     # in it, as they are told.
-    with history.opened(camp.journal_file) as read:
+    from cwx.campaign import guesses
+
+    with history.opened(camp.journal_file,
+                        guesses.witness(camp.journal_file) if camp.root else None) as read:
         with progress.shown("Reading the journal", not json) as meter:
             done = recaps.recap(read, wanted, every,
                                 recaps.date_given(since) if since is not None else None,

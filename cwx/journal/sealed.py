@@ -632,6 +632,15 @@ def latest_seal(path: str, but: Collection[str] = ()) -> journal.Event | None:
                          lambda event: event.command == SEALING and event.id not in but)
 
 
+def undone_naming(path: str, wanted: str) -> set[str]:
+    """The events the journal's undos take back, read only where an undo names the event
+    `wanted` (a seal is seldom taken back: most reads cost a search for its id)."""
+    if not any(line.undoes == wanted for line in journal.holding(path, (wanted.encode(),))):
+        return set()
+    counting = counted(path)
+    return counting.turns.undone()
+
+
 def published_by(path: str, commitment_hex: str) -> str | None:
     """The id of the latest seal in the journal that published this commitment, or None."""
     wanted = commitment_hex.encode()
