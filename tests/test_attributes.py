@@ -51,7 +51,7 @@ def test_a_pushed_merge_attribute_is_powerless_where_cwx_set_up(tmp_path: Path,
     info.unlink()
     _pushed(table, alice, lines)
     sync(gm, "GM")
-    assert "journal.jsonl merge=union -text" in info.read_text()
+    assert "journal.jsonl merge=union eol=lf diff" in info.read_text()
     before = value(gm, "kris.toml", "xp")
     _turn(alice, "Alice")
     sync(alice, "Alice")

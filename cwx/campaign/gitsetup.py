@@ -278,7 +278,7 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
         return Setup(root, written, kept)
 
     folder = os.path.relpath(os.path.realpath(root), clone.top)
-    # Files git wrote otherwise than it commits them (ident, CRLF, another encoding): as
+    # Files git wrote otherwise than it commits them (ident, another encoding, CRLF): as
     # git would commit them now, written once cwx's attributes decide.
     stale = _as_committed(clone, folder)
     configure(clone, folder)
@@ -302,8 +302,11 @@ def _as_committed(clone: Repository, folder: str) -> dict[str, str]:
     """The campaign's files git writes otherwise than it commits them, as git would commit
     them (their real paths); one that is not UTF-8 there is left for `cwx check` to name."""
 
+    # The journal always: its line endings are cwx's now (eol=lf), whatever they were.
     changing = sorted({found.path for found in attributes.against(clone, folder)
-                       if found.attribute in attributes.REWRITING})
+                       if found.attribute in attributes.REWRITING} |
+                      {os.path.join(folder, attributes.JOURNAL) if folder not in ("", ".")
+                       else attributes.JOURNAL})
     found = {}
     for path, committed in attributes.as_committed(clone, changing).items():
         try:

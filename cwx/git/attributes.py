@@ -1,10 +1,10 @@
 """The git attributes that decide how git merges, filters and writes a campaign's journal
 and TOML files. A `.gitattributes` is a file of the campaign, and any clone may push one
 that turns off cwx's merges (`merge=binary`) or has git write the files otherwise than it
-commits them (`ident`, `filter`, `eol=crlf`, `working-tree-encoding`). cwx's own lines go
+commits them (`ident`, `filter`, `working-tree-encoding`). cwx's own lines go
 in the clone's `.git/info/attributes`, which git reads above every `.gitattributes`, so
 such a line has no effect in a clone cwx set up; where one still has, it is named at its
-line (docs/rules.md, "Playing from several clones")."""
+line (docs/rules.md, "The campaign ledger")."""
 
 from __future__ import annotations
 
@@ -19,15 +19,16 @@ from cwx.git.repo import Repository, git, run, z_list
 JOURNAL = "journal.jsonl"
 # What git does with the campaign's files in a clone cwx set up, whatever a .gitattributes
 # says: the journal merges by keeping both sides' lines, the TOML files by adding up, and
-# each is written in the work tree byte for byte as committed (-text: no line ending
-# converted, on any machine, nor renormalized from another clone's commit). `diff`: their
-# changes shown as text, which cwx reads.
-KEPT = ("-text", "diff", "-filter", "-ident", "-working-tree-encoding")
-OURS = {JOURNAL: ("merge=union", *KEPT), "*.toml": ("merge=cwx", *KEPT)}
+# git writes each in the work tree as it commits it (no filter program, no `$Id$`, no other
+# encoding; line endings as a clone's config asks: cwx reads a line ending in CRLF as the
+# same line, and the journal's end in LF on every machine). `diff`: their changes shown as
+# text, which cwx reads.
+KEPT = ("diff", "-filter", "-ident", "-working-tree-encoding")
+OURS = {JOURNAL: ("merge=union", "eol=lf", *KEPT), "*.toml": ("merge=cwx", *KEPT)}
 HEAD = "# cwx: the campaign's own merges and files, above every .gitattributes (cwx git setup)"
 # Those by which the file in the work tree is not the one committed.
-REWRITING = ("filter", "ident", "eol", "working-tree-encoding")
-ASKED = ("merge", "filter", "ident", "text", "eol", "diff", "working-tree-encoding")
+REWRITING = ("filter", "ident", "working-tree-encoding")
+ASKED = ("merge", "filter", "ident", "diff", "working-tree-encoding")
 # What each attribute, where it is not cwx's, does to the campaign's files.
 WHY = {
     "merge": "git then merges them its own way, not cwx's (the journal by keeping both "
@@ -38,8 +39,6 @@ WHY = {
     "ident": "git then writes each `$Id$` in them expanded in the work tree and collapsed "
              "in each commit, so the files here are not the ones committed and read as a "
              "rewrite",
-    "eol": "git then writes their lines ending in CRLF in the work tree and commits them "
-           "ending in LF, so the files here are not the ones committed",
     "diff": "git then shows their changes as a binary file's: `git diff` shows none of "
             "them, nor can cwx read who changed a line",
     "working-tree-encoding": "git then writes them in the work tree in another encoding "
@@ -157,15 +156,13 @@ def _not_ours(path: str, held: dict[str, str]) -> list[str]:
              if held.get(name, "unspecified") not in ("unspecified", "unset")]
     if held.get("merge", "unspecified") not in (merge, "unspecified"):
         found.insert(0, "merge")
-    if held.get("eol") == "crlf" and held.get("text") != "unset":
-        found.append("eol")
     if held.get("diff") == "unset":
         found.append("diff")
     return found
 
 
 def shown(attribute: str, value: str) -> str:
-    """An attribute as an attributes line writes it (`-merge`, `ident`, `eol=crlf`)."""
+    """An attribute as an attributes line writes it (`-merge`, `ident`, `filter=lfs`)."""
     return {"set": attribute, "unset": f"-{attribute}"}.get(value, f"{attribute}={value[:40]}")
 
 
