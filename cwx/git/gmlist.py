@@ -13,7 +13,7 @@ import os
 from cwx.base.errors import CwxError
 from cwx.base.printable import printable
 from cwx.base.record import Record
-from cwx.git import grows, repo
+from cwx.git import repo, versions
 from cwx.git.repo import Repository
 
 GMs = tuple[str, ...] | None  # as campaign.toml writes them; None: no gm, anyone
@@ -169,8 +169,8 @@ def said(change: Changed) -> str:
 
 def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]]) -> Standing:
     every = sorted({c for commit, parents in listed for c in (commit, *parents)})
-    blobs = grows.blob_ids(clone, every, settings)
-    read = grows.Blobs(clone)
+    blobs = versions.blob_ids(clone, every, settings)
+    read = versions.Blobs(clone)
     try:
         listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
     finally:

@@ -16,14 +16,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
 from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
+from cwx.git.versions import Blobs, blob_ids, walked
 from cwx.journal import lines as journal
 
 if TYPE_CHECKING:
@@ -179,58 +179,6 @@ def _how(line: bytes, after: list[bytes]) -> str:
 # ---------------------------------------------------------------- git
 
 
-class Blobs:
-    """The blobs of one `git cat-file --batch`, read as they are asked for (a few kept)."""
-
-    KEPT = 8
-
-    def __init__(self, clone: Repository) -> None:
-        self.clone = clone
-        self.process: subprocess.Popen[bytes] | None = None  # started by the first blob read
-        self.kept: dict[str, bytes] = {}
-
-    def __call__(self, blob: str) -> bytes:
-        if not blob:
-            return b""  # no journal in that commit
-        if blob in self.kept:
-            return self.kept[blob]
-        if self.process is None:
-            self.process = repo.reader(self.clone, "cat-file", "--batch")
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(blob.encode() + b"\n")
-        self.process.stdin.flush()
-        header = self.process.stdout.readline().split()
-        if len(header) != 3:
-            raise CwxError(f"git cat-file could not read blob {blob}")
-        size = int(header[2])
-        data = self.process.stdout.read(size + 1)[:size]
-        if len(self.kept) >= self.KEPT:
-            del self.kept[next(iter(self.kept))]
-        self.kept[blob] = data
-        return data
-
-    def close(self) -> None:
-        if self.process is None:
-            return
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait()
-
-
-def blob_ids(clone: Repository, commits: list[str], path: str) -> dict[str, str]:
-    """Each commit's journal blob id ("" where the commit has no journal)."""
-    if not commits:
-        return {}
-    asked = "".join(f"{commit}:{path}\n" for commit in commits).encode()
-    done = repo.run(clone, "cat-file", "--batch-check=%(objectname) %(objecttype)",
-                    input=asked)
-    found: dict[str, str] = {}
-    for commit, answer in zip(commits, done.stdout.decode().splitlines(), strict=False):
-        name, _, kind = answer.partition(" ")
-        found[commit] = name if kind == "blob" else ""
-    return found
-
-
 RULES = b"after\0"  # what _Proven's commits were proven by: changed, a history is proven anew
 
 
@@ -275,19 +223,6 @@ class _Proven:
             os.replace(temp, self.file)
         except OSError:
             pass  # a clone whose git folder cannot be written proves it again next time
-
-
-def walked(clone: Repository, path: str, since: str | None,
-            head: str = "HEAD") -> Iterator[tuple[str, list[str]]]:
-    """Each commit (oldest first) of `head`'s history that touched the journal, with its
-    parents in the journal's history (git's own parent rewriting: a commit between them
-    left the journal as it was), leaving out what `since` holds."""
-    done = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
-                    "--reverse", "--ignore-missing", head, *([f"^{since}"] if since else []),
-                    "--", f":(literal){path}")
-    for line in done.stdout.decode().splitlines():
-        commit, *parents = line.split()
-        yield commit, parents
 
 
 def rewrites(clone: Repository, path: str, head: str = "HEAD", *,

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
-from cwx.git import grows, repo, signing
+from cwx.git import repo, signing, versions
 from cwx.git.repo import Repository
 from cwx.journal import history
 from cwx.journal import lines as journal
@@ -270,9 +270,9 @@ def ring(clone: Repository, journal: str, settings: str,
     listed = [(commit, parents) for commit, *parents in
               (line.split() for line in done.stdout.decode().splitlines())]
     every = sorted({c for commit, parents in listed for c in (commit, *parents)})
-    settings_of = grows.blob_ids(clone, every, settings)
-    journal_of = grows.blob_ids(clone, every, journal)
-    read = grows.Blobs(clone)
+    settings_of = versions.blob_ids(clone, every, settings)
+    journal_of = versions.blob_ids(clone, every, journal)
+    read = versions.Blobs(clone)
     try:
         listings = {blob: _listing(read(blob), settings) for blob in set(settings_of.values())}
         # The commits whose keys may have changed: campaign.toml differs from a parent's
@@ -332,7 +332,7 @@ class _Walk:
 
     def __init__(self, listings: dict[str, Held], settings_of: dict[str, str],
                  signatures: dict[str, tuple[str, str | None, str]], names: dict[str, str],
-                 read: grows.Blobs, journal_of: dict[str, str],
+                 read: versions.Blobs, journal_of: dict[str, str],
                  trusted: str | None = None) -> None:
         self.listings, self.settings_of = listings, settings_of
         self.trusted = trusted  # the one commit whose first keys count (None: any)

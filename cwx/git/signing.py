@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 
 from cwx.base.errors import BadFile, CwxError
-from cwx.git import grows, repo
+from cwx.git import repo, versions
 from cwx.git.repo import Repository
 from cwx.journal import lines as journal
 
@@ -206,10 +206,10 @@ def _private_key(clone: Repository, public: str) -> tuple[str, str] | None:
 def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     """Each line of HEAD's journal, with the commit it arrived in: the first commit (oldest
     first) of HEAD's history whose journal held it and whose parents' journals did not."""
-    head_blob = grows.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
+    head_blob = versions.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
     if not head_blob:
         return []
-    read = grows.Blobs(clone)
+    read = versions.Blobs(clone)
     try:
         lines = journal.git_lines(read(head_blob))
         first = _first_added(clone, path, None, set(lines), read)
@@ -222,11 +222,11 @@ def arrivals_since(clone: Repository, path: str, before: str) -> list[tuple[int,
     """Each line of HEAD's journal that the journal at `before` did not hold (what a pull
     brought): its number, the line, and the first commit (oldest first) of HEAD's history
     past `before` that added it ("" where none did). Only that history is read."""
-    blobs = grows.blob_ids(clone, ["HEAD", before], path)
+    blobs = versions.blob_ids(clone, ["HEAD", before], path)
     head_blob = blobs.get("HEAD", "")
     if not head_blob or blobs.get(before) == head_blob:
         return []
-    read = grows.Blobs(clone)
+    read = versions.Blobs(clone)
     try:
         had = set(journal.git_lines(read(blobs.get(before, ""))))
         lines = journal.git_lines(read(head_blob))
@@ -239,11 +239,11 @@ def arrivals_since(clone: Repository, path: str, before: str) -> list[tuple[int,
 
 
 def _first_added(clone: Repository, path: str, since: str | None, wanted: set[bytes],
-                 read: grows.Blobs) -> dict[bytes, str]:
+                 read: versions.Blobs) -> dict[bytes, str]:
     """Each of the `wanted` lines, with the first commit (oldest first) of HEAD's history
     (past `since`) whose journal held it and whose parents' journals did not."""
-    listed = list(grows.walked(clone, path, since))
-    blobs_of = grows.blob_ids(clone, sorted({c for commit, parents in listed
+    listed = list(versions.walked(clone, path, since))
+    blobs_of = versions.blob_ids(clone, sorted({c for commit, parents in listed
                                                 for c in (commit, *parents)}), path)
     first: dict[bytes, str] = {}
     for commit, parents in listed:
