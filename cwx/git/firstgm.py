@@ -1,23 +1,28 @@
 """What the journal held when the table first named its GMs (docs/rules.md, "The supply"):
-a change made before any GM was named is anyone's. Git proves it: the journal of the first
-commit whose campaign.toml wrote a `gm` (or, none yet, of HEAD: the GMs are being named
-now). Asked only of a few lines check would name, never of every line."""
+a change made before any GM was named is anyone's. Git proves it: the journal of each
+commit whose campaign.toml wrote a `gm` where no parent's did (or, none yet, of HEAD: the
+GMs are being named now). Asked only of a few lines check would name, never of every
+line."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 
 from cwx.base.errors import CwxError
-from cwx.git import repo
+from cwx.git import repo, versions
 from cwx.journal import lines as journal
 
-_GM_LINE = r"^[[:space:]]*gm[[:space:]]*="  # a line of campaign.toml writing its gm
+_GM_LINE = r"^[[:space:]]*gm[[:space:]]*="  # a line of campaign.toml writing its gm, for git
+_GM = re.compile(rb"^[ \t]*gm[ \t]*=", re.MULTILINE)  # the same, in a blob
 
 
 def held_before(root: str, ids: Iterable[str]) -> set[str]:
     """The ids among `ids` whose lines the journal of the campaign at `root` held when its
-    campaign.toml first named GMs. Outside git, or where git cannot answer: none."""
+    campaign.toml first named GMs: in every commit that names them first (a branch of its
+    own may name some, with lines of its own: those are no table's before its GMs).
+    Outside git, or where git cannot answer: none."""
     wanted = {id_.encode("utf-8", "surrogateescape") for id_ in ids}
     clone = repo.of(root)
     if clone is None or not wanted:
@@ -25,16 +30,30 @@ def held_before(root: str, ids: Iterable[str]) -> set[str]:
     here = os.path.realpath(root)
     settings, ledger = (os.path.relpath(os.path.join(here, name), clone.top)
                         for name in ("campaign.toml", "journal.jsonl"))
+    read = versions.Blobs(clone)
     try:
-        named = repo.run(clone, "log", "--reverse", "--topo-order", "--format=%H", "-G",
-                         _GM_LINE, "HEAD", "--", f":(literal){settings}")
-        first = named.stdout.split(b"\n", 1)[0].decode("ascii", "replace").strip() \
-            if named.returncode == 0 else ""
-        blob = repo.run(clone, "cat-file", "blob", f"{first or 'HEAD'}:{ledger}")
-    except (CwxError, OSError):
+        named = repo.run(clone, "log", "--format=%H %P", "-G", _GM_LINE, "HEAD", "--",
+                         f":(literal){settings}")
+        listed = [line.split() for line in named.stdout.decode("ascii", "replace").splitlines()
+                  if line.strip()] if named.returncode == 0 else []
+        parents = sorted({p for _, *ps in listed for p in ps})
+        settled = versions.blob_ids(clone, [c for c, *_ in listed] + parents, settings)
+        firsts = [commit for commit, *ps in listed
+                  if _GM.search(read(settled.get(commit, ""))) and
+                  not any(_GM.search(read(settled.get(p, ""))) for p in ps)]
+        journals = versions.blob_ids(clone, firsts or ["HEAD"], ledger)
+        held = None
+        for blob in journals.values():
+            found = _ids(read(blob), wanted)
+            held = found if held is None else held & found
+    except (CwxError, OSError, ValueError):
         return set()
-    if blob.returncode != 0:
-        return set()
-    return {found.decode("utf-8", "surrogateescape")
-            for raw in journal.git_lines(blob.stdout)
-            if (found := journal.id_of(raw)) is not None and found in wanted}
+    finally:
+        read.close()
+    return {id_.decode("utf-8", "surrogateescape") for id_ in held or ()}
+
+
+def _ids(raw: bytes, wanted: set[bytes]) -> set[bytes]:
+    """The ids of `wanted` that a journal's lines hold."""
+    return {found for line in journal.git_lines(raw)
+            if (found := journal.id_of(line)) is not None and found in wanted}
