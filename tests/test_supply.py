@@ -185,3 +185,34 @@ def test_the_campaigns_first_making_is_anyones_but_an_undo_of_it_is_not(
     assert cwx(*_advice(told[0])[1:], cwd=folder, env={"CWX_PLAYER": "GM"}).status == 0
     checked = cwx("check", folder)
     assert checked.status == 0 and "Dice: 11 whites, 11 blacks (the supply)" in checked.stdout
+
+
+def test_a_change_before_the_gms_is_one_every_first_naming_of_them_held(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """firstgm: none named yet, HEAD's journal is before them; named, each commit naming
+    them first must hold the line, so a branch of Mallory's own, naming GMs in the commit
+    that brings her bag, merged in, brings no line before them."""
+    from cwx.git import firstgm
+
+    table = Table(tmp_path)
+    camp = tmp_path / "camp"
+    assert cwx("init", camp, env={"CWX_PLAYER": "Vic"}).status == 0
+    git = table.git
+    git(camp, "init", "-q", "-b", "main")
+    git(camp, "add", "-A")
+    git(camp, "commit", "-qm", "init")
+    started = journal(camp)[0]["id"]
+    monkeypatch.chdir(camp)
+    assert firstgm.held_before(".", [started]) == {started}  # no gm: HEAD's
+    git(camp, "checkout", "-qb", "mallory")
+    assert cwx("bag", "new", "mine.toml", cwd=camp, env={"CWX_PLAYER": "Mallory"}).status == 0
+    hers = journal(camp)[-1]["id"]
+    _gm(table, camp, "Mallory")
+    git(camp, "checkout", "-q", "main")
+    _gm(table, camp, "GM")
+    assert firstgm.held_before(".", [started, hers]) == {started}
+    git(camp, "merge", "-q", "mallory", check=False)
+    git(camp, "checkout", "--ours", "campaign.toml")
+    git(camp, "add", "-A")
+    git(camp, "commit", "-qm", "merged", "--no-verify")
+    assert firstgm.held_before(".", [started, hers]) == {started}
