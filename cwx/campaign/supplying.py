@@ -69,8 +69,9 @@ class Heard:
         if dice == NO_DICE:
             return
         # The campaign's first making is anyone's; an undo of it is not.
-        found = self.moving[event.id] = Moved(dice, False) if first else \
-            judged(event, dice, target, self.gms)
+        found = Moved(dice, False) if first else judged(event, dice, target, self.gms)
+        if len(self.moving) < seal.MAX_HEARD:  # a table changes its dice a few times
+            self.moving[event.id] = found
         if found.by_no_gm and len(self.found) < SHOWN:
             self.found.append(event._replace(result={"dice": event.result.get("dice")},
                                              changes=tuple(c for c in event.changes
