@@ -414,11 +414,13 @@ def test_a_seal_naming_no_player_where_the_campaign_names_gms_is_named(
            "theirs" in checked
 
 
-def _copied_reveal_merged_first(table: Any, gm: Path, bob: Path, player: str) -> str:
-    """The GM reveals (Kris's exact guess, +6 xp); Bob cuts a branch at the commit before
+def _copied_reveal_merged_first(table: Any, gm: Path, bob: Path, player: str,
+                                everything: bool) -> str:
+    """The GM reveals (Kris's exact guess, +8 xp); Bob cuts a branch at the commit before
     the reveal, adds a guess for Mara and a copy of the reveal (its number and nonce, by
-    `player`) settling it, and merges the table's main into his branch, so git's union
-    puts his lines first; he pushes past the hooks. The copy's id."""
+    `player`) settling it (with `everything`, Kris's guess too, stamped before the GM's
+    and of a lower id), and merges the table's main into his branch, so git's union puts
+    his lines first; he pushes past the hooks. The copy's id."""
     play(gm, "GM", "clock", "reveal")
     sync(gm, "GM")
     table.git(bob, "pull", "-q", "--no-rebase")
@@ -429,15 +431,20 @@ def _copied_reveal_merged_first(table: Any, gm: Path, bob: Path, player: str) ->
     guess = {**guessed, "id": "abcd000000000001", "who": "mara", "file": "mara.toml",
              "player": "Bob", "result": {**guessed["result"], "trait": "Fight", "score": 6}}
     entry = {**honest["result"]["guesses"][0], "id": guess["id"], "who": "mara",
-             "file": "mara.toml", "trait": "Fight", "score": 6, "xp": 6, "xp_total": 6}
+             "file": "mara.toml", "trait": "Fight", "score": 6, "xp": 12, "xp_total": 12}
     copy = {**honest, "id": "abcd000000000002", "player": player,
             "result": {**honest["result"], "guesses": [entry]},
-            "changes": [{"file": "mara.toml", "key": "xp", "from": 0, "to": 6}]}
+            "changes": [{"file": "mara.toml", "key": "xp", "from": 0, "to": 12}]}
+    if everything:
+        copy.update(id="0" * 16, at=guessed["at"], changes=[*honest["changes"],
+                                                            *copy["changes"]])
+        copy["result"]["guesses"] = [*honest["result"]["guesses"], entry]
+        table.git(bob, "checkout", "-q", "main", "--", "kris.toml")
     with open(bob / "journal.jsonl", "a") as lines:
         for line in (guess, copy):
             lines.write(json.dumps(line, separators=(",", ":")) + "\n")
     sheet = bob / "mara.toml"
-    sheet.write_text(sheet.read_text().replace("xp = 0", "xp = 6", 1))
+    sheet.write_text(sheet.read_text().replace("xp = 0", "xp = 12", 1))
     table.git(bob, "commit", "-qam", "mara guesses", "--no-verify")
     table.git(bob, "merge", "-q", "--no-edit", "--no-verify", "main")
     merged = (bob / "journal.jsonl").read_text()
@@ -446,28 +453,32 @@ def _copied_reveal_merged_first(table: Any, gm: Path, bob: Path, player: str) ->
     return str(copy["id"])
 
 
-@pytest.mark.parametrize("player", ["GM", "Bob"])
+@pytest.mark.parametrize(("player", "everything"), [("GM", False), ("Bob", False),
+                                                    ("GM", True)])
 def test_a_copied_reveal_merged_in_before_the_gms_counts_for_nothing(
-        tmp_path: Path, player: str) -> None:
+        tmp_path: Path, player: str, everything: bool) -> None:
     """Which reveal of a number counts is not the line order a merge chose: a copy in the
     GM's name, made on a branch cut before the reveal, comes after it as git proves it
     (the copy's commit left out the guess it held); one by a player no GM counts for
-    nothing. check names the copy, never the GM's reveal, and its advice, followed,
-    leaves Kris the experience of his exact guess."""
+    nothing. check names the copy, never the GM's reveal alone, and its advice, followed,
+    leaves Kris the experience of his exact guess. A copy that settles every guess the
+    GM's did, stamped first, git cannot tell from the GM's: check names the two as made
+    apart, and the undo of either settles it."""
     table, gm, alice, bob = table_of_three(tmp_path)
     _guess(gm, alice)
     settings = gm / "campaign.toml"
     settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
     table.git(gm, "commit", "-qam", "the GM seals")
-    copy = _copied_reveal_merged_first(table, gm, bob, player)
+    copy = _copied_reveal_merged_first(table, gm, bob, player, everything)
     earned = value(gm, "kris.toml", "xp")
     assert earned > 0
     play(alice, "Alice", "sync", status=1)  # pulled: the hooks named it, nothing followed
     assert value(alice, "kris.toml", "xp") == earned
     checked = play(alice, "Alice", "check", status=1)
     advised = re.findall(r"`cwx undo ([0-9a-f]+)`", checked)
-    assert advised and set(advised) == {copy}, checked
-    assert f"reveal {copy[:8]} settles guess abcd0000, but " in checked
+    assert advised and advised[0] == copy and (everything or set(advised) == {copy}), checked
+    assert "on a history apart from this one's" in checked if everything else \
+        f"reveal {copy[:8]} settles guess abcd0000, but " in checked
     play(alice, "Alice", "undo", copy)  # the advice, followed
     sync(alice, "Alice")
     assert play(alice, "Alice", "check").endswith("0 problems.\n")

@@ -777,7 +777,7 @@ def _named(read: history.Journal, event: journal.Event, name: str | None,
         (not redo and (
             _forged(event) or _settles_in_vain(read, event) or _remade(read, event) or
             _started_astray(read, event) or (why is not None and _misplayed(read, event)) or
-            _sealed_over(read, event, read.undone()))))
+            _sealed_over(read, event, read.undone()) or _revealed_apart(read, event))))
     if unruled:
         why = None  # `cwx check` names it (a change no rule gives): anyone takes it back
     if why is not None:
@@ -822,7 +822,19 @@ def _given_by_no_rule(read: history.Journal, event: journal.Event) -> bool:
     undone = read.undone() - {event.id}
     return _forged(event) or _settles_in_vain(read, event, undone) or \
         _remade(read, event, undone) or _started_astray(read, event) or \
-        _misplayed(read, event) or _sealed_over(read, event, undone)
+        _misplayed(read, event) or _sealed_over(read, event, undone) or \
+        _revealed_apart(read, event)
+
+
+def _revealed_apart(read: history.Journal, event: journal.Event) -> bool:
+    """Whether `event` is a reveal made on a history apart from another reveal of its
+    number that git orders by nothing (`cwx check` names the pair): one is a copy, and
+    anyone takes either back (the GM says which)."""
+    from cwx.journal import sealed
+
+    if event.command != sealed.REVEALING:
+        return False
+    return event.id in sealed.counted(read.path, witness=read.witness).tied()
 
 
 def _sealed_over(read: history.Journal, event: journal.Event, undone: set[str]) -> bool:

@@ -74,15 +74,16 @@ def _before(lines: list[bytes], guess: bytes, reveal: bytes) -> bool:
 
 
 def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
-                 guesses: Sequence[str]) -> dict[str, tuple[int, int]]:
+                 guesses: Sequence[str]) -> dict[str, tuple[int, int, int]]:
     """Each reveal of one number's place (lower first), as git proves it, never as a merge
     put their lines: after every reveal whose line the commit that added its own held
     (ancestry; within one commit, its clone's order); among reveals none of whose commits
     held another, first the one that left out fewest of the guesses on the number its own
     commit's journal held before it (cwx's reveal settles every guess its clone had: a
     copy made on a history cut before the reveal leaves them out). A reveal no commit
-    holds yet comes after those that are, in the work tree's order. Outside git, or where
-    git cannot answer: none (sealed.Order)."""
+    holds yet comes after those that are, in the work tree's order. With each, how many
+    came neither before nor after it (made on histories apart). Outside git, or where git
+    cannot answer: none (sealed.Order)."""
     clone = repo.of(root)
     if clone is None or len(reveals) < 2:
         return {}
@@ -101,9 +102,13 @@ def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
                   for reveal, _ in reveals}
         left = {reveal: _left_out(made[1], reveal.encode(), listed, guesses)
                 if (made := added[reveal]) is not None else 0 for reveal, listed in reveals}
+        after = {reveal: len([other for other, _ in reveals if other != reveal and
+                              _came_first(clone, commits, where, reveal, other)])
+                 for reveal, _ in reveals}
     except (CwxError, OSError):
         return {}  # git cannot answer (not installed), the journal unread: nothing proven
-    return {reveal: (before[reveal], left[reveal]) for reveal, _ in reveals}
+    return {reveal: (before[reveal], left[reveal], len(reveals) - 1 - before[reveal] -
+                     after[reveal]) for reveal, _ in reveals}
 
 
 def _came_first(clone: Repository, commits: Mapping[str, str | None],

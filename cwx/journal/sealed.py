@@ -184,6 +184,10 @@ class Counting:
         self.revealer: dict[str, tuple[str | None, str]] = {}  # a reveal -> (player, stamp)
         self._ordered: list[tuple[str, str]] | None = None  # `counting_reveals`, once
         self.first: dict[str, str] = {}  # a commitment -> the reveal of it that stands
+        # Reveals of a number made on a history that never held another's (git's order):
+        # a number is revealed once, from the GM's clone, so one of them is a copy.
+        self.apart: set[str] = set()
+        self._ranks: dict[str, tuple[Any, ...]] = {}  # a reveal -> its place (git's word)
         self.turns = journal.Turns()
         self.found: dict[str, Guess] = {}
         self.settled: dict[str, str] = {}
@@ -290,6 +294,35 @@ class Counting:
         """Whether the reveal `reveal` is by a GM (Witness.by_gm)."""
         return self.witness.by_gm(self.revealer.get(reveal, (None, ""))[0])
 
+    def _tied(self, one: str, other: str) -> bool:
+        """Whether two reveals of one number were made on histories apart that git orders
+        by nothing (their stamps and ids did)."""
+        return one != other and one in self.apart and other in self.apart and \
+            self._ranks.get(one, ())[:2] == self._ranks.get(other, ())[:2] and \
+            self.revealed_of(one) == self.revealed_of(other)
+
+    def revealed_of(self, reveal: str) -> str | None:
+        """The commitment the reveal `reveal` shows."""
+        return next((shown for by, shown in self.reveals if by == reveal), None)
+
+    def tied(self) -> set[str]:
+        """Each reveal made on a history apart from another reveal's of its number, that
+        git orders by nothing: one of them is a copy, and anyone's undo takes either back
+        (the GM says which)."""
+        self.counting_reveals()
+        return {one for one in self.apart if any(self._tied(one, other) for other in self.apart)}
+
+    def _apart(self, reveal: str, first: str) -> str:
+        """Where two reveals of a number were made on histories apart that git orders by
+        nothing (their stamps and ids did), in words with the undo of the first: the GM
+        says which is the copy ("": git orders them)."""
+        if not self._tied(reveal, first):
+            return ""
+        return (", on a history apart from this one's (neither commit held the other, and "
+                "git tells them apart by nothing: one of the two is a copy, not from the GM's "
+                f"clone; if that is {first[:8]}, `cwx undo {first}` takes it back and this one "
+                "counts)")
+
     def counting_reveals(self) -> list[tuple[str, str]]:
         """The reveals that may settle guesses (id, commitment), in the order they came: a
         GM's alone, and the reveals of one number in git's order where the witness gives
@@ -302,7 +335,7 @@ class Counting:
         per: dict[str, list[str]] = {}
         for reveal, commitment in kept:
             per.setdefault(commitment, []).append(reveal)
-        ranks: dict[str, tuple[Any, ...]] = {}
+        ranks = self._ranks = {}
         for commitment, ids in per.items():
             if order is None or len(set(ids)) < 2:
                 continue
@@ -313,8 +346,9 @@ class Counting:
             on = [guess.id for guess in self.found.values() if guess.commitment == commitment]
             placed = order([(reveal, frozenset(lists[reveal])) for reveal in dict.fromkeys(ids)],
                            on)
-            ranks.update((reveal, (*placed[reveal], *self.revealer[reveal][1:], reveal))
+            ranks.update((reveal, (*placed[reveal][:2], *self.revealer[reveal][1:], reveal))
                          for reveal in ids if reveal in placed)
+            self.apart.update(reveal for reveal in ids if placed.get(reveal, (0, 0, 0))[2:] > (0,))
         if ranks:
             kept.sort(key=lambda item: ranks.get(item[0], ()))
         self._ordered = kept
@@ -369,15 +403,15 @@ class Counting:
                 said.append((line, reveal, guess, "it shows no sealed number (no commitment "
                              "and nonce of one): only the reveal of the number a guess was "
                              "made on settles it"))
-            elif first.setdefault(guess, reveal) != reveal:
+            elif (by := settled.get(guess, first.setdefault(guess, reveal))) != reveal:
                 said.append((line, reveal, guess,
-                             f"reveal {first[guess][:8]} settled it already"))
+                             f"reveal {by[:8]} settled it already{self._apart(reveal, by)}"))
             elif settled.get(guess) != reveal:
-                said.append((line, reveal, guess, f"reveal "
-                             f"{self.first.get(commitment, self.shown_by[commitment])[:8]} "
-                             "showed that number already: a number is revealed once, and "
-                             "a second reveal settles nothing (but the guesses a reveal "
-                             "taken back had settled)"))
+                shown = self.first.get(commitment, self.shown_by[commitment])
+                said.append((line, reveal, guess, f"reveal {shown[:8]} showed that number "
+                             f"already{self._apart(reveal, shown)}: a number is revealed "
+                             "once, and a second reveal settles nothing (but the guesses a "
+                             "reveal taken back had settled)"))
             elif (otherwise := _copied_otherwise(self.found[guess], copy)) is not None:
                 said.append((line, reveal, guess, otherwise))
         return said
