@@ -68,10 +68,11 @@ def witness(journal_path: str | None, gms: tuple[str, ...] | None = None, *,
         except CwxError:
             gms = None
     return sealed.Witness(gms, functools.partial(unsettled.reveal_order, root),
-                          functools.partial(_disproved, root))
+                          functools.partial(_disproved, root, {}))
 
 
-def _disproved(root: str, reveal: str, guess: Guess, why: str) -> str | None:
+def _disproved(root: str, asked: dict[tuple[str, str], Any], reveal: str, guess: Guess,
+               why: str) -> str | None:
     """What git proves against a reveal's word that a guess's file was gone or unreadable
     in the GM's clone (guesses._not_counted): the commit that added the reveal's line
     holds the file, and it reads as the ClockWorx character the guess was made for. None:
@@ -83,7 +84,9 @@ def _disproved(root: str, reveal: str, guess: Guess, why: str) -> str | None:
 
     if guess.file is None:
         return None
-    found = unsettled.committed_with(root, reveal, [guess.file])
+    if (reveal, guess.file) not in asked:  # a reveal's commit is looked for once a file
+        asked[reveal, guess.file] = unsettled.committed_with(root, reveal, [guess.file])
+    found = asked[reveal, guess.file]
     raw = found[1].get(guess.file) if found is not None else None
     if found is None or raw is None:
         return None
