@@ -60,18 +60,24 @@ def test_a_line_changed_removed_or_moved_is_the_break() -> None:
                     "of line 2 (an earlier event's id) of the journal as 222222222222 had it")
 
 
-@settings(max_examples=40)
-@given(st.lists(st.integers(0, 2), min_size=1, max_size=12), st.data())
-def test_any_interleaving_extends_and_any_edit_breaks(sides: list[int], data: st.DataObject) -> None:
+def _interleaved(sides: list[int]) -> tuple[list[str], list[str]]:
+    """Five old lines, in order, with new ones among them where `sides` says (0: a new line
+    here)."""
     old = [f"o{n}" for n in range(5)]
     new, taken = [], 0
-    for n, side in enumerate(sides):  # old lines in order, others among them
+    for n, side in enumerate(sides):
         if side and taken < len(old):
             new.append(old[taken])
             taken += 1
         else:
             new.append(f"n{n}")
-    new += old[taken:]
+    return old, new + old[taken:]
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=12), st.data())
+def test_any_interleaving_extends_and_any_edit_breaks(sides: list[int], data: st.DataObject) -> None:
+    old, new = _interleaved(sides)
     assert grows.extends(_lines(*old), _lines(*new)) is None
     at = data.draw(st.integers(0, len(new) - 1))
     if new[at].startswith("o"):
@@ -722,15 +728,7 @@ def test_a_commit_of_one_parent_adds_its_lines_after_the_old() -> None:
 @settings(max_examples=30)
 @given(st.lists(st.integers(0, 2), min_size=1, max_size=12))
 def test_an_interleaving_passes_as_one_parent_only_when_it_appends(sides: list[int]) -> None:
-    old = [f"o{n}" for n in range(5)]
-    new, taken = [], 0
-    for n, side in enumerate(sides):
-        if side and taken < len(old):
-            new.append(old[taken])
-            taken += 1
-        else:
-            new.append(f"n{n}")
-    new += old[taken:]
+    old, new = _interleaved(sides)
     gap = grows.extends(_lines(*old), _lines(*new), after=True)
     assert (gap is None) == (new[:len(old)] == old)
     assert gap is None or gap.how == "preceded"

@@ -51,9 +51,8 @@ def test_a_resolve_whose_experience_the_rules_do_not_give_is_named(tmp_path: Pat
     assert "`cwx undo f0f0f0f0` takes it back" in said
 
 
-def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
-        tmp_path: Path) -> None:
-    campaign = saga(tmp_path / "camp")
+def _forged_draw(campaign: Path) -> None:
+    """A draw of red (a failure) whose line moves 10 whites from the reserve to Sue."""
     _append(campaign, id="d1d1d1d1d1d1d1d1", command="bag draw", who="Sue",
             file="sue.toml", bag="bag.toml",
             result={"color": "blue", "draws": ["red"], "success": False, "cancelled": False,
@@ -61,6 +60,12 @@ def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
                     "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}},
             changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 10},
                      {"file": "bag.toml", "key": "reserve.white", "from": 10, "to": 0}])
+
+
+def test_a_failed_draw_that_moves_dice_is_named_and_an_undo_settles_it(
+        tmp_path: Path) -> None:
+    campaign = saga(tmp_path / "camp")
+    _forged_draw(campaign)
     line = _lines(campaign)
     followed(campaign)
     said = _checked(campaign)
@@ -80,13 +85,7 @@ def test_a_reconcile_by_hand_never_follows_a_line_the_rules_do_not_give(
     # As the hooks' reconcile after a merge: refused in one line naming the journal's line
     # and the undo that settles it, no file changed; that undo, followed, settles it.
     campaign = saga(tmp_path / "camp")
-    _append(campaign, id="d1d1d1d1d1d1d1d1", command="bag draw", who="Sue",
-            file="sue.toml", bag="bag.toml",
-            result={"color": "blue", "draws": ["red"], "success": False, "cancelled": False,
-                    "white_spent": False, "luck": {"white": 10, "black": 0},
-                    "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}},
-            changes=[{"file": "sue.toml", "key": "luck.white", "from": 0, "to": 10},
-                     {"file": "bag.toml", "key": "reserve.white", "from": 10, "to": 0}])
+    _forged_draw(campaign)
     line = _lines(campaign)
     before = [(campaign / name).read_bytes() for name in ("sue.toml", "bag.toml")]
     refused = cwx("reconcile", campaign)
