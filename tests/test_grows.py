@@ -531,6 +531,41 @@ def test_a_branch_of_the_clones_own_merged_then_synced_is_never_named(table: Tab
     synced_alike(table, camp, lines + 3)
 
 
+def test_a_branch_that_merged_the_table_then_a_pull_on_main_is_never_named(
+        table: Table) -> None:
+    """Each branch is held to what this clone proved on it: turns on a branch of one's own
+    that merged the table's, then a pull on main, are no branch moved past a line."""
+    camp = table.folder / "camp"
+    lines = len((camp / "journal.jsonl").read_bytes().splitlines())
+    table.git(camp, "switch", "--quiet", "-c", "side")
+    turn(table, camp, 4, "on a side branch")
+    pushed(table, 3)
+    table.git(camp, "fetch", "--quiet")
+    table.git(camp, "merge", "--quiet", "--no-edit", "origin/main")
+    turn(table, camp, 2, "again on the side branch")
+    table.git(camp, "switch", "--quiet", "main")
+    pulled = table.git(camp, "pull", "--quiet", "--rebase")
+    assert "reconciled nothing" not in pulled.stderr, pulled.stderr
+    synced_alike(table, camp, lines + 1)
+
+
+def test_a_branch_cut_before_a_pull_rebase_on_main_plays_on_unnamed(table: Table) -> None:
+    """A branch cut at a turn main then made anew after the table's (a `git pull
+    --rebase`): a turn played on the branch removes no line, as the branch never held
+    the table's."""
+    camp = table.folder / "camp"
+    turn(table, camp, 4, "mine")
+    table.git(camp, "branch", "side")
+    pushed(table, 3)
+    table.git(camp, "pull", "--quiet", "--rebase")
+    table.git(camp, "switch", "--quiet", "side")
+    turn(table, camp, 2, "on the branch")  # the pre-commit hook's check passes too
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 0, checked.stdout
+    table.git(camp, "switch", "--quiet", "main")
+    assert cwx("check", cwd=camp).status == 0
+
+
 def test_turns_squashed_by_a_reset_that_keeps_them_are_named_only_once_dropped(
         table: Table) -> None:
     """Two turns not yet pushed, squashed (`git reset --soft`, or a plain reset and `git

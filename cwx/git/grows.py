@@ -7,8 +7,8 @@ with other contents. A merge's new lines may stand anywhere among the old ones (
 merge interleaves two clones' lines); a commit of one parent adds its lines after them
 all, as a rebase, a cherry-pick, a squash or a stash popped does. What is proven
 is kept in the clone's git folder (cwx/), by commit id, so a long history is proven once;
-and the last journal proven whole (seen.py), so a history made anew, whose every commit
-extends its parent, is named against what this clone had.
+and, per branch, the last journal proven whole (seen.py), so a history made anew, whose
+every commit extends its parent, is named against what this clone had on that branch.
 """
 
 from __future__ import annotations
@@ -288,7 +288,12 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
 
     if not ended and repo.rebasing(clone):
         return None  # HEAD is partway: the clone's own commits wait to be made anew on it
-    kept = seen.recalled(clone, path)
+    # Each branch is held to what this clone proved on it: another branch's turns (played
+    # there, or made anew there by a rebase) are not this history's to hold.
+    ref = seen.branch(clone)
+    kept = seen.recalled(clone, path, ref)
+    if (dropped := _dropped(clone, path, ref, head, blob, read)) is not None:
+        return dropped
     if kept is not None and kept.commit == head:
         return None  # a commit's journal is what it was when this clone proved it
     if blob is None:
@@ -306,7 +311,39 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
             return _breaker(clone, path, kept, gap, head,
                             lambda made: _stands_before(made, shared, kept.form) is not None)
     if whole and (kept is None or not _unsigned_since(clone, path, kept.commit)):
-        seen.remember(clone, path, seen.Seen(head, blob, now))
+        seen.remember(clone, path, seen.Seen(head, blob, now, ref))
+    return None
+
+
+def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None,
+             read: Blobs) -> Rewrite | None:
+    """A branch deleted while no branch (of this clone's, or a remote's as last fetched)
+    holds the commit it was proven at, nor HEAD's journal its proven lines: its turns taken
+    out with git, named as a branch moved past them. A branch HEAD's journal holds whole is
+    forgotten (squashed, or merged and made anew)."""
+    from cwx.git import seen
+
+    gone = [kept for kept in seen.others(clone, path, ref) if kept.ref != seen.DETACHED]
+    if not gone:
+        return None
+    listed = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/heads/")
+    standing = set(listed.stdout.decode("utf-8", "surrogateescape").splitlines())
+    now: bytes | None = None
+    for kept in gone:
+        if kept.ref in standing:
+            continue  # held to it on that branch, when HEAD stands there
+        held = repo.run(clone, "for-each-ref", "--count=1", "--contains", kept.commit,
+                        "--format=%(refname)", "refs/heads/", "refs/remotes/")
+        if held.returncode == 0 and held.stdout.strip():
+            continue
+        if now is None:
+            blob = blob_ids(clone, [head], path).get(head, "") if blob is None else blob
+            now = seen.form(read(blob))
+        gap = extends(kept.form, now)
+        if gap is None:
+            seen.forget(clone, path, kept.ref)
+            continue
+        return _breaker(clone, path, kept, gap, head)
     return None
 
 
