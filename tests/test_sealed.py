@@ -19,6 +19,17 @@ from tests.test_post import _identity, play, sync, table_of_three
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
+def _sealed_past_the_refusal(clone: Path, player: str) -> None:
+    """A seal in `player`'s name, which the refusal would not let through (an older cwx's,
+    or a hand's): sealed as the GM, the line's player rewritten."""
+    play(clone, "GM", "clock", "pick", "--seal", "-T", 3)
+    ledger = clone / "journal.jsonl"
+    *kept, last = ledger.read_text().splitlines()
+    sealed = json.loads(last)
+    assert sealed["command"] == "clock pick --seal"
+    ledger.write_text("\n".join([*kept, json.dumps({**sealed, "player": player})]) + "\n")
+
+
 def _guess(gm: Path, alice: Path) -> str:
     """The GM seals a number, Alice guesses on it for Kris and pushes; the GM pulls (built
     once, then copied: tests/helpers.py's `once`). The seal's commitment."""
@@ -261,7 +272,7 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     # Alice makes herself a GM and seals; her commit is past the hooks.
     mine = alice / "campaign.toml"
     mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["GM", "Alice"]'))
-    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    _sealed_past_the_refusal(alice, "Alice")
     table.git(alice, "add", "-A")
     table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", f"{author} <a@t>")
     changed = table.git(alice, "rev-parse", "HEAD").stdout.strip()
@@ -315,6 +326,31 @@ def test_a_gms_commit_that_would_count_a_change_taking_sealing_from_a_gm_is_refu
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 
+def test_the_refusal_holds_a_player_to_the_gms_in_force_not_the_written_list(
+        tmp_path: Path) -> None:
+    """Alice's change of gm to herself, which no GM made, counts for nothing: her own
+    seal is refused, saying which list holds her and why; the GM, whom the written list
+    no longer names, seals and reveals after the pull."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    mine = alice / "campaign.toml"
+    mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
+    table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    refused = play(alice, "Alice", "clock", "pick", "--seal", "-T", 3, status=2)
+    assert "Alice is no GM of this campaign (the GMs in force: gm = ['GM']; campaign.toml's " \
+        "gm = ['Alice'] holds a change no GM made): only a GM seals the number. A GM " \
+        "commits campaign.toml holding it" in refused, refused
+    table.git(alice, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    assert 'gm = ["Alice"]' in settings.read_text()
+    play(gm, "GM", "clock", "pick", "--seal", "-T", 3)
+    assert "The sealed number is 3" in play(gm, "GM", "clock", "reveal")
+
+
 def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(
         tmp_path: Path) -> None:
     """A merge that takes a parent's campaign.toml as it is edits nothing: the GM's pull
@@ -329,7 +365,7 @@ def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(
         sync(clone, "Alice")
     mine = alice / "campaign.toml"
     mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
-    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    _sealed_past_the_refusal(alice, "Alice")
     table.git(alice, "add", "-A")
     table.git(alice, "commit", "-qm", "tidy", "--no-verify", "--author", "Alice <a@t>")
     table.git(alice, "push", "-q", "origin", "main")
@@ -387,7 +423,7 @@ def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_mer
     parents = table.git(alice, "rev-parse", "HEAD^1", "HEAD^2").stdout.split()
     hers = table.git(alice, "rev-parse", "side" if into == "main" else "side^1").stdout.strip()
     assert (parents[0] == hers) == hers_first
-    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    _sealed_past_the_refusal(alice, "Alice")
     table.git(alice, "add", "-A")
     table.git(alice, "commit", "-qm", "Alice seals", "--no-verify")
     table.git(alice, "push", "-q", "origin", f"{into}:main")

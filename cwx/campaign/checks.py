@@ -418,31 +418,22 @@ class _GMs:
 
 
 def _gm_standing(home: Campaign, written: tuple[str, ...] | None) -> gmlist.Standing:
-    """gmlist.standing, where the table lists no keys (keyring.py decides where it does)."""
-    from cwx.git import gmlist, keyring, signing
+    """The GMs in force (gms.py), as the refusals hold a player to them."""
+    from cwx.campaign import gms
 
     assert home.root is not None
-    if signing.listed_in(home.root):
-        held = keyring.gms_of(home.root)  # by the GMs' keys
-        if held is None or written is None or \
-                held == frozenset(gm.casefold() for gm in written):
-            return gmlist.Standing(written)
-        return gmlist.Standing(tuple(gm for gm in written if gm.casefold() in held) or
-                               tuple(sorted(held)))
-    return gmlist.standing(home.root, written)
+    return gms.standing(home.root, written)
 
 
-def _gms_said(home: Campaign | None, gms: tuple[str, ...] | None) -> str:
+def _gms_said(home: Campaign | None, in_force: tuple[str, ...] | None) -> str:
     """The GMs a seal is held to, and where campaign.toml names others, why."""
-    said = f"campaign.toml: gm = {list(gms or ())}"
+    from cwx.campaign import gms
+
     try:
-        written = home.settings().gm if home is not None else gms
+        written = home.settings().gm if home is not None else in_force
     except CwxError:
-        return said
-    if written == gms:
-        return said
-    return (f"the GMs in force: gm = {list(gms or ())}; campaign.toml's gm = "
-            f"{list(written or ())} holds a change no GM made")
+        written = in_force
+    return gms.said(in_force, written)
 
 
 def _twins(path: str, repeated: list[str]) -> list[CwxError]:

@@ -139,22 +139,33 @@ def is_gm(player: str | None, gms: tuple[str, ...] | None) -> bool:
 
 def by_a_gm(camp: Any, does: str) -> None:
     """A GM's move (a seal, a reveal, dice added to the campaign): refused for a player
-    campaign.toml's gm does not name; `does` says the move ("seals the number")."""
-    if camp.root is None:
-        return
-    gms = camp.settings().gm
+    who is none of the GMs in force (gms.py: campaign.toml's gm as far as git proves a GM
+    changed it); `does` says the move ("seals the number")."""
+    from cwx.campaign import gms
+
+    in_force, written = gms.in_force(camp)
     from cwx.campaign import players
 
-    player = players.current(camp.root)
-    if not is_gm(player, gms):
-        import os
+    player = players.current(camp.root) if camp.root is not None else None
+    if camp.root is not None and not is_gm(player, in_force):
+        refuse(camp.root, f"{player} is no GM of this campaign ({gms.told(in_force, written)})"
+                          f": only a GM {does}", player, in_force, written)
 
-        from cwx.base.places import SETTINGS
 
-        raise RuleForbids(f"{player} is no GM of this campaign (gm = {list(gms or ())}): "
-                          f"only a GM {does}. Play as one (CWX_PLAYER=NAME, or "
-                          "git's user.name), or the table adds you to gm", path=os.path.join(
-                              camp.root, SETTINGS))
+def refuse(root: str, said: str, player: str | None, in_force: tuple[str, ...] | None,
+           written: tuple[str, ...] | None) -> None:
+    """The refusal of a GM's move by `player`, with what makes it a GM's: where only a
+    change no GM made names the player, a GM's commit of campaign.toml."""
+    import os
+
+    from cwx.base.places import SETTINGS
+
+    if is_gm(player, written):
+        how = ("a GM commits campaign.toml holding it (the change counts then; `cwx check` "
+               "names it), or play as a GM in force (CWX_PLAYER=NAME, or git's user.name)")
+    else:
+        how = "play as one (CWX_PLAYER=NAME, or git's user.name), or the table adds you to gm"
+    raise RuleForbids(f"{said}. {how[0].upper()}{how[1:]}", path=os.path.join(root, SETTINGS))
 
 
 def published(journal_path: str | None) -> str | None:

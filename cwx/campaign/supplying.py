@@ -128,7 +128,9 @@ def refuse_undo(camp: Any, target: journal.Event) -> None:
     puts the supply back as the GMs left it)."""
     if camp.root is None:
         return
-    gms = camp.settings().gm
+    from cwx.campaign import gms as held
+
+    gms = held.in_force(camp)[0]
     if gms is None:
         return
     found = _chain(camp.journal_file, target, gms)

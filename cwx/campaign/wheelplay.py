@@ -158,19 +158,18 @@ def turn(camp: Campaign, turned: Turn, char: str, bag: str | None,
 
 
 def _by_the_gm(camp: Campaign) -> None:
-    """The curse is the GM's (W6): refused for a player campaign.toml's gm does not name."""
+    """The curse is the GM's (W6): refused for a player who is none of the GMs in force
+    (gms.py)."""
     if camp.root is None:
         return
-    from cwx.base.places import SETTINGS
-    from cwx.campaign import players, seal
+    from cwx.campaign import gms, players, seal
 
-    gms = camp.settings().gm
+    in_force, written = gms.in_force(camp)
     player = players.current(camp.root)
-    if not seal.is_gm(player, gms):
-        raise RuleForbids(f"{player} is no GM of this campaign (gm = {list(gms or ())}): "
-                          "only the GM curses (W6). Play as one (CWX_PLAYER=NAME, or git's "
-                          "user.name), or the table adds you to gm",
-                          path=os.path.join(camp.root, SETTINGS))
+    if not seal.is_gm(player, in_force):
+        seal.refuse(camp.root, f"{player} is no GM of this campaign ("
+                    f"{gms.told(in_force, written)}): only the GM curses (W6)", player,
+                    in_force, written)
 
 
 def _meant(camp: Campaign, turned: Turn, char: str, seen: recent.Action | None,

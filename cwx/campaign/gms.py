@@ -1,0 +1,56 @@
+"""The GMs in force for a campaign (docs/rules.md, "The sealed number"): campaign.toml's
+gm as far as git proves a GM changed it (gmlist.py; keyring.py where the table lists
+keys), the written list where there is no git. The refusals of a GM's move and check's
+findings hold a player to the same list."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cwx.base.errors import CwxError
+
+if TYPE_CHECKING:
+    from cwx.campaign.folder import Campaign
+    from cwx.git import gmlist
+
+GMs = tuple[str, ...] | None  # None: no gm, anyone seals
+
+
+def standing(root: str, written: GMs) -> gmlist.Standing:
+    """The GMs in force at HEAD of the campaign at `root` whose campaign.toml writes
+    `written`: by the GMs' keys where the table lists them, else by commits' authors."""
+    from cwx.git import gmlist, keyring, signing
+
+    if signing.listed_in(root):
+        held = keyring.gms_of(root)  # by the GMs' keys
+        if held is None or written is None or \
+                held == frozenset(gm.casefold() for gm in written):
+            return gmlist.Standing(written)
+        return gmlist.Standing(tuple(gm for gm in written if gm.casefold() in held) or
+                               tuple(sorted(held)))
+    return gmlist.standing(root, written)
+
+
+def in_force(camp: Campaign) -> tuple[GMs, GMs]:
+    """(the GMs in force, campaign.toml's gm as written) of `camp`; outside a campaign,
+    both None (anyone)."""
+    if camp.root is None:
+        return None, None
+    written = camp.settings().gm
+    try:
+        return standing(camp.root, written).gms, written
+    except CwxError:  # git cannot answer (not installed): the written list
+        return written, written
+
+
+def said(gms: GMs, written: GMs) -> str:
+    """The GMs a player is held to, and, where campaign.toml names others, why."""
+    if written == gms:
+        return f"campaign.toml: gm = {list(gms or ())}"
+    return (f"the GMs in force: gm = {list(gms or ())}; campaign.toml's gm = "
+            f"{list(written or ())} holds a change no GM made")
+
+
+def told(gms: GMs, written: GMs) -> str:
+    """`said`, as a refusal tells it: the list alone where campaign.toml writes it."""
+    return f"gm = {list(gms or ())}" if written == gms else said(gms, written)
