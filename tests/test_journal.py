@@ -56,6 +56,22 @@ def test_log_for_people_is_a_table_naming_the_player(campaign: Path) -> None:
     assert event["player"] == "Ann Lee"
 
 
+@pytest.mark.parametrize("blank", ["\u2800", "\u3164", "\ufe0f"])
+def test_log_and_recap_tell_a_name_holding_a_letter_that_prints_nothing_apart(
+        campaign: Path, blank: str) -> None:
+    kris = campaign / "kris.toml"
+    for player in ("Vic", f"Vic{blank}"):
+        cwx("clock", "resolve", "--target", 4, "--guess", 3, "--trait", "Repair",
+            "--char", kris, env={"CWX_PLAYER": player})
+    escaped = blank.encode("unicode_escape").decode("ascii")
+    rows = cwx("log", "--char", kris).stdout.splitlines()[1:]
+    assert [row.split()[4] for row in rows] == ["Vic", f"Vic{escaped}"], rows
+    told = cwx("recap", cwd=campaign).stdout
+    assert f"Vic{escaped.replace(chr(92), chr(92) * 2)}" in told and blank not in told, told
+    logged = cwx("log", "--char", kris, "--json").json["events"]
+    assert [event["player"] for event in logged] == ["Vic", f"Vic{blank}"]
+
+
 def test_log_shows_the_dice_each_draw_drew(campaign: Path) -> None:
     cwx("bag", "draw", "--char", campaign / "sue.toml", "--bag", campaign / "bag.toml",
         "--color", "blue", "--drawn", "white", "--drawn", "red", "--keep-white")

@@ -5,7 +5,9 @@ escapes, never sent to the terminal."""
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 
 # C0 and C1 controls and DEL; the line and paragraph separators; the bidirectional
 # overrides and isolates that reorder what is shown, and the deprecated format marks.
@@ -29,3 +31,29 @@ def printable(text: str) -> str:
         return text
     return _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"),
                         text)
+
+
+def named(text: str) -> str:
+    """A name (a player's, a character's) as `printable` shows it, with each letter that
+    prints nothing escaped too: "Vic" and "Vic" with a braille blank or a Hangul filler
+    after it read apart."""
+    shown = printable(text)
+    if shown.isascii():
+        return shown
+    return "".join(char.encode("unicode_escape").decode("ascii") if _invisible(char)
+                   else char for char in shown)
+
+
+@functools.lru_cache(maxsize=1024)
+def _invisible(char: str) -> bool:
+    """Whether a letter prints nothing a reader sees, by Unicode's properties: a format
+    mark, a letter not assigned or private, a space but the plain one, and those Unicode
+    names a blank, a filler or a variation selector (the braille blank, the Hangul
+    fillers)."""
+    if char.isascii():
+        return False
+    if unicodedata.category(char) in ("Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp"):
+        return True
+    words = unicodedata.name(char, "").replace("-", " ")
+    return any(word in words.split() for word in ("BLANK", "FILLER")) or \
+        "VARIATION SELECTOR" in words or char == "\u034f"  # the grapheme joiner

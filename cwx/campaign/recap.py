@@ -23,7 +23,7 @@ from cwx import systems
 from cwx.base import times
 from cwx.base.errors import BadFile, BadValue
 from cwx.base.ink import plural
-from cwx.base.printable import printable
+from cwx.base.printable import named
 from cwx.base.record import Record
 from cwx.campaign import guesses
 from cwx.journal import events, history, ledger, story
@@ -629,8 +629,9 @@ def _adopted_by(adopt: journal.Event) -> str:
 
 
 def _escaped(text: str) -> str:
-    """A name from a file, shown in a table cell as it is, never as Markdown."""
-    out = printable(text)
+    """A name from a file, shown in a table cell as it is (a letter that prints nothing
+    escaped), never as Markdown."""
+    out = named(text)
     for mark in "\\|*_`[]<>~#":
         out = out.replace(mark, "\\" + mark)
     return out

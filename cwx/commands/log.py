@@ -13,7 +13,7 @@ import typer
 from cwx.base import times
 from cwx.base.errors import BadValue
 from cwx.base.ink import plural
-from cwx.base.printable import printable
+from cwx.base.printable import named, printable
 from cwx.campaign import guesses
 from cwx.cli import progress
 from cwx.cli.common import complete_characters, here
@@ -158,8 +158,8 @@ def _row(event: journal.Event, order: Timeline, read: history.Journal) -> tuple[
     what = f"{event.command} ({detail})" if detail else event.command
     return (printable(times.shown(event.when)),
             printable(event.id[:8]),  # enough to name it to cwx undo ID
-            printable(event.player or "-"),
-            printable(event.who or ("-" if kind.table else "GM")), printable(what),
+            named(event.player or "-"),
+            named(event.who or ("-" if kind.table else "GM")), printable(what),
             printable(_outcome(event, kind, order, read)), printable(_change(event, kind)))
 
 
