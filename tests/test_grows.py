@@ -566,6 +566,21 @@ def test_a_branch_cut_before_a_pull_rebase_on_main_plays_on_unnamed(table: Table
     assert cwx("check", cwd=camp).status == 0
 
 
+def test_a_clone_pulling_by_url_rebases_its_own_turn_unnamed(table: Table) -> None:
+    """A clone with no remote's branch (it pulls and pushes by URL): what the pull fetched
+    is the table's, so its own turn, never pushed, is made anew after the table's."""
+    camp = table.folder / "camp"
+    url = str(table.folder / "origin.git")
+    table.git(camp, "remote", "remove", "origin")
+    turn(table, camp, 4, "mine")
+    pushed(table, 3)
+    pulled = table.git(camp, "pull", "--quiet", "--rebase", url, "main")
+    assert "reconciled nothing" not in pulled.stderr, pulled.stderr
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 0, checked.stdout
+    table.git(camp, "push", "--quiet", url, "main")
+
+
 def test_turns_squashed_by_a_reset_that_keeps_them_are_named_only_once_dropped(
         table: Table) -> None:
     """Two turns not yet pushed, squashed (`git reset --soft`, or a plain reset and `git

@@ -371,21 +371,33 @@ def _shared(clone: Repository, path: str, kept: Seen, now: bytes, head: str,
     from cwx.git import seen
 
     shared: set[bytes] = set()
-    for base in _shared_bases(clone, kept.commit):
+    fetched = _fetched(clone)
+    for base in _shared_bases(clone, kept.commit, fetched):
         held = kept.form if base == kept.commit else \
             seen.form(read(blob_ids(clone, [base], path).get(base, "")))
         shared.update(journal.git_lines(held))
+    if fetched:  # what the table's journal holds, as last fetched, is the table's
+        table = set(journal.git_lines(seen.form(read(blob_ids(clone, fetched, path).get(
+            fetched[0], "")))))
+        shared.update(line for line in journal.git_lines(kept.form) if line in table)
     return shared
 
 
-def _shared_bases(clone: Repository, commit: str) -> list[str]:
+def _fetched(clone: Repository) -> list[str]:
+    """The commit git last fetched (FETCH_HEAD): a pull by URL leaves no remote's branch."""
+    done = repo.run(clone, "rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}")
+    return done.stdout.decode().split()[:1] if done.returncode == 0 else []
+
+
+def _shared_bases(clone: Repository, commit: str, fetched: list[str]) -> list[str]:
     """The latest commits of `commit`'s history the table had too: those a remote's branch
-    held as this clone last fetched or pushed it, or once did (its reflog). Where no
-    remote's branch is known, or the commit is gone, all of it counts as shared."""
+    held as this clone last fetched or pushed it, or once did (its reflog), or the last
+    fetch brought. Where none is known (a clone that never fetched), or the commit is
+    gone, all of it counts as shared."""
     if not _holds(clone, commit):
         return [commit]
     refs = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/remotes/")
-    held: set[str] = set()
+    held: set[str] = set(fetched)
     for ref in refs.stdout.decode("utf-8", "surrogateescape").split():
         logged = repo.run(clone, "reflog", "show", "--format=%H", ref, "--")
         held.update(logged.stdout.decode().split())
