@@ -313,6 +313,27 @@ def test_a_rewritten_history_taken_any_way_is_named_by_who_committed_it(
     assert "Mallory" not in fresh.stdout
 
 
+@pytest.mark.parametrize("how", [("switch", "--quiet", "-c", "again", "origin/main"),
+                                 ("switch", "--quiet", "--detach", "origin/main")])
+def test_a_rewritten_history_taken_as_a_new_branch_is_named(
+        table: Table, how: tuple[str, ...]) -> None:
+    """A branch this clone never proved (or HEAD on none) is held to the table's lines of
+    what it proved on the others: a new branch at a forced push is named like a pull."""
+    camp = table.folder / "camp"
+    assert cwx("check", cwd=camp).status == 0
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    bad = rewrite_history(table)
+    table.git(camp, "fetch", "--quiet")
+    table.git(camp, *how)
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert (f"commit {bad[:12]} by Mallory <m@table> (authored by Player <p@table>) changed "
+            f"line 3 of the journal as this clone had proven it (at {proven[:12]})"
+            in checked.stdout), checked.stdout
+    table.git(camp, "switch", "--quiet", "main")
+    assert cwx("check", cwd=camp).status == 0
+
+
 def test_a_rebase_onto_a_rewritten_history_keeps_the_turn_committed_since(
         table: Table) -> None:
     camp = table.folder / "camp"

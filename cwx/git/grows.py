@@ -17,6 +17,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
 from cwx.base.errors import Conflict, CwxError
@@ -291,7 +292,8 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
     # Each branch is held to what this clone proved on it: another branch's turns (played
     # there, or made anew there by a rebase) are not this history's to hold.
     ref = seen.branch(clone)
-    kept = seen.recalled(clone, path, ref)
+    # HEAD on no branch (a commit looked at) is no history of the clone's: never its own.
+    kept = seen.recalled(clone, path, ref) if ref != seen.DETACHED else None
     if (dropped := _dropped(clone, path, ref, head, blob, read)) is not None:
         return dropped
     if kept is not None and kept.commit == head:
@@ -310,9 +312,67 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
         if gap is not None:
             return _breaker(clone, path, kept, gap, head,
                             lambda made: _stands_before(made, shared, kept.form) is not None)
-    if whole and (kept is None or not _unsigned_since(clone, path, kept.commit)):
+    if kept is None and (other := _against_others(clone, path, ref, head, now, read)):
+        return other
+    if whole and ref != seen.DETACHED and \
+            (kept is None or not _unsigned_since(clone, path, kept.commit)):
         seen.remember(clone, path, seen.Seen(head, blob, now, ref))
     return None
+
+
+def _against_others(clone: Repository, path: str, ref: str, head: str, now: bytes,
+                    read: Blobs) -> Rewrite | None:
+    """A branch this clone never proved (new, or HEAD on none), held to each other
+    branch's proven journal whose commit it does not hold, by the table's lines of it
+    past where the two histories part: a history made anew (`git switch -c x
+    origin/main` after a forced push) may not change, move or skip one it holds, nor put
+    a new line before it. A branch of its own, cut earlier, holds none of them."""
+    from cwx.git import seen
+
+    for kept in seen.others(clone, path, ref):
+        if kept.ref == seen.DETACHED or repo.run(
+                clone, "merge-base", "--is-ancestor", kept.commit, head).returncode == 0:
+            continue  # its walk proves HEAD's journal extends the proven one
+        parted = repo.run(clone, "merge-base", kept.commit, head).stdout.decode().split()
+        base = set(journal.git_lines(seen.form(read(
+            blob_ids(clone, parted[:1], path).get(parted[0], ""))))) if parted else set()
+        table = {line for line in _table_lines(clone, path, kept, read) if line not in base}
+        if table and (gap := _keeps_table(now, kept.form, table)) is not None:
+            return _breaker(clone, path, kept, gap, head,
+                            partial(_breaks_table, proven=kept.form, table=table))
+    return None
+
+
+def _breaks_table(made: bytes, proven: bytes, table: set[bytes]) -> bool:
+    return _keeps_table(made, proven, table) is not None
+
+
+def _keeps_table(made: bytes, proven: bytes, table: set[bytes]) -> Break | None:
+    """Where a journal (`made`, as digests) breaks the `table`'s lines of a `proven` one
+    (numbered as it has them): one changed (a line of its id, other contents), moved,
+    left out before one held, or a new line put before one."""
+    old = journal.git_lines(proven)
+    at = {line: number for number, line in enumerate(old, 1) if line in table}
+    ids = {id_: number for line, number in at.items() if (id_ := _id_of(line)) is not None}
+    had = set(old)
+    last, held, new_seen = 0, set(), False
+    for line in journal.git_lines(made):
+        number = at.get(line)
+        if number is None:
+            if line not in had:
+                id_ = _id_of(line)
+                if id_ is not None and id_ in ids:
+                    return Break(ids[id_], "changed")
+                new_seen = True
+            continue
+        if number < last:
+            return Break(number, "moved")
+        if new_seen:
+            return Break(number, "preceded")
+        last = number
+        held.add(number)
+    skipped = sorted(number for number in at.values() if number < last and number not in held)
+    return Break(skipped[0], "removed") if skipped else None
 
 
 def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None,
@@ -368,6 +428,11 @@ def _shared(clone: Repository, path: str, kept: Seen, now: bytes, head: str,
     if now.startswith(kept.form) or repo.run(clone, "merge-base", "--is-ancestor",
                                               kept.commit, head).returncode == 0:
         return set()
+    return _table_lines(clone, path, kept, read)
+
+
+def _table_lines(clone: Repository, path: str, kept: Seen, read: Blobs) -> set[bytes]:
+    """The lines of a proven journal (as digests) the table had too."""
     from cwx.git import seen
 
     shared: set[bytes] = set()
