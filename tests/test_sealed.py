@@ -351,6 +351,27 @@ def test_the_refusal_holds_a_player_to_the_gms_in_force_not_the_written_list(
     assert "The sealed number is 3" in play(gm, "GM", "clock", "reveal")
 
 
+def test_a_seal_and_a_reveal_from_before_the_table_named_gms_are_anyones(
+        tmp_path: Path) -> None:
+    """Alice seals and reveals before the table names any GM; the GM's commit naming the
+    GMs passes the hooks, and check names neither line. A seal of hers after it is named."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    play(alice, "Alice", "clock", "pick", "--seal", "-T", 3)
+    play(alice, "Alice", "clock", "reveal")
+    sync(alice, "Alice")
+    sync(gm, "GM")
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")  # the hooks let it through
+    assert "no GM of the campaign" not in play(gm, "GM", "check")
+    sync(gm, "GM")
+    sync(alice, "Alice")
+    _sealed_past_the_refusal(alice, "Alice")
+    table.git(alice, "commit", "-qam", "a seal", "--no-verify")
+    checked = play(alice, "Alice", "check", status=1)
+    assert checked.count("no GM of the campaign") == 1, checked
+
+
 def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(
         tmp_path: Path) -> None:
     """A merge that takes a parent's campaign.toml as it is edits nothing: the GM's pull

@@ -314,7 +314,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                 problem, "the journal holds a line the rules do not give")
                 for problem in against] if forged or unpublished else against)
         bad = lines.said() + unpublished
-        taken = counted[os.path.realpath(path)].turns.undone() if home is not None else set()
+        taken = (counted[os.path.realpath(path)].turns.undone() if home is not None
+                 else set()) | _before_the_gms(path, heard, cursing)
         bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
                          f"the campaign ({_gms_said(home, heard.gms)}): only a GM seals and "
                          "reveals. If the table accepts it, a GM adds the player to gm"
@@ -324,10 +325,11 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                          f"name theirs ({_gms_said(home, heard.gms)}): no line from before "
                          "players, so no GM's: only a GM seals and reveals. `git log -S "
                          f"{event.id}` names the commit that brought it, for the table",
-                         path=path, line=event.line) for event in heard.unnamed()]
+                         path=path, line=event.line) for event in heard.unnamed()
+                if event.id not in taken]
         bad += _cursed_by_a_player(path, cursing, heard.gms,
                                    counted[os.path.realpath(path)].turns
-                                   if home is not None else None)
+                                   if home is not None else None, taken)
         turns = counted[os.path.realpath(path)].turns if home is not None else None
         bad += supplied.said(path, turns.undone() | turns.void() if turns is not None
                              else set(), heard.played)
@@ -335,6 +337,17 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         if not bad and os.path.exists(path):
             valid[path] = "journal"
     return said
+
+
+def _before_the_gms(path: str, heard: seal.Reveals, cursing: _Cursing) -> set[str]:
+    """The ids of the seals, reveals and curses check would name that the journal held
+    when the table first named its GMs (firstgm.py): anyone's then, as the supply's are."""
+    named = [event.id for event in (*heard.not_gm, *heard.unnamed(), *cursing.found)]
+    if not named:
+        return set()
+    from cwx.git import firstgm
+
+    return firstgm.held_before(os.path.dirname(os.path.abspath(path)), named)
 
 
 def _or_undone(event: journal.Event) -> str:
@@ -366,11 +379,11 @@ class _Cursing:
 
 
 def _cursed_by_a_player(path: str, cursing: _Cursing, gms: tuple[str, ...] | None,
-                        turns: journal.Turns | None) -> list[CwxError]:
+                        turns: journal.Turns | None, anyones: set[str]) -> list[CwxError]:
     """Each curse by a player gm does not name that counts (one undone, or another curse
     of its draw came first of, turns nothing), with the undo that takes it back: the
     player's change, so named with --player, which the GM who follows it needs."""
-    passed = turns.undone() | turns.void() if turns is not None else set()
+    passed = (turns.undone() | turns.void() if turns is not None else set()) | anyones
     return [CwxError(f"{event.command[:40]} {event.id[:8]} is by {event.player[:40]}, no GM of "
                      f"the campaign (campaign.toml: gm = {list(gms or ())}): only the GM "
                      "curses (W6). If the table accepts it, add the player to gm; else `cwx "
