@@ -455,6 +455,46 @@ def test_a_gm_written_on_a_branch_cut_before_the_first_gm_counts_for_nothing_mer
         "force before it" in checked, checked
 
 
+def test_her_first_gm_and_bag_merged_in_as_the_second_parent_count_for_nothing(
+        tmp_path: Path) -> None:
+    """Mallory's branch, cut at the campaign's start, names gm = ["Mallory"] and makes a
+    bag of hers; she merges it into main as the second parent and pushes. The GM's list
+    stays in force, her merge is the change named (not the GM's), her bag is named, and
+    the GM seals though campaign.toml now names her."""
+    table, gm, mallory, _ = table_of_three(tmp_path)
+    before = table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    ours = table.git(gm, "rev-parse", "HEAD").stdout.strip()
+    sync(gm, "GM")
+    table.git(mallory, "checkout", "-q", "-b", "side", before)
+    mine = mallory / "campaign.toml"
+    mine.write_text(mine.read_text().replace("[campaign]\n", '[campaign]\ngm = ["Mallory"]\n'))
+    table.env["GIT_AUTHOR_NAME"] = "Mallory"
+    table.git(mallory, "commit", "-qam", "tidy", "--no-verify")
+    play(mallory, "Mallory", "bag", "new", "hers.toml")
+    table.git(mallory, "add", "-A")
+    table.git(mallory, "commit", "-qm", "her bag", "--no-verify")
+    table.git(mallory, "checkout", "-q", "main")
+    table.git(mallory, "pull", "-q", "--no-rebase")
+    if table.git(mallory, "merge", "-q", "--no-verify", "--no-edit", "side",
+                 check=False).returncode != 0:  # the clash on gm: she takes her side
+        table.git(mallory, "checkout", "--theirs", "campaign.toml")
+        table.git(mallory, "commit", "-qam", "merge", "--no-verify")
+    assert table.git(mallory, "rev-parse", "HEAD^2").stdout.strip() == \
+        table.git(mallory, "rev-parse", "side").stdout.strip()
+    merge = table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+    table.git(mallory, "push", "-q", "origin", "main")
+    table.git(gm, "pull", "-q", "--no-rebase")
+    assert 'gm = ["Mallory"]' in settings.read_text()
+    checked = play(gm, "GM", "check", status=1)
+    assert f"commit {merge[:12]} by Mallory changed the GMs (gm) in campaign.toml from " \
+        "[GM] to [Mallory]" in checked and ours[:12] not in checked, checked
+    assert "changes the campaign's dice, by Mallory, no GM of the campaign" in checked
+    play(gm, "GM", "clock", "pick", "--seal", "-T", 3)
+
+
 def test_a_seal_naming_no_player_where_the_campaign_names_gms_is_named(
         tmp_path: Path) -> None:
     table, gm, _, _ = table_of_three(tmp_path)
