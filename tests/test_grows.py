@@ -543,10 +543,13 @@ def test_a_branch_of_the_clones_own_merged_then_synced_is_never_named(table: Tab
     turn(table, camp, 2, "on main")  # the pre-commit hook's check passes too
     table.git(camp, "branch", "--quiet", "-D", "side")  # now no branch holds the turn
     checked = cwx("check", cwd=camp)
-    assert checked.status == 1 and f"as this clone had proven it (at {side[:12]})" in \
-        checked.stdout and "the branch was moved there" in checked.stdout
-    table.git(camp, "branch", "side", side)
-    table.git(camp, "merge", "--quiet", "--no-edit", "side")
+    assert checked.status == 1 and "branch side was deleted holding line 4 of the journal " \
+        f"as this clone had proven it there (at {side[:12]})" in checked.stdout
+    found = re.search(r"`git (branch side [0-9a-f]+)` puts the branch back \(then `git "
+                      r"(merge side)`", checked.stdout)
+    assert found and found.group(1).endswith(side[:12]), checked.stdout
+    for step in found.groups():  # the advice, followed as said
+        table.git(camp, *step.split(), "--quiet", *(["--no-edit"] if "merge" in step else []))
     assert cwx("check", cwd=camp).status == 0
     pushed(table, 3)
     synced_alike(table, camp, lines + 3)

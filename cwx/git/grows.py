@@ -56,6 +56,7 @@ class Rewrite(Record):
     how: str
     proven: bool = False  # `parent` is the commit this clone last proved the journal at
     made: bool = True  # the commit made the change (False: HEAD was moved onto it)
+    deleted: str = ""  # the branch it was proven on, deleted since (its full ref name)
 
     def said(self) -> str:
         """"commit 1a2b3c4d5e6f by Mallory <m@table> changed line 7 of the journal as
@@ -73,12 +74,22 @@ class Rewrite(Record):
                 f"({self.parent[:12]}) has it{why}"
         had = (f"of the journal as this clone had proven it (at {self.parent[:12]})"
                if self.proven else f"of the journal as {self.parent[:12]} had it")
+        if self.deleted and not self.made:
+            return (f"branch {_short(self.deleted)} was deleted holding line {self.line} of "
+                    f"the journal as this clone had proven it there (at {self.parent[:12]}), "
+                    "which no branch holds now, nor the journal here: its turns were taken "
+                    "out with git")
         if not self.made:
             return (f"the history this clone now stands on (HEAD {self.commit[:12]}, "
                     f"committed by {self.author}) does not hold line {self.line} {had} as "
                     "it was: no commit of it made the change, the branch was moved there "
                     "(a reset or a forced push)")
         return f"commit {self.commit[:12]} by {self.author} {what}{had}{why}"
+
+
+def _short(ref: str) -> str:
+    """A branch as a person names it: refs/heads/side is side."""
+    return ref.removeprefix("refs/heads/")
 
 
 def extends(old: bytes, new: bytes, *, after: bool = False) -> Break | None:
@@ -403,7 +414,8 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
         if gap is None:
             seen.forget(clone, path, kept.ref)
             continue
-        return _breaker(clone, path, kept, gap, head)
+        found = _breaker(clone, path, kept, gap, head)
+        return found if found.made else found._replace(deleted=kept.ref)
     return None
 
 
@@ -757,6 +769,13 @@ def _anywhere_else(clone: Repository, commit: str) -> bool:
 def _back(clone: Repository, rewrite: Rewrite) -> str:
     """The one step back to the history this clone had proven (a rewrite of it named)."""
     had = rewrite.parent[:12]
+    if rewrite.deleted and _holds(clone, rewrite.parent):
+        import shlex
+
+        name = shlex.quote(_short(rewrite.deleted))
+        return (f"`git branch {name} {had}` puts the branch back (then `git merge {name}` "
+                "keeps its turns where you stand); take a turn back with `cwx undo`, never "
+                "with git")
     # A turn played since and not committed stands in the reset's way (git refuses it).
     waiting = repo.run(clone, "diff", "--quiet", "HEAD", "--").returncode == 1
     step = (f"`git reset --keep {had}` puts this clone back on the history it had proven "
