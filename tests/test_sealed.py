@@ -19,10 +19,10 @@ from tests.test_post import _identity, play, sync, table_of_three
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
-def _sealed_past_the_refusal(clone: Path, player: str) -> None:
+def _sealed_past_the_refusal(clone: Path, player: str, sealer: str = "GM") -> None:
     """A seal in `player`'s name, which the refusal would not let through (an older cwx's,
-    or a hand's): sealed as the GM, the line's player rewritten."""
-    play(clone, "GM", "clock", "pick", "--seal", "-T", 3)
+    or a hand's): sealed as a GM (`sealer`), the line's player rewritten."""
+    play(clone, sealer, "clock", "pick", "--seal", "-T", 3)
     ledger = clone / "journal.jsonl"
     *kept, last = ledger.read_text().splitlines()
     sealed = json.loads(last)
@@ -370,6 +370,35 @@ def test_a_seal_and_a_reveal_from_before_the_table_named_gms_are_anyones(
     table.git(alice, "commit", "-qam", "a seal", "--no-verify")
     checked = play(alice, "Alice", "check", status=1)
     assert checked.count("no GM of the campaign") == 1, checked
+
+
+def test_a_seal_and_reveal_by_a_gm_then_stand_after_the_gm_hands_the_table_over(
+        tmp_path: Path) -> None:
+    """Each seal and reveal is judged by the GMs in force when its line arrived: the GM
+    seals, Alice guesses, the table names the GM, who reveals, then hands the table to
+    Bob (the GM's own change of gm: it counts). Nothing of the GM's is named, the guess
+    stays settled; a seal of the GM's after the handover is named."""
+    table, gm, alice, bob = table_of_three(tmp_path)
+    _guess(gm, alice)  # sealed before the table named GMs: anyone's
+    settings = gm / "campaign.toml"
+    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
+    table.git(gm, "commit", "-qam", "the GM seals")
+    play(gm, "GM", "clock", "reveal")
+    settled = value(gm, "kris.toml", "xp")
+    assert settled > 0
+    sync(gm, "GM")
+    settings.write_text(settings.read_text().replace('gm = ["GM"]', 'gm = ["Bob"]'))
+    table.env["GIT_AUTHOR_NAME"] = "GM"
+    table.git(gm, "commit", "-qam", "Bob is the GM now")
+    sync(gm, "GM")
+    sync(bob, "Bob")
+    checked = play(bob, "Bob", "check")
+    assert "no GM of the campaign" not in checked and "Pending" not in checked, checked
+    assert value(bob, "kris.toml", "xp") == settled
+    _sealed_past_the_refusal(gm, "GM", sealer="Bob")
+    table.git(gm, "commit", "-qam", "a seal", "--no-verify")
+    checked = play(gm, "GM", "check", status=1)
+    assert checked.count("is by GM, no GM of the campaign") == 1, checked
 
 
 def test_a_pull_that_merges_counts_what_counted_on_its_branch_and_nothing_else(

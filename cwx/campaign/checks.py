@@ -340,14 +340,13 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
 
 
 def _before_the_gms(path: str, heard: seal.Reveals, cursing: _Cursing) -> set[str]:
-    """The ids of the seals, reveals and curses check would name that the journal held
-    when the table first named its GMs (firstgm.py): anyone's then, as the supply's are."""
-    named = [event.id for event in (*heard.not_gm, *heard.unnamed(), *cursing.found)]
-    if not named:
-        return set()
-    from cwx.git import firstgm
+    """The ids of the seals, reveals and curses check would name that were anyone's, or
+    their player's, when their lines arrived (gms.anyones)."""
+    from cwx.campaign import gms
 
-    return firstgm.held_before(os.path.dirname(os.path.abspath(path)), named)
+    return gms.anyones(os.path.dirname(os.path.abspath(path)), [
+        (event.id, event.player) for event in (*heard.not_gm, *heard.unnamed(),
+                                               *cursing.found)])
 
 
 def _or_undone(event: journal.Event) -> str:

@@ -54,3 +54,29 @@ def said(gms: GMs, written: GMs) -> str:
 def told(gms: GMs, written: GMs) -> str:
     """`said`, as a refusal tells it: the list alone where campaign.toml writes it."""
     return f"gm = {list(gms or ())}" if written == gms else said(gms, written)
+
+
+def anyones(root: str, moves: list[tuple[str, str | None]]) -> set[str]:
+    """The ids of `moves` (a seal, reveal or curse: its id and player) that were anyone's
+    or their player's when their lines arrived: held by the journal when the table first
+    named its GMs (firstgm.py, as the supply's are), or brought by a commit where the GMs
+    in force named their player (gmlist.py; where the table lists keys, today's judge)."""
+    if not moves:
+        return set()
+    from cwx.git import firstgm, gmlist, signing
+
+    held = firstgm.held_before(root, [id_ for id_, _ in moves])
+    left = [(id_, player) for id_, player in moves if id_ not in held and player is not None]
+    if not left or signing.listed_in(root):
+        return held
+    came = firstgm.arrivals(root, [id_ for id_, _ in left])
+    then = gmlist.then(root, set(came.values()))
+    return held | {id_ for id_, player in left if id_ in came and came[id_] in then and
+                   _named(player, then[came[id_]])}
+
+
+def _named(player: str, gms: GMs) -> bool:
+    """Whether `gms` is anyone (None) or names `player`, matched as --player is."""
+    from cwx.journal.lines import same_player
+
+    return gms is None or any(same_player(player, gm) for gm in gms)

@@ -68,7 +68,16 @@ def witness(journal_path: str | None, gms: tuple[str, ...] | None = None, *,
         except CwxError:
             gms = None
     return sealed.Witness(gms, functools.partial(unsettled.reveal_order, root),
-                          functools.partial(_disproved, root, {}))
+                          functools.partial(_disproved, root, {}),
+                          functools.partial(_a_gms_then, root))
+
+
+def _a_gms_then(root: str, reveal: str, player: str) -> bool:
+    """Whether a reveal by `player`, no GM now, was anyone's or a GM's when its line
+    arrived (gms.anyones)."""
+    from cwx.campaign import gms
+
+    return reveal in gms.anyones(root, [(reveal, player)])
 
 
 def _disproved(root: str, asked: dict[tuple[str, str], Any], reveal: str, guess: Guess,

@@ -57,3 +57,25 @@ def _ids(raw: bytes, wanted: set[bytes]) -> set[bytes]:
     """The ids of `wanted` that a journal's lines hold."""
     return {found for line in journal.git_lines(raw)
             if (found := journal.id_of(line)) is not None and found in wanted}
+
+
+def arrivals(root: str, ids: Iterable[str], most: int = 16) -> dict[str, str]:
+    """The commit that first brought each of `ids` (at most `most` of them: each is a
+    search of the journal's history) into the journal of the campaign at `root`, as
+    HEAD's history holds it. An id no commit holds yet (a line not committed) is left
+    out, and so is every one outside git."""
+    clone = repo.of(root)
+    if clone is None:
+        return {}
+    ledger = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
+    found: dict[str, str] = {}
+    for id_ in list(dict.fromkeys(ids))[:most]:
+        try:
+            done = repo.run(clone, "log", "--format=%H", "--topo-order", "--reverse",
+                            f"-S{id_}", "HEAD", "--", f":(literal){ledger}")
+        except (CwxError, OSError):
+            return found
+        first = done.stdout.split()[:1] if done.returncode == 0 else []
+        if first:
+            found[id_] = first[0].decode("ascii")
+    return found

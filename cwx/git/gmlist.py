@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 
 from cwx.base.errors import CwxError
 from cwx.base.printable import printable
@@ -108,13 +109,33 @@ def _settings(clone: Repository, root: str) -> str:
     return os.path.relpath(os.path.join(os.path.realpath(root), "campaign.toml"), clone.top)
 
 
-def _at_head(clone: Repository, settings: str) -> Standing | None:
-    """The GMs in force at HEAD along the history of campaign.toml (at `settings` from the
-    clone's top); None where it changed in no commit. Kept in the clone's git folder, by
-    the commits that changed it."""
+def then(root: str, commits: Iterable[str]) -> dict[str, GMs]:
+    """The GMs in force at each of `commits` (a line's arrival, say), as `standing` finds
+    them at HEAD: along campaign.toml's history up to it; where it changed in one commit
+    at most, its gm as that commit wrote it. A commit git cannot answer for is left out."""
+    clone = repo.of(root)
+    if clone is None:
+        return {}
+    settings = _settings(clone, root)
+    found: dict[str, GMs] = {}
+    for commit in commits:
+        walked = _at_head(clone, settings, commit)
+        if walked is not None:
+            found[commit] = walked.gms
+            continue
+        done = repo.run(clone, "cat-file", "blob", f"{commit}:{settings}")
+        if done.returncode == 0:
+            found[commit] = _gms_of(done.stdout)
+    return found
+
+
+def _at_head(clone: Repository, settings: str, head: str = "HEAD") -> Standing | None:
+    """The GMs in force at `head` along the history of campaign.toml (at `settings` from
+    the clone's top); None where it changed in no commit. Kept in the clone's git folder,
+    by the commits that changed it."""
     try:
         touched = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
-                           "--reverse", "HEAD", "--", f":(literal){settings}").stdout
+                           "--reverse", head, "--", f":(literal){settings}").stdout
     except (CwxError, OSError):
         return None
     listed = [(commit, parents) for commit, *parents in

@@ -166,6 +166,9 @@ class Witness(Record):
     # Given a reveal's id, a guess it lists and its why (the file gone or unreadable in
     # the GM's clone), what of the repository disproves it, in words (None: nothing).
     disproves: Callable[[str, Guess, str], str | None] | None = None
+    # Given a reveal's id and its player, no GM now, whether the player was a GM (or none
+    # was named) when its line arrived (git's word).
+    then: Callable[[str, str], bool] | None = None
 
     def by_gm(self, player: str | None) -> bool:
         """Whether `player` may reveal: a GM named, or anyone where none is (a line of an
@@ -188,6 +191,7 @@ class Counting:
         # a number is revealed once, from the GM's clone, so one of them is a copy.
         self.apart: set[str] = set()
         self._ranks: dict[str, tuple[Any, ...]] = {}  # a reveal -> its place (git's word)
+        self._then: dict[str, bool] = {}  # a reveal by no GM now -> a GM's when it came
         self.turns = journal.Turns()
         self.found: dict[str, Guess] = {}
         self.settled: dict[str, str] = {}
@@ -291,8 +295,16 @@ class Counting:
         return settled, frozenset(reopened)
 
     def gm_revealed(self, reveal: str) -> bool:
-        """Whether the reveal `reveal` is by a GM (Witness.by_gm)."""
-        return self.witness.by_gm(self.revealer.get(reveal, (None, ""))[0])
+        """Whether the reveal `reveal` is by a GM (Witness.by_gm), now or when its line
+        arrived (Witness.then, asked once a reveal)."""
+        player = self.revealer.get(reveal, (None, ""))[0]
+        if self.witness.by_gm(player):
+            return True
+        if self.witness.then is None or player is None:
+            return False
+        if reveal not in self._then:
+            self._then[reveal] = self.witness.then(reveal, player)
+        return self._then[reveal]
 
     def _tied(self, one: str, other: str) -> bool:
         """Whether two reveals of one number were made on histories apart that git orders
