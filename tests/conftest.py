@@ -93,8 +93,14 @@ def _own_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
 
 @pytest.fixture(scope="session", autouse=True)
 def _kept(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """helpers.once keeps the set-ups it builds (a table's origin and clones) here."""
-    helpers.KEPT = tmp_path_factory.mktemp("kept")
+    """helpers.once keeps the set-ups it builds (a table's origin and clones) here: with
+    xdist, in the folder of the run its workers share (each has its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        helpers.KEPT = base.parent / "kept"
+        helpers.KEPT.mkdir(exist_ok=True)
+    else:
+        helpers.KEPT = tmp_path_factory.mktemp("kept")
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -259,35 +258,43 @@ def at_a_terminal(argv: list[str], *, env: dict[str, str] | None = None, cwd: Pa
     return status, seen.decode(errors="replace").replace("\r\n", "\n")
 
 
-# Where `once` keeps its builds: a folder of this test session's (tests/conftest.py sets it).
+# Where `once` keeps its builds: a folder all the test processes of this session share
+# (tests/conftest.py sets it).
 KEPT: Path | None = None
-_built: dict[object, tuple[Path, Path]] = {}
 
 
 def once(key: str, folder: Path, names: Sequence[str], build: Callable[[], object]) -> None:
     """Make `names` (folders) in `folder` as `build()` does, building them only the first
-    time a test process asks for `key` and copying that build afterwards.
+    time the session's test processes ask for `key` and copying that build afterwards.
 
     For a set-up many tests make alike, such as a bare origin and the clones of a table
     (`Table.start()` in tests/test_git.py): copying the folders costs a tenth of the git
-    clones, commits and cwx commands that made them. A build is kept apart for each CWX_*
-    and GIT_* environment it ran in, and each copy's clones fetch from the copy's own
-    origin (the build's folder in .git/config is rewritten). Use it only for what a test
-    starts from, never for what it checks:
+    clones, commits and cwx commands that made them, and a build one worker made is
+    another's too (the first to ask builds, under a lock the other waits on). A build is
+    kept apart for each CWX_* and GIT_* environment it ran in, and each copy's clones
+    fetch from the copy's own origin (the build's folder in .git/config is rewritten).
+    Use it only for what a test starts from, never for what it checks:
 
         once("two players", tmp_path, ["origin.git", "ann", "ben"], lambda: made(tmp_path))
     """
-    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(("CWX_", "GIT_"))))
-    built = _built.get((key, env))
-    if built is None or KEPT is None:
+    import fcntl
+    import hashlib
+
+    if KEPT is None:
         build()
-        if KEPT is not None:
-            kept = Path(tempfile.mkdtemp(prefix="built-", dir=KEPT))
+        return
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(("CWX_", "GIT_")))
+    kept = KEPT / hashlib.sha256(repr((key, env, list(names))).encode()).hexdigest()[:24]
+    with open(f"{kept}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        made_in = kept / "made in"
+        if not made_in.exists():
+            build()
             for name in names:
                 shutil.copytree(folder / name, kept / name, symlinks=True)
-            _built[(key, env)] = (folder, kept)
-        return
-    made_in, kept = built
+            made_in.write_text(str(folder))  # last: a build that failed is built again
+            return
+    built = made_in.read_text()
     for name in names:
         if (folder / name).exists():
             shutil.rmtree(folder / name)
@@ -295,7 +302,7 @@ def once(key: str, folder: Path, names: Sequence[str], build: Callable[[], objec
         for config in (folder / name / ".git" / "config", folder / name / "config"):
             if config.is_file():
                 text = config.read_text()
-                config.write_text(text.replace(str(made_in), str(folder)))
+                config.write_text(text.replace(built, str(folder)))
 
 
 def followed(folder: Path) -> None:
