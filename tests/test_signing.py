@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cwx
+from tests.helpers import cwx, once
 from tests.test_git import Table
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None,
@@ -42,36 +42,41 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Alice starts a campaign that lists her key and Bob's, and syncs; Bob clones it,
     plays a turn and syncs. Mallory's clone is plain."""
     folder = tmp_path_factory.mktemp("signed")
+    with pytest.MonkeyPatch.context() as patch:
+        for variable, value in _env(folder).items():
+            patch.setenv(variable, value)
+        once("a signed table", folder, ["keys", "origin.git", *PLAYERS], lambda: _prepare(folder))
+    yield folder
+
+
+def _prepare(folder: Path) -> None:
+    """The table `prepared` copies (built once a run: tests/helpers.py's `once`)."""
     (folder / "keys").mkdir()
     for name in PLAYERS:
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f",
                         str(folder / "keys" / name)], check=True)
-    with pytest.MonkeyPatch.context() as patch:
-        for variable, value in _env(folder).items():
-            patch.setenv(variable, value)
-        table = Table(folder)
-        alice = table.clone("alice")
-        assert cwx("init", ".", cwd=alice, env=as_player(folder, "alice")).status == 0
-        settings_file = alice / "campaign.toml"  # Alice is the GM
-        settings_file.write_text(settings_file.read_text().replace(
-            "[campaign]\n", '[campaign]\ngm = ["Alice"]\n'))
-        with open(alice / "campaign.toml", "a") as settings:
-            settings.write(f'\n[keys]\nAlice = "{public(folder, "alice")}"\n'
-                           f'Bob = "{public(folder, "bob")}"\n')
-        assert cwx("char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
-                   "--trait", "Repair=3", "--trait", "Tough=5", "--trait", "Run=2",
-                   cwd=alice, env=as_player(folder, "alice")).status == 0
-        synced = cwx("sync", cwd=alice, env=as_player(folder, "alice"))
-        assert synced.status == 0, synced.stderr
-        bob = table.clone("bob")
-        assert cwx("git", "setup", cwd=bob).status == 0
-        assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
-                   cwd=bob, env=as_player(folder, "bob")).status == 0
-        synced = cwx("sync", cwd=bob, env=as_player(folder, "bob"))
-        assert synced.status == 0, synced.stderr
-        assert cwx("sync", cwd=alice, env=as_player(folder, "alice")).status == 0
-        table.clone("mallory")
-    yield folder
+    table = Table(folder)
+    alice = table.clone("alice")
+    assert cwx("init", ".", cwd=alice, env=as_player(folder, "alice")).status == 0
+    settings_file = alice / "campaign.toml"  # Alice is the GM
+    settings_file.write_text(settings_file.read_text().replace(
+        "[campaign]\n", '[campaign]\ngm = ["Alice"]\n'))
+    with open(alice / "campaign.toml", "a") as settings:
+        settings.write(f'\n[keys]\nAlice = "{public(folder, "alice")}"\n'
+                       f'Bob = "{public(folder, "bob")}"\n')
+    assert cwx("char", "new", "kris.toml", "--system", "clockworx", "--name", "Kris",
+               "--trait", "Repair=3", "--trait", "Tough=5", "--trait", "Run=2",
+               cwd=alice, env=as_player(folder, "alice")).status == 0
+    synced = cwx("sync", cwd=alice, env=as_player(folder, "alice"))
+    assert synced.status == 0, synced.stderr
+    bob = table.clone("bob")
+    assert cwx("git", "setup", cwd=bob).status == 0
+    assert cwx("clock", "resolve", "-T", 4, "-g", 3, "-t", "repair", "-c", "kris",
+               cwd=bob, env=as_player(folder, "bob")).status == 0
+    synced = cwx("sync", cwd=bob, env=as_player(folder, "bob"))
+    assert synced.status == 0, synced.stderr
+    assert cwx("sync", cwd=alice, env=as_player(folder, "alice")).status == 0
+    table.clone("mallory")
 
 
 @pytest.fixture
