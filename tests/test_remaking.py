@@ -13,17 +13,24 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import cwx, journal
+from tests.helpers import cwx, journal, once
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
 
 
 def _earned(gm: Path, alice: Path) -> int:
-    """Alice's critical success for Kris (Repair 4, guessed right: C4), shared; kris's xp."""
-    play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "repair", "-c", "kris")
-    sync(alice, "Alice")
-    sync(gm, "GM")
+    """Alice's critical success for Kris (Repair 4, guessed right: C4), shared (built once,
+    then copied: tests/helpers.py's `once`); kris's xp."""
+
+    def made() -> None:
+        play(alice, "Alice", "clock", "resolve", "-T", 4, "-g", 4, "-t", "repair", "-c",
+             "kris")
+        sync(alice, "Alice")
+        sync(gm, "GM")
+
+    once("Kris's critical success, shared", gm.parent, ["origin.git", "gm", "alice", "bob"],
+         made)
     return int(next(line.split("=")[1].split("#")[0] for line in
                     (gm / "kris.toml").read_text().splitlines() if line.startswith("xp")))
 
