@@ -161,8 +161,10 @@ def refuse(root: str, said: str, player: str | None, in_force: tuple[str, ...] |
     from cwx.base.places import SETTINGS
 
     if is_gm(player, written):
-        how = ("a GM commits campaign.toml holding it (the change counts then; `cwx check` "
-               "names it), or play as a GM in force (CWX_PLAYER=NAME, or git's user.name)")
+        how = ("a GM writes the GMs in force back into gm and commits, then makes the change "
+               "in a commit of their own (a commit counts what it changes in gm, never the "
+               "list it carries; `cwx check` names the change till then), or play as a GM in "
+               "force (CWX_PLAYER=NAME, or git's user.name)")
     else:
         how = "play as one (CWX_PLAYER=NAME, or git's user.name), or the table adds you to gm"
     raise RuleForbids(f"{said}. {how[0].upper()}{how[1:]}", path=os.path.join(root, SETTINGS))

@@ -359,15 +359,10 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
             sign: tuple[str, ...] = ()) -> tuple[str | None, str | None]:
     """The staged campaign files committed on their own (what else is staged stays
     staged), the message told from the journal's events the last commit did not have."""
-    from cwx.git import gmlist
     from cwx.journal import history, story
 
     if not staged:
         return None, None
-    handed = gmlist.handed_over(os.path.realpath(camp.needed()))
-    if handed is not None and handed.refused:  # said here, not as the hook's last line
-        raise BadFile(handed.said.removeprefix(f"{SETTINGS}: "),
-                      path=os.path.join(camp.needed(), SETTINGS))
     if not hooks:  # what the pre-commit hook would say
         _checked_before(os.path.realpath(camp.needed()))
     with history.opened(camp.journal_file) as read:

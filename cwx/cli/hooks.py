@@ -75,12 +75,10 @@ def _rebase_ends_here(clone: repo.Repository, args: Sequence[str]) -> bool:
 
 
 def _check_before_commit(clone: repo.Repository) -> int:
-    """No seal or redo record staged; no change of gm no GM made counted by a GM's commit
-    unawares; `cwx check` of each campaign, said only when it finds something (a commit
-    need not be chatty)."""
+    """No seal or redo record staged; `cwx check` of each campaign, said only when it
+    finds something (a commit need not be chatty)."""
     from cwx.campaign import checks
     from cwx.cli.report import text
-    from cwx.git import gmlist
 
     if litter := gitsetup.staged_litter(clone):
         print(f"cwx: the commit would carry {', '.join(litter)}, which cwx keeps on this "
@@ -88,10 +86,6 @@ def _check_before_commit(clone: repo.Repository) -> int:
               f"`git rm --cached {litter[0]}` and commit again", file=sys.stderr)
         return FAILED
     for folder in gitsetup.live_campaigns(clone, note):
-        if handed := gmlist.handed_over(os.path.join(clone.top, folder)):
-            print(f"cwx: {handed.said}", file=sys.stderr)
-            if handed.refused:
-                return FAILED
         report = checks.check([os.path.join(clone.top, folder)])
         if report.problems:
             print(text(report))

@@ -1,13 +1,13 @@
 """The GMs in force along campaign.toml's history, where the table lists no keys
-(docs/rules.md, "Sealed numbers"): the first `gm` is taken as written; after it, a change
-of the GMs counts only when a GM in force before it made the commit (its author, the
-name git writes, as a player is matched), a merge judged against every parent. A change
-that does not count leaves the GMs as they were, and is named. Where keys are listed,
-keyring.py decides by signatures."""
+(docs/rules.md, "Sealed numbers"): the first `gm` is taken as written; after it, a commit
+counts what it changes in gm (the names it adds and drops against its parent's gm) only
+when a GM in force before it made it (its author, the name git writes, as a player is
+matched), a merge judged against every parent. A change that does not count leaves the
+GMs as they were, and is named; a GM's commit that carries it (a rebase makes one anew on
+it) changes nothing. Where keys are listed, keyring.py decides by signatures."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable
 
@@ -47,62 +47,11 @@ def standing(root: str, written: GMs) -> Standing:
     found = _at_head(clone, settings)
     if found is None:
         return Standing(written)
-    if _same(found.gms, written) or _committing(clone, settings, root, found.gms):
-        return Standing(written, found.changed)  # as campaign.toml spells them
-    return found
-
-
-class Handover(Record):
-    """What a GM's commit of campaign.toml would hand over, counting a change of gm no GM
-    made; refused where it takes sealing from a GM in force (the GM could not take it
-    back), else said as it passes."""
-
-    said: str
-    refused: bool
-
-
-def handed_over(root: str) -> Handover | None:
-    """What a commit of campaign.toml as staged would hand over where it makes count, by a
-    GM in force committing it, a change of gm that did not count (written by no GM, or
-    merged in), the GM leaving the gm line as it came; None where it changes no GM in
-    force, or the GM changed the gm line. Where keys are listed, signatures decide."""
-    from cwx.git import signing
-
-    clone = repo.of(root)
-    if clone is None or signing.listed_in(root):
-        return None
-    settings = _settings(clone, root)
-    done = repo.run(clone, "rev-parse", f":{settings}", f"HEAD:{settings}")
-    ids = done.stdout.split()
-    if done.returncode != 0 or len(ids) != 2 or ids[0] == ids[1]:  # campaign.toml as it is
-        return None
-    found = _at_head(clone, settings)
-    staged = repo.run(clone, "cat-file", "blob", ids[0].decode("ascii"))
-    head = repo.run(clone, "cat-file", "blob", ids[1].decode("ascii"))
-    if found is None or staged.returncode != 0 or head.returncode != 0:
-        return None
-    now, was, gms = _gms_of(staged.stdout), _gms_of(head.stdout), found.gms
-    if _same(now, gms) or not _same(now, was) or gms is None or \
-            not _is_gm(_author_here(clone), gms):
-        return None
-    change = next((c for c in reversed(found.changed) if _same(c.after, now)), None)
-    came = "" if change is None else \
-        f" (commit {change.commit[:12]} by {_told(change.by, change.before)} wrote it)"
-    given = ", ".join(gm for gm in now or () if not _is_gm(gm, gms))
-    dropped = [gm for gm in gms if not _is_gm(gm, now)]
-    back = f"write gm = {_toml(gms)} back into campaign.toml"
-    if not dropped:
-        return Handover(f"campaign.toml: this commit, by a GM, makes gm = {_listed(now)} "
-                        f"count, a change no GM made{came}: it hands sealing and revealing "
-                        f"to {given} beside the GMs in force ({_listed(gms)}). If that is "
-                        f"not meant, {back} and commit it", refused=False)
-    hands = "lets anyone seal and reveal" if now is None else \
-        f"hands sealing and revealing to {given}" if given else "leaves it"
-    return Handover(f"campaign.toml: this commit, by a GM, would make gm = {_listed(now)} "
-                    f"count, a change no GM made{came}: the GMs in force are {_listed(gms)}, "
-                    f"and it {hands}, taking it from {', '.join(dropped)}. {back[0].upper()}{back[1:]} "
-                    "and commit again (a GM who hands it over on purpose commits with `git "
-                    "commit --no-verify`)", refused=True)
+    gms = found.gms
+    head = _committing(clone, settings, root, gms)
+    if head is not None:  # the GM's own edit counts in the GM's clone, as its commit will
+        gms = _applied(gms, _gms_of(head), written)
+    return Standing(written if _same(gms, written) else gms, found.changed)
 
 
 def _settings(clone: Repository, root: str) -> str:
@@ -142,7 +91,7 @@ def _at_head(clone: Repository, settings: str, head: str = "HEAD") -> Standing |
               (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return None
-    kept = repo.kept_file(clone, "gms4", settings.encode("utf-8", "surrogateescape"), touched)
+    kept = repo.kept_file(clone, "gms5", settings.encode("utf-8", "surrogateescape"), touched)
     found = _kept(repo.read_kept(kept))
     if found is None:
         found = _walk(clone, settings, listed)
@@ -160,20 +109,33 @@ def _author_here(clone: Repository) -> str:
     return author.strip()
 
 
-def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bool:
-    """Whether campaign.toml differs from HEAD's and a GM in force would commit it (git's
-    author here): the GM's own edit counts in the GM's clone, so the commit that carries
-    it passes the hooks' check."""
+def _committing(clone: Repository, settings: str, root: str, gms: GMs) -> bytes | None:
+    """HEAD's campaign.toml where the one in the folder differs from it and a GM in force
+    would commit it (git's author here), so the commit that carries the GM's edit passes
+    the hooks' check; else None."""
     if gms is not None and not _is_gm(_author_here(clone), gms):
-        return False
+        return None
     try:
         with open(os.path.join(root, "campaign.toml"), "rb") as file:
             raw = file.read()
     except OSError:
-        return False
-    here = hashlib.sha1(b"blob %d\0" % len(raw) + raw, usedforsecurity=False).hexdigest()
-    head = repo.run(clone, "rev-parse", "--verify", "-q", f"HEAD:{settings}")
-    return head.stdout.decode("ascii", "replace").strip() != here
+        return None
+    head = repo.run(clone, "cat-file", "blob", f"HEAD:{settings}")
+    if head.returncode != 0 or head.stdout == raw:
+        return None
+    return head.stdout
+
+
+def _applied(gms: GMs, was: GMs, now: GMs) -> GMs:
+    """The GMs in force `gms` after a GM's commit that changes gm from `was` (its parent's,
+    as written) to `now`: the names it drops and adds, and only those. A list written
+    where there was none, or none where there was one, is taken whole."""
+    if gms is None or was is None or now is None:
+        return now
+    dropped = tuple(gm for gm in was if not _is_gm(gm, now))
+    kept = tuple(gm for gm in gms if not _is_gm(gm, dropped))
+    result = (*kept, *(gm for gm in now if not _is_gm(gm, was) and not _is_gm(gm, kept)))
+    return now if _same(result, now) else result
 
 
 def said(change: Changed) -> str:
@@ -183,9 +145,10 @@ def said(change: Changed) -> str:
             "GMs (gm) in "
             f"campaign.toml from {_listed(change.before)} to {_listed(change.after)}, but no "
             f"GM in force before it ({_listed(change.before)}) made it: the change does not "
-            "count, and a seal or reveal by a player it named is named. It counts once a GM "
-            "commits campaign.toml holding it (the commit's author one of gm; the hooks "
-            "refuse such a commit that takes sealing from a GM, and say why)")
+            "count, and a seal or reveal by a player it named is named. A commit counts what "
+            "it changes in gm, never the list it carries (a GM's commit made anew on it by a "
+            f"rebase counts nothing): for it to count, a GM writes gm = {_toml(change.before or ())} "
+            "back and commits, then makes the change in a commit of their own")
 
 
 def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]]) -> Standing:
@@ -221,6 +184,14 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
             made[commit] = next((made[p] for p in holders), None)
             continue
         author = _author(clone, commit)
+        if len(parents) == 1 and _is_gm(author, held[parents[0]]):
+            # A GM's commit counts what it changes in gm, not the list it carries: one made
+            # anew by a rebase on a change no GM made (a comment of the GM's, say) changes
+            # nothing, and a GM's edit of such a list counts the GM's names alone.
+            parent = parents[0]
+            held[commit] = _applied(held[parent], written[parent], new)
+            made[commit] = made[parent] if _same(held[commit], held[parent]) else author
+            continue
         # A merge whose gm is a parent's as written (taken as it came, or merged by git
         # beside other lines) writes no gm: its author makes nothing count (a GM's pull
         # does not count a change no GM made).
