@@ -667,6 +667,37 @@ def test_a_reveal_denying_a_guess_for_a_file_git_shows_it_had_is_named(
     assert play(alice, "Alice", "check").endswith("0 problems.\n")
 
 
+def test_a_reveal_settling_a_guess_as_the_rules_do_not_is_named_by_verify_as_by_check(
+        tmp_path: Path) -> None:
+    """The GM's reveal denies Kris's exact guess as "kris.toml is gone", with no experience,
+    and its commit alone deletes kris.toml (the next puts it back): git cannot disprove the
+    GM's word, but the guess's figures are none the rules give. Verify names it in check's
+    words, and says so by its exit."""
+    table, gm, alice, _ = table_of_three(tmp_path)
+    _guess(gm, alice)
+    play(gm, "GM", "clock", "reveal")
+    path = gm / "journal.jsonl"
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    for entry in reveal["result"]["guesses"]:
+        entry.update(counted=False, why="kris.toml is gone", xp=0)
+        entry.pop("xp_total", None)
+    reveal["changes"] = []
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal, separators=(",", ":"))]) + "\n")
+    table.git(gm, "rm", "-qf", "kris.toml")
+    table.git(gm, "commit", "-qam", "the GM reveals", "--no-verify")
+    table.git(gm, "checkout", "-q", "HEAD~1", "--", "kris.toml")
+    table.git(gm, "commit", "-qm", "kris back", "--no-verify")
+    table.git(gm, "push", "-q", "--no-verify", "origin", "main")
+    table.git(alice, "pull", "-q", "--no-rebase", "--no-verify", check=False)
+    checked = play(alice, "Alice", "check", status=1)
+    named = next(line.split(": ", 1)[1] for line in checked.splitlines()
+                 if f"clock reveal {reveal['id'][:8]} settles guess" in line)
+    assert "xp 0; the rules give" in named and f"`cwx undo {reveal['id'][:8]}`" in named
+    verified = play(alice, "Alice", "clock", "verify", status=1)
+    assert f"NOT VERIFIED  {named}" in verified and "all verified" not in verified, verified
+
+
 def test_a_reveal_listing_its_guesses_in_no_form_cwx_writes_is_named_by_verify(
         tmp_path: Path) -> None:
     """A reveal whose `guesses` is an object of copies, not a list, gives xp the rules do

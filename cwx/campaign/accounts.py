@@ -802,18 +802,30 @@ def given(path: str, kept: Sequence[journal.Event]) -> set[str]:
         return {event.id for event in kept if not _given_by_no_rule(read, event)}
 
 
-def reveals_taken_back(path: str) -> list[str]:
-    """Each reveal the rules give that an undo takes back (no `cwx undo` does: check names
-    the undo), in words, for `cwx clock verify`."""
-    from cwx.journal import sealed
+def reveals_not_given(path: str) -> list[str]:
+    """Each reveal standing whose line the rules do not give, re-played as `cwx check`
+    re-plays it (rederive), and each reveal the rules give that an undo takes back (no `cwx
+    undo` does: check names the undo), in words, for `cwx clock verify`."""
+    from cwx.journal import rederive, sealed
 
     counting = sealed.counted(path, witness=_witness(path))
     undone = counting.turns.undone()
+    standing = {reveal for reveal, _ in counting.reveals if reveal not in undone}
+    forged: list[rederive.Forged] = []
+    for event in history.with_ids(path, standing) if standing else ():
+        if event.id in standing and event.undoes is None and len(forged) < rederive.SHOWN:
+            standing.discard(event.id)  # a copy of the line (git's union) is the same line
+            forged += rederive.replayed(event)
+    named = rederive.unique({item.event for item in forged},
+                            history.alike(path, {item.event for item in forged})) \
+        if forged else {}
+    said = [rederive.told(item, named.get(item.event)) for item in forged]
     wanted = {reveal for reveal, _ in counting.reveals if reveal in undone}
-    standing = given(path, list(history.with_ids(path, wanted))[:100]) if wanted else set()
-    return [f"reveal {reveal[:8]} is taken back by undo {min(counting.turns.undos[reveal])[1][:8]}"
-            ", which no rule gives (`cwx check` names it, with the undo that settles it)"
-            for reveal in sorted(standing) if counting.turns.undos.get(reveal)]
+    given_ = given(path, list(history.with_ids(path, wanted))[:100]) if wanted else set()
+    return said + [
+        f"reveal {reveal[:8]} is taken back by undo {min(counting.turns.undos[reveal])[1][:8]}"
+        ", which no rule gives (`cwx check` names it, with the undo that settles it)"
+        for reveal in sorted(given_) if counting.turns.undos.get(reveal)]
 
 
 def _given_by_no_rule(read: history.Journal, event: journal.Event) -> bool:

@@ -151,12 +151,13 @@ def verify(
 def _not_verified(camp: "Campaign") -> tuple[list[str], list[str]]:
     """Each seal over a number guesses wait on that says nothing of it (they wait for
     ever); each guess settled as the rules do not settle it (a reveal's copy of it forged),
-    and each reveal taken back by an undo no rule gives: all named by `cwx check` too."""
+    each reveal whose line the rules do not give, and each reveal taken back by an undo no
+    rule gives: all named by `cwx check` too, in its words."""
     from cwx.campaign import accounts, guesses
 
     silent, wrong = guesses.not_verified(camp.journal_file if camp.root else None)
     if camp.root is not None:
-        wrong += accounts.reveals_taken_back(camp.journal_file)
+        wrong += accounts.reveals_not_given(camp.journal_file)
     return silent, wrong
 
 
