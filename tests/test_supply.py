@@ -216,3 +216,39 @@ def test_a_change_before_the_gms_is_one_every_first_naming_of_them_held(
     git(camp, "add", "-A")
     git(camp, "commit", "-qm", "merged", "--no-verify")
     assert firstgm.held_before(".", [started, hers]) == {started}
+
+
+@pytest.mark.parametrize("first", ["hers", "main"])
+def test_a_change_before_the_gms_is_so_whichever_parent_a_merge_takes_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    """SP2: Mallory's branch, cut before the table named GMs, brings her bag of 1,000
+    whites, then gm = ["GM"] as the table writes it on main. Merged either way round (her
+    branch the merge's first parent, or main), the table's own naming of the GMs never held
+    her bag: it is no line before the GMs, and check names it."""
+    from cwx.git import firstgm
+
+    table = Table(tmp_path)
+    camp = tmp_path / "camp"
+    assert cwx("init", camp, env={"CWX_PLAYER": "GM"}).status == 0
+    git = table.git
+    git(camp, "init", "-q", "-b", "main")
+    git(camp, "add", "-A")
+    git(camp, "commit", "-qm", "init")
+    started = journal(camp)[0]["id"]
+    git(camp, "checkout", "-qb", "mallory")
+    assert cwx("bag", "new", "extra.toml", "--white-reserve", 1000, cwd=camp,
+               env={"CWX_PLAYER": "Mallory"}).status == 0
+    hers = journal(camp)[-1]["id"]
+    git(camp, "add", "-A")
+    git(camp, "commit", "-qm", "a bag")
+    _gm(table, camp, "GM")
+    git(camp, "checkout", "-q", "main")
+    _gm(table, camp, "GM")
+    if first == "hers":
+        git(camp, "checkout", "-q", "mallory")
+    git(camp, "merge", "-q", "--no-edit", "main" if first == "hers" else "mallory")
+    monkeypatch.chdir(camp)
+    assert firstgm.held_before(".", [started, hers]) == {started}
+    checked = cwx("check", camp)
+    assert checked.status == 1, checked.stdout
+    assert f"bag new {hers[:8]} changes the campaign's dice, by Mallory" in checked.stdout

@@ -1,21 +1,18 @@
 """What the journal held when the table first named its GMs (docs/rules.md, "The supply"):
 a change made before any GM was named is anyone's. Git proves it: the journal of each
-commit whose campaign.toml wrote a `gm` where no parent's did (or, none yet, of HEAD: the
-GMs are being named now). Asked only of a few lines check would name, never of every
-line."""
+commit whose campaign.toml wrote a `gm` where no parent's did, on every path to HEAD
+whichever parent a merge names first (gmlist.py's first lists), or, none yet, of HEAD
+(the GMs are being named now). Asked only of a few lines check would name, never of
+every line."""
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 
 from cwx.base.errors import CwxError
-from cwx.git import repo, versions
+from cwx.git import gmlist, repo, versions
 from cwx.journal import lines as journal
-
-_GM_LINE = r"^[[:space:]]*gm[[:space:]]*="  # a line of campaign.toml writing its gm, for git
-_GM = re.compile(rb"^[ \t]*gm[ \t]*=", re.MULTILINE)  # the same, in a blob
 
 
 def held_before(root: str, ids: Iterable[str]) -> set[str]:
@@ -27,21 +24,10 @@ def held_before(root: str, ids: Iterable[str]) -> set[str]:
     clone = repo.of(root)
     if clone is None or not wanted:
         return set()
-    here = os.path.realpath(root)
-    settings, ledger = (os.path.relpath(os.path.join(here, name), clone.top)
-                        for name in ("campaign.toml", "journal.jsonl"))
+    ledger = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
     read = versions.Blobs(clone)
     try:
-        named = repo.run(clone, "log", "--format=%H %P", "-G", _GM_LINE, "HEAD", "--",
-                         f":(literal){settings}")
-        listed = [line.split() for line in named.stdout.decode("ascii", "replace").splitlines()
-                  if line.strip()] if named.returncode == 0 else []
-        parents = sorted({p for _, *ps in listed for p in ps})
-        settled = versions.blob_ids(clone, [c for c, *_ in listed] + parents, settings)
-        firsts = [commit for commit, *ps in listed
-                  if _GM.search(read(settled.get(commit, ""))) and
-                  not any(_GM.search(read(settled.get(p, ""))) for p in ps)]
-        journals = versions.blob_ids(clone, firsts or ["HEAD"], ledger)
+        journals = versions.blob_ids(clone, gmlist.first_named(root) or ["HEAD"], ledger)
         held = None
         for blob in journals.values():
             found = _ids(read(blob), wanted)

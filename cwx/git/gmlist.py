@@ -83,12 +83,9 @@ def _at_head(clone: Repository, settings: str, head: str = "HEAD") -> Standing |
     the clone's top); None where it changed in no commit. Kept in the clone's git folder,
     by the commits that changed it."""
     try:
-        touched = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
-                           "--reverse", head, "--", f":(literal){settings}").stdout
+        touched, listed = _history(clone, settings, head)
     except (CwxError, OSError):
         return None
-    listed = [(commit, parents) for commit, *parents in
-              (line.split() for line in touched.decode("ascii", "replace").splitlines())]
     if len(listed) < 2:
         return None
     kept = repo.kept_file(clone, "gms5", settings.encode("utf-8", "surrogateescape"), touched)
@@ -97,6 +94,32 @@ def _at_head(clone: Repository, settings: str, head: str = "HEAD") -> Standing |
         found = _walk(clone, settings, listed)
         repo.keep(kept, {"gms": found.gms, "changed": [list(c) for c in found.changed]})
     return found
+
+
+def _history(clone: Repository, settings: str, head: str = "HEAD"
+             ) -> tuple[bytes, list[tuple[str, list[str]]]]:
+    """git's answer, and each commit that changed campaign.toml (every merge too), oldest
+    first, with its parents among them: every path to `head`, whichever parent came first."""
+    touched = repo.run(clone, "rev-list", "--full-history", "--parents", "--topo-order",
+                       "--reverse", head, "--", f":(literal){settings}").stdout
+    return touched, [(commit, parents) for commit, *parents in
+                     (line.split() for line in touched.decode("ascii", "replace").splitlines())]
+
+
+def first_named(root: str) -> list[str]:
+    """The commits of the campaign at `root` whose campaign.toml first names GMs on some
+    path to HEAD: a gm written where no parent's writes one (the first gm, taken as
+    written); none where git knows of no campaign.toml naming them. Where git cannot
+    answer: CwxError or OSError."""
+    clone = repo.of(root)
+    if clone is None:
+        return []
+    settings = _settings(clone, root)
+    listed = _history(clone, settings)[1]
+    written = _written(clone, settings, sorted({c for commit, parents in listed
+                                                for c in (commit, *parents)}))
+    return [commit for commit, parents in listed if written[commit] is not None and
+            all(written[p] is None for p in parents)]
 
 
 def _author_here(clone: Repository) -> str:
@@ -152,14 +175,8 @@ def said(change: Changed) -> str:
 
 
 def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]]) -> Standing:
-    every = sorted({c for commit, parents in listed for c in (commit, *parents)})
-    blobs = versions.blob_ids(clone, every, settings)
-    read = versions.Blobs(clone)
-    try:
-        listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
-    finally:
-        read.close()
-    written = {commit: listing.get(blobs.get(commit, "")) for commit in every}
+    written = _written(clone, settings, sorted({c for commit, parents in listed
+                                                for c in (commit, *parents)}))
     held: dict[str, GMs] = {}
     # Who made each commit's GMs in force count: a GM's name, None for a list taken as
     # written (a first gm stands on no GM).
@@ -213,6 +230,17 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
         made[commit] = next((made[p] for p in refusing), None)
     last = listed[-1][0]
     return Standing(held.get(last), tuple(changed))
+
+
+def _written(clone: Repository, settings: str, commits: list[str]) -> dict[str, GMs]:
+    """Each commit's gm as its campaign.toml writes it (None: none, or no campaign.toml)."""
+    blobs = versions.blob_ids(clone, commits, settings)
+    read = versions.Blobs(clone)
+    try:
+        listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
+    finally:
+        read.close()
+    return {commit: listing.get(blobs.get(commit, "")) for commit in commits}
 
 
 def _shared(lists: list[GMs]) -> GMs:
