@@ -192,6 +192,9 @@ def push(open_: Callable[..., Any], share: Sharing,
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
                            path=clone.top)
+    from cwx.git import held
+
+    held.note(clone)  # the table holds what was pushed: kept past `git reflog expire`
     default = None if where.tracked else _default_branch(clone, where.remote)
     head = git(clone, "rev-parse", "--short=12", "HEAD")
     say(f"pushed {head} to {where.name}" if default in (None, where.branch) else

@@ -250,6 +250,8 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
     # The commit `head` names, once: every later question is of it (and HEAD may move).
     tip = named.stdout.decode().strip()
     proven = _Proven(clone, path) if head == "HEAD" else None
+    if proven is not None:
+        _note_table(clone)
     since = proven.clean if proven is not None else None
     # Nothing past the commit proven whole: no walk to ask git for.
     listed = [] if since == tip else list(walked(clone, path, since, tip))
@@ -467,26 +469,50 @@ def _fetched(clone: Repository) -> list[str]:
 
 
 def _shared_bases(clone: Repository, commit: str, fetched: list[str]) -> list[str]:
-    """The latest commits of `commit`'s history the table had too: those a remote's branch
-    held as this clone last fetched or pushed it, or once did (its reflog), or the last
-    fetch brought. Where none is known (a clone that never fetched), or the commit is
-    gone, all of it counts as shared."""
+    """The latest commits of `commit`'s history the table had too (_table_had), or the
+    last fetch brought. Where none is known (a clone that never fetched), or the commit is
+    gone, all of it counts as shared. Those found are kept (held.py): a rewrite named by
+    the reflogs stays named once they expire."""
+    from cwx.git import held
+
     if not _holds(clone, commit):
         return [commit]
-    refs = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/remotes/")
-    held: set[str] = set(fetched)
-    for ref in refs.stdout.decode("utf-8", "surrogateescape").split():
-        logged = repo.run(clone, "reflog", "show", "--format=%H", ref, "--")
-        held.update(logged.stdout.decode().split())
-        now = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-        held.update(now.stdout.decode().split())
-    held = {name for name in held if re.fullmatch("[0-9a-f]{40,64}", name)}
-    if not held:
+    had = _table_had(clone) | set(fetched)
+    if not had:
         return [commit]
     # The best common ancestors of the commit and all of them at once (git's merge-base
     # of one commit and a merge of the others).
-    bases = repo.run(clone, "merge-base", "--all", commit, *sorted(held))
-    return bases.stdout.decode().split() if bases.returncode == 0 else []
+    bases = repo.run(clone, "merge-base", "--all", commit, *sorted(had))
+    if bases.returncode != 0:
+        return []
+    found = bases.stdout.decode().split()
+    held.note(clone, found)
+    return found
+
+
+def _note_table(clone: Repository) -> None:
+    """Where the remotes' branches stand kept (held.py): past `git reflog expire`."""
+    from cwx.git import held
+
+    held.note(clone)
+
+
+def _table_had(clone: Repository) -> set[str]:
+    """The commits a remote's branch held as this clone last fetched or pushed it, or once
+    did: its reflog (and where the oldest entry moved it from, a push before an expiry),
+    and held.py's memory, which outlives `git reflog expire`."""
+    from cwx.git import held
+
+    refs = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/remotes/")
+    had = set(held.recalled(clone))
+    for ref in refs.stdout.decode("utf-8", "surrogateescape").split():
+        logged = repo.run(clone, "reflog", "show", "--format=%H", ref, "--")
+        entries = logged.stdout.decode().split()
+        for name in (ref, *([f"{ref}@{{{len(entries)}}}"] if entries else [])):
+            now = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
+            had.update(now.stdout.decode().split())
+        had.update(entries)
+    return {name for name in had if re.fullmatch("[0-9a-f]{40,64}", name)}
 
 
 def _stands_before(made: bytes, shared: set[bytes], proven: bytes) -> Break | None:

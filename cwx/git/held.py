@@ -1,0 +1,80 @@
+"""The commits this clone saw the table hold: each a remote's branch held as this clone
+last fetched or pushed it, kept in its git folder (cwx/) where `git reflog expire`,
+a fetch or a forced push never reaches (docs/rules.md, "The journal only grows").
+
+A line the table had is never made anew after a new line: only a clone's own, never
+pushed nor fetched, are (a rebase). Git's reflogs of the remotes' branches say which
+commits the table had, until they are expired; this memory says it still. Only the
+newest of a line of history is kept (a commit the table had holds its history).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+
+from cwx.git import repo
+from cwx.git.repo import Repository
+
+_COMMIT = re.compile(r"[0-9a-f]{40,64}")
+
+
+def _file(clone: Repository) -> str:
+    return os.path.join(repo.git_folder(clone), "cwx", "table-held")
+
+
+def _kept(clone: Repository) -> set[str]:
+    try:
+        with open(_file(clone), encoding="ascii", errors="replace") as file:
+            return {line.strip() for line in file if _COMMIT.fullmatch(line.strip())}
+    except OSError:
+        return set()
+
+
+def _tips(clone: Repository) -> set[str]:
+    """Where each remote's branch stands now, as this clone last fetched or pushed it."""
+    listed = repo.run(clone, "for-each-ref", "--format=%(objectname)", "refs/remotes/")
+    return {name for name in listed.stdout.decode("ascii", "replace").split()
+            if _COMMIT.fullmatch(name)}
+
+
+def _commits(clone: Repository, names: Iterable[str]) -> list[str]:
+    """Those of `names` this clone holds as commits (one asked may have been collected)."""
+    asked = sorted(names)
+    if not asked:
+        return []
+    told = repo.run(clone, "cat-file", "--batch-check=%(objectname) %(objecttype)",
+                    input="".join(f"{name}\n" for name in asked).encode())
+    return [name for name, _, kind in (line.partition(" ") for line in
+                                       told.stdout.decode("ascii", "replace").splitlines())
+            if kind == "commit" and _COMMIT.fullmatch(name)]
+
+
+def note(clone: Repository, more: Iterable[str] = ()) -> None:
+    """The remotes' branches as they stand (and `more`, commits the table had too) kept
+    with what this clone saw before: nothing written when nothing is new (one git call);
+    else the newest of each line of history kept, by a temporary renamed over the file."""
+    kept = _kept(clone)
+    new = (_tips(clone) | set(more)) - kept
+    if not new:
+        return
+    present = _commits(clone, kept | new)
+    newest = repo.run(clone, "merge-base", "--independent", *present) if present else None
+    if newest is not None and newest.returncode == 0:
+        present = [name for name in newest.stdout.decode("ascii", "replace").split()
+                   if _COMMIT.fullmatch(name)]
+    file = _file(clone)
+    temp = f"{file}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(file), exist_ok=True)
+        with open(temp, "w", encoding="ascii") as out:
+            out.writelines(f"{name}\n" for name in sorted(present))
+        os.replace(temp, file)
+    except OSError:
+        pass  # a git folder that cannot be written: the clone remembers less, said nothing
+
+
+def recalled(clone: Repository) -> list[str]:
+    """The commits this clone saw the table hold, that it holds still."""
+    return _commits(clone, _kept(clone))
