@@ -950,3 +950,63 @@ def test_honest_play_brought_any_way_git_brings_it_is_never_named(table: Table) 
     pushed(table, 1)
     turn(table, camp, 6, "mine")
     synced_alike(table, camp, lines + 6)  # a rebase
+
+
+def _put_before_the_tables_turn(table: Table) -> str:
+    """Mallory takes back the table's last turn (B), plays his own there, puts B after it
+    and force-pushes: every commit extends its parent, his turn stands among lines the
+    table had. The commit that made B anew."""
+    mallory = table.folder / "mallory"
+    table.git(mallory, "pull", "--quiet")
+    taken = (mallory / "journal.jsonl").read_text().splitlines(keepends=True)[-1]
+    table.git(mallory, "reset", "--quiet", "--hard", "HEAD~1")
+    turn(table, mallory, 3)
+    _committed_by_mallory(table, "mallory's turn, put before B")
+    with (mallory / "journal.jsonl").open("a") as journal:
+        journal.write(taken)
+    assert cwx("reconcile", cwd=mallory).status == 0
+    _committed_by_mallory(table, "B, made anew")
+    table.git(mallory, "push", "--quiet", "--force", "origin", "main")
+    return table.git(mallory, "rev-parse", "HEAD").stdout.strip()
+
+
+def _committed_by_mallory(table: Table, message: str) -> None:
+    done = subprocess.run(["git", "commit", "--quiet", "--no-verify", "-am", message],
+                          cwd=table.folder / "mallory", env={**table.env, **MALLORY},
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("expired", ["before the reset", "after the pull"])
+def test_a_turn_put_among_the_tables_stays_named_when_git_forgets_its_reflogs(
+        table: Table, expired: str) -> None:
+    """Issue 30's RI1: what the table had is kept in cwx's own memory (held.py), not only
+    in git's reflogs of the remotes' branches, which `git reflog expire` empties, or in
+    what git last fetched, which the next fetch (of a branch the table keeps) replaces."""
+    camp = table.folder / "camp"
+    table.git(camp, "push", "--quiet", "origin", "HEAD~1:refs/heads/extra")
+    turn(table, camp, 4, "B")
+    table.git(camp, "push", "--quiet")
+    assert cwx("check", cwd=camp).status == 0  # this clone proves its journal
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    files = {name: (camp / name).read_bytes() for name in ("kris.toml", "journal.jsonl")}
+    line = len(files["journal.jsonl"].splitlines())  # B's
+    bad = _put_before_the_tables_turn(table)
+    named = f"commit {bad[:12]} by Mallory <m@table> put a new line before line {line} "
+    if expired == "after the pull":
+        pulled = table.git(camp, "pull", "--quiet", "--rebase", check=False)
+        assert "cwx reconciled nothing" in pulled.stderr and named in pulled.stderr
+    else:
+        table.git(camp, "fetch", "--quiet")
+    table.git(camp, "fetch", "--quiet", "origin", "extra")
+    table.git(camp, "reflog", "expire", "--expire=now", "--all")
+    if expired == "before the reset":  # no hook runs: HEAD simply moves
+        table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1 and named in checked.stdout, checked.stdout
+    found = re.search(r"`(git reset --keep [0-9a-f]+)`", checked.stdout)
+    assert found, checked.stdout
+    table.git(camp, *found.group(1).split()[1:])  # the one next step, as said
+    assert table.git(camp, "rev-parse", "HEAD").stdout.strip() == proven
+    assert {name: (camp / name).read_bytes() for name in files} == files
+    assert cwx("check", cwd=camp).status == 0
