@@ -392,8 +392,8 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
              read: Blobs) -> Rewrite | None:
     """A branch deleted while no branch (of this clone's, or a remote's as last fetched)
     holds the commit it was proven at, nor HEAD's journal its proven lines: its turns taken
-    out with git, named as a branch moved past them. A branch HEAD's journal holds whole is
-    forgotten (squashed, or merged and made anew)."""
+    out with git, named as that. One whose lines HEAD's branch holds is forgotten (merged,
+    squashed or made anew): that branch is held to them now."""
     from cwx.git import seen
 
     gone = [kept for kept in seen.others(clone, path, ref) if kept.ref != seen.DETACHED]
@@ -405,16 +405,17 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
     for kept in gone:
         if kept.ref in standing:
             continue  # held to it on that branch, when HEAD stands there
-        held = repo.run(clone, "for-each-ref", "--count=1", "--contains", kept.commit,
-                        "--format=%(refname)", "refs/heads/", "refs/remotes/")
-        if held.returncode == 0 and held.stdout.strip():
-            continue
         if now is None:
             blob = blob_ids(clone, [head], path).get(head, "") if blob is None else blob
             now = seen.form(read(blob))
         gap = extends(kept.form, now)
         if gap is None:
-            seen.forget(clone, path, kept.ref)
+            if ref != seen.DETACHED:  # this branch now holds them, and is held to them
+                seen.forget(clone, path, kept.ref)
+            continue
+        held = repo.run(clone, "for-each-ref", "--count=1", "--contains", kept.commit,
+                        "--format=%(refname)", "refs/heads/", "refs/remotes/")
+        if held.returncode == 0 and held.stdout.strip():
             continue
         found = _breaker(clone, path, kept, gap, head)
         return found if found.made else found._replace(deleted=kept.ref)
