@@ -156,6 +156,9 @@ Order = Callable[[Sequence[tuple[str, frozenset[str]]], Sequence[str]],
                  Mapping[str, tuple[int, ...]]]
 
 
+ASKED_THEN = 16  # reveals by no GM now whose arrival git is asked of (a search each)
+
+
 class Witness(Record):
     """What the journal's lines alone cannot say of which reveal counts: who the GMs are
     (a reveal by another settles nothing), and which of two reveals of one number came
@@ -302,6 +305,8 @@ class Counting:
             return True
         if self.witness.then is None or player is None:
             return False
+        if reveal not in self._then and len(self._then) >= ASKED_THEN:
+            return False  # a hostile journal's many: judged by today's GMs, named
         if reveal not in self._then:
             self._then[reveal] = self.witness.then(reveal, player)
         return self._then[reveal]
