@@ -34,6 +34,12 @@ def _blank(char: str) -> bool:
     if char.isspace() or unicodedata.category(char)[0] in "ZC" or \
             unicodedata.category(char) in ("Mn", "Me"):
         return True
+    return named_blank(char)
+
+
+def named_blank(char: str) -> bool:
+    """Whether Unicode names a letter a blank or a filler (the braille blank, the Hangul
+    fillers): letters of no category that says they print nothing, which print nothing."""
     words = unicodedata.name(char, "").replace("-", " ").split()
     return "BLANK" in words or "FILLER" in words
 

@@ -54,6 +54,7 @@ def _invisible(char: str) -> bool:
         return False
     if unicodedata.category(char) in ("Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp"):
         return True
-    words = unicodedata.name(char, "").replace("-", " ")
-    return any(word in words.split() for word in ("BLANK", "FILLER")) or \
-        "VARIATION SELECTOR" in words or char == "\u034f"  # the grapheme joiner
+    from cwx.base.lookalike import named_blank
+
+    return named_blank(char) or "VARIATION SELECTOR" in unicodedata.name(char, "") or \
+        char == "\u034f"  # the grapheme joiner
