@@ -281,6 +281,10 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     checked = play(gm, "GM", "check", status=1)
     assert "is by Alice, no GM of the campaign (the GMs in force: gm = ['GM']; " \
            "campaign.toml's gm = ['GM', 'Alice'] holds a change no GM made)" in checked
+    # Its advice, followed below: adding Alice, whom campaign.toml names already, changes
+    # nothing.
+    assert "If the table accepts it, a GM writes gm = ['GM'] back into campaign.toml and " \
+           "commits it, then adds Alice in a commit of their own" in checked
     assert f"Note: campaign.toml: commit {changed[:12]} by {by} changed the GMs (gm) in " \
            "campaign.toml from [GM] to [GM, Alice], but no GM in force before it" in checked
     assert json.loads(play(gm, "GM", "check", "--json", status=1))["keys"]

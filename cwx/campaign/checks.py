@@ -16,7 +16,7 @@ from cwx.base import places, times
 from cwx.base.errors import BadFile, Conflict, CwxError, Unlisted, shown
 from cwx.base.record import Record
 from cwx.campaign import folder as campaign
-from cwx.campaign import guesses, seal, supplying
+from cwx.campaign import gms, guesses, seal, supplying
 from cwx.campaign.folder import Campaign
 from cwx.campaign.ruled import Ruled
 from cwx.journal import clock, events, history, ledger, rederive
@@ -277,7 +277,8 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         ahead.path = path
         home = ledgers.get(os.path.realpath(path))
         heard = seal.Reveals(standing.gms(home))  # on the pass that reads every line
-        cursing, supplied = _Cursing(heard.gms), supplying.Heard(heard.gms)
+        written = _written(home, heard.gms)
+        cursing, supplied = _Cursing(heard.gms), supplying.Heard(heard.gms, written)
         hearers = (*ticking, cursing.note, supplied.note)
         if home is not None:
             ruled = Ruled(functools.partial(_given, path))
@@ -317,8 +318,9 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
         taken = (counted[os.path.realpath(path)].turns.undone() if home is not None
                  else set()) | _before_the_gms(path, heard, cursing)
         bad += [CwxError(f"{event.command} {event.id[:8]} is by {event.player}, no GM of "
-                         f"the campaign ({_gms_said(home, heard.gms)}): only a GM seals and "
-                         "reveals. If the table accepts it, a GM adds the player to gm"
+                         f"the campaign ({gms.said(heard.gms, written)}): only a GM seals "
+                         "and reveals. If the table accepts it, "
+                         f"{gms.accepted(event.player, heard.gms, written)}"
                          f"{_or_undone(event)}", path=path, line=event.line)
                 for event in heard.not_gm if event.id not in taken]
         bad += [CwxError(f"{event.command} {event.id[:8]} names no player, after lines that "
@@ -327,7 +329,7 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
                          f"{event.id}` names the commit that brought it, for the table",
                          path=path, line=event.line) for event in heard.unnamed()
                 if event.id not in taken]
-        bad += _cursed_by_a_player(path, cursing, heard.gms,
+        bad += _cursed_by_a_player(path, cursing, heard.gms, written,
                                    counted[os.path.realpath(path)].turns
                                    if home is not None else None, taken)
         turns = counted[os.path.realpath(path)].turns if home is not None else None
@@ -342,7 +344,6 @@ def _journals(found: campaign.Found, homes: dict[str, Campaign],
 def _before_the_gms(path: str, heard: seal.Reveals, cursing: _Cursing) -> set[str]:
     """The ids of the seals, reveals and curses check would name that were anyone's, or
     their player's, when their lines arrived (gms.anyones)."""
-    from cwx.campaign import gms
 
     return gms.anyones(os.path.dirname(os.path.abspath(path)), [
         (event.id, event.player) for event in (*heard.not_gm, *heard.unnamed(),
@@ -377,15 +378,17 @@ class _Cursing:
             self.found.append(event._replace(result={}, changes=()))
 
 
-def _cursed_by_a_player(path: str, cursing: _Cursing, gms: tuple[str, ...] | None,
-                        turns: journal.Turns | None, anyones: set[str]) -> list[CwxError]:
+def _cursed_by_a_player(path: str, cursing: _Cursing, in_force: tuple[str, ...] | None,
+                        written: tuple[str, ...] | None, turns: journal.Turns | None,
+                        anyones: set[str]) -> list[CwxError]:
     """Each curse by a player gm does not name that counts (one undone, or another curse
     of its draw came first of, turns nothing), with the undo that takes it back: the
     player's change, so named with --player, which the GM who follows it needs."""
     passed = (turns.undone() | turns.void() if turns is not None else set()) | anyones
     return [CwxError(f"{event.command[:40]} {event.id[:8]} is by {event.player[:40]}, no GM of "
-                     f"the campaign (campaign.toml: gm = {list(gms or ())}): only the GM "
-                     "curses (W6). If the table accepts it, add the player to gm; else `cwx "
+                     f"the campaign (campaign.toml: gm = {list(in_force or ())}): only the "
+                     "GM curses (W6). If the table accepts it, "
+                     f"{gms.accepted(event.player, in_force, written)}; else `cwx "
                      f"undo {event.id} {shlex.quote('--player=' + event.player)}` takes it back",
                      path=path, line=event.line)
             for event in cursing.found if event.player is not None and event.id not in passed]
@@ -431,21 +434,24 @@ class _GMs:
 
 def _gm_standing(home: Campaign, written: tuple[str, ...] | None) -> gmlist.Standing:
     """The GMs in force (gms.py), as the refusals hold a player to them."""
-    from cwx.campaign import gms
 
     assert home.root is not None
     return gms.standing(home.root, written)
 
 
+def _written(home: Campaign | None, in_force: tuple[str, ...] | None
+             ) -> tuple[str, ...] | None:
+    """campaign.toml's gm as written (the GMs in force outside a campaign, or where it
+    cannot be read)."""
+    try:
+        return home.settings().gm if home is not None else in_force
+    except CwxError:
+        return in_force
+
+
 def _gms_said(home: Campaign | None, in_force: tuple[str, ...] | None) -> str:
     """The GMs a seal is held to, and where campaign.toml names others, why."""
-    from cwx.campaign import gms
-
-    try:
-        written = home.settings().gm if home is not None else in_force
-    except CwxError:
-        written = in_force
-    return gms.said(in_force, written)
+    return gms.said(in_force, _written(home, in_force))
 
 
 def _twins(path: str, repeated: list[str]) -> list[CwxError]:

@@ -56,6 +56,17 @@ def told(gms: GMs, written: GMs) -> str:
     return f"gm = {list(gms or ())}" if written == gms else said(gms, written)
 
 
+def accepted(player: str | None, gms: GMs, written: GMs) -> str:
+    """What a GM does where the table accepts a player's GM move: add the player to gm;
+    where campaign.toml names the player already, by a change no GM made, write the GMs in
+    force back first (a GM's commit counts only what it changes in gm: gmlist.py)."""
+    if player is not None and written is not None and _named(player, written) and \
+            not _named(player, gms):
+        return (f"a GM writes gm = {list(gms or ())} back into campaign.toml and commits it, "
+                f"then adds {player} in a commit of their own")
+    return "a GM adds the player to gm"
+
+
 def anyones(root: str, moves: list[tuple[str, str | None]]) -> set[str]:
     """The ids of `moves` (a seal, reveal or curse: its id and player) that were anyone's
     or their player's when their lines arrived: held by the journal when the table first

@@ -11,6 +11,7 @@ from typing import Any
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
 from cwx.campaign import seal
+from cwx.campaign.gms import accepted
 from cwx.journal import events, history, ledger
 from cwx.journal import lines as journal
 from cwx.journal.ledger import NO_DICE, Dice
@@ -49,8 +50,10 @@ class Heard:
     an event at a time on check's pass over it; the campaign's first making (its bag, made
     before any GM) aside."""
 
-    def __init__(self, gms: tuple[str, ...] | None) -> None:
+    def __init__(self, gms: tuple[str, ...] | None,
+                 written: tuple[str, ...] | None = None) -> None:
         self.gms = gms
+        self.written = gms if written is None else written  # campaign.toml's gm, as written
         self.moving: dict[str, Moved] = {}  # each event that changes the supply
         self.found: list[journal.Event] = []
         self.started = False
@@ -91,15 +94,18 @@ class Heard:
             before = firstgm.held_before(os.path.dirname(os.path.abspath(path)),
                                          [event.id for event in found])
             found = [event for event in found if event.id not in before]
-        return [CwxError(_said(event, self.gms), path=path, line=event.line) for event in found]
+        return [CwxError(_said(event, self.gms, self.written), path=path, line=event.line)
+                for event in found]
 
 
-def _said(event: journal.Event, gms: tuple[str, ...] | None) -> str:
+def _said(event: journal.Event, gms: tuple[str, ...] | None,
+          written: tuple[str, ...] | None) -> str:
     who = f"by {event.player[:40]}" if event.player is not None else \
         "naming no player after lines that name theirs"
     return (f"{event.command[:40]} {event.id[:8]} changes the campaign's dice, {who}, no GM "
             f"of the campaign (campaign.toml: gm = {list(gms or ())}): only a GM adds dice or "
-            f"takes them away (W9). If the table accepts it, a GM adds the player to gm; else "
+            f"takes them away (W9). If the table accepts it, "
+            f"{accepted(event.player, gms, written)}; else "
             f"a GM's {_settles(event)}")
 
 
