@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import cwx, followed, journal, once
-from tests.test_git import value
+from tests.test_git import Table, value
 from tests.test_post import _identity, play, sync, table_of_three
 
 __all__ = ["_identity"]  # the fixture: git's author from no config, HOME in tmp_path
@@ -300,13 +300,24 @@ def test_a_change_of_the_gms_no_gm_made_counts_for_nothing_and_is_named(
     assert "no GM of the campaign" not in play(gm, "GM", "check")
 
 
-@pytest.mark.parametrize("pull", ["sync", "rebase"])
-def test_a_gms_commit_made_anew_by_a_rebase_on_a_change_no_gm_made_counts_nothing(
-        tmp_path: Path, pull: str) -> None:
-    """Alice's change of gm to herself counts for nothing; the GM, not yet pulled, commits
-    a comment in campaign.toml, and `cwx sync` or `git pull --rebase` makes it anew on
-    hers: a GM's commit carrying her list, which it did not change. The GM stays in
-    force, her change stays named, and her seal too."""
+def _denied(path: Path, **said: object) -> dict[str, Any]:
+    """The journal's last line, a reveal, rewritten to count every guess it settles for
+    nothing (`said`: why, and what else each guess's entry says), changing no sheet: the
+    reveal as rewritten."""
+    lines = path.read_text().splitlines()
+    reveal = json.loads(lines[-1])
+    for entry in reveal["result"]["guesses"]:
+        entry.update(counted=False, **said)
+        entry.pop("xp_total", None)
+    reveal["changes"] = []
+    path.write_text("\n".join([*lines[:-1], json.dumps(reveal, separators=(",", ":"))]) + "\n")
+    return reveal
+
+
+def _alice_writes_herself_gm(tmp_path: Path) -> tuple[Table, Path, Path, Path]:
+    """A table of three whose GM named the GMs (gm = ["GM"]), shared; then Alice writes
+    herself in the GM's place and commits it, past the hook: (the table, the GM's and
+    Alice's clones, the GM's campaign.toml)."""
     table, gm, alice, _ = table_of_three(tmp_path)
     settings = gm / "campaign.toml"
     settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
@@ -316,6 +327,17 @@ def test_a_gms_commit_made_anew_by_a_rebase_on_a_change_no_gm_made_counts_nothin
     mine = alice / "campaign.toml"
     mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
     table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    return table, gm, alice, settings
+
+
+@pytest.mark.parametrize("pull", ["sync", "rebase"])
+def test_a_gms_commit_made_anew_by_a_rebase_on_a_change_no_gm_made_counts_nothing(
+        tmp_path: Path, pull: str) -> None:
+    """Alice's change of gm to herself counts for nothing; the GM, not yet pulled, commits
+    a comment in campaign.toml, and `cwx sync` or `git pull --rebase` makes it anew on
+    hers: a GM's commit carrying her list, which it did not change. The GM stays in
+    force, her change stays named, and her seal too."""
+    table, gm, alice, settings = _alice_writes_herself_gm(tmp_path)
     changed = table.git(alice, "rev-parse", "HEAD").stdout.strip()
     table.git(alice, "push", "-q", "origin", "main")
     settings.write_text("# our table, Tuesdays\n" + settings.read_text())
@@ -350,15 +372,7 @@ def test_the_refusal_holds_a_player_to_the_gms_in_force_not_the_written_list(
     """Alice's change of gm to herself, which no GM made, counts for nothing: her own
     seal is refused, saying which list holds her and why; the GM, whom the written list
     no longer names, seals and reveals after the pull."""
-    table, gm, alice, _ = table_of_three(tmp_path)
-    settings = gm / "campaign.toml"
-    settings.write_text(settings.read_text().replace("[campaign]\n", '[campaign]\ngm = ["GM"]\n'))
-    table.git(gm, "commit", "-qam", "the GM seals")
-    sync(gm, "GM")
-    sync(alice, "Alice")
-    mine = alice / "campaign.toml"
-    mine.write_text(mine.read_text().replace('gm = ["GM"]', 'gm = ["Alice"]'))
-    table.git(alice, "commit", "-qam", "tidy", "--no-verify", "--author", "Alice <a@t>")
+    table, gm, alice, settings = _alice_writes_herself_gm(tmp_path)
     refused = play(alice, "Alice", "clock", "pick", "--seal", "-T", 3, status=2)
     assert "Alice is no GM of this campaign (the GMs in force: gm = ['GM']; campaign.toml's " \
         "gm = ['Alice'] holds a change no GM made): only a GM seals the number. A GM " \
@@ -644,13 +658,7 @@ def test_a_reveal_denying_a_guess_for_a_file_git_shows_it_had_is_named(
     play(gm, "GM", "clock", "reveal")
     earned = value(gm, "kris.toml", "xp")
     path = gm / "journal.jsonl"
-    lines = path.read_text().splitlines()
-    reveal = json.loads(lines[-1])
-    for entry in reveal["result"]["guesses"]:
-        entry.update(counted=False, why=why)
-        entry.pop("xp_total", None)
-    reveal["changes"] = []
-    path.write_text("\n".join([*lines[:-1], json.dumps(reveal, separators=(",", ":"))]) + "\n")
+    reveal = _denied(path, why=why)
     table.git(gm, "checkout", "-q", "kris.toml")
     table.git(gm, "commit", "-qam", "the GM reveals", "--no-verify")
     table.git(gm, "push", "-q", "--no-verify", "origin", "main")
@@ -681,13 +689,7 @@ def test_a_reveal_settling_a_guess_as_the_rules_do_not_is_named_by_verify_as_by_
     _guess(gm, alice)
     play(gm, "GM", "clock", "reveal")
     path = gm / "journal.jsonl"
-    lines = path.read_text().splitlines()
-    reveal = json.loads(lines[-1])
-    for entry in reveal["result"]["guesses"]:
-        entry.update(counted=False, why="kris.toml is gone", xp=0)
-        entry.pop("xp_total", None)
-    reveal["changes"] = []
-    path.write_text("\n".join([*lines[:-1], json.dumps(reveal, separators=(",", ":"))]) + "\n")
+    reveal = _denied(path, why="kris.toml is gone", xp=0)
     table.git(gm, "rm", "-qf", "kris.toml")
     table.git(gm, "commit", "-qam", "the GM reveals", "--no-verify")
     table.git(gm, "checkout", "-q", "HEAD~1", "--", "kris.toml")

@@ -187,6 +187,18 @@ def test_the_campaigns_first_making_is_anyones_but_an_undo_of_it_is_not(
     assert checked.status == 0 and "Dice: 11 whites, 11 blacks (the supply)" in checked.stdout
 
 
+def _started(tmp_path: Path, player: str) -> tuple[Table, Path, str]:
+    """A campaign `player` made and committed in a repository of its own, no GM named:
+    (the table, its folder, the id of its making)."""
+    table = Table(tmp_path)
+    camp = tmp_path / "camp"
+    assert cwx("init", camp, env={"CWX_PLAYER": player}).status == 0
+    table.git(camp, "init", "-q", "-b", "main")
+    table.git(camp, "add", "-A")
+    table.git(camp, "commit", "-qm", "init")
+    return table, camp, journal(camp)[0]["id"]
+
+
 def test_a_change_before_the_gms_is_one_every_first_naming_of_them_held(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """firstgm: none named yet, HEAD's journal is before them; named, each commit naming
@@ -194,14 +206,8 @@ def test_a_change_before_the_gms_is_one_every_first_naming_of_them_held(
     that brings her bag, merged in, brings no line before them."""
     from cwx.git import firstgm
 
-    table = Table(tmp_path)
-    camp = tmp_path / "camp"
-    assert cwx("init", camp, env={"CWX_PLAYER": "Vic"}).status == 0
+    table, camp, started = _started(tmp_path, "Vic")
     git = table.git
-    git(camp, "init", "-q", "-b", "main")
-    git(camp, "add", "-A")
-    git(camp, "commit", "-qm", "init")
-    started = journal(camp)[0]["id"]
     monkeypatch.chdir(camp)
     assert firstgm.held_before(".", [started]) == {started}  # no gm: HEAD's
     git(camp, "checkout", "-qb", "mallory")
@@ -227,14 +233,8 @@ def test_a_change_before_the_gms_is_so_whichever_parent_a_merge_takes_first(
     her bag: it is no line before the GMs, and check names it."""
     from cwx.git import firstgm
 
-    table = Table(tmp_path)
-    camp = tmp_path / "camp"
-    assert cwx("init", camp, env={"CWX_PLAYER": "GM"}).status == 0
+    table, camp, started = _started(tmp_path, "GM")
     git = table.git
-    git(camp, "init", "-q", "-b", "main")
-    git(camp, "add", "-A")
-    git(camp, "commit", "-qm", "init")
-    started = journal(camp)[0]["id"]
     git(camp, "checkout", "-qb", "mallory")
     assert cwx("bag", "new", "extra.toml", "--white-reserve", 1000, cwd=camp,
                env={"CWX_PLAYER": "Mallory"}).status == 0
