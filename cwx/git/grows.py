@@ -227,14 +227,8 @@ class _Proven:
         lines = [f"ok {commit}\n" for commit in sorted(self.commits)]
         if clean is not None:
             lines.append(f"clean {clean}\n")
-        temp = f"{self.file}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(self.file), exist_ok=True)
-            with open(temp, "w", encoding="ascii") as file:
-                file.writelines(lines)
-            os.replace(temp, self.file)
-        except OSError:
-            pass  # a clone whose git folder cannot be written proves it again next time
+        # A clone whose git folder cannot be written proves it again next time.
+        repo.write_whole(self.file, "".join(lines).encode("ascii"))
 
 
 def rewrites(clone: Repository, path: str, head: str = "HEAD", *,

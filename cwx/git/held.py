@@ -64,15 +64,7 @@ def note(clone: Repository, more: Iterable[str] = ()) -> None:
     if newest is not None and newest.returncode == 0:
         present = [name for name in newest.stdout.decode("ascii", "replace").split()
                    if _COMMIT.fullmatch(name)]
-    file = _file(clone)
-    temp = f"{file}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        with open(temp, "w", encoding="ascii") as out:
-            out.writelines(f"{name}\n" for name in sorted(present))
-        os.replace(temp, file)
-    except OSError:
-        pass  # a git folder that cannot be written: the clone remembers less, said nothing
+    repo.write_whole(_file(clone), "".join(f"{name}\n" for name in sorted(present)).encode())
 
 
 def recalled(clone: Repository) -> list[str]:

@@ -128,6 +128,21 @@ def keep(path: str, answer: object) -> None:
         pass
 
 
+def write_whole(path: str, data: bytes) -> bool:
+    """`data` kept in a file of cwx's in the git folder by a whole rewrite (a temporary
+    renamed over it), never half; False where the folder cannot be written (the clone
+    remembers less, and says nothing)."""
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temp, "wb") as file:
+            file.write(data)
+        os.replace(temp, path)
+    except OSError:
+        return False
+    return True
+
+
 def rebasing(repo: Repository) -> bool:
     """Whether a rebase is under way in the clone (stopped on a clash, or between picks)."""
     folder = git_folder(repo)

@@ -131,16 +131,9 @@ def remember(clone: Repository, path: str, seen: Seen) -> None:
     """`seen` kept as what this clone has proven on its branch: by a whole rewrite of the
     file (a temporary renamed over it), never half. The clone's one memory from before
     goes: it was this branch's."""
-    file = _file(clone, path, seen.ref)
-    temp = f"{file}.{os.getpid()}.tmp"
     ref = seen.ref.encode("utf-8", "surrogateescape").hex()
-    try:
-        os.makedirs(os.path.dirname(file), exist_ok=True)
-        with open(temp, "wb") as out:
-            out.write(f"cwx-seen {seen.commit} {seen.blob} {ref}\n".encode() + seen.form)
-        os.replace(temp, file)
-        if os.path.exists(old := _file(clone, path, None)):
-            os.remove(old)
-    except OSError:
-        pass  # a git folder that cannot be written: the clone remembers less, said nothing
+    if repo.write_whole(_file(clone, path, seen.ref),
+                        f"cwx-seen {seen.commit} {seen.blob} {ref}\n".encode() + seen.form):
+        with contextlib.suppress(OSError):
+            os.remove(_file(clone, path, None))
 
