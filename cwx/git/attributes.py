@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Sequence
 
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
@@ -130,22 +131,31 @@ def campaign_files(clone: Repository, folder: str) -> list[str]:
 
 def against(clone: Repository, folder: str) -> list[Against]:
     """Each attribute git applies to the campaign's files that is not what cwx sets."""
-    paths = campaign_files(clone, folder)
-    done = run(clone, "check-attr", "-z", "--stdin", *ASKED,
-               input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
-                              for path in paths))
-    if done.returncode != 0:
+    values = _in_effect(clone, campaign_files(clone, folder), ASKED)
+    if values is None:
         return []  # git could not say (an attributes file it cannot read): nothing known
-    said = done.stdout.decode("utf-8", "surrogateescape").split("\0")
-    values: dict[str, dict[str, str]] = {}
-    for at in range(0, len(said) - 2, 3):
-        values.setdefault(said[at], {})[said[at + 1]] = said[at + 2]
     found = []
     for path, held in values.items():
         for attribute in _not_ours(path, held):
             where, line = line_setting(clone.top, path, attribute)
             found.append(Against(path, attribute, held[attribute], where, line))
     return found
+
+
+def _in_effect(clone: Repository, paths: list[str], names: Sequence[str]
+               ) -> dict[str, dict[str, str]] | None:
+    """Each of `paths`' attributes `names` as git applies them (one `git check-attr`);
+    None where git could not say."""
+    done = run(clone, "check-attr", "-z", "--stdin", *names,
+               input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
+                              for path in paths))
+    if done.returncode != 0:
+        return None
+    said = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    values: dict[str, dict[str, str]] = {}
+    for at in range(0, len(said) - 2, 3):
+        values.setdefault(said[at], {})[said[at + 1]] = said[at + 2]
+    return values
 
 
 def _not_ours(path: str, held: dict[str, str]) -> list[str]:
@@ -307,11 +317,8 @@ def as_committed(clone: Repository, paths: list[str]) -> dict[str, bytes]:
                and "\n" not in path]  # --stdin-paths reads one a line
     if not present:
         return {}
-    done = run(clone, "check-attr", "-z", "--stdin", "filter",
-               input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in present))
-    said = done.stdout.decode("utf-8", "surrogateescape").split("\0")
-    filtered = {said[at] for at in range(0, len(said) - 2, 3)
-                if said[at + 2] not in ("unspecified", "unset")}
+    filtered = {path for path, held in (_in_effect(clone, present, ("filter",)) or {}).items()
+                if held["filter"] not in ("unspecified", "unset")}
     present = [path for path in present if path not in filtered]
     hashed = run(clone, "hash-object", "-w", "--stdin-paths",
                  input="".join(f"{path}\n" for path in present).encode(
