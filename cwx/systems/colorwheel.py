@@ -308,7 +308,10 @@ def turned(action: Any, turn: colorwheel.Turn, after: colorwheel.Table) -> Turne
     """Luck turning the last draw (recent.Action): the journal's result, and --json's."""
     result: Turned = {"turns": action.event.id, "success": turn == "spend",
                               "luck": luck_json(after.held)}
-    if action.undone_turns:  # it was turned before, and that undone (journal.Turns)
+    # It was turned before, and that undone: said for the table's record and --json. The
+    # ledger no longer reads it (journal.Turns: an undone turn pre-empts nothing, whoever
+    # saw it undone).
+    if action.undone_turns:
         result["after_undone"] = list(action.undone_turns)
     return result
 
