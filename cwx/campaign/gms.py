@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cwx.base.errors import CwxError
+from cwx.journal.lines import same_player
 
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
@@ -60,8 +61,8 @@ def accepted(player: str | None, gms: GMs, written: GMs) -> str:
     """What a GM does where the table accepts a player's GM move: add the player to gm;
     where campaign.toml names the player already, by a change no GM made, write the GMs in
     force back first (a GM's commit counts only what it changes in gm: gmlist.py)."""
-    if player is not None and written is not None and _named(player, written) and \
-            not _named(player, gms):
+    if player is not None and written is not None and is_gm(player, written) and \
+            not is_gm(player, gms):
         return (f"a GM writes gm = {list(gms or ())} back into campaign.toml and commits it, "
                 f"then adds {player} in a commit of their own")
     return "a GM adds the player to gm"
@@ -83,11 +84,11 @@ def anyones(root: str, moves: list[tuple[str, str | None]]) -> set[str]:
     came = firstgm.arrivals(root, [id_ for id_, _ in left])
     then = gmlist.then(root, set(came.values()))
     return held | {id_ for id_, player in left if id_ in came and came[id_] in then and
-                   _named(player, then[came[id_]])}
+                   is_gm(player, then[came[id_]])}
 
 
-def _named(player: str, gms: GMs) -> bool:
-    """Whether `gms` is anyone (None) or names `player`, matched as --player is."""
-    from cwx.journal.lines import same_player
-
+def is_gm(player: str | None, gms: GMs) -> bool:
+    """Whether `player` may seal and reveal: named in `gms` (campaign.toml's gm, or the
+    GMs in force; matched as --player is, ignoring case), or any player where it names
+    no GM (None)."""
     return gms is None or any(same_player(player, gm) for gm in gms)

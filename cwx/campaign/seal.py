@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.record import Record
+from cwx.campaign.gms import is_gm as is_gm  # re-exported: GM moves ask seal.is_gm
 from cwx.journal import lines as journal
 from cwx.journal import sealed as journaled
 from cwx.rules import clockworx
@@ -129,12 +130,6 @@ def replacing(current: Seal, *, path: str) -> None:
 SEALING = journaled.SEALING  # the journal's event that publishes a commitment
 OPENS = "seal"  # the key of a reveal's result naming the seal (its id) it opens
 MAX_HEARD = 100_000  # seals and reveals a reader keeps: a table makes a few hundred
-
-
-def is_gm(player: str | None, gms: tuple[str, ...] | None) -> bool:
-    """Whether `player` may seal and reveal: named in campaign.toml's gm (matched as
-    --player is, ignoring case), or any player where the campaign names no GM."""
-    return gms is None or any(journal.same_player(player, gm) for gm in gms)
 
 
 def by_a_gm(camp: Any, does: str) -> None:
