@@ -72,6 +72,7 @@ FULL_TESTS := tests/test_group.py tests/test_git.py tests/test_reliability.py te
 bench: $(STAMP)
 	@$(BIN)/python -m compileall -q cwx
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bypost.py
 	CWX_TEST_FULL=1 PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n auto --dist worksteal $(FULL_TESTS)
 
 # Man pages from the command line's own --help (tests/test_man.py keeps them in step).
