@@ -41,11 +41,12 @@ pytest: $(STAMP)
 NEXT := 3.13
 PYTHON_NEXT ?= $(firstword $(foreach py,python$(NEXT) $(wildcard $(HOME)/.pyenv/versions/$(NEXT).*/bin/python$(NEXT)),$(shell $(py) -c '' 2>/dev/null && echo $(py))))
 VENV_NEXT ?= .venv-next
-# CPython's own modules cwx leans on (the journal's encoder, the mark's hash), plaintoml
+# CPython's own modules cwx leans on (the journal's encoder, the digests), plaintoml
 # against tomllib, Typer's and Click's assumptions, start-up, and the entry point's
 # streams and signals.
-NEXT_TESTS := tests/test_journal.py tests/test_redo.py tests/test_plaintoml.py \
-	tests/test_toolkit.py tests/test_lazy.py tests/test_startup.py tests/test_main.py
+NEXT_TESTS := tests/test_journal.py tests/test_redo.py tests/test_digests.py \
+	tests/test_plaintoml.py tests/test_toolkit.py tests/test_lazy.py tests/test_startup.py \
+	tests/test_main.py
 
 pytest-next:
 	@if [ -z "$(PYTHON_NEXT)" ]; then echo "no Python $(NEXT) here: the tests ran on $(PYTHON) alone"; \

@@ -218,11 +218,3 @@ def test_a_fingerprint_tells_a_changed_file() -> None:
     assert redo.fingerprint(b"[bag]\nred = 1\n") == redo.fingerprint(b"[bag]\nred = 1\n")
     assert redo.fingerprint(b"[bag]\nred = 1\n") != redo.fingerprint(b"[bag]\nred = 2\n")
     assert redo.fingerprint(b"").startswith("0:")
-
-
-def test_the_marks_blake2b_is_hashlibs_own() -> None:
-    # The builtin module is taken to spare a command OpenSSL's loading (redo._blake2b):
-    # it must be the very function hashlib gives, on every Python CI runs.
-    import hashlib
-
-    assert redo._blake2b() is hashlib.blake2b

@@ -84,7 +84,7 @@ STATEFUL_RESOLVE = {
     "cwx.journal.clock",  # a new event stamped no earlier than the journal's latest
     "cwx.campaign.operations", "cwx.campaign.clockplay",  # the campaign's operations, a resolve
     "pwd",  # the login name, where no LOGNAME or USER says it
-    "_blake2",  # the redo record's mark
+    "cwx.base.digests", "_blake2",  # the redo record's mark, without OpenSSL
     "gc",  # collection paused while a command starts (cli/main.py)
 }
 

@@ -13,13 +13,13 @@ every commit extends its parent, is named against what this clone had on that br
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, BinaryIO
 
+from cwx.base import digests
 from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
@@ -202,7 +202,7 @@ class _Proven:
         folder = os.path.join(repo.git_folder(clone), "cwx")
         # Keyed by the rule too: a commit proven before a commit of one parent had to add
         # its lines after the old is proven again (once) by the rule as it stands.
-        key = hashlib.sha256(RULES + path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        key = digests.sha256(RULES + path.encode("utf-8", "surrogateescape"))[:16]
         self.file = os.path.join(folder, f"journal-proven-{key}")
         self.commits: set[str] = set()
         self.clean: str | None = None

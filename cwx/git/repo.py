@@ -99,9 +99,9 @@ def kept_file(repo: Repository, name: str, *decided_by: bytes) -> str:
     """Where cwx keeps an answer worked out from the clone's history, for speed only: in
     its git folder, named by `name` and a digest of what decides it (the path it is of,
     the commits it was worked out from), so a history that moved is asked again."""
-    import hashlib
+    from cwx.base import digests
 
-    digest = hashlib.sha256(b"\0".join(decided_by)).hexdigest()[:16]
+    digest = digests.sha256(b"\0".join(decided_by))[:16]
     return os.path.join(git_folder(repo), "cwx", f"{name}-{digest}")
 
 

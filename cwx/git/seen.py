@@ -11,10 +11,10 @@ and digest), so the rule that proves a commit (grows.extends) proves the memory 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 
+from cwx.base import digests
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
@@ -39,7 +39,7 @@ def form(raw: bytes) -> bytes:
     a line's id kept, so a line changed under its id is told from one removed."""
     made = []
     for line in journal.git_lines(raw):
-        digest = hashlib.blake2b(line, digest_size=12).hexdigest().encode()
+        digest = digests.blake2b(line, digest_size=12).encode()
         id_ = journal.id_of(line)  # as JSON reads it, however the line spells it
         made.append(b'{"v":0,"id":' + _quoted(id_) + b',"d":"' + digest + b'"}\n'
                     if id_ is not None else b'{"d":"' + digest + b'"}\n')
@@ -73,7 +73,7 @@ def branch(clone: Repository) -> str:
 
 
 def _key(path: str) -> str:
-    return hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return digests.sha256(path.encode("utf-8", "surrogateescape"))[:16]
 
 
 def _file(clone: Repository, path: str, ref: str | None) -> str:
@@ -81,7 +81,7 @@ def _file(clone: Repository, path: str, ref: str | None) -> str:
     cwx kept one per branch (None)."""
     name = f"journal-seen-{_key(path)}"
     if ref is not None:
-        name += "-" + hashlib.sha256(ref.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        name += "-" + digests.sha256(ref.encode("utf-8", "surrogateescape"))[:16]
     return os.path.join(repo.git_folder(clone), "cwx", name)
 
 

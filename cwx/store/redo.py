@@ -17,6 +17,7 @@ import stat
 import zlib
 from typing import Any
 
+from cwx.base import digests
 from cwx.base.errors import BadFile
 from cwx.base.record import Record
 from cwx.journal.lines import dumps
@@ -142,18 +143,7 @@ def mark(fields: dict[str, Any], *, make: bool = True) -> str | None:
     if key is None:
         return None
     body = dumps({k: v for k, v in fields.items() if k != "mark"}, ascii=True).encode()
-    return str(_blake2b()(body, key=key, digest_size=32).hexdigest())
-
-
-def _blake2b() -> Any:
-    """hashlib's blake2b, taken from the builtin module hashlib itself takes it from
-    (tests/test_redo.py checks they are one): importing hashlib loads OpenSSL, 12M
-    instructions, 4% of a stateful resolve (`make bench`). hashlib's, where it differs."""
-    try:
-        from _blake2 import blake2b
-    except ImportError:
-        from hashlib import blake2b
-    return blake2b
+    return digests.blake2b(body, key=key, digest_size=32)  # no OpenSSL loaded (digests.py)
 
 
 class Untrusted(BadFile):
