@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
-from cwx.git import attributes, repo
+from cwx.git import repo
 from cwx.git.repo import Repository, git, git_folder, inside, run, z_list
 
-# The campaign's files (and the TOML reading they bring) are imported where a hook needs
-# them: a commit starts one cwx for each hook, and most find nothing to settle.
+# The campaign's files (and the TOML reading they bring) and its git attributes are
+# imported where a hook needs them: a commit starts one cwx for each hook, and most find
+# nothing to settle (tests/test_startup.py fences what each hook loads).
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
     from cwx.campaign.results import GitSetup
@@ -138,6 +139,7 @@ def configure(repo: Repository, campaign: str) -> None:
     """The merge driver, the campaign on the hooks' list (both in this clone's own
     config, which `git config` writes through the repository cwx found), and cwx's
     attributes for it above every .gitattributes (attributes.py)."""
+    from cwx.git import attributes
 
     attributes.install(repo, campaign)
     git(repo, "config", "merge.cwx.name", "cwx: characters and bags add up, as the ledger does")
@@ -255,6 +257,8 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
     """Prepare this clone for the campaign: .gitattributes, the merge driver, the hooks
     (a hook that is not cwx's, or a shared hooks folder, is left alone, and `say`s so).
     `dry_run`: what would be written, and nothing written (open_ writes nothing then)."""
+    from cwx.git import attributes
+
     root = camp.needed()
     clone = repo.of(root)
     if clone is None:
@@ -301,6 +305,7 @@ def setup(open_: Callable[..., Any], camp: Campaign, say: Say, *,
 def _as_committed(clone: Repository, folder: str) -> dict[str, str]:
     """The campaign's files git writes otherwise than it commits them, as git would commit
     them (their real paths); one that is not UTF-8 there is left for `cwx check` to name."""
+    from cwx.git import attributes
 
     # The journal always: its line endings are cwx's now (eol=lf), whatever they were.
     changing = sorted({found.path for found in attributes.against(clone, folder)
@@ -371,6 +376,7 @@ def settle_campaign(open_: Callable[..., Any], clone: Repository, folder: str, w
     what git brought since `before` rewrote the journal (grows.py)."""
     from cwx.campaign import accounts
     from cwx.campaign.folder import Campaign
+    from cwx.git import attributes
 
     where = os.path.join(clone.top, folder)
     if refused := refusal(clone, folder, before, what):
@@ -466,7 +472,7 @@ def next_step(path: str, clashes: list[str], *, marked: bool = True) -> str:
 
 def live_campaigns(clone: Repository, say: Say) -> list[str]:
     """The campaigns on the hooks' list that are still campaigns (the others said)."""
-    from cwx.campaign.folder import SETTINGS
+    from cwx.base.places import SETTINGS  # not the Campaign: a post-commit hook needs none
 
     found = []
     for folder in campaigns(clone):
