@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from functools import cache
 
-TYPE_CHECKING = False  # typing itself is a tenth of a git hook (tests/test_startup.py)
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -16,7 +16,20 @@ the few a command builds, nothing to speak of.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, ClassVar, Self, dataclass_transform
+
+# typing is a tenth of a git hook's start-up, and only mypy reads its names here (every
+# module a hook loads does the same: docs/design.md). What runs in its place: `Any` in the
+# base class below, and the decorator that tells mypy a record's annotations are its
+# fields, which does nothing at run time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, ClassVar, Self, dataclass_transform
+else:
+    Any = object
+
+    def dataclass_transform(**_: object) -> Callable[[type], type]:
+        return lambda cls: cls
 
 
 @dataclass_transform(frozen_default=True)

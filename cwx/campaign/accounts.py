@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import times
@@ -26,7 +25,10 @@ from cwx.journal import lines as journal
 from cwx.systems import sheets
 from cwx.toml import tomledit
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.campaign.results import Correction, EventNamed, Started, Undid
 
 Opened = Callable[[str, list[str], Campaign], Change]  # how a command opens its files

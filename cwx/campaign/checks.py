@@ -9,7 +9,6 @@ import functools
 import os
 import shlex
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base import places, times
@@ -25,7 +24,10 @@ from cwx.store import redo
 from cwx.systems import sheets
 from cwx.toml import tomlread
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.git import gmlist
     from cwx.git.repo import Repository
     from cwx.git.unsettled import Held

@@ -12,7 +12,6 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Self
 
 from cwx.base.errors import BadFile, Conflict, CwxError, WriteFailed
 from cwx.base.record import Record
@@ -23,6 +22,10 @@ from cwx.systems import sheets
 from cwx.toml import tomledit
 from cwx.toml.tomledit import Key
 from cwx.toml.tomlread import MAX_BYTES, line_of, loads, parse, read_bytes
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Self
 
 __all__ = ["MAX_BYTES", "Change", "line_of", "parse", "read_bytes", "reading"]
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Self
 
 from cwx.base import posix
 from cwx.base.errors import BadFile, BadValue, CwxError, Unlisted
@@ -25,6 +24,10 @@ from cwx.base.places import inside as inside
 from cwx.base.places import root_above as root_above
 from cwx.base.record import Record
 from cwx.journal import lines as journal
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Self
 
 
 class Settings(Record):

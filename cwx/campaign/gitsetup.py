@@ -8,17 +8,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository, git, git_folder, inside, run, z_list
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 # The campaign's files (and the TOML reading they bring) and its git attributes are
 # imported where a hook needs them: a commit starts one cwx for each hook, and most find
 # nothing to settle (tests/test_startup.py fences what each hook loads).
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.campaign.folder import Campaign
     from cwx.campaign.results import GitSetup
 

@@ -5,11 +5,10 @@ findings hold a player to the same list."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cwx.base.errors import CwxError
 from cwx.journal.lines import same_player
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
     from cwx.campaign.folder import Campaign
     from cwx.git import gmlist

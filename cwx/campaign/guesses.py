@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import Conflict, RuleForbids
 from cwx.campaign import seal
@@ -37,7 +36,10 @@ from cwx.journal.sealed import settlements as settlements
 from cwx.rules import clockworx
 from cwx.systems import clockworx as system
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.campaign.files import Change
     from cwx.campaign.folder import Campaign
     from cwx.campaign.results import Counted, Pending, SettledGuess, Waiting

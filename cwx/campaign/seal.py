@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.record import Record
@@ -24,7 +23,10 @@ from cwx.journal import lines as journal
 from cwx.journal import sealed as journaled
 from cwx.rules import clockworx
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.campaign.results import Proof, RevealSeen
 
 FILE = ".cwx-sealed.json"  # outside git, in the campaign's folder

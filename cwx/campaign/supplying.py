@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shlex
-from typing import Any
 
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
@@ -15,6 +14,10 @@ from cwx.campaign.gms import accepted
 from cwx.journal import events, history, ledger
 from cwx.journal import lines as journal
 from cwx.journal.ledger import NO_DICE, Dice
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 STARTS = "init"  # the campaign's first making: its bag's dice, before any GM
 MAX_LINKS = 64  # an undo of an undo of …: a table redoes a few times, never this many

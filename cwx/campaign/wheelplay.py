@@ -13,11 +13,12 @@ from cwx.base.record import Record
 from cwx.journal import recent
 from cwx.journal.lines import Event
 from cwx.rules import colorwheel
-from cwx.rules.colorwheel import Bag, Question, Table, Turn
+from cwx.rules.colorwheel import Bag, Table
 from cwx.systems import colorwheel as system
 
 if TYPE_CHECKING:
     from cwx.campaign.files import Acting as Campaign
+    from cwx.rules.colorwheel import Question, Turn
     from cwx.systems.results import GameEnded
 
 

@@ -4,8 +4,8 @@ uses these without loading Typer (cli/hooks.py)."""
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
     from cwx.campaign.files import Change
     from cwx.campaign.folder import Campaign

@@ -2,7 +2,7 @@
 
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,9 +27,12 @@ from cwx.cli.common import (
 )
 from cwx.cli.output import JsonFlag, colour_on, emit, plural
 from cwx.rules import colorwheel
-from cwx.rules.colorwheel import Question, Table
+from cwx.rules.colorwheel import Table
 from cwx.systems import bag as bags
 from cwx.systems import colorwheel as system
+
+if TYPE_CHECKING:  # a Literal the rules name for mypy alone, quoted where it runs here
+    from cwx.rules.colorwheel import Question
 
 app = group("bag", "Color Wheel: make a bag, look in it, draw from it.")
 
@@ -121,10 +124,10 @@ def draw(
         raise typer.Exit(1)
 
 
-def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], bool]:
+def _answers(keep_white: bool, keep_black: bool) -> Callable[["Question", Table], bool]:
     """The player's answers: the flags, else a prompt on a terminal, else no."""
 
-    def choose(question: Question, table: Table) -> bool:
+    def choose(question: "Question", table: Table) -> bool:
         if (keep_white and question == "keep-white") or (keep_black and question == "keep-black"):
             return True
         if not sys.stdin.isatty():
@@ -134,7 +137,7 @@ def _answers(keep_white: bool, keep_black: bool) -> Callable[[Question, Table], 
     return choose
 
 
-def _ask(question: Question, table: Table) -> bool:
+def _ask(question: "Question", table: Table) -> bool:
     die = "white" if question == "keep-white" else "black"
     outcome = "the automatic success" if die == "white" else "the automatic failure"
     spare = (table.reserve.white if die == "white" else table.reserve.black) > 0

@@ -12,13 +12,16 @@ after the merge is what makes the totals right.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from cwx import systems
 from cwx.base.errors import shown
 from cwx.base.record import Record
 from cwx.journal import ledger
 from cwx.systems import sheets
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 Path = tuple[str, ...]
 # A sheet has a few dozen keys; merging thousands, each edited in turn, would take a pull

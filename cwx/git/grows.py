@@ -17,7 +17,6 @@ import os
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, BinaryIO
 
 from cwx.base import digests
 from cwx.base.errors import Conflict, CwxError
@@ -27,7 +26,10 @@ from cwx.git.repo import Repository
 from cwx.git.versions import Blobs, blob_ids, walked
 from cwx.journal import lines as journal
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from cwx.git.seen import Seen
 
 # A line's id is the one JSON reads, however it is spelled (keys in another order, escapes,

@@ -15,9 +15,12 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from cwx.toml.tomledit import header_name, number_line
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
 Line = tuple[str, tuple[str, ...] | None]  # a line, and the key it sets (its table's too)

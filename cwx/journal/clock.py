@@ -16,10 +16,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from typing import Any, BinaryIO
 
 from cwx.base.record import Record
 from cwx.journal import lines as journal
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 TICK = 1  # a millisecond: the finest a stamp says
 LAST_STAMP = journal.LAST  # the latest a stamp can say

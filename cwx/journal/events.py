@@ -6,11 +6,14 @@ each system's in its entry (cwx/systems/); nothing else compares command names."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from cwx import systems
 from cwx.systems import bag as bags
 from cwx.systems.parts import EventKind, Replay, before, whole
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _making(event: Any) -> Replay:

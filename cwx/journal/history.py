@@ -17,7 +17,6 @@ import functools
 import io
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO
 
 from cwx import systems
 from cwx.base.errors import CwxError
@@ -27,6 +26,10 @@ from cwx.journal import lines as journal
 from cwx.journal.lines import Event, Turns
 from cwx.journal.timeline import Timeline
 from cwx.toml import tomlread
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 # What a line must hold to undo, turn or settle another, or to say a file's start
 # (ledger.PRELUDE).

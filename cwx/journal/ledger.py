@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from sys import intern
-from typing import Any
 
 from cwx import systems
 from cwx.base import times
@@ -31,6 +30,10 @@ from cwx.base.record import Record
 from cwx.journal.lines import UNDOING, BadLine, Event, Named, Order, Turns, holding, read_raw, spellings
 from cwx.systems import Rule
 from cwx.toml import tomlread
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 Said = tuple[str, str | None, str]  # (command, who, when): a change, told when needed
 # About the bytes the fold may keep: each key's changes, each list item, each file's

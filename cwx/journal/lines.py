@@ -27,10 +27,13 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from cwx.base.errors import BadFile
 from cwx.base.record import Record
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Protocol
 
 VERSION = 2
 VERSIONS = (1, 2)  # every version ever written: the reader understands each

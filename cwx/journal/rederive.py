@@ -15,7 +15,6 @@ import functools
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
 
 from cwx import systems
 from cwx.base.errors import shown
@@ -25,7 +24,10 @@ from cwx.journal.lines import LAST, Edit, Event, Order
 from cwx.systems import bag as bags
 from cwx.systems.parts import Replay, whole
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.journal.ledger import Ledger
 
 SHOWN = 100  # forged events named one by one; past that, counted
@@ -101,7 +103,8 @@ def replayed(event: Event) -> list[Forged]:
     return _replaying(event)[0]
 
 
-Reads = tuple[tuple[str, str, Any], ...]  # (file, key, value) a re-play took from its line
+if TYPE_CHECKING:
+    Reads = tuple[tuple[str, str, Any], ...]  # (file, key, value) a re-play took from its line
 
 
 def _replaying(event: Event) -> tuple[list[Forged], Reads]:

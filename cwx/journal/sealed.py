@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
 
 from cwx.base.errors import BadValue
 from cwx.base.record import Record
@@ -16,6 +15,10 @@ from cwx.journal import lines as journal
 from cwx.journal import recent
 from cwx.rules import clockworx
 from cwx.systems.clockworx import GUESSING, trait_key
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 SEALING = "clock pick --seal"  # the journal's event that publishes a commitment
 REVEALING = "clock reveal"  # the journal's event that shows a sealed number

@@ -5,11 +5,14 @@ blue): success, +1 white"). Each kind's words are its entry's (events.py)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from cwx.base.printable import printable
 from cwx.journal import events
 from cwx.journal import lines as journal
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def told(event: journal.Event, *, actor: bool = True,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 import os
 from collections.abc import Callable, Container, Iterator
-from typing import BinaryIO
 
 from cwx.journal.lines import (
     MAX_LINE,
@@ -29,6 +28,10 @@ from cwx.journal.lines import (
     spellings,
     stamp_of,
 )
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 Place = tuple[str, int, int]  # (when, line, offset)
 # The wanted events, in time order, as often as asked: each line's number, where it starts

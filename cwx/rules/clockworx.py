@@ -6,12 +6,12 @@ of its start-up cost, which every command pays)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from cwx.base import traitnames
 from cwx.base.errors import BadValue, RuleForbids, shown
 from cwx.base.record import Record
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
     from random import Random
 

@@ -12,14 +12,19 @@ records (cwx/base/record.py: quicker to define than NamedTuples, which a command
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal
 
 from cwx.base import traitnames
 from cwx.base.errors import BadValue, RuleForbids
 from cwx.base.record import Record
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
     from random import Random
+    from typing import Literal
+
+    Question = Literal["keep-white", "keep-black"]
+    Outcome = Literal["success", "failure", "again"]
+    Turn = Literal["spend", "curse"]  # a last draw turned: luck spent (W5), the GM's curse (W6)
 
 PRIMARY = ("red", "yellow", "blue")
 SECONDARY: Mapping[str, tuple[str, str]] = {
@@ -31,10 +36,6 @@ COLOURS = (*PRIMARY, *SECONDARY)
 DICE = (*PRIMARY, "white", "black")  # the colours a die in the bag can have
 TRADE_COST = {**dict.fromkeys(PRIMARY, 3), **dict.fromkeys(SECONDARY, 5)}
 DEFAULT_RESERVE = 10
-
-Question = Literal["keep-white", "keep-black"]
-Outcome = Literal["success", "failure", "again"]
-
 
 class Luck(Record):
     """White and black dice: held by a character, or spare in the reserve."""
@@ -269,9 +270,6 @@ def curse(table: Table) -> Table:
     if table.held.black < 1:
         raise RuleForbids("the character holds no black die for the GM to use")
     return Table(table.bag, _with(table.reserve, "black", +1), _with(table.held, "black", -1))
-
-
-Turn = Literal["spend", "curse"]
 
 
 class LastAction(Record):

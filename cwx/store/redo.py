@@ -15,12 +15,15 @@ import os
 import re
 import stat
 import zlib
-from typing import Any
 
 from cwx.base import digests
 from cwx.base.errors import BadFile
 from cwx.base.record import Record
 from cwx.journal.lines import dumps
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 TEMP_SUFFIX = ".cwx-tmp"
 

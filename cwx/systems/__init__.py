@@ -16,14 +16,16 @@ templates, schemas) read files through the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import BadFile, BadValue, shown
 from cwx.systems.parts import PLAIN as PLAIN
 from cwx.systems.parts import EventKind as EventKind
 from cwx.systems.parts import Rule as Rule
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any, Final
+
     from cwx.systems.parts import Kind as Kind
     from cwx.systems.parts import System as System
 

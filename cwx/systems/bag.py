@@ -4,7 +4,6 @@ blacks beside it, a file of its own that characters draw from."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from cwx.base.errors import BadFile
 from cwx.base.ink import paint, plural
@@ -23,7 +22,10 @@ from cwx.systems.parts import (
     table,
 )
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cwx.systems.results import BagShown
 
 NAME = "bag"

@@ -4,7 +4,6 @@ ledger's rules for their keys, and the journal's events of their commands."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids, shown
 from cwx.base.ink import paint
@@ -23,7 +22,10 @@ from cwx.systems.parts import (
 )
 from cwx.toml.tomledit import toml_key, toml_string
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any, Final
+
     from cwx.systems.results import Advancement, ClockSheet, Created, Outcome
 
 NAME: Final = "clockworx"

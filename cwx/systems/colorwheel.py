@@ -5,7 +5,6 @@ draw from is a kind of its own (systems/bag.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
 
 from cwx.base.errors import BadFile, BadValue, RuleForbids
 from cwx.base.ink import paint
@@ -27,7 +26,10 @@ from cwx.systems.parts import (
 )
 from cwx.toml.tomledit import toml_string
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
 if TYPE_CHECKING:
+    from typing import Any, Final
+
     from cwx.systems.results import Created, Dice, Drawn, Settled, Traded, Turned, WheelSheet
     from cwx.systems.results import Luck as LuckJson
 

@@ -5,10 +5,13 @@ entry against its own), and the helpers every entry reads its data with."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
 
 from cwx.base.errors import BadFile, BadValue, shown
 from cwx.base.record import Record
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
 # ---------------------------------------------------------------- what an entry says
 

@@ -9,13 +9,16 @@ the entry's of that kind (cwx/systems/): nothing here names a system.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
 
 from cwx import systems
 from cwx.base.errors import BadFile
 
-Kind = Literal["character", "bag"]  # what `check` reports a file to be
-Edit = tuple[tuple[str, ...], Any]
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Kind = Literal["character", "bag"]  # what `check` reports a file to be
+    Edit = tuple[tuple[str, ...], Any]
 
 
 def kind_of(data: Mapping[str, Any]) -> str | None:

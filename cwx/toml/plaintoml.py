@@ -11,7 +11,9 @@ reads and judges: an escape, a float, a date, a dotted key, a duplicate, any mis
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _DIGITS = frozenset("0123456789")

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from cwx.base.errors import BadFile
 from cwx.toml.tomlread import copied
 
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any
+
 LARGEST = 2**63 - 1  # TOML integers are 64-bit
 Key = tuple[str, ...]
-Edit = tuple[Key, Any]  # the value None removes the key
+if TYPE_CHECKING:
+    Edit = tuple[Key, Any]  # the value None removes the key
 
 
 _BARE_KEY = r"^[A-Za-z0-9_-]+$"

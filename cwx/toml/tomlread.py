@@ -10,10 +10,13 @@ import functools
 import os
 import re
 import stat
-from typing import Any, NoReturn
 
 from cwx.base.errors import BadFile, Unreadable
 from cwx.toml import plaintoml
+
+TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 # A sheet is a few hundred bytes and a few dozen values; what a clone brings past these is
 # refused before (bytes) or as soon as (values) it is read: every command's work on a file
