@@ -21,7 +21,6 @@ from cwx.base.errors import BadFile, CwxError
 from cwx.base.record import Record
 from cwx.git import repo, signing, versions
 from cwx.git.repo import Repository
-from cwx.journal import history
 from cwx.journal import lines as journal
 
 
@@ -178,6 +177,8 @@ def brought_unsigned(clone: Repository, path: str, settings: str,
 def _judged(found_ring: Ring, arrived: list[tuple[int, bytes, str]]) -> list[Unsigned]:
     """Of the `arrived` lines (their number in HEAD's journal, the line, the commit it
     arrived in), those not signed by the key in force for their player when it arrived."""
+    from cwx.journal import history  # who a line names: a table that lists no keys asks none
+
     found: list[Unsigned] = []
     order = {commit: place for place, commit in enumerate(found_ring.held)}  # the walk's
     for number, line, commit in arrived:
@@ -527,6 +528,8 @@ class _Walk:
 
     def _played(self, commit: str) -> set[str]:
         """The players (folded) the journal at `commit` names (read once a journal)."""
+        from cwx.journal import history
+
         blob = self.journal_of.get(commit, "")
         if blob not in self.players:
             self.players[blob] = {player.strip().casefold() for line in
@@ -681,15 +684,15 @@ def unsigned_since(clone: Repository, path: str, before: str) -> list[Unsigned]:
     --signed` proves them; none where there is nothing to verify by (no keys, no
     ssh-keygen). Only the commits new since `before` are verified, and the answer is kept
     for the two commits, so the hook, sync and check verify once."""
-    import shutil
-
-    if shutil.which("ssh-keygen") is None:
-        return []
     top = os.path.dirname(os.path.join(clone.top, path))
     settings = os.path.join(os.path.dirname(path), "campaign.toml")
     shown = repo.run(clone, "cat-file", "blob", f"{before}:{settings}")
     if not signing.listed_in(top) and not (shown.returncode == 0 and
                                            signing.listed(shown.stdout, settings)[0]):
+        return []
+    import shutil  # with bz2 and lzma: only for a campaign that lists keys
+
+    if shutil.which("ssh-keygen") is None:
         return []
     head = repo.run(clone, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
     kept = repo.kept_file(clone, "brought-signed", _RULES, before.encode(), head.stdout,

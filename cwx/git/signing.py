@@ -4,8 +4,6 @@ the commit each journal line arrived in (keyring.py proves them for `cwx check -
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 from collections.abc import Mapping
 
@@ -90,6 +88,9 @@ def _wrong(name: str, given: object, found: Mapping[str, str]) -> str | None:
     parts = given.split() if isinstance(given, str) else []
     if len(parts) < 2 or parts[0] not in TYPES:
         return f"is not an SSH public key, {EXAMPLE}"
+    import base64  # and struct: only for a table that lists keys
+    import binascii
+
     try:
         blob = base64.b64decode(parts[1], validate=True)
     except (binascii.Error, ValueError):
