@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 # C0 and C1 controls and DEL; the line and paragraph separators; the bidirectional
 # overrides and isolates that reorder what is shown, and the deprecated format marks.
+# None of them is printable (str.isprintable), so text that is needs no search.
 CONTROLS = ((0x00, 0x1F), (0x7F, 0x9F), (0x2028, 0x2029), (0x202A, 0x202E), (0x2066, 0x206F))
-_CONTROL = re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CONTROLS) + "]")
+
+
+@functools.cache
+def _control() -> re.Pattern[str]:
+    """Any of them, compiled when text that is not printable first comes: 3M instructions,
+    which a git hook that shows nothing of the kind never spends."""
+    return re.compile("[" + "".join(f"{chr(low)}-{chr(high)}" for low, high in CONTROLS) + "]")
 
 
 def pattern() -> str:
@@ -22,14 +28,16 @@ def pattern() -> str:
 
 def control_in(text: str) -> str | None:
     """The first control character in `text`, as an escape ("\\t"), or None."""
-    found = _CONTROL.search(text)
+    if text.isprintable():
+        return None
+    found = _control().search(text)
     return printable(found.group()) if found else None
 
 
 def printable(text: str) -> str:
     if text.isprintable():  # no control character, nor any other that needs a look
         return text
-    return _CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"),
+    return _control().sub(lambda found: found.group().encode("unicode_escape").decode("ascii"),
                         text)
 
 
@@ -52,6 +60,8 @@ def _invisible(char: str) -> bool:
     fillers)."""
     if char.isascii():
         return False
+    import unicodedata
+
     if unicodedata.category(char) in ("Cf", "Cn", "Co", "Cs", "Zs", "Zl", "Zp"):
         return True
     from cwx.base.lookalike import named_blank

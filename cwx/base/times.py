@@ -4,7 +4,6 @@ keep the UTC stamp. And a session's gap as people give it (2d, 90m)."""
 
 from __future__ import annotations
 
-import datetime
 import functools
 import time
 
@@ -22,6 +21,8 @@ def shown(stamp: str) -> str:
 # again if the time zone changes, as a test's TZ does).
 @functools.lru_cache(maxsize=4096)
 def _shown(minute: str, utc: bool, zone: object) -> str:
+    import datetime  # 4M instructions: a git hook that shows no time spends none
+
     try:
         if len(minute) != 16 or minute[4] + minute[7] + minute[10] + minute[13] != "--T:":
             raise ValueError(minute)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import os
-import shlex
 from collections.abc import Callable, Iterator, Mapping
 
 from cwx import systems
@@ -386,6 +385,8 @@ def _cursed_by_a_player(path: str, cursing: _Cursing, in_force: tuple[str, ...] 
     """Each curse by a player gm does not name that counts (one undone, or another curse
     of its draw came first of, turns nothing), with the undo that takes it back: the
     player's change, so named with --player, which the GM who follows it needs."""
+    import shlex  # for a curse no GM made: a pre-commit hook checking none loads it
+
     passed = (turns.undone() | turns.void() if turns is not None else set()) | anyones
     return [CwxError(f"{event.command[:40]} {event.id[:8]} is by {event.player[:40]}, no GM of "
                      f"the campaign (campaign.toml: gm = {list(in_force or ())}): only the "
