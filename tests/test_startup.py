@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,71 @@ def test_a_git_hook_runs_without_the_command_lines_parser(campaign: Path, hook: 
     assert "cwx" in loaded and not loaded & {"typer", "click", "tomlkit"}
     # Asked for its help, or given an option, the same command goes through the parser.
     assert {"typer", "click"} <= loaded_by(["git", "hook", hook, "--help"], cwd=campaign)
+
+
+# What a commit's two hooks may load of cwx: each is a process of its own, on every commit
+# of every player (the suite's 1,358 hook processes were a third of its CPU). The
+# post-commit hook proves the journal just committed (grows, seen, held, versions) and
+# asks whether the table lists players' keys (keyring, signing, campaign.toml read);
+# the pre-commit hook checks the campaign, which reads it all. A module added here is a
+# cost to every commit, agreed to.
+POST_COMMIT = {
+    "cwx", "cwx.cli", "cwx.cli.main", "cwx.cli.hooks", "cwx.cli.plain",
+    "cwx.base", "cwx.base.errors", "cwx.base.record", "cwx.base.digests", "cwx.base.places",
+    "cwx.campaign", "cwx.campaign.gitsetup",
+    "cwx.git", "cwx.git.repo", "cwx.git.grows", "cwx.git.seen", "cwx.git.held",
+    "cwx.git.versions", "cwx.git.keyring", "cwx.git.signing",
+    "cwx.journal", "cwx.journal.lines",
+    "cwx.toml", "cwx.toml.tomlread", "cwx.toml.plaintoml",
+}
+PRE_COMMIT = POST_COMMIT | {
+    "cwx.cli.report", "cwx.base.ink", "cwx.base.posix", "cwx.base.printable", "cwx.base.times",
+    "cwx.base.traitnames", "cwx.campaign.checks", "cwx.campaign.folder", "cwx.campaign.gms",
+    "cwx.campaign.guesses", "cwx.campaign.ruled", "cwx.campaign.seal",
+    "cwx.campaign.supplying", "cwx.git.attributes", "cwx.git.gmlist", "cwx.git.unsettled",
+    "cwx.journal.clock", "cwx.journal.ends", "cwx.journal.events", "cwx.journal.history",
+    "cwx.journal.ledger", "cwx.journal.recent", "cwx.journal.rederive", "cwx.journal.sealed",
+    "cwx.journal.story", "cwx.journal.timeline", "cwx.journal.turned", "cwx.rules",
+    "cwx.rules.clockworx", "cwx.rules.colorwheel", "cwx.store", "cwx.store.redo",
+    "cwx.systems", "cwx.systems.bag", "cwx.systems.clockworx", "cwx.systems.colorwheel",
+    "cwx.systems.parts", "cwx.systems.sheets", "cwx.toml.tomledit",
+}
+# Never in a hook: the command line's parser, the TOML round trip, and typing and
+# hashlib (OpenSSL), each a tenth of a hook or more (docs/design.md).
+NEVER_IN_A_HOOK = {"typer", "click", "rich", "pydantic", "tomlkit", "tomllib", "typing",
+                   "hashlib", "_hashlib"}
+
+
+def _hook_loads(clone: Path, hook: str) -> set[str]:
+    """Every module a git hook's process has imported once it is done, started as the
+    hooks `cwx git setup` writes start it (python -I, cwx's own folder on the path)."""
+    from tests.helpers import ROOT
+
+    script = ("import sys\nsys.path.append(sys.argv.pop(1))\nfrom cwx.cli.main import run\n"
+              f"status = run(['git', 'hook', {hook!r}])\nloaded = sorted(sys.modules)\n"
+              "import json\nprint('\\n' + json.dumps([status, loaded]), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-I", "-c", script, str(ROOT)], cwd=clone,
+                          capture_output=True, text=True, check=True)
+    status, loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    assert status == 0, done.stderr
+    return set(loaded)
+
+
+def test_a_commits_hooks_load_only_what_they_use(tmp_path: Path) -> None:
+    from tests.test_git import Table
+
+    table = Table(tmp_path)
+    _, bob = table.start()
+    table.cwx(bob, "clock", "resolve", "--target", "4", "--guess", "3", "--trait", "Repair",
+              "--char", "kris.toml")
+    table.git(bob, "add", "-A")
+    before = _hook_loads(bob, "pre-commit")
+    # Committed past git's hooks, so the post-commit hook run here is the first to prove it.
+    table.git(bob, "-c", f"core.hooksPath={os.devnull}", "commit", "--quiet", "-m", "a turn")
+    after = _hook_loads(bob, "post-commit")
+    assert any(name.startswith("journal-proven-") for name in os.listdir(bob / ".git" / "cwx"))
+    for loaded, allowed in ((before, PRE_COMMIT), (after, POST_COMMIT)):
+        assert loaded & NEVER_IN_A_HOOK == set()
+        assert {name for name in loaded if name.split(".")[0] == "cwx"} - allowed == set()
+    # The control: the check the pre-commit hook runs is what brings the rest in.
+    assert "cwx.campaign.checks" in before and "cwx.campaign.checks" not in after
