@@ -184,6 +184,8 @@ def findings(clone: Repository, folder: str) -> list[CwxError]:
     lines: dict[tuple[str | None, int | None], list[Against]] = {}
     for one in against(clone, folder):
         lines.setdefault((one.where, one.line), []).append(one)
+    if not lines:
+        return []  # nothing to say: whether a merge or rebase stopped is not asked
     stopped = ", then `git rebase --abort` and cwx sync again" if rebasing(clone) else \
         ", then `git merge --abort` and cwx sync again" \
         if run(clone, "rev-parse", "-q", "--verify", "MERGE_HEAD").returncode == 0 else ""
