@@ -80,7 +80,12 @@ def _pattern(folder: str, name: str) -> str:
 
 
 def info_file(clone: Repository) -> str:
-    """The clone's own attributes file, which no commit can reach."""
+    """The clone's own attributes file, which no commit can reach: in its `.git` where that
+    is a folder sharing nothing (as repo.git_folder reads it); else where git says (a work
+    tree's folder, or one naming another in `commondir`, shares info/ with that one)."""
+    if os.path.isdir(clone.git_dir) and not os.path.islink(clone.git_dir) and \
+            not os.path.lexists(os.path.join(clone.git_dir, "commondir")):
+        return os.path.join(clone.git_dir, "info", "attributes")
     return os.path.join(clone.top, git(clone, "rev-parse", "--git-path", "info/attributes"))
 
 
