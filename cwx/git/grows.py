@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 # A line's id is the one JSON reads, however it is spelled (keys in another order, escapes,
 # spaces, a key twice): journal.id_of.
 _id_of = journal.id_of
+_COMMIT = re.compile("[0-9a-f]{40,64}")  # a commit's full id, as git writes it
 
 
 class Break(Record):
@@ -240,14 +241,14 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
     read once. `ended`: a rebase git still holds has made its last commit (its hook)."""
     if "\n" in path:
         return []  # a name git cannot take
-    named = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}")
-    if named.returncode != 0:
-        return []  # no commit yet: no history to prove
     # The commit `head` names, once: every later question is of it (and HEAD may move).
-    tip = named.stdout.decode().strip()
+    standing = _standing(clone) if head == "HEAD" else _commit_of(clone, head)
+    if standing is None:
+        return []  # no commit yet: no history to prove
+    tip, tips, named = standing
     proven = _Proven(clone, path) if head == "HEAD" else None
     if proven is not None:
-        _note_table(clone)
+        _note_table(clone, tips)
     since = proven.clean if proven is not None else None
     # Nothing past the commit proven whole: no walk to ask git for.
     listed = [] if since == tip else list(walked(clone, path, since, tip))
@@ -277,7 +278,8 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
         if proven is not None:
             whole = not found and not any(commit not in proven.commits
                                           for commit, _ in listed)
-            drifted = _against_seen(clone, path, whole, ended, tip, blobs_of.get(tip), read)
+            drifted = _against_seen(clone, path, whole, ended, tip, blobs_of.get(tip), read,
+                                    named)
             if drifted is not None:
                 whole = False
                 if all(drifted.commit != other.commit for other in found):
@@ -288,10 +290,37 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
     return found
 
 
+def _standing(clone: Repository) -> tuple[str, set[str] | None, str | None] | None:
+    """HEAD's commit, where the remotes' branches stand (held.note's question) and the ref
+    HEAD names ("HEAD" where it names none: seen.branch's), asked in one `git rev-parse`;
+    None: no commit yet. Where git's answer is not a commit, the remotes' commits and a
+    name, in that order (a ref named HEAD beside HEAD makes git name none), the commit is
+    asked alone as before, and the rest left to be asked where it is needed (None)."""
+    told = repo.run(clone, "rev-parse", "HEAD^{commit}", "--remotes", "--symbolic-full-name",
+                    "HEAD")
+    said = told.stdout.decode("utf-8", "surrogateescape").split("\n")
+    if told.returncode == 0 and len(said) >= 3 and said[-1] == "" and \
+            all(_COMMIT.fullmatch(line) for line in said[:-2]) and \
+            (said[-2] == "HEAD" or said[-2].startswith("refs/")):
+        # A broken ref (unreadable, or a name git refuses) for-each-ref leaves out, and
+        # --remotes gives as the null id: no commit either way.
+        return said[0], {name for name in said[1:-2] if name.strip("0")}, said[-2]
+    return _commit_of(clone, "HEAD")
+
+
+def _commit_of(clone: Repository, head: str) -> tuple[str, None, None] | None:
+    """The commit `head` names (None: none), the rest not asked."""
+    named = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}")
+    if named.returncode != 0:
+        return None
+    return named.stdout.decode().strip(), None, None
+
+
 def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: str,
-                  blob: str | None, read: Blobs) -> Rewrite | None:
+                  blob: str | None, read: Blobs, named: str | None = None) -> Rewrite | None:
     """HEAD's journal (HEAD is the commit `head`; its journal's `blob`, where the walk
-    read it) against the one this clone last proved (seen.py), however HEAD came here:
+    read it; `named`, the ref HEAD names where git said it) against the one this clone
+    last proved (seen.py), however HEAD came here:
     the first line it no longer holds as it was, named by the commit that broke it; else,
     when HEAD's whole history is proven (`whole`), HEAD's journal kept as the one proven."""
     from cwx.git import seen
@@ -300,7 +329,7 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
         return None  # HEAD is partway: the clone's own commits wait to be made anew on it
     # Each branch is held to what this clone proved on it: another branch's turns (played
     # there, or made anew there by a rebase) are not this history's to hold.
-    ref = seen.branch(clone)
+    ref = seen.branch(clone, named)
     # HEAD on no branch (a commit looked at) is no history of the clone's: never its own.
     kept = seen.recalled(clone, path, ref) if ref != seen.DETACHED else None
     if (dropped := _dropped(clone, path, ref, head, blob, read)) is not None:
@@ -487,11 +516,12 @@ def _shared_bases(clone: Repository, commit: str, fetched: list[str]) -> list[st
     return found
 
 
-def _note_table(clone: Repository) -> None:
-    """Where the remotes' branches stand kept (held.py): past `git reflog expire`."""
+def _note_table(clone: Repository, tips: set[str] | None) -> None:
+    """Where the remotes' branches stand (`tips`, where git said it already) kept
+    (held.py): past `git reflog expire`."""
     from cwx.git import held
 
-    held.note(clone)
+    held.note(clone, tips=tips)
 
 
 def _table_had(clone: Repository) -> set[str]:

@@ -51,12 +51,13 @@ def _commits(clone: Repository, names: Iterable[str]) -> list[str]:
             if kind == "commit" and _COMMIT.fullmatch(name)]
 
 
-def note(clone: Repository, more: Iterable[str] = ()) -> None:
+def note(clone: Repository, more: Iterable[str] = (), tips: set[str] | None = None) -> None:
     """The remotes' branches as they stand (and `more`, commits the table had too) kept
-    with what this clone saw before: nothing written when nothing is new (one git call);
-    else the newest of each line of history kept, by a temporary renamed over the file."""
+    with what this clone saw before: nothing written when nothing is new (one git call,
+    none where the caller asked git for the `tips` already); else the newest of each line
+    of history kept, by a temporary renamed over the file."""
     kept = _kept(clone)
-    new = (_tips(clone) | set(more)) - kept
+    new = ((_tips(clone) if tips is None else tips) | set(more)) - kept
     if not new:
         return
     present = _commits(clone, kept | new)

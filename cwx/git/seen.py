@@ -55,12 +55,16 @@ def _quoted(id_: bytes) -> bytes:
         return journal.dumps(text, ascii=True).encode()
 
 
-def branch(clone: Repository) -> str:
+def branch(clone: Repository, named: str | None = None) -> str:
     """The branch HEAD is on (its full ref name), the one a rebase under way makes anew,
-    or DETACHED."""
-    named = repo.run(clone, "symbolic-ref", "--quiet", "HEAD")
-    if named.returncode == 0:
-        return named.stdout.decode("utf-8", "surrogateescape").strip()
+    or DETACHED. `named`: the ref HEAD names as git said it already (DETACHED: none),
+    not asked again."""
+    if named is None:
+        done = repo.run(clone, "symbolic-ref", "--quiet", "HEAD")
+        named = done.stdout.decode("utf-8", "surrogateescape").strip() \
+            if done.returncode == 0 else DETACHED
+    if named != DETACHED:
+        return named
     for where in ("rebase-merge", "rebase-apply"):  # HEAD stands partway, off its branch
         try:
             with open(os.path.join(repo.git_folder(clone), where, "head-name"), "rb") as file:
