@@ -234,9 +234,9 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
 
 def _written(clone: Repository, settings: str, commits: list[str]) -> dict[str, GMs]:
     """Each commit's gm as its campaign.toml writes it (None: none, or no campaign.toml)."""
-    blobs = versions.blob_ids(clone, commits, settings)
     read = versions.Blobs(clone)
     try:
+        blobs = read.ids(commits, settings)
         listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
     finally:
         read.close()

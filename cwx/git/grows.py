@@ -23,7 +23,7 @@ from cwx.base.errors import Conflict, CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
-from cwx.git.versions import Blobs, blob_ids, walked
+from cwx.git.versions import Blobs, walked
 from cwx.journal import lines as journal
 
 TYPE_CHECKING = False  # typing's, unimported: what git runs loads no typing (docs/design.md)
@@ -235,10 +235,11 @@ class _Proven:
 
 
 def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
-             ended: bool = False) -> list[Rewrite]:
+             ended: bool = False, read: Blobs | None = None) -> list[Rewrite]:
     """Every commit of `head`'s history whose journal (at `path`, from the clone's top)
     does not extend a parent's, oldest first: what is proven is kept, so a history is
-    read once. `ended`: a rebase git still holds has made its last commit (its hook)."""
+    read once. `ended`: a rebase git still holds has made its last commit (its hook).
+    `read`: the caller's reader of blobs, which it goes on asking (else one of its own)."""
     if "\n" in path:
         return []  # a name git cannot take
     # The commit `head` names, once: every later question is of it (and HEAD may move).
@@ -256,11 +257,12 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
             if proven is None or commit not in proven.commits]
     found: list[Rewrite] = []
     blobs_of: dict[str, str] = {}
-    read = Blobs(clone)  # one reader for the walk and the memory alike
+    own = read is None
+    read = Blobs(clone) if read is None else read  # one for the walk and the memory alike
     try:
         if todo:
-            blobs_of = blob_ids(clone, sorted({c for commit, parents in todo
-                                                for c in (commit, *parents)}), path)
+            blobs_of = read.ids(sorted({c for commit, parents in todo
+                                        for c in (commit, *parents)}), path)
             for commit, parents in todo:
                 # Only a merge interleaves: a commit of one parent (in the journal's
                 # history) adds its lines after the old, whatever way git made it.
@@ -286,7 +288,8 @@ def rewrites(clone: Repository, path: str, head: str = "HEAD", *,
                     found.append(drifted)
             proven.save(tip if whole else proven.clean)
     finally:
-        read.close()
+        if own:
+            read.close()
     return found
 
 
@@ -337,18 +340,18 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
     if kept is not None and kept.commit == head:
         return None  # a commit's journal is what it was when this clone proved it
     if blob is None:
-        blob = blob_ids(clone, [head], path).get(head, "")
+        blob = read.ids([head], path).get(head, "")
     if kept is not None and kept.blob == blob:
         return None
     now = seen.form(read(blob))
     if kept is not None and (gap := extends(kept.form, now)) is not None:
         if _held_still(clone, path, kept, gap, now, head, read):
             return None  # kept as proven: HEAD holds it again once merged or committed
-        return _breaker(clone, path, kept, gap, head)
+        return _breaker(clone, path, kept, gap, head, read)
     if kept is not None and (shared := _shared(clone, path, kept, now, head, read)):
         gap = _stands_before(now, shared, kept.form)
         if gap is not None:
-            return _breaker(clone, path, kept, gap, head,
+            return _breaker(clone, path, kept, gap, head, read,
                             lambda made: _stands_before(made, shared, kept.form) is not None)
     if kept is None and (other := _against_others(clone, path, ref, head, now, read)):
         return other
@@ -373,10 +376,10 @@ def _against_others(clone: Repository, path: str, ref: str, head: str, now: byte
             continue  # its walk proves HEAD's journal extends the proven one
         parted = repo.run(clone, "merge-base", kept.commit, head).stdout.decode().split()
         base = set(journal.git_lines(seen.form(read(
-            blob_ids(clone, parted[:1], path).get(parted[0], ""))))) if parted else set()
+            read.ids(parted[:1], path).get(parted[0], ""))))) if parted else set()
         table = {line for line in _table_lines(clone, path, kept, read) if line not in base}
         if table and (gap := _keeps_table(now, kept.form, table)) is not None:
-            return _breaker(clone, path, kept, gap, head,
+            return _breaker(clone, path, kept, gap, head, read,
                             partial(_breaks_table, proven=kept.form, table=table))
     return None
 
@@ -431,7 +434,7 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
         if kept.ref in standing:
             continue  # held to it on that branch, when HEAD stands there
         if now is None:
-            blob = blob_ids(clone, [head], path).get(head, "") if blob is None else blob
+            blob = read.ids([head], path).get(head, "") if blob is None else blob
             now = seen.form(read(blob))
         gap = extends(kept.form, now)
         if gap is None:
@@ -442,7 +445,7 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
                         "--format=%(refname)", "refs/heads/", "refs/remotes/")
         if held.returncode == 0 and held.stdout.strip():
             continue
-        found = _breaker(clone, path, kept, gap, head)
+        found = _breaker(clone, path, kept, gap, head, read)
         return found if found.made else found._replace(deleted=kept.ref)
     return None
 
@@ -479,10 +482,10 @@ def _table_lines(clone: Repository, path: str, kept: Seen, read: Blobs) -> set[b
     fetched = _fetched(clone)
     for base in _shared_bases(clone, kept.commit, fetched):
         held = kept.form if base == kept.commit else \
-            seen.form(read(blob_ids(clone, [base], path).get(base, "")))
+            seen.form(read(read.ids([base], path).get(base, "")))
         shared.update(journal.git_lines(held))
     if fetched:  # what the table's journal holds, as last fetched, is the table's
-        table = set(journal.git_lines(seen.form(read(blob_ids(clone, fetched, path).get(
+        table = set(journal.git_lines(seen.form(read(read.ids(fetched, path).get(
             fetched[0], "")))))
         shared.update(line for line in journal.git_lines(kept.form) if line in table)
     return shared
@@ -555,7 +558,7 @@ def _stands_before(made: bytes, shared: set[bytes], proven: bytes) -> Break | No
     return None
 
 
-def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str,
+def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str, read: Blobs,
              breaks: Callable[[bytes], bool] | None = None) -> Rewrite:
     """Who broke the journal this clone had proven: the first commit (oldest first) of
     HEAD's history, past the proven one, whose journal changes, repeats or moves a proven
@@ -569,19 +572,15 @@ def _breaker(clone: Repository, path: str, kept: Seen, gap: Break, head: str,
     at = {line: number for number, line in enumerate(old)}
     ids = {id_ for line in old if (id_ := _id_of(line)) is not None}
     listed = [commit for commit, _ in walked(clone, path, had)]
-    blobs_of = blob_ids(clone, listed, path)
-    read = Blobs(clone)
-    try:
-        for commit in listed:
-            made = seen.form(read(blobs_of.get(commit, "")))
-            if breaks(made) if breaks is not None else \
-                    _breaks(journal.git_lines(made), at, ids, gap):
-                own = extends(kept.form, made)  # what this commit did, if it says more
-                said = own if own is not None and own.how != "removed" else gap
-                return Rewrite(commit, kept.commit, _author(clone, commit), said.line,
-                               said.how, proven=True)
-    finally:
-        read.close()
+    blobs_of = read.ids(listed, path)
+    for commit in listed:
+        made = seen.form(read(blobs_of.get(commit, "")))
+        if breaks(made) if breaks is not None else \
+                _breaks(journal.git_lines(made), at, ids, gap):
+            own = extends(kept.form, made)  # what this commit did, if it says more
+            said = own if own is not None and own.how != "removed" else gap
+            return Rewrite(commit, kept.commit, _author(clone, commit), said.line,
+                           said.how, proven=True)
     return Rewrite(head, kept.commit, _author(clone, head), gap.line, gap.how,
                    proven=True, made=False)
 
@@ -687,23 +686,23 @@ def brought(clone: Repository, path: str, before: str) -> Rewrite | None:
     journal: a commit rewriting a line (of any history HEAD has now and `before` had not),
     or HEAD's journal not extending `before`'s (a history made anew), named by the first
     brought commit whose journal does not extend `before`'s."""
-    # A break of what this clone had proven first: it names who rewrote the history, where
-    # a merge of the two histories is only where the two met.
-    for found in sorted(rewrites(clone, path, ended=True),
-                        key=lambda rewrite: not rewrite.proven):
-        if found.proven or repo.run(clone, "merge-base", "--is-ancestor", found.commit,
-                                    before).returncode != 0:
-            return found
-    blobs_of = blob_ids(clone, [before, "HEAD"], path)
-    if blobs_of.get(before) == blobs_of.get("HEAD") or not blobs_of.get(before):
-        return None
-    read = Blobs(clone)
+    read = Blobs(clone)  # one reader for the proof and what was brought
     try:
+        # A break of what this clone had proven first: it names who rewrote the history,
+        # where a merge of the two histories is only where the two met.
+        for found in sorted(rewrites(clone, path, ended=True, read=read),
+                            key=lambda rewrite: not rewrite.proven):
+            if found.proven or repo.run(clone, "merge-base", "--is-ancestor", found.commit,
+                                        before).returncode != 0:
+                return found
+        blobs_of = read.ids([before, "HEAD"], path)
+        if blobs_of.get(before) == blobs_of.get("HEAD") or not blobs_of.get(before):
+            return None
         had = read(blobs_of[before])
         if extends(had, read(blobs_of.get("HEAD", ""))) is None:
             return None
         brought = [commit for commit, _ in walked(clone, path, before)]
-        now = blob_ids(clone, brought, path)
+        now = read.ids(brought, path)
         for commit in brought:
             gap = extends(had, read(now.get(commit, "")))
             if gap is not None:

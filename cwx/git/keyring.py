@@ -271,10 +271,10 @@ def ring(clone: Repository, journal: str, settings: str,
     listed = [(commit, parents) for commit, *parents in
               (line.split() for line in done.stdout.decode().splitlines())]
     every = sorted({c for commit, parents in listed for c in (commit, *parents)})
-    settings_of = versions.blob_ids(clone, every, settings)
-    journal_of = versions.blob_ids(clone, every, journal)
     read = versions.Blobs(clone)
     try:
+        settings_of = read.ids(every, settings)
+        journal_of = read.ids(every, journal)
         listings = {blob: _listing(read(blob), settings) for blob in set(settings_of.values())}
         # The commits whose keys may have changed: campaign.toml differs from a parent's
         # (a merge taking one side's is judged against the other's, by its signature too).

@@ -207,11 +207,11 @@ def _private_key(clone: Repository, public: str) -> tuple[str, str] | None:
 def arrivals(clone: Repository, path: str) -> list[tuple[bytes, str]]:
     """Each line of HEAD's journal, with the commit it arrived in: the first commit (oldest
     first) of HEAD's history whose journal held it and whose parents' journals did not."""
-    head_blob = versions.blob_ids(clone, ["HEAD"], path).get("HEAD", "")
-    if not head_blob:
-        return []
     read = versions.Blobs(clone)
     try:
+        head_blob = read.ids(["HEAD"], path).get("HEAD", "")
+        if not head_blob:
+            return []
         lines = journal.git_lines(read(head_blob))
         first = _first_added(clone, path, None, set(lines), read)
     finally:
@@ -223,12 +223,12 @@ def arrivals_since(clone: Repository, path: str, before: str) -> list[tuple[int,
     """Each line of HEAD's journal that the journal at `before` did not hold (what a pull
     brought): its number, the line, and the first commit (oldest first) of HEAD's history
     past `before` that added it ("" where none did). Only that history is read."""
-    blobs = versions.blob_ids(clone, ["HEAD", before], path)
-    head_blob = blobs.get("HEAD", "")
-    if not head_blob or blobs.get(before) == head_blob:
-        return []
     read = versions.Blobs(clone)
     try:
+        blobs = read.ids(["HEAD", before], path)
+        head_blob = blobs.get("HEAD", "")
+        if not head_blob or blobs.get(before) == head_blob:
+            return []
         had = set(journal.git_lines(read(blobs.get(before, ""))))
         lines = journal.git_lines(read(head_blob))
         wanted = {line for line in lines if line not in had}
@@ -244,8 +244,8 @@ def _first_added(clone: Repository, path: str, since: str | None, wanted: set[by
     """Each of the `wanted` lines, with the first commit (oldest first) of HEAD's history
     (past `since`) whose journal held it and whose parents' journals did not."""
     listed = list(versions.walked(clone, path, since))
-    blobs_of = versions.blob_ids(clone, sorted({c for commit, parents in listed
-                                                for c in (commit, *parents)}), path)
+    blobs_of = read.ids(sorted({c for commit, parents in listed for c in (commit, *parents)}),
+                        path)
     first: dict[bytes, str] = {}
     for commit, parents in listed:
         new = read(blobs_of.get(commit, ""))
