@@ -356,7 +356,7 @@ def _against_seen(clone: Repository, path: str, whole: bool, ended: bool, head: 
     if kept is None and (other := _against_others(clone, path, ref, head, now, read)):
         return other
     if whole and ref != seen.DETACHED and \
-            (kept is None or not _unsigned_since(clone, path, kept.commit)):
+            (kept is None or not _unsigned_since(clone, path, kept.commit, head, read)):
         seen.remember(clone, path, seen.Seen(head, blob, now, ref))
     return None
 
@@ -450,13 +450,14 @@ def _dropped(clone: Repository, path: str, ref: str, head: str, blob: str | None
     return None
 
 
-def _unsigned_since(clone: Repository, path: str, commit: str) -> bool:
-    """Whether, where players' keys are listed, HEAD's journal holds a line new since the
-    proven one (at `commit`) not signed by its player's key: it is never proven, so the
-    step back a refusal gives stays clean, and sync stays refused until it is taken."""
+def _unsigned_since(clone: Repository, path: str, commit: str, head: str, read: Blobs) -> bool:
+    """Whether, where players' keys are listed, HEAD's journal (HEAD is the commit `head`)
+    holds a line new since the proven one (at `commit`) not signed by its player's key: it
+    is never proven, so the step back a refusal gives stays clean, and sync stays refused
+    until it is taken."""
     from cwx.git import keyring
 
-    return bool(keyring.unsigned_since(clone, path, commit))
+    return bool(keyring.unsigned_since(clone, path, commit, head, read))
 
 
 def _shared(clone: Repository, path: str, kept: Seen, now: bytes, head: str,

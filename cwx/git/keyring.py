@@ -677,25 +677,32 @@ def refusal(clone: Repository, folder: str, before: str | None, what: str) -> st
     return _refused(found, before, f"after the {what}, {_REFUSED}") if found else None
 
 
-def unsigned_since(clone: Repository, path: str, before: str) -> list[Unsigned]:
+def unsigned_since(clone: Repository, path: str, before: str, head: str | None = None,
+                   read: versions.Blobs | None = None) -> list[Unsigned]:
     """Where the campaign whose journal is at `path` (from the clone's top) lists players'
     keys (at HEAD or at `before`): the lines HEAD's journal holds and `before`'s did not
     that are not signed by the key in force for the player each names, as `cwx check
     --signed` proves them; none where there is nothing to verify by (no keys, no
     ssh-keygen). Only the commits new since `before` are verified, and the answer is kept
-    for the two commits, so the hook, sync and check verify once."""
+    for the two commits, so the hook, sync and check verify once. `head`: HEAD's commit,
+    and `read`, a reader of blobs, where the caller has them (grows' proof)."""
     top = os.path.dirname(os.path.join(clone.top, path))
     settings = os.path.join(os.path.dirname(path), "campaign.toml")
-    shown = repo.run(clone, "cat-file", "blob", f"{before}:{settings}")
-    if not signing.listed_in(top) and not (shown.returncode == 0 and
-                                           signing.listed(shown.stdout, settings)[0]):
-        return []
+    if not signing.listed_in(top):  # none here: are they listed at `before`?
+        if read is not None:
+            had = read.named(f"{before}:{settings}")
+        else:
+            shown = repo.run(clone, "cat-file", "blob", f"{before}:{settings}")
+            had = shown.stdout if shown.returncode == 0 else None
+        if had is None or not signing.listed(had, settings)[0]:
+            return []
     import shutil  # with bz2 and lzma: only for a campaign that lists keys
 
     if shutil.which("ssh-keygen") is None:
         return []
-    head = repo.run(clone, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-    kept = repo.kept_file(clone, "brought-signed", _RULES, before.encode(), head.stdout,
+    tip = f"{head}\n".encode() if head is not None else repo.run(
+        clone, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").stdout
+    kept = repo.kept_file(clone, "brought-signed", _RULES, before.encode(), tip,
                           path.encode("utf-8", "surrogateescape"))
     told = repo.read_kept(kept)
     if isinstance(told, list) and all(isinstance(item, list) and len(item) == 4 and

@@ -49,6 +49,19 @@ class Blobs:
         self.kept[blob] = data
         return data
 
+    def named(self, name: str) -> bytes | None:
+        """The blob `name` names (`COMMIT:PATH`), as `git cat-file blob` shows it; None
+        where it names none (no such file, not a blob)."""
+        asked = not self.legacy and "\n" not in name  # a name of two lines is no command
+        found = self._contents(name) if asked else None
+        if found is not None and found[0] == b"blob":
+            return found[1]
+        if asked and found is None:
+            return None  # missing, or ambiguous: cat-file finds none either
+        # Not asked, or of another type, which git may peel (a tag of a blob): cat-file's.
+        shown = repo.run(self.clone, "cat-file", "blob", name)
+        return shown.stdout if shown.returncode == 0 else None
+
     def ids(self, commits: list[str], path: str) -> dict[str, str]:
         """Each commit's blob id of `path` ("" where the commit has none), as blob_ids
         says it, asked of this reader's git a few at a time."""
