@@ -535,14 +535,14 @@ def _table_had(clone: Repository) -> set[str]:
     from cwx.git import held
 
     refs = repo.run(clone, "for-each-ref", "--format=%(refname)", "refs/remotes/")
-    had = set(held.recalled(clone))
+    had: set[str] = set()
+    named: list[str] = []  # each branch and where its reflog's oldest entry moved it from
     for ref in refs.stdout.decode("utf-8", "surrogateescape").split():
         logged = repo.run(clone, "reflog", "show", "--format=%H", ref, "--")
         entries = logged.stdout.decode().split()
-        for name in (ref, *([f"{ref}@{{{len(entries)}}}"] if entries else [])):
-            now = repo.run(clone, "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
-            had.update(now.stdout.decode().split())
+        named += [ref, *([f"{ref}@{{{len(entries)}}}"] if entries else [])]
         had.update(entries)
+    had.update(held.recalled(clone, named))  # one git call for what they name, and held's
     return {name for name in had if re.fullmatch("[0-9a-f]{40,64}", name)}
 
 

@@ -45,7 +45,8 @@ def _commits(clone: Repository, names: Iterable[str]) -> list[str]:
     if not asked:
         return []
     told = repo.run(clone, "cat-file", "--batch-check=%(objectname) %(objecttype)",
-                    input="".join(f"{name}\n" for name in asked).encode())
+                    input="".join(f"{name}\n" for name in asked).encode(
+                        "utf-8", "surrogateescape"))
     return [name for name, _, kind in (line.partition(" ") for line in
                                        told.stdout.decode("ascii", "replace").splitlines())
             if kind == "commit" and _COMMIT.fullmatch(name)]
@@ -68,6 +69,8 @@ def note(clone: Repository, more: Iterable[str] = (), tips: set[str] | None = No
     repo.write_whole(_file(clone), "".join(f"{name}\n" for name in sorted(present)).encode())
 
 
-def recalled(clone: Repository) -> list[str]:
-    """The commits this clone saw the table hold, that it holds still."""
-    return _commits(clone, _kept(clone))
+def recalled(clone: Repository, names: Iterable[str] = ()) -> list[str]:
+    """The commits this clone saw the table hold, that it holds still; and the commits
+    `names` name (a remote's branch, an entry of its reflog), each as `git rev-parse
+    --verify NAME^{commit}` names it, asked in the same git call."""
+    return _commits(clone, [*_kept(clone), *(f"{name}^{{commit}}" for name in names)])
