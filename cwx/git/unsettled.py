@@ -11,6 +11,7 @@ from cwx.base.errors import CwxError
 from cwx.base.record import Record
 from cwx.git import repo
 from cwx.git.repo import Repository
+from cwx.git.versions import Blobs
 from cwx.journal import lines as journal
 
 
@@ -31,21 +32,26 @@ def held_before(root: str, reveals: Mapping[str, str]) -> dict[str, Held]:
     path = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
     found: dict[str, Held] = {}
     added: dict[str, tuple[Held, list[bytes]] | None] = {}
+    read = Blobs(clone)  # one reader for every reveal's journal
     try:
         for guess, reveal in reveals.items():
             if reveal not in added:
-                added[reveal] = _added(clone, path, reveal)
+                added[reveal] = _added(clone, path, reveal, read)
             made = added[reveal]
             if made is not None and _before(made[1], guess.encode(), reveal.encode()):
                 found[guess] = made[0]
     except CwxError:
         return {}  # git cannot answer (not installed): nothing proven
+    finally:
+        read.close()
     return found
 
 
-def _added(clone: Repository, path: str, reveal: str) -> tuple[Held, list[bytes]] | None:
+def _added(clone: Repository, path: str, reveal: str, read: Blobs
+           ) -> tuple[Held, list[bytes]] | None:
     """The commit that first brought a line holding `reveal` to the journal, and the
-    journal it committed (None: no commit did; the line is not committed yet)."""
+    journal it committed, read by `read` (None: no commit did; the line is not committed
+    yet)."""
     if not reveal or not all(c in "0123456789abcdefABCDEF" for c in reveal):
         return None  # an id cwx never writes: not searched for
     # A line added by a merge's own resolution is its (--cc); parents come first whatever
@@ -56,10 +62,10 @@ def _added(clone: Repository, path: str, reveal: str) -> tuple[Held, list[bytes]
     if done.returncode != 0 or "\0" not in first:
         return None
     commit, author = first.split("\0", 1)
-    blob = repo.run(clone, "cat-file", "blob", f"{commit}:{path}")
-    if blob.returncode != 0:
+    blob = read.named(f"{commit}:{path}")
+    if blob is None:
         return None
-    return Held(commit, author), journal.git_lines(blob.stdout)
+    return Held(commit, author), journal.git_lines(blob)
 
 
 def _before(lines: list[bytes], guess: bytes, reveal: bytes) -> bool:
@@ -88,8 +94,9 @@ def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
     if clone is None or len(reveals) < 2:
         return {}
     path = os.path.relpath(os.path.join(os.path.realpath(root), journal.NAME), clone.top)
+    read = Blobs(clone)  # one reader for every reveal's journal
     try:
-        added = {reveal: _added(clone, path, reveal) for reveal, _ in reveals}
+        added = {reveal: _added(clone, path, reveal, read) for reveal, _ in reveals}
         here: list[bytes] | None = None  # the work tree's journal, where a reveal is no commit's
         if any(made is None for made in added.values()):
             with open(os.path.join(root, journal.NAME), "rb") as file:
@@ -107,6 +114,8 @@ def reveal_order(root: str, reveals: Sequence[tuple[str, frozenset[str]]],
                  for reveal, _ in reveals}
     except (CwxError, OSError):
         return {}  # git cannot answer (not installed), the journal unread: nothing proven
+    finally:
+        read.close()
     return {reveal: (before[reveal], left[reveal], len(reveals) - 1 - before[reveal] -
                      after[reveal]) for reveal, _ in reveals}
 
@@ -157,15 +166,17 @@ def committed_with(root: str, reveal: str, names: Sequence[str],
     if clone is None:
         return None
     folder = os.path.relpath(os.path.realpath(root), clone.top)
+    read = Blobs(clone)  # one reader for the journal and each file
     try:
-        made = _added(clone, os.path.normpath(os.path.join(folder, journal.NAME)), reveal)
+        made = _added(clone, os.path.normpath(os.path.join(folder, journal.NAME)), reveal, read)
         if made is None:
             return None
         found: dict[str, bytes | None] = {}
         for name in names:
-            shown = repo.run(clone, "cat-file", "blob", f"{made[0].commit}:"
-                             f"{os.path.normpath(os.path.join(folder, name))}")
-            found[name] = shown.stdout if shown.returncode == 0 else None
+            found[name] = read.named(
+                f"{made[0].commit}:{os.path.normpath(os.path.join(folder, name))}")
     except CwxError:
         return None
+    finally:
+        read.close()
     return made[0], found
