@@ -368,6 +368,61 @@ def test_a_branch_moved_back_past_a_proven_line_is_named(table: Table) -> None:
     assert cwx("check", cwd=camp).status == 0
 
 
+def test_refs_that_make_gits_answers_odd_change_nothing_of_a_proof(table: Table) -> None:
+    # HEAD's commit, the remotes' branches and HEAD's branch are asked in one `git
+    # rev-parse`: beside a tag named HEAD, git names no branch for HEAD, and that answer is
+    # asked again a question at a time; a remote's branch named like an option is a name.
+    from cwx.git import held, repo
+
+    camp, mallory = table.folder / "camp", table.folder / "mallory"
+    table.git(camp, "update-ref", "refs/remotes/origin/--all", "HEAD")
+    assert cwx("check", cwd=camp).status == 0
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    clone = repo.of(str(camp))
+    assert clone is not None
+    standing = grows._standing(clone)
+    assert standing is not None and standing[0] == proven and standing[2] == "refs/heads/main"
+    # A broken ref, which for-each-ref leaves out, is no remote's commit either.
+    (camp / ".git" / "refs" / "remotes" / "origin" / "broken").write_text("deadbeef\n")
+    assert grows._standing(clone) == standing
+    assert standing[1] == held._tips(clone) and proven in standing[1]
+    (camp / ".git" / "refs" / "remotes" / "origin" / "broken").unlink()
+    table.git(camp, "update-ref", "refs/tags/HEAD", "HEAD")
+    assert grows._standing(clone) == (proven, None, None)
+    table.git(mallory, "pull", "--quiet")
+    table.git(mallory, "push", "--quiet", "--force", "origin", "HEAD~1:main")
+    table.git(camp, "fetch", "--quiet")
+    table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    checked = cwx("check", cwd=camp)
+    assert checked.status == 1
+    assert f"as this clone had proven it (at {proven[:12]}) as it was" in checked.stdout
+
+
+def test_a_git_without_batch_commands_proves_a_history_alike(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Blob ids and blobs are read through one `git cat-file --batch-command` (git 2.36);
+    # a git that refuses it is asked by --batch-check and --batch, for the same findings.
+    from cwx.git import repo, versions
+
+    rewrite(table, "edit")
+    fresh = table.clone("fresh")
+    first = cwx("check", "--json", cwd=fresh)
+    assert first.status == 1
+    shutil.rmtree(fresh / ".git" / "cwx")  # nothing proven yet: the walk again
+    monkeypatch.setattr(versions.Blobs, "commands", False)
+    again = cwx("check", "--json", cwd=fresh)
+    assert again.json == first.json
+    clone = repo.of(str(fresh))
+    assert clone is not None
+    read = versions.Blobs(clone)
+    try:
+        assert read.named("HEAD:journal.jsonl") == (fresh / "journal.jsonl").read_bytes()
+        assert read.named("HEAD:nothing here") is None
+        assert read.ids(["HEAD", "no such commit"], "journal.jsonl")["no such commit"] == ""
+    finally:
+        read.close()
+
+
 def test_a_hand_edit_of_a_committed_line_is_named_and_never_committed(table: Table) -> None:
     camp = table.folder / "camp"
     path = camp / "journal.jsonl"
