@@ -61,12 +61,30 @@ def note(clone: Repository, more: Iterable[str] = (), tips: set[str] | None = No
     new = ((_tips(clone) if tips is None else tips) | set(more)) - kept
     if not new:
         return
-    present = _commits(clone, kept | new)
-    newest = repo.run(clone, "merge-base", "--independent", *present) if present else None
-    if newest is not None and newest.returncode == 0:
-        present = [name for name in newest.stdout.decode("ascii", "replace").split()
-                   if _COMMIT.fullmatch(name)]
+    present = _newest(clone, sorted(kept | new))
+    if present is None:  # one is no commit held (collected since, a tag): those that are
+        present = _commits(clone, kept | new)
+        newest = repo.run(clone, "merge-base", "--independent", *present) if present else None
+        if newest is not None and newest.returncode == 0:
+            present = _independent(newest.stdout)
     repo.write_whole(_file(clone), "".join(f"{name}\n" for name in sorted(present)).encode())
+
+
+def _newest(clone: Repository, names: list[str]) -> list[str] | None:
+    """The newest of `names` (none an ancestor of another) in one `git merge-base
+    --independent`, where each is a commit this clone holds; None where one may not be.
+    git takes a tag for its commit: an answer naming any commit not among `names` is
+    None too. One that names only `names` is the newest of those that are commits (a
+    tag's commit among them, or older than one of them, changes nothing)."""
+    if not all(_COMMIT.fullmatch(name) for name in names):
+        return None
+    newest = repo.run(clone, "merge-base", "--independent", *names)
+    found = _independent(newest.stdout)
+    return found if newest.returncode == 0 and set(found) <= set(names) else None
+
+
+def _independent(told: bytes) -> list[str]:
+    return [name for name in told.decode("ascii", "replace").split() if _COMMIT.fullmatch(name)]
 
 
 def recalled(clone: Repository, names: Iterable[str] = ()) -> list[str]:
