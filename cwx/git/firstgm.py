@@ -27,7 +27,7 @@ def held_before(root: str, ids: Iterable[str]) -> set[str]:
     ledger = os.path.relpath(os.path.join(os.path.realpath(root), "journal.jsonl"), clone.top)
     read = versions.Blobs(clone)
     try:
-        journals = read.ids(gmlist.first_named(root) or ["HEAD"], ledger)
+        journals = read.ids(gmlist.first_named(root, read) or ["HEAD"], ledger)
         held = None
         for blob in journals.values():
             found = _ids(read(blob), wanted)

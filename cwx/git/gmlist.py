@@ -106,18 +106,18 @@ def _history(clone: Repository, settings: str, head: str = "HEAD"
                      (line.split() for line in touched.decode("ascii", "replace").splitlines())]
 
 
-def first_named(root: str) -> list[str]:
+def first_named(root: str, read: versions.Blobs | None = None) -> list[str]:
     """The commits of the campaign at `root` whose campaign.toml first names GMs on some
     path to HEAD: a gm written where no parent's writes one (the first gm, taken as
     written); none where git knows of no campaign.toml naming them. Where git cannot
-    answer: CwxError or OSError."""
+    answer: CwxError or OSError. `read`: the caller's reader of blobs, if it has one."""
     clone = repo.of(root)
     if clone is None:
         return []
     settings = _settings(clone, root)
     listed = _history(clone, settings)[1]
     written = _written(clone, settings, sorted({c for commit, parents in listed
-                                                for c in (commit, *parents)}))
+                                                for c in (commit, *parents)}), read)
     return [commit for commit, parents in listed if written[commit] is not None and
             all(written[p] is None for p in parents)]
 
@@ -232,14 +232,17 @@ def _walk(clone: Repository, settings: str, listed: list[tuple[str, list[str]]])
     return Standing(held.get(last), tuple(changed))
 
 
-def _written(clone: Repository, settings: str, commits: list[str]) -> dict[str, GMs]:
-    """Each commit's gm as its campaign.toml writes it (None: none, or no campaign.toml)."""
-    read = versions.Blobs(clone)
+def _written(clone: Repository, settings: str, commits: list[str],
+             reader: versions.Blobs | None = None) -> dict[str, GMs]:
+    """Each commit's gm as its campaign.toml writes it (None: none, or no campaign.toml),
+    read by `reader` (else a reader of its own)."""
+    read = versions.Blobs(clone) if reader is None else reader
     try:
         blobs = read.ids(commits, settings)
         listing = {blob: _gms_of(read(blob)) for blob in set(blobs.values())}
     finally:
-        read.close()
+        if reader is None:
+            read.close()
     return {commit: listing.get(blobs.get(commit, "")) for commit in commits}
 
 
