@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from cwx.base.errors import CwxError
 from cwx.base.record import Record
-from cwx.git.repo import Repository, git, run, z_list
+from cwx.git.repo import Repository, forget, git, run, z_list
 
 JOURNAL = "journal.jsonl"
 # What git does with the campaign's files in a clone cwx set up, whatever a .gitattributes
@@ -120,6 +120,7 @@ def install(clone: Repository, folder: str) -> bool:
     with open(scratch, "w", encoding="utf-8", errors="surrogateescape") as file:
         file.write(text)
     os.replace(scratch, path)
+    forget()  # what git said of the attributes, asked again (repo.one_state)
     return True
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 from cwx.base.errors import BadFile
 from cwx.base.record import Record
@@ -53,20 +55,36 @@ def of(folder: str) -> Repository | None:
 def run(repo: Repository, *args: str, cwd: str | None = None,
         env: Mapping[str, str] | None = None, input: bytes | None = None,
         ) -> subprocess.CompletedProcess[bytes]:
-    """git with this repository named, its output as bytes, whatever its status."""
+    """git with this repository named, its output as bytes, whatever its status (within
+    one_state, a question asked before answered as git did then)."""
     environment = {k: v for k, v in os.environ.items() if k not in _CHOSEN_BY_CWX}
     environment.update(env or {})
+    answers = _memo.answers
+    key = None
+    if answers is not None:
+        how = _asking(args)
+        if how is _KEPT:
+            key = (repo, cwd or repo.top, args, input, frozenset(environment.items()))
+            if (known := answers.get(key)) is not None:
+                return known
+        elif how is _CHANGES:
+            forget()
     try:
-        return subprocess.run(["git", "--git-dir", repo.git_dir, "--work-tree", repo.top,
+        done = subprocess.run(["git", "--git-dir", repo.git_dir, "--work-tree", repo.top,
                                *_SAFE, *args], cwd=cwd or repo.top, capture_output=True,
                               env=environment, input=input)
     except FileNotFoundError:
         raise BadFile("git is not installed; cwx needs it for this", path=repo.top) from None
+    if key is not None and done.returncode >= 0:  # not one a signal ended
+        _keep_answer(key, done)
+    return done
 
 
 def reader(repo: Repository, *args: str) -> subprocess.Popen[bytes]:
     """git with this repository named, started to be talked to (`cat-file --batch`): its
     standard input and output are pipes; the caller closes its input and waits."""
+    if _memo.answers is not None and _asking(args) is _CHANGES:
+        forget()
     environment = {k: v for k, v in os.environ.items() if k not in _CHOSEN_BY_CWX}
     try:
         return subprocess.Popen(["git", "--git-dir", repo.git_dir, "--work-tree", repo.top,
@@ -75,6 +93,116 @@ def reader(repo: Repository, *args: str) -> subprocess.Popen[bytes]:
                                 env=environment)
     except FileNotFoundError:
         raise BadFile("git is not installed; cwx needs it for this", path=repo.top) from None
+
+
+# ---------------------------------------------------------------- one question, one git
+#
+# A command asks git the same question many times (the branch HEAD is on, the files the
+# index holds, where the remotes' branches stand: some modules each ask it for
+# themselves), and each asking is a git process, about 2 ms. Within one_state, the scope
+# of one command or one library operation, each answer that depends only on the
+# repository (its refs, objects, index and config) is kept, keyed by all git is given
+# (the arguments, the input, the environment, the folder), and the same question is
+# answered from it: every answer within the scope is of one repository state. What may
+# change that state forgets them all first: every other git call (a commit, an add, a
+# pull, a config set, and the hooks git runs for them), and cwx's own writes of what git
+# reads: the attributes (attributes.install), and any file a change writes (the work
+# tree's .gitattributes are read by check-attr and by a log's diffs; store/durable.py).
+# cwx's files in the git folder (cwx/: seen, held, the kept answers) are read by no git
+# command, so writing them forgets nothing. Outside a scope nothing is kept: a process
+# that lives on (a bot calling operations, the tests running command after command)
+# never reads an answer from before a change it did not make itself.
+
+class _Memo(threading.local):
+    answers: dict[tuple[object, ...], subprocess.CompletedProcess[bytes]] | None = None
+    size = 0  # the bytes kept
+
+
+_memo = _Memo()
+_KEPT, _READS, _CHANGES = "kept", "reads", "changes"
+# The bytes kept at most: a journal's blob at each of many commits is read once each, and
+# a command's memory is bounded whatever the history (bench/hostile.py).
+_MOST, _MOST_ONE = 16 << 20, 1 << 20
+
+
+@contextmanager
+def one_state() -> Iterator[None]:
+    """The scope within which git is asked each question once (above); one inside
+    another is the outer one's."""
+    if _memo.answers is not None:
+        yield
+        return
+    _memo.answers, _memo.size = {}, 0
+    try:
+        yield
+    finally:
+        _memo.answers, _memo.size = None, 0
+
+
+def forget() -> None:
+    """Every answer kept: asked again (the repository may have changed)."""
+    if _memo.answers:
+        _memo.answers.clear()
+        _memo.size = 0
+
+
+def _keep_answer(key: tuple[object, ...], done: subprocess.CompletedProcess[bytes]) -> None:
+    size = len(done.stdout) + len(done.stderr)
+    if _memo.answers is not None and size <= _MOST_ONE and _memo.size + size <= _MOST:
+        _memo.answers[key] = done
+        _memo.size += size
+
+
+# The commands whose answer depends on the repository alone (given all they are given),
+# those that read the work tree or talk to a remote and change nothing (never kept,
+# forgetting nothing), and for some, the options that make them one or the other.
+_ANSWERED = {"rev-parse", "symbolic-ref", "for-each-ref", "rev-list", "merge-base",
+             "cat-file", "log", "show", "ls-files", "config", "check-attr"}
+_READING = {"diff", "diff-tree", "status", "ls-remote"}
+# ls-files options that read the work tree (the files git does not track, or changed).
+_WORK_TREE = {"--deleted", "--modified", "--others", "--ignored", "--killed", "--directory",
+              "--eol", "--debug"}
+_CONFIG_READS = {"--get", "--get-all", "--get-regexp", "--list", "-l"}
+_CONFIG_HOW = {"--null", "-z", "--bool", "--int", "--path", "--local", "--includes",
+               "--show-origin", "--show-scope", "--name-only"}
+
+
+def _asking(args: tuple[str, ...]) -> str:
+    """Whether git's answer to `args` is kept, read and not kept, or may change the
+    repository (every call not known to read)."""
+    at = 0
+    while args[at:at + 1] == ("-c",):  # settings (signing's) that may name files outside git
+        at += 2
+    command, rest = (args[at], args[at + 1:]) if at < len(args) else ("", ())
+    options = [arg for arg in rest if arg.startswith("-")]
+    if command in _ANSWERED:
+        how = _answered(command, options, [arg for arg in rest if not arg.startswith("-")])
+    elif command in _READING or (command == "reflog" and rest[:1] == ("show",)) or \
+            (command == "remote" and (not rest or rest[0] in ("get-url", "-v"))):
+        how = _READS
+    else:
+        how = _CHANGES
+    return _READS if how is _KEPT and at else how
+
+
+def _answered(command: str, options: list[str], named: list[str]) -> str:
+    if command == "symbolic-ref":  # HEAD's branch asked, never one set or deleted
+        return _KEPT if len(named) == 1 and not {"-d", "--delete"} & set(options) \
+            else _CHANGES
+    if command == "config":  # a read kept; a setting set, added or unset changes it
+        how = [arg for arg in options if arg not in _CONFIG_HOW and
+               not arg.startswith(("--type=", "--default="))]
+        return _KEPT if all(arg in _CONFIG_READS for arg in how) and (how or len(named) == 1) \
+            else _CHANGES
+    if command == "cat-file" and any(
+            arg.startswith(("--batch", "--filters", "--textconv", "--path"))
+            and not arg.startswith("--batch-check") for arg in options):
+        return _READS
+    if command == "ls-files" and any(
+            arg in _WORK_TREE or arg.startswith(("--exclude", "-x", "-X")) or
+            (not arg.startswith("--") and set(arg[1:]) & set("dmoiktvf")) for arg in options):
+        return _READS
+    return _KEPT
 
 
 def git(repo: Repository, *args: str, cwd: str | None = None,

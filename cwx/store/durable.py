@@ -201,6 +201,7 @@ Rebase = Callable[[str, bytes, JournalLine], "bytes | None"]
 def _roll_forward(redo: Redo, rebase: Rebase | None) -> None:
     """Finish a decided change. A target edited since is not overwritten: the change is
     made again on the edited file (`rebase`), or, where the edit touched it, refused."""
+    _changing_files()
     waiting = [pending for pending in redo.replace if os.path.lexists(pending.temp)]
     rebased: dict[str, bytes] = {}
     for pending in waiting:
@@ -290,9 +291,18 @@ def commit(replacements: Sequence[Replacement], journal: JournalLine | None,
     """Replace every target and append the journal line: all of it, or after a crash none
     and then (rolled forward by the next command that changes files there) all of it."""
     global saved
+    _changing_files()
     with _shielded():
         _commit(replacements, journal, command)
         saved += 1
+
+
+def _changing_files() -> None:
+    """What git said of the work tree, kept for this command, asked again once cwx writes
+    files there (a .gitattributes changes what git reads: git/repo.py, one_state)."""
+    from cwx.git.repo import forget
+
+    forget()
 
 
 @contextlib.contextmanager
