@@ -162,3 +162,41 @@ def test_a_long_answer_is_asked_again(table: Path, asked: Asked) -> None:
         for _ in range(2):
             assert len(repo.run(clone, "cat-file", "blob", "HEAD:notes.txt").stdout) == 2 << 20
     assert asked("cat-file") == 2
+
+
+def _rewrite_the_journal(table: Path) -> None:
+    """Sue's making taken out of the journal, committed past the hooks: a rewrite."""
+    journal = table / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text("".join(line for line in lines if '"char new"' not in line))
+    _git(table, "commit", "--quiet", "--no-verify", "-am", "Sue was never made")
+
+
+def test_each_command_asks_once_and_sees_the_commit_made_before_it(table: Path,
+                                                                  asked: Asked) -> None:
+    # Two commands in one process (as the tests run them): what the first asked of git is
+    # not the second's answer.
+    assert cwx("check", cwd=table).status == 0
+    # The files git tracks, asked by the attributes' check and by the litter's, once.
+    assert asked("ls-files -z -- :(literal).") == 1
+    _rewrite_the_journal(table)
+    refused = cwx("reconcile", cwd=table)
+    assert refused.status == 2 and "rewritten journal" in refused.error
+
+
+def test_each_operation_asks_once_and_sees_the_commit_made_before_it(
+        tmp_path: Path, table: Path, asked: Asked) -> None:
+    from cwx.base.errors import Conflict
+    from cwx.campaign.operations import Campaign
+
+    # A bot's operations, one after another in one process.
+    camp = Campaign.around(str(table))
+    assert camp.reconcile() == []
+    _rewrite_the_journal(table)
+    with pytest.raises(Conflict, match="rewritten journal"):
+        camp.reconcile()
+    # Within one operation a question is asked once: where cwx's attributes go, by
+    # install and by the check that they are installed.
+    _git(tmp_path, "init", "--quiet", "-b", "main", "another")
+    Campaign.around(str(tmp_path / "another")).start(str(tmp_path / "another"))
+    assert asked("rev-parse --git-path info/attributes") == 1

@@ -10,8 +10,10 @@ imported when one of its operations is called: a resolve loads no ledger, no git
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from cwx.campaign.files import Acting, Say
 from cwx.campaign.folder import stem
@@ -226,3 +228,28 @@ class Campaign(Acting):
 
 def _silent(text: str) -> None:
     """What a campaign opened with no `note` says beside its result: nothing."""
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_state(operation: Callable[_P, _R]) -> Callable[_P, _R]:
+    """The operation asks git each question once, and nothing it asked is kept past it
+    (repo.one_state): a bot calls operations one after another in one process, and
+    between them git changes."""
+
+    @functools.wraps(operation)
+    def operating(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        from cwx.git.repo import one_state
+
+        with one_state():
+            return operation(*args, **kwargs)
+
+    return operating
+
+
+# Every operation: each method Campaign itself says (files.Acting's are how it is opened).
+for _name, _operation in list(vars(Campaign).items()):
+    if isinstance(_operation, types.FunctionType) and not _name.startswith("_"):
+        setattr(Campaign, _name, _one_state(_operation))

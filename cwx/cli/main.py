@@ -126,6 +126,7 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
     import signal
 
     from cwx.base.errors import CwxError
+    from cwx.git.repo import one_state
 
     args = sys.argv[1:] if argv is None else argv
     try:
@@ -133,7 +134,10 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
         if program:  # from here Ctrl-C is a KeyboardInterrupt the command can catch
             signal.signal(signal.SIGINT, signal.default_int_handler)
         _utf8_arguments(args)
-        status = command()
+        # git asked each question once a command (repo.py says why); the next command in
+        # this process (the tests run many) asks again.
+        with one_state():
+            status = command()
     except CwxError as error:
         return fail(str(error))
     except KeyboardInterrupt:
