@@ -184,6 +184,20 @@ def test_each_command_asks_once_and_sees_the_commit_made_before_it(table: Path,
     assert refused.status == 2 and "rewritten journal" in refused.error
 
 
+def test_a_command_within_another_asks_anew(table: Path) -> None:
+    # A scene (cwx play) runs each of its lines as a command within its own, and the
+    # player may commit between two lines: each line asks git anew, and so does the scene
+    # after it.
+    clone = _clone(table)
+    with repo.one_state():
+        head = repo.git(clone, "rev-parse", "HEAD")
+        assert cwx("reconcile", cwd=table).status == 0
+        _rewrite_the_journal(table)
+        refused = cwx("reconcile", cwd=table)
+        assert refused.status == 2 and "rewritten journal" in refused.error
+        assert repo.git(clone, "rev-parse", "HEAD") != head
+
+
 def test_each_operation_asks_once_and_sees_the_commit_made_before_it(
         tmp_path: Path, table: Path, asked: Asked) -> None:
     from cwx.base.errors import Conflict

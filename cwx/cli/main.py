@@ -135,8 +135,8 @@ def _run(argv: Sequence[str] | None, *, program: bool) -> int:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         _utf8_arguments(args)
         # git asked each question once a command (repo.py says why); the next command in
-        # this process (the tests run many) asks again.
-        with one_state():
+        # this process (the tests run many, a scene one a line) asks again.
+        with one_state(anew=True):
             status = command()
     except CwxError as error:
         return fail(str(error))

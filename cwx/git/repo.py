@@ -126,17 +126,19 @@ _MOST, _MOST_ONE = 16 << 20, 1 << 20
 
 
 @contextmanager
-def one_state() -> Iterator[None]:
-    """The scope within which git is asked each question once (above); one inside
-    another is the outer one's."""
-    if _memo.answers is not None:
+def one_state(*, anew: bool = False) -> Iterator[None]:
+    """The scope within which git is asked each question once (above). One inside another
+    is the outer one's, or with `anew` one of its own, and the outer one's answers are
+    forgotten as it ends (a scene's line is a command: the player may run git between two)."""
+    outer = _memo.answers
+    if outer is not None and not anew:
         yield
         return
     _memo.answers, _memo.size = {}, 0
     try:
         yield
     finally:
-        _memo.answers, _memo.size = None, 0
+        _memo.answers, _memo.size = ({} if outer is not None else None), 0
 
 
 def forget() -> None:
