@@ -41,6 +41,13 @@ def printable(text: str) -> str:
                         text)
 
 
+def noted(text: str) -> str:
+    """A note of cwx's beside a result, as one line (cli/plain.py's `note` prints it): a
+    line another cwx said already (a hook's, relayed by git) keeps its own prefix."""
+    text = printable(" ".join(text.split()))
+    return text if text.startswith("cwx: ") else f"cwx: note: {text}"
+
+
 def named(text: str) -> str:
     """A name (a player's, a character's) as `printable` shows it, with each letter that
     prints nothing escaped too: "Vic" and "Vic" with a braille blank or a Hangul filler

@@ -141,6 +141,19 @@ def _held(root: str, counting: guesses.Counting, board: guesses.Board) -> dict[s
         for guess in board.pending if guess.id in late and guess.commitment in counting.shown_by})
 
 
+def before_commit(clone: Repository, say: Callable[[str], None]) -> Report | None:
+    """The pre-commit hook's check (cli/hooks.py; cwx sync's own where the hooks step
+    aside): the first report that finds a problem of a campaign the clone's hooks look
+    after (the commit waits then), or None."""
+    from cwx.campaign import gitsetup
+
+    for folder in gitsetup.live_campaigns(clone, say):
+        report = check([os.path.join(clone.top, folder)])
+        if report.problems:
+            return report
+    return None
+
+
 def _in_clones(homes: dict[str, Campaign],
                ) -> Iterator[tuple[Campaign, str, Repository, str]]:
     """Each campaign that git holds, with its root, its clone and its folder from the

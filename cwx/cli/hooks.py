@@ -85,12 +85,10 @@ def _check_before_commit(clone: repo.Repository) -> int:
               "machine only (a sealed number would tell every clone the GM's secret); "
               f"`git rm --cached {litter[0]}` and commit again", file=sys.stderr)
         return FAILED
-    for folder in gitsetup.live_campaigns(clone, note):
-        report = checks.check([os.path.join(clone.top, folder)])
-        if report.problems:
-            print(text(report))
-            print("cwx: the commit waits until `cwx check` passes (see above)", file=sys.stderr)
-            return FAILED
+    if report := checks.before_commit(clone, note):
+        print(text(report))
+        print("cwx: the commit waits until `cwx check` passes (see above)", file=sys.stderr)
+        return FAILED
     return 0
 
 

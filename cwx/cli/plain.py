@@ -19,11 +19,9 @@ def waiting(folder: str) -> None:
 
 def note(text: str) -> None:
     """Tell the player something on stderr, beside the result (never inside --json)."""
-    from cwx.base.printable import printable  # a name from a file is shown, never obeyed
+    from cwx.base.printable import noted  # a name from a file is shown, never obeyed
 
-    text = printable(" ".join(text.split()))
-    # A line another cwx said already (a hook's, relayed by git) keeps its own prefix.
-    print(text if text.startswith("cwx: ") else f"cwx: note: {text}", file=sys.stderr)
+    print(noted(text), file=sys.stderr)
 
 
 def changing(command: str, paths: list[str], camp: "Campaign", *,
