@@ -33,6 +33,15 @@ HOOKS = {
     "post-checkout": "after a rebase that makes no commit anew (git pull --rebase onto a "
                      "history made anew), reconcile the campaign with its ledger",
 }
+# Set on the git commit and pull `cwx sync` runs itself (sync.py), which then does the
+# work of cwx's hooks in its own process, once, where git would start a cwx for each hook:
+# cwx's hooks (only cwx's: a player's own run as ever) step aside, their first line says,
+# before any Python starts. Safe to obey: only the player's own cwx sets it, in the
+# environment of the git it starts; nothing a clone pushes or a repository holds sets a
+# variable of the player's. One who sets it by hand skips cwx's hooks, as `git commit
+# --no-verify` skips a pre-commit hook: theirs to do on their own machine.
+ASIDE = "_CWX_HOOKS_ASIDE"
+_ASIDE_LINE = f'[ "${ASIDE}" = 1 ] && exit 0'
 # Python code the hooks run: cwx from the folder it is installed in (its own site, which
 # `-I` leaves out when it is the user's), after the interpreter's own, with nothing of
 # the work tree on the path.
@@ -77,7 +86,9 @@ def hook_text(name: str) -> str:
     return f"""#!/bin/sh
 {HOOK_MARK}: {HOOKS[name]}.
 # Written by `cwx git setup`; run it again to refresh this file. cwx never changes a
-# hook without the line above.
+# hook without the line above. Where cwx sync runs git itself, it does this hook's work
+# in its own process, and sets {ASIDE}.
+{_ASIDE_LINE}
 {lines}
 """
 
@@ -130,11 +141,20 @@ def hooks_folder(repo: Repository, *, shared: bool = True) -> str:
 
 
 def is_ours(path: str) -> bool:
+    return hook_kind(path) is not None
+
+
+def hook_kind(path: str) -> str | None:
+    """Whose hook `path` is: "aside" (cwx's, stepping aside where sync does its work:
+    ASIDE), "ours" (cwx's, written by a cwx before it did), None (not cwx's)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as file:
-            return HOOK_MARK in file.read(4096)
+            head = file.read(4096)
     except OSError:
-        return False
+        return None
+    if HOOK_MARK not in head:
+        return None
+    return "aside" if f"\n{_ASIDE_LINE}\n" in head else "ours"
 
 
 def configure(repo: Repository, campaign: str) -> None:
@@ -344,15 +364,19 @@ def _write(open_: Callable[..., Any], camp: Campaign, attributes: str,
 # ---------------------------------------------------------------- after git brought changes
 
 
-def settle_after(open_: Callable[..., Any], clone: Repository, hook: str, say: Say) -> None:
+def settle_after(open_: Callable[..., Any], clone: Repository, hook: str,
+                 say: Say) -> list[str]:
     """After a merge or rebase, each campaign of the clone reconciled with its ledger and
-    the correction committed on its own; what a person must settle is said, never done."""
+    the correction committed on its own; what a person must settle is said, never done.
+    The campaigns settled (from the clone's top)."""
     what = "rebase" if hook in ("post-rewrite", "post-checkout") else "merge"
     # Where HEAD was before: git sets ORIG_HEAD at the start of every merge and rebase.
     before = run(clone, "rev-parse", "--verify", "--quiet", "ORIG_HEAD^{commit}")
-    for folder in live_campaigns(clone, say):
+    live = live_campaigns(clone, say)
+    for folder in live:
         settle_campaign(open_, clone, folder, what, say,
                         before.stdout.decode().strip() if before.returncode == 0 else None)
+    return live
 
 
 def remember_commit(clone: Repository, say: Say) -> None:

@@ -2,7 +2,8 @@
 post). The campaign's own files are staged (never a sealed number, a redo record, or a
 file cwx does not know), committed with a message told from the journal since the last
 commit, `git pull --rebase` (a merge when the clone's own commits hold one), settled as
-the hooks settle (by cwx itself when the clone has none), pushed (a push someone beat is
+the hooks settle (by cwx itself, in its own process: in a clone without them, and where
+they step aside for the git commit and pull cwx runs), pushed (a push someone beat is
 pulled and tried once more), and checked.
 
 Each step says one line; a step that cannot go on stops with the one next step, and the
@@ -89,6 +90,9 @@ class Sharing(Record):
     where: Upstream | None
     hooks: bool
     signing: tuple[str, ...] = ()  # git's -c options that sign as the player (signing.py)
+    # Its hooks step aside where sync asks (gitsetup.ASIDE), and sync does their work in
+    # its own process (hooks written by a cwx before theirs did run as ever).
+    aside: bool = False
 
 
 def sharing(camp: Campaign, say: Say) -> Sharing:
@@ -109,7 +113,7 @@ def sharing(camp: Campaign, say: Say) -> Sharing:
     _not_busy(clone)
     where = _upstream(clone)  # on a branch, before anything is committed
     folder = os.path.relpath(root, clone.top)
-    hooks = _hooked(clone)
+    kinds = _hooked(clone)
     if not attributes.installed(clone, folder):  # set up by a cwx before they were
         attributes.install(clone, folder)
         say("put cwx's merges in this clone's .git/info/attributes, above every "
@@ -125,7 +129,8 @@ def sharing(camp: Campaign, say: Say) -> Sharing:
 
     # Signed turns: refused here, before anything is committed, when they cannot be signed.
     signs = tuple(signing.options(root, clone, players.current(root)))
-    return Sharing(clone, root, folder, where, hooks, signs)
+    return Sharing(clone, root, folder, where, kinds is not None, signs,
+                   kinds == {"aside"})
 
 
 def _signs_still(share: Sharing, say: Say) -> None:
@@ -155,7 +160,8 @@ def send(camp: Campaign, share: Sharing, message: str | None,
         staged = _stage(share.clone, camp, share.folder)
         say(f"staged {_files(staged)}" if staged else "nothing to stage")
         committed, subject = _commit(share.clone, camp, share.folder, staged, message,
-                                     share.hooks, share.signing)
+                                     share.hooks, share.signing, aside=share.aside and
+                                     bool(staged) and _alone(share.clone, index))
     except CwxError:
         if index is not None:  # nothing a refused commit held stays staged
             run(share.clone, "read-tree", index)
@@ -170,7 +176,8 @@ def pull(open_: Callable[..., Any], share: Sharing, say: Say,
          routine: Say | None = None) -> int:
     """The table's commits brought in and settled: how many."""
     assert share.where is not None
-    return _pull(open_, share.clone, share.folder, share.where, say, routine, share.signing)
+    return _pull(open_, share.clone, share.folder, share.where, say, routine, share.signing,
+                 aside=share.aside)
 
 
 def push(open_: Callable[..., Any], share: Sharing,
@@ -187,7 +194,8 @@ def push(open_: Callable[..., Any], share: Sharing,
     report = _unsettled(share.root)
     if not _push(clone, where):
         say("the push was refused (someone pushed meanwhile): pulling again")
-        pulled += _pull(open_, clone, share.folder, where, say, sign=share.signing)
+        pulled += _pull(open_, clone, share.folder, where, say, sign=share.signing,
+                        aside=share.aside)
         report = _unsettled(share.root)
         if not _push(clone, where, last=True):
             raise Conflict(f"git push to {where.name} was refused twice; run cwx sync again",
@@ -250,13 +258,21 @@ def _not_busy(clone: Repository) -> None:
                            "again", path=clone.top)
 
 
-def _hooked(clone: Repository) -> bool:
-    """Whether this clone's cwx hooks will settle and check (else sync does it itself)."""
+def _hooked(clone: Repository) -> set[str] | None:
+    """Whether this clone's cwx hooks will settle and check (else sync does it itself,
+    None): the kinds of them (gitsetup.hook_kind), {"aside"} where every one steps aside
+    where sync does its work."""
     if gitsetup.shared_hooks(clone):
-        return False
+        return None
     folder = gitsetup.hooks_folder(clone, shared=False)
-    return all(os.path.isfile(os.path.join(folder, name)) and
-               gitsetup.is_ours(os.path.join(folder, name)) for name in gitsetup.HOOKS)
+    kinds = set()
+    for name in gitsetup.HOOKS:
+        path = os.path.join(folder, name)
+        kind = gitsetup.hook_kind(path) if os.path.isfile(path) else None
+        if kind is None:
+            return None
+        kinds.add(kind)
+    return kinds
 
 
 def _sendable(camp: Campaign) -> None:
@@ -358,16 +374,18 @@ def _files(paths: list[str]) -> str:
 
 
 def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
-            message: str | None, hooks: bool,
-            sign: tuple[str, ...] = ()) -> tuple[str | None, str | None]:
+            message: str | None, hooks: bool, sign: tuple[str, ...] = (), *,
+            aside: bool = False) -> tuple[str | None, str | None]:
     """The staged campaign files committed on their own (what else is staged stays
-    staged), the message told from the journal's events the last commit did not have."""
+    staged), the message told from the journal's events the last commit did not have.
+    `aside`: the hooks' work done here (_passes_pre_commit), theirs stepping aside."""
     from cwx.journal import history, story
 
     if not staged:
         return None, None
     if not hooks:  # what the pre-commit hook would say
         _checked_before(os.path.realpath(camp.needed()))
+    aside = aside and _passes_pre_commit(clone, staged)
     with history.opened(camp.journal_file) as read:
         new, count = read.first_since(_committed(clone, folder), TOLD)
         subject = message.strip() if message and message.strip() else \
@@ -379,12 +397,50 @@ def _commit(clone: Repository, camp: Campaign, folder: str, staged: list[str],
     # too long"). Two paragraphs, as two -m make them.
     done = run(clone, *sign, "commit", "--quiet", "--file=-", "--",
                *(f":(literal){path}" for path in staged),
-               input=(subject + (f"\n\n{body}" if body else "") + "\n").encode())
+               input=(subject + (f"\n\n{body}" if body else "") + "\n").encode(),
+               env=_ASIDE if aside else None)
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise Conflict("the commit was refused" + (f" ({said[-1]})" if said else "") +
                        ": settle what `cwx check` says, then cwx sync again", path=clone.top)
+    if aside:  # the post-commit hook's work; what it says of a commit git relays to no one
+        gitsetup.remember_commit(clone, _unsaid)
     return git(clone, "rev-parse", "--short=12", "HEAD"), subject
+
+
+# The environment of the git commit and pull whose hooks' work sync does itself.
+_ASIDE = {gitsetup.ASIDE: "1"}
+
+
+def _unsaid(_: str) -> None:
+    """What a hook says where git would not relay it to the player (a commit that
+    passes): nothing."""
+
+
+def _alone(clone: Repository, index: str | None) -> bool:
+    """Whether the index held nothing staged before sync staged its files (`index`, its
+    tree then, is HEAD's): then it holds what the pre-commit hook of sync's `git commit
+    --only` sees, HEAD and the commit's paths, and what the hook's check asks of it is
+    answered alike. Else (the player's own staged files) the commit is left to the hooks."""
+    if index is None:
+        return False
+    done = run(clone, "rev-parse", "--verify", "--quiet", "HEAD^{tree}")
+    return done.returncode == 0 and done.stdout.decode().strip() == index
+
+
+def _passes_pre_commit(clone: Repository, staged: list[str]) -> bool:
+    """Whether the pre-commit hook would pass sync's commit (cli/hooks.py): no file cwx
+    never commits staged (_stage stages none), and the check of every campaign the hooks
+    look after passing (_alone: on the index the hook sees). Where it would not, the
+    commit is left to the hook, which refuses it in its own words."""
+    from cwx.campaign import checks
+
+    if any(gitsetup.never_committed(path) for path in staged):
+        return False
+    try:
+        return checks.before_commit(clone, _unsaid) is None
+    except CwxError:
+        return False
 
 
 TOLD = 200  # the new events a commit message tells, one a line (the rest counted)
@@ -426,11 +482,12 @@ def _upstream(clone: Repository) -> Upstream | None:
 
 
 def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upstream,
-          say: Say, routine: Say | None = None, sign: tuple[str, ...] = ()) -> int:
+          say: Say, routine: Say | None = None, sign: tuple[str, ...] = (), *,
+          aside: bool = False) -> int:
     """`git pull --rebase`, or a merge (_how_to_pull; the commits it makes signed, with
     `sign`), then the settlement (the hooks', or cwx's own): the number of commits
     brought in; a conflict stops it with the next step. `routine` hears the steps that
-    change nothing (else `say` does)."""
+    change nothing (else `say` does). `aside`: the hooks' work done here (_settled)."""
     routine = routine or say
     if run(clone, "ls-remote", "--exit-code", "--heads", where.remote,
            where.branch).returncode == 2:
@@ -438,18 +495,30 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
         return 0
     before, mine = _heads_of(clone, f"{where.remote}/{where.branch}", "HEAD")
     how = _how_to_pull(clone, before)
+    # Edits git sets aside (below) come back after its hooks ran, and a pull into a
+    # branch with no commit yet is a checkout no hook settles: both left to the hooks
+    # and the settlement after, as ever.
+    aside = aside and mine is not None and _clean(clone)
     # --autostash: the player's other edits (a file not the campaign's) wait aside.
     # A merge: its message git's own (no editor opened mid-sync), and made whatever the
     # player's pull.ff says (`only` would refuse it).
     done = run(clone, *sign, "pull", f"--{how}",
                *(["--no-edit", "--ff"] if how == "no-rebase" else []), "--autostash",
-               "--quiet", where.remote, where.branch)
+               "--quiet", where.remote, where.branch, env=_ASIDE if aside else None)
+    said = _said(done.stderr)
+    after, head, fetched = _heads_of(clone, f"{where.remote}/{where.branch}", "HEAD",
+                                     "FETCH_HEAD") if done.returncode == 0 else [None] * 3
+    # The hooks' work, where they stepped aside: what they say, as git would have relayed
+    # it after everything else it said (they run as the pull ends), before the refusal
+    # is asked, as it was after them.
+    settled = _settled(open_, clone, how, mine, head, fetched, said) \
+        if aside and done.returncode == 0 else None
     refused = gitsetup.refusal(clone, folder, mine, "pull") if done.returncode == 0 else None
     from cwx.base.hints import typed
 
     stages = _unmerged(clone) if done.returncode != 0 else {}
     twice = _made_twice(clone, stages)
-    for line in _said(done.stderr):
+    for line in said:
         if refused and grows.REFUSED in line:  # the hook's note: said below
             continue
         if any(line.startswith(f"cwx: next: edit {typed(path)} ") for path in twice):
@@ -460,7 +529,6 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
                        path=clone.top)
     if refused:  # nothing settled, nothing pushed
         raise Conflict(refused, path=clone.top)
-    after = _head_of(clone, f"{where.remote}/{where.branch}")
     # Brought in: the table's commits HEAD had not (a fetch run by hand may have moved
     # the remote's branch already, so not counted from where it stood).
     count = int(git(clone, "rev-list", "--count", after, *([f"^{mine}"] if mine else []))) \
@@ -469,11 +537,39 @@ def _pull(open_: Callable[..., Any], clone: Repository, folder: str, where: Upst
 
     (say if count else routine)(f"pulled {plural(count, 'commit')} from {where.name}" if count
                                 else f"up to date with {where.name}")
-    if count:  # the hooks may have settled already (then nothing is left to), or found
-        # the other edits set aside and waited: settled now they are back
+    if count and (settled is None or folder not in settled):
+        # The hooks may have settled already (then nothing is left to), or found the
+        # other edits set aside and waited: settled now they are back. Where sync did the
+        # hooks' work itself, once is enough.
         gitsetup.settle_campaign(open_, clone, folder,
                                  "rebase" if how == "rebase" else "merge", say)
     return count
+
+
+def _clean(clone: Repository) -> bool:
+    """Whether the work tree and index hold nothing git's --autostash would set aside
+    (a change to a file git tracks)."""
+    return run(clone, "diff", "--quiet", "HEAD", "--").returncode == 0
+
+
+def _settled(open_: Callable[..., Any], clone: Repository, how: str, mine: str | None,
+             head: str | None, fetched: str | None, said: list[str]) -> list[str]:
+    """After a pull (`how`) that moved HEAD from `mine` to `head`, `fetched` brought, with
+    its hooks stepping aside: what the hook git ran would have done. post-merge after a
+    merge (a fast-forward too: `git pull --rebase` merges one), else post-rewrite after a
+    rebase, or post-checkout after one that made no commit anew (cli/hooks.py); nothing
+    where HEAD did not move (git ran none). What it says joins `said` as git would have
+    relayed it (a note a line); the campaigns it settled."""
+    from cwx.base.printable import noted
+
+    if head is None or head == mine:
+        return []
+    if how == "no-rebase" or (head == fetched and mine is not None and run(
+            clone, "merge-base", "--is-ancestor", mine, head).returncode == 0):
+        hook = "post-merge"
+    else:
+        hook = "post-rewrite" if head != fetched else "post-checkout"
+    return gitsetup.settle_after(open_, clone, hook, lambda text: said.append(noted(text)))
 
 
 def _how_to_pull(clone: Repository, theirs: str | None) -> str:
