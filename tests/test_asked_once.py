@@ -209,8 +209,5 @@ def test_each_operation_asks_once_and_sees_the_commit_made_before_it(
     _rewrite_the_journal(table)
     with pytest.raises(Conflict, match="rewritten journal"):
         camp.reconcile()
-    # Within one operation a question is asked once: where cwx's attributes go, by
-    # install and by the check that they are installed.
-    _git(tmp_path, "init", "--quiet", "-b", "main", "another")
-    Campaign.around(str(tmp_path / "another")).start(str(tmp_path / "another"))
-    assert asked("rev-parse --git-path info/attributes") == 1
+    # Each asked git anew, and once: the proof's one question of HEAD and the remotes.
+    assert asked("rev-parse HEAD^{commit} --remotes --symbolic-full-name HEAD") == 2
