@@ -4,16 +4,16 @@ A bare origin, the GM's clone and Alice's, each set up as the README says (hooks
 merge driver installed), then ROUNDS rounds (default 4) of a sealed guess by post: the
 GM seals and syncs; Alice syncs, guesses and syncs; the GM syncs, reveals and syncs;
 Alice syncs and checks. Every step is a real `cwx` process. Each kind of step is
-reported with the git processes it started (counted by a `git` on PATH that logs and
-runs the real one, so what the hooks start is counted too) and its CPU seconds (its
-own and its children's, in a second run without the counting `git`).
+reported with the git processes it started (counted from GIT_TRACE, where each git
+that runs one of its commands says so once, the hooks' git too: a `git` put first on
+PATH would miss theirs, as git puts its own folder first for a hook) and its CPU
+seconds (its own and its children's, in a second run without the trace).
 """
 
 from __future__ import annotations
 
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,12 +42,7 @@ def play(folder: Path, rounds: int, counting: bool) -> tuple[Counter[str], dict[
            "GIT_COMMITTER_NAME": "P", "GIT_COMMITTER_EMAIL": "p@table"}
     log = folder / "git.log"
     if counting:
-        wrap = folder / "wrap"
-        wrap.mkdir()
-        real = shutil.which("git")
-        (wrap / "git").write_text(f'#!/bin/sh\necho >> "{log}"\nexec "{real}" "$@"\n')
-        (wrap / "git").chmod(0o755)
-        env["PATH"] = f"{wrap}{os.pathsep}{env['PATH']}"
+        env["GIT_TRACE"] = str(log)
 
     def run(who: str, where: str, *args: str) -> None:
         subprocess.run([CWX, *args], cwd=folder / where, env={**env, "CWX_PLAYER": who},
@@ -74,7 +69,9 @@ def play(folder: Path, rounds: int, counting: bool) -> tuple[Counter[str], dict[
             before = _children_cpu()
             run(who, where, *args)
             seconds[kind] += _children_cpu() - before
-            processes[kind] += len(log.read_text().splitlines()) if counting else 0
+            processes[kind] += sum("trace: built-in: git" in line for line in
+                                   log.read_text(errors="replace").splitlines()) \
+                if counting else 0
     return processes, seconds
 
 
