@@ -351,14 +351,19 @@ def test_a_rebase_onto_a_rewritten_history_keeps_the_turn_committed_since(
     assert cwx("check", cwd=camp).status == 0
 
 
-def test_a_branch_moved_back_past_a_proven_line_is_named(table: Table) -> None:
-    camp, mallory = table.folder / "camp", table.folder / "mallory"
-    assert cwx("check", cwd=camp).status == 0
-    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+def _moved_back(table: Table, camp: Path, mallory: Path) -> None:
+    """Mallory moves the table's branch back one commit; the clone takes it as it is."""
     table.git(mallory, "pull", "--quiet")
     table.git(mallory, "push", "--quiet", "--force", "origin", "HEAD~1:main")
     table.git(camp, "fetch", "--quiet")
     table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+
+
+def test_a_branch_moved_back_past_a_proven_line_is_named(table: Table) -> None:
+    camp, mallory = table.folder / "camp", table.folder / "mallory"
+    assert cwx("check", cwd=camp).status == 0
+    proven = table.git(camp, "rev-parse", "HEAD").stdout.strip()
+    _moved_back(table, camp, mallory)
     checked = cwx("check", cwd=camp)
     assert checked.status == 1
     assert ("committed by Player <p@table>) does not hold line 3 of the journal as this "
@@ -389,10 +394,7 @@ def test_refs_that_make_gits_answers_odd_change_nothing_of_a_proof(table: Table)
     (camp / ".git" / "refs" / "remotes" / "origin" / "broken").unlink()
     table.git(camp, "update-ref", "refs/tags/HEAD", "HEAD")
     assert grows._standing(clone) == (proven, None, None)
-    table.git(mallory, "pull", "--quiet")
-    table.git(mallory, "push", "--quiet", "--force", "origin", "HEAD~1:main")
-    table.git(camp, "fetch", "--quiet")
-    table.git(camp, "reset", "--quiet", "--hard", "origin/main")
+    _moved_back(table, camp, mallory)
     checked = cwx("check", cwd=camp)
     assert checked.status == 1
     assert f"as this clone had proven it (at {proven[:12]}) as it was" in checked.stdout
