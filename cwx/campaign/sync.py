@@ -13,7 +13,6 @@ clone is left as git left it.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -607,11 +606,9 @@ def _heads_of(clone: Repository, *refs: str) -> list[str | None]:
     lines = said.decode("ascii", "replace").splitlines()
     # A name that names no commit is answered "NAME missing" (or "ambiguous"): never an
     # id alone.
-    return [lines[n] if n < len(lines) and _ID.fullmatch(lines[n]) else None
+    return [lines[n] if n < len(lines) and repo.FULL_ID.fullmatch(lines[n]) else None
             for n in range(len(refs))]
 
-
-_ID = re.compile("[0-9a-f]{40,64}")
 
 
 def _said(stderr: bytes) -> list[str]:

@@ -14,7 +14,6 @@ every commit extends its parent, is named against what this clone had on that br
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from functools import partial
 
@@ -35,7 +34,6 @@ if TYPE_CHECKING:
 # A line's id is the one JSON reads, however it is spelled (keys in another order, escapes,
 # spaces, a key twice): journal.id_of.
 _id_of = journal.id_of
-_COMMIT = re.compile("[0-9a-f]{40,64}")  # a commit's full id, as git writes it
 
 
 class Break(Record):
@@ -214,7 +212,7 @@ class _Proven:
             with open(self.file, encoding="ascii", errors="replace") as listed:
                 for line in listed:
                     kind, _, commit = line.strip().partition(" ")
-                    if re.fullmatch("[0-9a-f]{40,64}", commit):
+                    if repo.FULL_ID.fullmatch(commit):
                         if kind == "ok":
                             self.commits.add(commit)
                         elif kind == "clean":
@@ -303,7 +301,7 @@ def _standing(clone: Repository) -> tuple[str, set[str] | None, str | None] | No
                     "HEAD")
     said = told.stdout.decode("utf-8", "surrogateescape").split("\n")
     if told.returncode == 0 and len(said) >= 3 and said[-1] == "" and \
-            all(_COMMIT.fullmatch(line) for line in said[:-2]) and \
+            all(repo.FULL_ID.fullmatch(line) for line in said[:-2]) and \
             (said[-2] == "HEAD" or said[-2].startswith("refs/")):
         # A broken ref (unreadable, or a name git refuses) for-each-ref leaves out, and
         # --remotes gives as the null id: no commit either way.
@@ -543,7 +541,7 @@ def _table_had(clone: Repository) -> set[str]:
         named += [ref, *([f"{ref}@{{{len(entries)}}}"] if entries else [])]
         had.update(entries)
     had.update(held.recalled(clone, named))  # one git call for what they name, and held's
-    return {name for name in had if re.fullmatch("[0-9a-f]{40,64}", name)}
+    return {name for name in had if repo.FULL_ID.fullmatch(name)}
 
 
 def _stands_before(made: bytes, shared: set[bytes], proven: bytes) -> Break | None:

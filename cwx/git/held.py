@@ -11,13 +11,10 @@ newest of a line of history is kept (a commit the table had holds its history).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 
 from cwx.git import repo
-from cwx.git.repo import Repository
-
-_COMMIT = re.compile(r"[0-9a-f]{40,64}")
+from cwx.git.repo import FULL_ID, Repository
 
 
 def _file(clone: Repository) -> str:
@@ -27,7 +24,7 @@ def _file(clone: Repository) -> str:
 def _kept(clone: Repository) -> set[str]:
     try:
         with open(_file(clone), encoding="ascii", errors="replace") as file:
-            return {line.strip() for line in file if _COMMIT.fullmatch(line.strip())}
+            return {line.strip() for line in file if FULL_ID.fullmatch(line.strip())}
     except OSError:
         return set()
 
@@ -36,7 +33,7 @@ def _tips(clone: Repository) -> set[str]:
     """Where each remote's branch stands now, as this clone last fetched or pushed it."""
     listed = repo.run(clone, "for-each-ref", "--format=%(objectname)", "refs/remotes/")
     return {name for name in listed.stdout.decode("ascii", "replace").split()
-            if _COMMIT.fullmatch(name)}
+            if FULL_ID.fullmatch(name)}
 
 
 def _commits(clone: Repository, names: Iterable[str]) -> list[str]:
@@ -49,7 +46,7 @@ def _commits(clone: Repository, names: Iterable[str]) -> list[str]:
                         "utf-8", "surrogateescape"))
     return [name for name, _, kind in (line.partition(" ") for line in
                                        told.stdout.decode("ascii", "replace").splitlines())
-            if kind == "commit" and _COMMIT.fullmatch(name)]
+            if kind == "commit" and FULL_ID.fullmatch(name)]
 
 
 def note(clone: Repository, more: Iterable[str] = (), tips: set[str] | None = None) -> None:
@@ -76,7 +73,7 @@ def _newest(clone: Repository, names: list[str]) -> list[str] | None:
     git takes a tag for its commit: an answer naming any commit not among `names` is
     None too. One that names only `names` is the newest of those that are commits (a
     tag's commit among them, or older than one of them, changes nothing)."""
-    if not all(_COMMIT.fullmatch(name) for name in names):
+    if not all(FULL_ID.fullmatch(name) for name in names):
         return None
     newest = repo.run(clone, "merge-base", "--independent", *names)
     found = _independent(newest.stdout)
@@ -84,7 +81,7 @@ def _newest(clone: Repository, names: list[str]) -> list[str] | None:
 
 
 def _independent(told: bytes) -> list[str]:
-    return [name for name in told.decode("ascii", "replace").split() if _COMMIT.fullmatch(name)]
+    return [name for name in told.decode("ascii", "replace").split() if FULL_ID.fullmatch(name)]
 
 
 def recalled(clone: Repository, names: Iterable[str] = ()) -> list[str]:

@@ -11,6 +11,7 @@ run a program switched off. Nothing here reads `.git` by hand.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -28,6 +29,11 @@ _SAFE = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false",
 # is run with some of them set; GIT_INDEX_FILE stays, for the hook's own index).
 _CHOSEN_BY_CWX = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_NAMESPACE",
                   "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
+
+
+# An object's full id, as git writes it (SHA-1 or SHA-256): an answer of git's that is not
+# one is no commit, whatever else it says.
+FULL_ID = re.compile("[0-9a-f]{40,64}")
 
 
 class Repository(Record):
