@@ -60,10 +60,8 @@ def note(clone: Repository, more: Iterable[str] = (), tips: set[str] | None = No
         return
     present = _newest(clone, sorted(kept | new))
     if present is None:  # one is no commit held (collected since, a tag): those that are
-        present = _commits(clone, kept | new)
-        newest = repo.run(clone, "merge-base", "--independent", *present) if present else None
-        if newest is not None and newest.returncode == 0:
-            present = _independent(newest.stdout)
+        commits = _commits(clone, kept | new)
+        present = (_newest(clone, commits) if commits else None) or commits
     repo.write_whole(_file(clone), "".join(f"{name}\n" for name in sorted(present)).encode())
 
 
@@ -76,12 +74,9 @@ def _newest(clone: Repository, names: list[str]) -> list[str] | None:
     if not all(FULL_ID.fullmatch(name) for name in names):
         return None
     newest = repo.run(clone, "merge-base", "--independent", *names)
-    found = _independent(newest.stdout)
+    found = [name for name in newest.stdout.decode("ascii", "replace").split()
+             if FULL_ID.fullmatch(name)]
     return found if newest.returncode == 0 and set(found) <= set(names) else None
-
-
-def _independent(told: bytes) -> list[str]:
-    return [name for name in told.decode("ascii", "replace").split() if FULL_ID.fullmatch(name)]
 
 
 def recalled(clone: Repository, names: Iterable[str] = ()) -> list[str]:
