@@ -107,11 +107,13 @@ def ledger_campaign(folder: Path, events: int) -> Path:
                                 result=result)
             xp += 2
         else:
+            # Sue keeps a white and draws red, or fails on yellow and spends a white (W4, W5):
+            # what the rules give, since check re-plays every draw.
             step = 1 if held < 5 else -1
             changes = [journal.Edit("sue.toml", "luck.white", held, held + step),
                        journal.Edit("bag.toml", "reserve.white", 10 - held, 10 - held - step)]
-            result = {"color": "red", "draws": ["white", "red"], "success": True,
-                      "cancelled": False, "white_spent": step < 0,
+            result = {"color": "red", "draws": ["white", "red"] if step > 0 else ["yellow"],
+                      "success": True, "cancelled": False, "white_spent": step < 0,
                       "luck": {"white": held + step, "black": 0},
                       "bag": {"red": 1, "yellow": 1, "blue": 1, "white": 1, "black": 1}}
             event = journal.new("bag draw", changes, who="Sue", file="sue.toml",
