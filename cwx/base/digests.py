@@ -1,5 +1,5 @@
 """SHA-256 and BLAKE2b without importing hashlib, which loads OpenSSL first: 11M
-instructions, a tenth of a git hook (which digests the journal's path to name what it
+instructions, 8% of a post-commit hook (which digests the journal's path to name what it
 keeps) and 4% of a stateful resolve (a redo record's mark), for digests CPython builds
 in itself. These are the builtin modules hashlib falls back to, each loaded when first
 asked for; hashlib's own where a Python lacks them. The digests are the same either way

@@ -163,27 +163,11 @@ def dumps(value: Any, *, ascii: bool = False) -> str:
 
 _encoders: dict[bool, Callable[[Any], str]] = {}
 
-# What json.dumps makes of a value with every kind a line holds: the check that Python's
-# own C encoder still takes the arguments it is given below, and means by them the same.
-_SAMPLE = {"s": "é\"\n", "i": -1, "f": 0.5, "n": None, "b": [True, False], "d": {}}
-_SAMPLE_JSON = {False: '{"s":"é\\"\\n","i":-1,"f":0.5,"n":null,"b":[true,false],"d":{}}',
-                True: '{"s":"\\u00e9\\"\\n","i":-1,"f":0.5,"n":null,"b":[true,false],"d":{}}'}
-
 
 def _encoder(ascii: bool) -> Callable[[Any], str]:
-    """The encoder json.dumps itself uses, made without importing json (whose decoder's
-    patterns a command that only writes a line would pay for: 5.8M instructions, 2% of a
-    stateful resolve, `make bench`); json's own where this Python's differs."""
-    try:
-        import _json  # CPython's, undocumented: checked on the sample before it is used
-
-        quote = _json.encode_basestring_ascii if ascii else _json.encode_basestring
-        make = _json.make_encoder(None, _unserializable, quote, None, ":", ",", False, False,
-                                  False)
-        if "".join(make(_SAMPLE, 0)) == _SAMPLE_JSON[ascii]:
-            return lambda value: "".join(make(value, 0))
-    except (ImportError, AttributeError, TypeError):
-        pass
+    """json's own encoder, made once. (CPython's undocumented `_json.make_encoder` would
+    spare the import of json: 1.6% of a stateful resolve's instructions and 2.1% of a
+    check of 2,000 events, callgrind; under the 5% a shortcut must buy, docs/design.md.)"""
     import json
 
     return json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=ascii,
