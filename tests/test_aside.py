@@ -227,3 +227,22 @@ def test_a_sync_onto_a_history_made_anew_says_what_its_hook_said(
         said[old] = re.sub(r"\b[0-9a-f]{12}\b", "ID", synced.stdout + synced.stderr
                            ).replace(str(table.folder), "TABLE")
     assert said[True] == said[False]
+
+
+def test_a_check_that_fails_in_any_way_leaves_the_commit_to_the_hook(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cwx.campaign import checks
+    from cwx.campaign import sync as syncing
+
+    table = Table(tmp_path)
+    _, bob = table.start()
+    clone = repo.of(str(bob))
+    assert clone is not None and syncing._passes_pre_commit(clone, ["kris.toml"])
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("a bug in the check")
+
+    # Before sync did the hooks' work, a check that broke stopped the hook, and git refused
+    # the commit in the hook's words (exit 2): sync leaves it to the hook still.
+    monkeypatch.setattr(checks, "before_commit", broken)
+    assert not syncing._passes_pre_commit(clone, ["kris.toml"])
