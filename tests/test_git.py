@@ -35,6 +35,10 @@ class Table:
                     "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
                     "HOME": str(folder), "GIT_TERMINAL_PROMPT": "0"}
         self.git(folder, "init", "--quiet", "--bare", "--initial-branch=main", "origin.git")
+        # The receiving end of a push to a folder reads no GIT_CONFIG_* (tests/conftest.py)
+        # and starts `git gc --auto` after each push; the origin's own config turns it off.
+        with open(folder / "origin.git" / "config", "a") as config:
+            config.write("[receive]\n\tautogc = false\n")
 
     def git(self, where: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(["git", *args], cwd=where, env=self.env, capture_output=True,
