@@ -7,6 +7,7 @@ guess this way is named by the guessing clone's check, sync and `clock verify`."
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -142,8 +143,9 @@ def test_every_reader_counts_the_first_line_of_an_id_and_shows_a_twin_counting_f
     events = cwx("log", "--json", cwd=camp).json["events"]
     assert [e for e in events if e["id"] in (resolve["id"], draw["id"])] == [resolve, draw]
     history = cwx("xp", "history", "kris.toml", cwd=camp).stdout
-    assert "1000" not in history and "+2 xp" in history, history
+    # As a number of its own: an event's random hex id may hold the digits 1000.
+    assert not re.search(r"\b1000\b", history) and "+2 xp" in history, history
     recap = cwx("recap", "--all", "--json", cwd=camp).stdout
-    assert "1000" not in recap and "1002" not in recap
+    assert not re.search(r"\b100[02]\b", recap), recap
     audit = cwx("audit", "--all-draws", "--json", cwd=camp).json
     assert audit["draws"] == 1 and [c["observed"] for c in audit["cells"]][:3] == [0, 0, 1]
