@@ -425,6 +425,28 @@ def test_a_git_without_batch_commands_proves_a_history_alike(
         read.close()
 
 
+def test_only_a_git_that_knows_no_batch_commands_turns_every_reader_to_the_old_way(
+        table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A reader whose git stops before answering (a repository it cannot read) asks the
+    # old way itself; the next reader, in a play scene or a bot, still tries commands.
+    from cwx.git import repo, versions
+
+    clone = repo.of(str(table.folder / "camp"))
+    assert clone is not None
+    monkeypatch.setattr(versions.Blobs, "commands", True)
+    gone = versions.Blobs(clone._replace(git_dir=str(tmp_path / "no such git")))
+    assert gone._ask(b"info HEAD:journal.jsonl\n", 1) is None and gone.legacy
+    assert versions.Blobs.commands and not versions.Blobs(clone).legacy
+    # A git older than 2.36 refuses the option (exit 129): every later reader asks as before.
+    old = tmp_path / "old git"
+    old.mkdir()
+    (old / "git").write_text('#!/bin/sh\necho "usage: git cat-file ..." >&2\nexit 129\n')
+    (old / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{old}{os.pathsep}{os.environ['PATH']}")
+    assert versions.Blobs(clone)._ask(b"info HEAD:journal.jsonl\n", 1) is None
+    assert not versions.Blobs.commands and versions.Blobs(clone).legacy
+
+
 def test_a_hand_edit_of_a_committed_line_is_named_and_never_committed(table: Table) -> None:
     camp = table.folder / "camp"
     path = camp / "journal.jsonl"

@@ -17,6 +17,7 @@ from cwx.git.repo import Repository
 # or its name ambiguous: "NAME missing", "NAME ambiguous").
 _FOUND = re.compile(rb"([0-9a-f]{40}|[0-9a-f]{64}) ([a-z]+) ([0-9]+)\n")
 _CHUNK = 2048  # bytes of questions sent before their answers are read: never a full pipe
+_USAGE = 129  # what git exits with on an option it does not know
 
 
 class Blobs:
@@ -137,8 +138,9 @@ class Blobs:
             first = b""
         if not first and not self.answered:
             self.close()
+            if self.process.returncode == _USAGE:  # this git knows no --batch-command: no
+                Blobs.commands = False  # reader in this process asks it again
             self.process, self.legacy = None, True
-            Blobs.commands = False
             return None
         self.answered = True
         assert self.process.stdout is not None
