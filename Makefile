@@ -41,9 +41,10 @@ pytest: $(STAMP)
 NEXT := 3.13
 PYTHON_NEXT ?= $(firstword $(foreach py,python$(NEXT) $(wildcard $(HOME)/.pyenv/versions/$(NEXT).*/bin/python$(NEXT)),$(shell $(py) -c '' 2>/dev/null && echo $(py))))
 VENV_NEXT ?= .venv-next
-# CPython's own modules cwx leans on (the journal's encoder, the digests), plaintoml
-# against tomllib, Typer's and Click's assumptions, start-up, and the entry point's
-# streams and signals.
+# CPython's own modules cwx leans on (the digests, the Ctrl-C handler's _signal), the
+# journal's lines as json writes them, plaintoml against tomllib, Typer's and Click's
+# assumptions, start-up, and the entry point's streams and signals. The whole suite
+# there: make pytest-next NEXT_TESTS=tests.
 NEXT_TESTS := tests/test_journal.py tests/test_redo.py tests/test_digests.py \
 	tests/test_plaintoml.py tests/test_toolkit.py tests/test_lazy.py tests/test_startup.py \
 	tests/test_main.py
