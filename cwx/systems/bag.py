@@ -17,6 +17,7 @@ from cwx.systems.parts import (
     Replay,
     Rule,
     count,
+    count_set_aside,
     known,
     optional_table,
     table,
@@ -86,10 +87,7 @@ def set_aside(data: dict[str, Any], key: str) -> bool:
     inner = data.get(table_name)
     if not isinstance(inner, dict) or name not in inner:
         return False
-    if isinstance(inner[name], int) and not isinstance(inner[name], bool) and inner[name] >= 0:
-        inner.pop(name)  # a count that was fine: the key itself is unknown
-    else:
-        inner[name] = 0
+    count_set_aside(inner, name)
     return True
 
 

@@ -20,6 +20,7 @@ from cwx.systems.parts import (
     before,
     character_name,
     count,
+    count_set_aside,
     known,
     optional_table,
     table,
@@ -114,10 +115,8 @@ def set_aside(data: dict[str, Any], key: str) -> bool:
             stand_ins = sum(1 for names in inner.values() if isinstance(names, list)
                             for n in names if isinstance(n, str) and n.startswith(_STAND_IN))
             inner[colour] = [f"{_STAND_IN}{stand_ins + 1}"]
-    elif isinstance(inner[name], int) and not isinstance(inner[name], bool) and inner[name] >= 0:
-        inner.pop(name)  # a count that was fine: the key itself is unknown
     else:
-        inner[name] = 0
+        count_set_aside(inner, name)
     return True
 
 
