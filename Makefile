@@ -44,7 +44,8 @@ VENV_NEXT ?= .venv-next
 # CPython's own modules cwx leans on (the digests, the Ctrl-C handler's _signal), the
 # journal's lines as json writes them, plaintoml against tomllib, Typer's and Click's
 # assumptions, start-up, and the entry point's streams and signals. The whole suite
-# there: make pytest-next NEXT_TESTS=tests.
+# there: `.venv-next/bin/pip install -e '.[dev]'` (jsonschema, pre-commit, hatchling),
+# then make pytest-next NEXT_TESTS=tests.
 NEXT_TESTS := tests/test_journal.py tests/test_redo.py tests/test_digests.py \
 	tests/test_plaintoml.py tests/test_toolkit.py tests/test_lazy.py tests/test_startup.py \
 	tests/test_main.py
