@@ -172,7 +172,7 @@ def count(data: Mapping[str, Any], key: str, where: str) -> int:
     from cwx.toml.tomledit import LARGEST
 
     value = data.get(key, 0)
-    if not _whole(value) or value < 0:
+    if not whole(value) or value < 0:
         raise BadFile(f"must be a whole number 0 or more, not {shown(value)}", key=where)
     if value > LARGEST:
         raise BadFile(f"is larger than a TOML integer can be ({LARGEST})", key=where)
@@ -206,15 +206,11 @@ def character_name(data: Mapping[str, Any], default: str) -> str:
     return name
 
 
-def _whole(value: object) -> bool:
-    return type(value) is int
-
-
 def count_set_aside(inner: dict[str, Any], name: str) -> None:
     """A count with a problem made harmless for `check` to look past (an entry's
-    set_aside): one that was a fine count goes, since the key itself is unknown; any other
+    set_aside): one `count` takes goes, since the key itself is unknown; any other
     becomes 0."""
-    if isinstance(inner[name], int) and not isinstance(inner[name], bool) and inner[name] >= 0:
+    if whole(inner[name]) and inner[name] >= 0:
         inner.pop(name)
     else:
         inner[name] = 0
