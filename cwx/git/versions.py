@@ -138,8 +138,9 @@ class Blobs:
             first = b""
         if not first and not self.answered:
             self.close()
-            if self.process.returncode == _USAGE:  # this git knows no --batch-command: no
-                Blobs.commands = False  # reader in this process asks it again
+            # A git that knows no --batch-command: no reader in this process asks it again.
+            if self.process.returncode == _USAGE:
+                Blobs.commands = False
             self.process, self.legacy = None, True
             return None
         self.answered = True
